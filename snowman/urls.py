@@ -1,0 +1,13 @@
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("director/", include("tournaments.urls.director")),
+    path("director/sheets/", include("tournaments.urls.sheets")),
+    path("t/", include("tournaments.urls.tablet")),
+    path("", include("tournaments.urls.public")),
+]

@@ -1,0 +1,74 @@
+"""Shared fixtures. Area-specific fixtures live in the area's own test file."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tournaments.models import Tournament
+from tournaments.services.players import import_players
+from tournaments.services.tournaments import create_tournament
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls that the
+# browser tests make around it are still plain synchronous calls.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-background-networking", "--disable-gpu",
+                 "--disable-quic", "--no-first-run", "--disable-component-update",
+                 "--disable-sync"]
+
+
+@pytest.fixture
+def director(django_user_model):
+    return django_user_model.objects.create_user(
+        "director", "director@example.com", "a-long-director-password", is_staff=True
+    )
+
+
+@pytest.fixture
+def director_client(client, director):
+    client.force_login(director)
+    return client
+
+
+def players_csv(tables: int) -> str:
+    rows = [f"Player A{i:03d},A" for i in range(1, 2 * tables + 1)]
+    rows += [f"Player B{i:03d},B" for i in range(1, 2 * tables + 1)]
+    return "name,division\n" + "\n".join(rows) + "\n"
+
+
+@pytest.fixture
+def make_tournament(db):
+    """A tournament with 4 x tables checked-in players, not yet drawn."""
+
+    def make(tables: int = 2, name: str = "Club Night", **rules: object) -> Tournament:
+        from tournaments.domain.rules import RuleSettings
+
+        t = create_tournament(name, by="test", lot_seed=7, rules=RuleSettings(**rules))
+        report = import_players(t, players_csv(tables), by="test", checked_in=True)
+        assert report.ok, report.error_text()
+        return t
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[object]:
+    """One headless Debian Chromium for the session, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium):
+    context = chromium.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    yield page
+    context.close()

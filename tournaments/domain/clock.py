@@ -1,0 +1,67 @@
+"""The round clock (RULES.md §2): the server's, never a tablet's.
+
+Vocabulary: a round is *started* at an instant, may be *paused* and *resumed* by the
+director, and *time is called* when the running time reaches the limit or the director
+calls it early. A table that started late may have an *extension* added to its own limit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+
+@dataclass(frozen=True)
+class Pause:
+    started_at: datetime
+    ended_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RoundClock:
+    limit: timedelta
+    started_at: datetime | None = None
+    pauses: Sequence[Pause] = field(default_factory=tuple)
+    called_at: datetime | None = None
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    def paused(self, now: datetime) -> bool:
+        return any(p.ended_at is None and p.started_at <= now for p in self.pauses)
+
+    def running_time(self, now: datetime) -> timedelta:
+        """Time the clock has run by ``now``: wall time since start less the pauses."""
+        if self.started_at is None:
+            return timedelta(0)
+        end = min(now, self.called_at) if self.called_at else now
+        total = max(end - self.started_at, timedelta(0))
+        for p in self.pauses:
+            p_end = min(p.ended_at or end, end)
+            if p_end > p.started_at:
+                total -= p_end - p.started_at
+        return max(total, timedelta(0))
+
+    def remaining(self, now: datetime, extension: timedelta = timedelta(0)) -> timedelta:
+        if self.called_at is not None and self.called_at <= now:
+            return timedelta(0)
+        return max(self.limit + extension - self.running_time(now), timedelta(0))
+
+    def is_called(self, now: datetime, extension: timedelta = timedelta(0)) -> bool:
+        if self.started_at is None:
+            return False
+        if self.called_at is not None and self.called_at <= now:
+            return True
+        return self.remaining(now, extension) <= timedelta(0)
+
+    def call_instant(self, now: datetime, extension: timedelta = timedelta(0)) -> datetime | None:
+        """When time was (or will be, if nothing changes) called; None before the start."""
+        if self.started_at is None:
+            return None
+        if self.called_at is not None and self.called_at <= now:
+            return self.called_at
+        if self.paused(now):
+            return None
+        return now + self.remaining(now, extension)

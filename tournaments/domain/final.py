@@ -1,0 +1,52 @@
+"""The final (RULES.md §4): seeding and the best-of-three.
+
+Vocabulary: the *finalists* are the top two of division A, partners at N and S, against
+the top two of division B at E and W. The final is played in *games*, each a full game
+to the final's target with no time limit and no bonuses; the first pair to win the
+required number of games are the *champions*.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from .hands import Seat, Team
+from .seating import SeatingError, TableSeating
+
+PlayerId = Hashable
+DIVISION_OF_TEAM = {Team.NS: "A", Team.EW: "B"}
+
+
+def seed_final(ranked_a: Sequence[PlayerId], ranked_b: Sequence[PlayerId]) -> TableSeating:
+    """A1/A2 at N/S against B1/B2 at E/W; the lists are eligible players in rank order."""
+    if len(ranked_a) < 2 or len(ranked_b) < 2:
+        raise SeatingError("The final needs two ranked players in each division.")
+    return TableSeating(
+        1, {Seat.N: ranked_a[0], Seat.S: ranked_a[1], Seat.E: ranked_b[0], Seat.W: ranked_b[1]}
+    )
+
+
+@dataclass(frozen=True)
+class FinalState:
+    wins: dict[Team, int]
+    champions: Team | None
+    next_game: int | None
+
+
+def final_state(game_winners: Sequence[Team | None], games_to_win: int) -> FinalState:
+    """``game_winners`` lists each game's winner in order, None for a game in play."""
+    wins = {Team.NS: 0, Team.EW: 0}
+    champions: Team | None = None
+    for number, winner in enumerate(game_winners, start=1):
+        if champions is not None:
+            raise ValueError(f"Game {number} was played after the final was decided.")
+        if winner is None:
+            if number != len(game_winners):
+                raise ValueError(f"Game {number} is unfinished but a later game exists.")
+            return FinalState(wins, None, None)
+        wins[winner] += 1
+        if wins[winner] >= games_to_win:
+            champions = winner
+    next_game = None if champions else len(game_winners) + 1
+    return FinalState(wins, champions, next_game)

@@ -1,0 +1,222 @@
+"""A match replayed from its hands (RULES.md §2.1–2.4 and the final's games, §4).
+
+Vocabulary: the *first dealer* is chosen at the table (first jack); the *dealer* of
+hand k is the seat k-1 steps clockwise from it. The match ends at the *target*, or
+when *time is called*: the hand *in progress* at the call (phase ``at_call``) is
+finished, then, while the score is tied, *tie-break* hands are played until one leaves
+it untied. Hands entered before the call are ``regular``. The *winner* has the higher
+match score; the *reach bonus* goes to a team that reached the target in a regular or
+at-call hand, the *skunk bonus* to a winner that reached the target with the opponents
+on zero. A player's points for the match are the team's score and bonuses plus the
+player's own awards and penalties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from .hands import Hand, HandScore, InvalidHand, Seat, Team, score_hand
+from .rules import RuleSettings
+
+
+class Phase(StrEnum):
+    REGULAR = "regular"
+    AT_CALL = "at_call"
+    TIEBREAK = "tiebreak"
+
+
+@dataclass(frozen=True)
+class TimeCall:
+    """What the table knows about the clock.
+
+    ``hand_in_progress`` is the table's answer to "was a hand being played when time
+    was called?"; ``None`` means not answered yet, in which case the next hand entered
+    is taken to be that hand.
+    """
+
+    called: bool = False
+    hand_in_progress: bool | None = None
+
+
+NO_CLOCK = TimeCall()
+
+
+@dataclass(frozen=True)
+class PhasedHand:
+    hand: Hand
+    phase: Phase = Phase.REGULAR
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    number: int
+    dealer: Seat
+    hand: Hand
+    phase: Phase
+    score: HandScore
+    running: dict[Team, int]
+
+
+class InvalidMatch(ValueError):
+    """The hands cannot belong to one match (e.g. a hand recorded after its end)."""
+
+
+@dataclass(frozen=True)
+class MatchState:
+    hands: tuple[ScoredHand, ...]
+    score: dict[Team, int]
+    over: bool
+    winner: Team | None
+    next_dealer: Seat | None
+    next_phase: Phase | None
+    time_called: bool
+    bonuses: dict[Team, int] = field(default_factory=dict)
+    individual: dict[Seat, int] = field(default_factory=dict)
+
+    @property
+    def tied(self) -> bool:
+        return self.score[Team.NS] == self.score[Team.EW]
+
+    @property
+    def in_tiebreak(self) -> bool:
+        return self.next_phase is Phase.TIEBREAK
+
+    def player_points(self, seat: Seat) -> int:
+        team = seat.team
+        return self.score[team] + self.bonuses.get(team, 0) + self.individual.get(seat, 0)
+
+    def margin(self, team: Team) -> int:
+        return self.score[team] - self.score[team.other]
+
+    @property
+    def awaiting_answer(self) -> bool:
+        """Time is called and the table has not said whether a hand was in progress."""
+        return (
+            self.time_called
+            and not self.over
+            and self.next_phase is Phase.AT_CALL
+        )
+
+
+def dealer_for(first_dealer: Seat, number: int) -> Seat:
+    return first_dealer.clockwise(number - 1)
+
+
+def replay(
+    hands: Sequence[PhasedHand],
+    *,
+    first_dealer: Seat,
+    rules: RuleSettings,
+    time: TimeCall = NO_CLOCK,
+    final: bool = False,
+) -> MatchState:
+    """Replay the hands that stand, in order; raise InvalidMatch if they cannot."""
+    target = rules.final_target if final else rules.target
+    score = {Team.NS: 0, Team.EW: 0}
+    individual: dict[Seat, int] = {}
+    scored: list[ScoredHand] = []
+    reached: tuple[Team, Phase] | None = None
+    seen_call = False
+
+    for index, entry in enumerate(hands):
+        number = index + 1
+        if reached is not None:
+            raise InvalidMatch(
+                f"Hand {number} comes after the match ended at hand {len(scored)}."
+            )
+        phase = entry.phase
+        if final and phase is not Phase.REGULAR:
+            raise InvalidMatch("The final has no time limit: every hand is regular.")
+        if phase is Phase.REGULAR and seen_call:
+            raise InvalidMatch(f"Hand {number} is marked regular after time was called.")
+        if phase is not Phase.REGULAR and not time.called:
+            raise InvalidMatch(f"Hand {number} is marked {phase} but time was not called.")
+        if phase is Phase.AT_CALL:
+            if seen_call:
+                raise InvalidMatch(f"Hand {number}: only one hand can be in progress at the call.")
+            if time.hand_in_progress is False:
+                raise InvalidMatch(
+                    f"Hand {number} is the hand in progress, but the table said none was."
+                )
+        if phase is Phase.TIEBREAK:
+            if not seen_call and time.hand_in_progress is not False:
+                raise InvalidMatch(
+                    f"Hand {number} is a tie-break hand, but the hand in progress at the call "
+                    "is not recorded."
+                )
+            if score[Team.NS] != score[Team.EW]:
+                raise InvalidMatch(f"Hand {number} is a tie-break hand but the score is not tied.")
+        seen_call = seen_call or phase is not Phase.REGULAR
+
+        dealer = dealer_for(first_dealer, number)
+        try:
+            entry.hand.validate(dealer)
+        except InvalidHand as exc:
+            raise InvalidMatch(f"Hand {number}: {exc}") from exc
+        points = score_hand(entry.hand, rules, individual=not final)
+        for team, p in points.points.items():
+            score[team] += p
+            if rules.cap_at_target:
+                score[team] = min(score[team], target)
+        for seat, p in points.individual.items():
+            individual[seat] = individual.get(seat, 0) + p
+        scored.append(ScoredHand(number, dealer, entry.hand, phase, points, dict(score)))
+        for team in (Team.NS, Team.EW):
+            if score[team] >= target and reached is None:
+                reached = (team, phase)
+
+    over = reached is not None or _ended_by_time(scored, score, time, seen_call)
+    winner: Team | None = None
+    if over:
+        winner = Team.NS if score[Team.NS] > score[Team.EW] else Team.EW
+    bonuses = {Team.NS: 0, Team.EW: 0}
+    if over and not final and reached is not None and winner is reached[0]:
+        team, phase = reached
+        reach = rules.reach_bonus if phase in (Phase.REGULAR, Phase.AT_CALL) else 0
+        skunk = score[team.other] == 0
+        if skunk and rules.skunk_includes_reach:
+            bonuses[team] = rules.skunk_bonus
+        else:
+            bonuses[team] = reach + (rules.skunk_bonus if skunk else 0)
+
+    next_phase: Phase | None = None
+    if not over:
+        if not time.called:
+            next_phase = Phase.REGULAR
+        elif not seen_call and time.hand_in_progress is not False:
+            next_phase = Phase.AT_CALL
+        else:
+            next_phase = Phase.TIEBREAK
+    return MatchState(
+        hands=tuple(scored),
+        score=score,
+        over=over,
+        winner=winner,
+        next_dealer=None if over else dealer_for(first_dealer, len(scored) + 1),
+        next_phase=next_phase,
+        time_called=time.called,
+        bonuses=bonuses,
+        individual=individual,
+    )
+
+
+def _ended_by_time(
+    scored: Sequence[ScoredHand], score: dict[Team, int], time: TimeCall, seen_call: bool
+) -> bool:
+    """Time is called, the hand in progress (if any) is done and the score is untied."""
+    if not time.called:
+        return False
+    in_progress_done = seen_call or time.hand_in_progress is False
+    return in_progress_done and score[Team.NS] != score[Team.EW]
+
+
+def check_next(state: MatchState, hand: Hand) -> Phase:
+    """The phase the next hand takes; raise InvalidHand if it cannot be entered now."""
+    if state.over:
+        raise InvalidHand("The match is over: no more hands can be entered.")
+    assert state.next_dealer is not None and state.next_phase is not None
+    hand.validate(state.next_dealer)
+    return state.next_phase
+

@@ -1,0 +1,87 @@
+"""Per-tournament rule settings (RULES.md §5).
+
+Vocabulary: *target* is the score that ends a match; *march* is all five tricks;
+*lone march* is a march by a player going alone; *euchre* is the makers held to two
+tricks or fewer; *renege* is failing to follow suit when able; the *reach bonus* goes to
+a team that reached the target in time, the *skunk bonus* to a team that won with the
+opponents on zero; the *tiebreak chain* orders players with equal totals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+TIEBREAK_KEYS = ("total", "wins", "margin", "lot")
+
+
+class InvalidSettings(ValueError):
+    """Raised with every problem found, one per line."""
+
+    def __init__(self, errors: dict[str, str]) -> None:
+        self.errors = errors
+        super().__init__("; ".join(f"{k}: {v}" for k, v in errors.items()))
+
+
+@dataclass(frozen=True)
+class RuleSettings:
+    preliminary_rounds: int = 5
+    round_minutes: int = 20
+    target: int = 10
+    points_make: int = 1
+    points_march: int = 2
+    points_alone_march: int = 4
+    points_euchre: int = 2
+    points_renege: int = 2
+    alone_march_award: int = 1
+    renege_penalty: int = -2
+    reach_bonus: int = 1
+    skunk_bonus: int = 2
+    skunk_includes_reach: bool = False
+    cap_at_target: bool = False
+    tiebreaks: tuple[str, ...] = field(default=TIEBREAK_KEYS)
+    final_games_to_win: int = 2
+    final_target: int = 10
+
+    def errors(self) -> dict[str, str]:
+        """Every setting that makes no sense, with a message a director understands."""
+        errs: dict[str, str] = {}
+        if not 1 <= self.preliminary_rounds <= 20:
+            errs["preliminary_rounds"] = "Play between 1 and 20 preliminary rounds."
+        if not 1 <= self.round_minutes <= 240:
+            errs["round_minutes"] = "A round lasts between 1 and 240 minutes."
+        if not 1 <= self.target <= 100:
+            errs["target"] = "The target score must be between 1 and 100."
+        if not 1 <= self.final_target <= 100:
+            errs["final_target"] = "The final's game target must be between 1 and 100."
+        if not 1 <= self.final_games_to_win <= 5:
+            errs["final_games_to_win"] = "The final is won with 1 to 5 games."
+        for name in ("points_make", "points_march", "points_alone_march", "points_euchre",
+                     "points_renege"):
+            if not 1 <= getattr(self, name) <= 20:
+                errs[name] = "Hand points must be between 1 and 20."
+        if not 0 <= self.alone_march_award <= 20:
+            errs["alone_march_award"] = "The lone-march award cannot be negative."
+        if not -20 <= self.renege_penalty <= 0:
+            errs["renege_penalty"] = "The renege penalty must be zero or negative."
+        for name in ("reach_bonus", "skunk_bonus"):
+            if not 0 <= getattr(self, name) <= 20:
+                errs[name] = "A bonus must be between 0 and 20."
+        keys = list(self.tiebreaks)
+        if not keys or keys[0] != "total":
+            errs["tiebreaks"] = "Players are ranked by total first."
+        elif len(set(keys)) != len(keys) or not set(keys) <= set(TIEBREAK_KEYS):
+            errs["tiebreaks"] = (
+                "Use each of total, wins, margin, lot at most once."
+            )
+        return errs
+
+    def validated(self) -> RuleSettings:
+        errs = self.errors()
+        if errs:
+            raise InvalidSettings(errs)
+        return self
+
+    def as_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["tiebreaks"] = list(self.tiebreaks)
+        return data

@@ -1,0 +1,21 @@
+import json
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.models import Tournament
+from tournaments.services.export import export_results
+
+
+class Command(BaseCommand):
+    help = "Print a tournament's results as snowman.results/1 JSON."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("tournament", help="The tournament's slug.")
+
+    def handle(self, *args: object, **options: object) -> None:
+        slug = options["tournament"]
+        try:
+            tournament = Tournament.objects.get(slug=slug)
+        except Tournament.DoesNotExist:
+            raise CommandError(f"No tournament with slug {slug!r}.") from None
+        self.stdout.write(json.dumps(export_results(tournament), indent=1, ensure_ascii=False))

@@ -1,0 +1,117 @@
+"""The ``snowman.results/1`` export: the event as data, from the hands that stand."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from ..models import HandEntry, Match, Player, Round, Tournament
+from ..models import Seat as SeatRow
+from .standings import champions, standings
+
+SCHEMA = "snowman.results/1"
+
+
+def _hand(entry: HandEntry) -> dict[str, Any]:
+    played = entry.outcome == HandEntry.Outcome.PLAYED
+    return {
+        "number": entry.number,
+        "dealer": entry.dealer,
+        "outcome": entry.outcome,
+        "makers": ("NS" if entry.maker in "NS" else "EW") if played else None,
+        "maker": entry.maker if played else None,
+        "alone": entry.alone,
+        "maker_tricks": entry.maker_tricks if played else None,
+        "renege_by": entry.renege_by or None,
+        "phase": entry.phase,
+        "points": {"NS": entry.points_ns, "EW": entry.points_ew},
+    }
+
+
+def export_results(tournament: Tournament) -> dict[str, Any]:
+    rounds = list(tournament.rounds.order_by("number"))
+    seats: dict[tuple[int, int], list[SeatRow]] = defaultdict(list)
+    for seat in SeatRow.objects.filter(round__tournament=tournament).order_by("position"):
+        seats[(seat.round_id, seat.table)].append(seat)
+    hands: dict[int, list[HandEntry]] = defaultdict(list)
+    for entry in HandEntry.objects.filter(
+        match__round__tournament=tournament, state=HandEntry.State.STANDING
+    ).order_by("match_id", "number"):
+        hands[entry.match_id].append(entry)
+    matches: dict[int, list[Match]] = defaultdict(list)
+    for match in Match.objects.filter(round__tournament=tournament).prefetch_related(
+        "overrides"
+    ).order_by("table", "game"):
+        matches[match.round_id].append(match)
+
+    def seat_map(rnd: Round, table: int) -> dict[str, int]:
+        return {s.position: s.player_id for s in seats[(rnd.pk, table)]}
+
+    out_rounds = []
+    final = None
+    for rnd in rounds:
+        if rnd.kind == Round.Kind.FINAL:
+            games = matches[rnd.pk]
+            final = {
+                "seats": seat_map(rnd, 1),
+                "games": [
+                    {
+                        "number": g.game,
+                        "hands": [_hand(h) for h in hands[g.pk]],
+                        "score": {"NS": g.score_ns, "EW": g.score_ew},
+                        "winner": g.winner or None,
+                    }
+                    for g in games
+                ],
+                "champions": champions(tournament),
+            }
+            continue
+        out_matches = []
+        for m in matches[rnd.pk]:
+            override = list(m.overrides.all())
+            table_seats = seats[(rnd.pk, m.table)]
+            out_matches.append({
+                "table": m.table,
+                "seats": seat_map(rnd, m.table),
+                "hands": [_hand(h) for h in hands[m.pk]],
+                "score": {"NS": m.score_ns, "EW": m.score_ew},
+                "winner": m.winner or None,
+                "override": (
+                    {"winner": override[-1].winner, "reason": override[-1].reason}
+                    if override else None
+                ),
+                "bonuses": {"NS": m.bonus_ns, "EW": m.bonus_ew},
+                "players": {
+                    str(s.player_id): s.points for s in table_seats if s.points is not None
+                },
+            })
+        out_rounds.append({"number": rnd.number, "kind": rnd.kind, "status": rnd.status,
+                           "matches": out_matches})
+
+    table = standings(tournament)
+    return {
+        "schema": SCHEMA,
+        "tournament": {
+            "name": tournament.name,
+            "slug": tournament.slug,
+            "lot_seed": tournament.lot_seed,
+            "rules": tournament.rules.as_dict(),
+        },
+        "players": [
+            {"id": p.pk, "name": p.name, "division": p.division, "withdrawn": p.withdrawn}
+            for p in Player.objects.filter(tournament=tournament).order_by("pk")
+        ],
+        "rounds": out_rounds,
+        "standings": {
+            division: [
+                {
+                    "rank": row.rank, "player": row.player.pk, "total": row.record.total,
+                    "wins": row.record.wins, "margin": row.record.margin,
+                    "by_lot": row.standing.decided_by_lot,
+                }
+                for row in rows
+            ]
+            for division, rows in table.items()
+        },
+        "final": final,
+    }

@@ -1,0 +1,442 @@
+"""Matches and their hands: recording, undo, correction, overrides and confirmation.
+
+Every write locks the match row, replays the standing hands through the rules, and
+rewrites the match's and the seats' result columns from that replay, all in one
+transaction. Retries are recognised by the client key, which is unique in the database.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+
+from ..domain.clock import Pause, RoundClock
+from ..domain.final import final_state
+from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
+from ..domain.match import (
+    NO_CLOCK,
+    InvalidMatch,
+    MatchState,
+    Phase,
+    PhasedHand,
+    TimeCall,
+    check_next,
+    replay,
+)
+from ..models import HandEntry, Match, Round, Tournament, WinnerOverride
+from ..models import Seat as SeatRow
+from . import Conflict, ServiceError, log, now_or
+
+
+def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock:
+    if pauses is None:
+        pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
+    return RoundClock(
+        limit=timedelta(minutes=rnd.tournament.round_minutes),
+        started_at=rnd.started_at, pauses=tuple(pauses), called_at=rnd.called_at,
+    )
+
+
+def match_time(match: Match, now: datetime, clock: RoundClock | None = None) -> TimeCall:
+    if match.round.kind == Round.Kind.FINAL:
+        return NO_CLOCK
+    clock = clock or round_clock(match.round)
+    called = clock.is_called(now, timedelta(seconds=match.extension_seconds))
+    return TimeCall(called=called, hand_in_progress=match.hand_in_progress_at_call)
+
+
+def hand_of(entry: HandEntry) -> Hand:
+    return Hand(
+        outcome=Outcome(entry.outcome),
+        maker=Seat(entry.maker) if entry.maker else None,
+        alone=entry.alone,
+        maker_tricks=entry.maker_tricks,
+        renege_by=Seat(entry.renege_by) if entry.renege_by else None,
+        dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
+    )
+
+
+def standing_hands(match: Match) -> list[HandEntry]:
+    return list(match.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+
+
+def replay_entries(match: Match, entries: Sequence[HandEntry], time: TimeCall) -> MatchState:
+    if not match.first_dealer:
+        if entries:
+            raise InvalidMatch("The first dealer is not recorded.")
+        return replay([], first_dealer=Seat.N, rules=match.round.tournament.rules, time=time,
+                      final=match.round.kind == Round.Kind.FINAL)
+    return replay(
+        [PhasedHand(hand_of(e), Phase(e.phase)) for e in entries],
+        first_dealer=Seat(match.first_dealer),
+        rules=match.round.tournament.rules,
+        time=time,
+        final=match.round.kind == Round.Kind.FINAL,
+    )
+
+
+def match_state(match: Match, now: datetime | None = None) -> MatchState:
+    return replay_entries(match, standing_hands(match), match_time(match, now_or(now)))
+
+
+def _lock(match: Match) -> Match:
+    locked = (
+        Match.objects.select_for_update()
+        .select_related("round__tournament")
+        .get(pk=match.pk)
+    )
+    return locked
+
+
+def _refresh(match: Match, state: MatchState, now: datetime) -> None:
+    """Rewrite the match's and its seats' result columns from a replay."""
+    hands = state.hands
+    match.score_ns = state.score[Team.NS]
+    match.score_ew = state.score[Team.EW]
+    match.bonus_ns = state.bonuses.get(Team.NS, 0)
+    match.bonus_ew = state.bonuses.get(Team.EW, 0)
+    match.hands_played = len(hands)
+    match.has_renege = any(h.hand.outcome is Outcome.RENEGE for h in hands)
+    match.recorded_winner = state.winner.value if state.winner else ""
+    override = match.overrides.order_by("-created_at", "-id").first() if state.over else None
+    match.has_override = match.overrides.exists()
+    match.winner = override.winner if override else match.recorded_winner
+    if state.over:
+        if match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+            match.status = Match.Status.FINISHED
+    else:
+        match.status = Match.Status.PLAYING if hands else Match.Status.WAITING
+        match.confirmed_by, match.confirmed_at = "", None
+    match.save()
+
+    is_final = match.round.kind == Round.Kind.FINAL
+    seats = list(SeatRow.objects.filter(round_id=match.round_id, table=match.table))
+    for seat in seats:
+        position = Seat(seat.position)
+        if state.over and not is_final:
+            team = position.team
+            seat.team_score = state.score[team]
+            seat.bonus = state.bonuses.get(team, 0)
+            seat.individual = state.individual.get(position, 0)
+            seat.points = state.player_points(position)
+            seat.won = match.winner == team.value
+            seat.margin = state.margin(team)
+        else:
+            seat.team_score = seat.bonus = seat.individual = seat.points = None
+            seat.won = seat.margin = None
+    SeatRow.objects.bulk_update(
+        seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
+    )
+    if is_final and state.over:
+        _next_final_game(match)
+
+
+def _next_final_game(match: Match) -> None:
+    games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
+    winners = [Team(g.winner) if g.is_over and g.winner else None for g in games]
+    fs = final_state(winners, match.round.tournament.final_games_to_win)
+    if fs.next_game is not None:
+        Match.objects.get_or_create(round_id=match.round_id, table=1, game=fs.next_game)
+
+
+@dataclass
+class Recorded:
+    entry: HandEntry
+    state: MatchState
+    duplicate: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+def _require_open(match: Match) -> None:
+    rnd = match.round
+    if rnd.status == Round.Status.SEATED:
+        raise ServiceError(f"{rnd} has not started yet.")
+    if rnd.status == Round.Status.FINISHED:
+        raise ServiceError(f"{rnd} is closed; ask the director to correct it.")
+
+
+def set_first_dealer(match: Match, seat: Seat, *, by: str) -> Match:
+    with transaction.atomic():
+        match = _lock(match)
+        if match.first_dealer == seat.value:
+            return match
+        if match.hands.exists():
+            raise ServiceError("Hands are already recorded; the first dealer cannot change.")
+        match.first_dealer = seat.value
+        match.save(update_fields=["first_dealer"])
+    return match
+
+
+def record_hand(
+    match: Match, hand: Hand, *, client_key: str, by: str,
+    source: str = HandEntry.Source.TABLET, number: int | None = None,
+    first_dealer: Seat | None = None, entered_at: datetime | None = None,
+    now: datetime | None = None,
+) -> Recorded:
+    """Record the next hand; a retry with the same client key returns the first entry."""
+    now = now_or(now)
+    client_key = (client_key or "").strip()
+    if not client_key or len(client_key) > 64:
+        raise ServiceError("Every entry needs a client key of 1 to 64 characters.")
+    try:
+        with transaction.atomic():
+            return _record(match, hand, client_key, by, source, number, first_dealer,
+                           entered_at, now)
+    except IntegrityError:
+        # A concurrent retry of the same entry won the race: answer as a retry.
+        existing = HandEntry.objects.filter(client_key=client_key).first()
+        if existing is None or existing.match_id != match.pk:
+            raise
+        return Recorded(existing, match_state(existing.match, now), duplicate=True)
+
+
+def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
+            number: int | None, first_dealer: Seat | None, entered_at: datetime | None,
+            now: datetime) -> Recorded:
+    match = _lock(match)
+    existing = HandEntry.objects.filter(client_key=client_key).first()
+    if existing is not None:
+        if existing.match_id != match.pk:
+            raise Conflict("This entry's key belongs to another table's hand.")
+        return Recorded(existing, match_state(match, now), duplicate=True)
+    _require_open(match)
+    if first_dealer is not None and not match.first_dealer:
+        match.first_dealer = first_dealer.value
+    if not match.first_dealer:
+        raise ServiceError("Choose the first dealer before entering the first hand.")
+    entries = standing_hands(match)
+    next_number = len(entries) + 1
+    if number is not None and number != next_number:
+        if number < next_number:
+            raise Conflict(
+                f"Hand {number} is already recorded (by another tablet?); "
+                f"the next hand is {next_number}."
+            )
+        raise ServiceError(f"The next hand is hand {next_number}, not {number}.")
+    time = match_time(match, now)
+    try:
+        state = replay_entries(match, entries, time)
+        phase = check_next(state, hand)
+    except (InvalidHand, InvalidMatch) as exc:
+        raise ServiceError(str(exc)) from exc
+    if (
+        phase is Phase.AT_CALL and entered_at is not None
+        and entered_at <= now
+        and (match.round.started_at is None or entered_at >= match.round.started_at)
+    ):
+        # An entry queued offline before the call keeps its place as a regular hand.
+        call = round_clock(match.round).call_instant(
+            entered_at, timedelta(seconds=match.extension_seconds)
+        )
+        if call is not None and entered_at < call:
+            phase = Phase.REGULAR
+    if phase is Phase.AT_CALL:
+        match.hand_in_progress_at_call = True
+        time = TimeCall(True, True)
+    dealer = state.next_dealer
+    assert dealer is not None
+    entry = HandEntry(
+        match=match, number=next_number, client_key=client_key, outcome=hand.outcome.value,
+        maker=hand.maker.value if hand.maker else "", alone=hand.alone,
+        maker_tricks=hand.maker_tricks, renege_by=hand.renege_by.value if hand.renege_by else "",
+        dealer_partner_ordered_up=hand.dealer_partner_ordered_up, dealer=dealer.value,
+        phase=phase.value, source=source, entered_at=now, entered_by=by,
+    )
+    try:
+        new_state = replay_entries(match, [*entries, entry], time)
+    except InvalidMatch as exc:
+        raise ServiceError(str(exc)) from exc
+    scored = new_state.hands[-1].score
+    entry.points_ns, entry.points_ew = scored.points[Team.NS], scored.points[Team.EW]
+    entry.save()
+    match.last_entry_at = match.last_contact_at = now
+    _refresh(match, new_state, now)
+    return Recorded(entry, new_state)
+
+
+def answer_time_call(match: Match, in_progress: bool, *, by: str,
+                     now: datetime | None = None) -> MatchState:
+    """The table says whether a hand was being played when time was called."""
+    now = now_or(now)
+    with transaction.atomic():
+        match = _lock(match)
+        _require_open(match)
+        if not match_time(match, now).called:
+            raise ServiceError("Time has not been called for this table.")
+        entries = standing_hands(match)
+        if any(e.phase != Phase.REGULAR for e in entries):
+            raise ServiceError("The hand in progress at the call is already recorded.")
+        match.hand_in_progress_at_call = in_progress
+        match.last_contact_at = now
+        try:
+            state = replay_entries(match, entries, match_time(match, now))
+        except InvalidMatch as exc:
+            raise ServiceError(str(exc)) from exc
+        _refresh(match, state, now)
+    return state
+
+
+def undo_last_hand(match: Match, *, by: str, reason: str = "",
+                   now: datetime | None = None, director: bool = False) -> HandEntry:
+    now = now_or(now)
+    with transaction.atomic():
+        match = _lock(match)
+        if not director:
+            _require_open(match)
+            if match.status == Match.Status.CONFIRMED:
+                raise ServiceError("The result is confirmed; ask the director to correct it.")
+        entries = standing_hands(match)
+        if not entries:
+            raise ServiceError("There is no hand to undo.")
+        last = entries[-1]
+        last.state = HandEntry.State.UNDONE
+        last.ended_at, last.ended_by, last.end_reason = now, by, reason
+        last.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        state = replay_entries(match, entries[:-1], match_time(match, now))
+        match.has_correction = True
+        match.last_contact_at = now
+        _refresh(match, state, now)
+        log(match.round.tournament, by, "undo", f"{match}: undid hand {last.number}.",
+            reason=reason, match=match, at=now)
+    return last
+
+
+def _later_round_warning(match: Match, before: str) -> list[str]:
+    if match.winner == before or match.round.kind == Round.Kind.FINAL:
+        return []
+    if Round.objects.filter(tournament_id=match.round.tournament_id,
+                            number__gt=match.round.number).exists():
+        return [
+            f"The winner of {match} changed after the next round was seated. "
+            "The seating already made stands; reseat by hand if you must."
+        ]
+    return []
+
+
+def correct_hand(entry: HandEntry, hand: Hand, *, by: str, reason: str,
+                 client_key: str | None = None, now: datetime | None = None) -> Recorded:
+    """The director replaces a standing hand; the original stays in the history."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason for the correction.")
+    with transaction.atomic():
+        match = _lock(entry.match)
+        entry = HandEntry.objects.get(pk=entry.pk)
+        if entry.state != HandEntry.State.STANDING:
+            raise ServiceError("Only a standing hand can be corrected.")
+        key = client_key or f"director-{uuid.uuid4().hex}"
+        if HandEntry.objects.filter(client_key=key).exists():
+            existing = HandEntry.objects.get(client_key=key)
+            return Recorded(existing, match_state(match, now), duplicate=True)
+        entries = standing_hands(match)
+        before = match.winner
+        dealer = Seat(entry.dealer)
+        try:
+            hand.validate(dealer)
+        except InvalidHand as exc:
+            raise ServiceError(str(exc)) from exc
+        new = HandEntry(
+            match=match, number=entry.number, client_key=key, outcome=hand.outcome.value,
+            maker=hand.maker.value if hand.maker else "", alone=hand.alone,
+            maker_tricks=hand.maker_tricks,
+            renege_by=hand.renege_by.value if hand.renege_by else "",
+            dealer_partner_ordered_up=hand.dealer_partner_ordered_up, dealer=entry.dealer,
+            phase=entry.phase, source=HandEntry.Source.DIRECTOR, entered_at=now,
+            entered_by=by, reason=reason, replaces=entry,
+        )
+        replaced = [new if e.pk == entry.pk else e for e in entries]
+        try:
+            state = replay_entries(match, replaced, match_time(match, now))
+        except InvalidMatch as exc:
+            raise ServiceError(f"That correction is impossible: {exc}") from exc
+        entry.state = HandEntry.State.SUPERSEDED
+        entry.ended_at, entry.ended_by, entry.end_reason = now, by, reason
+        entry.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        scored = state.hands[entry.number - 1].score
+        new.points_ns, new.points_ew = scored.points[Team.NS], scored.points[Team.EW]
+        new.save()
+        match.has_correction = True
+        _refresh(match, state, now)
+        log(match.round.tournament, by, "correct",
+            f"{match}: hand {entry.number} corrected ({scored.describe}).",
+            reason=reason, match=match, at=now)
+        return Recorded(new, state, warnings=_later_round_warning(match, before))
+
+
+def override_winner(match: Match, winner: Team, *, by: str, reason: str,
+                    now: datetime | None = None) -> list[str]:
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("An override needs a written reason.")
+    with transaction.atomic():
+        match = _lock(match)
+        if not match.is_over:
+            raise ServiceError("Only a finished match can have its winner overridden.")
+        before = match.winner
+        WinnerOverride.objects.create(
+            match=match, winner=winner.value, reason=reason, created_by=by, created_at=now
+        )
+        state = match_state(match, now)
+        match.status = Match.Status.CONFIRMED
+        _refresh(match, state, now)
+        log(match.round.tournament, by, "override",
+            f"{match}: winner set to {winner.value} (recorded {match.recorded_winner}).",
+            reason=reason, match=match, at=now)
+    return _later_round_warning(match, before)
+
+
+def confirm_match(match: Match, *, agree: bool, by: str, note: str = "",
+                  now: datetime | None = None) -> Match:
+    """A player of the other team agrees with the result or disputes it."""
+    now = now_or(now)
+    with transaction.atomic():
+        match = _lock(match)
+        if not match.is_over:
+            raise ServiceError("The match is not over yet.")
+        if match.status == Match.Status.CONFIRMED and agree:
+            return match
+        match.status = Match.Status.CONFIRMED if agree else Match.Status.DISPUTED
+        match.confirmed_by, match.confirmed_at = by, now
+        match.dispute_note = "" if agree else note.strip()
+        match.last_contact_at = now
+        match.save()
+        if not agree:
+            log(match.round.tournament, by, "dispute", f"{match}: result disputed.",
+                reason=note, match=match, at=now)
+    return match
+
+
+def close_match(match: Match, *, by: str, note: str = "",
+                now: datetime | None = None) -> Match:
+    """The director accepts a finished (or disputed) result as final."""
+    now = now_or(now)
+    with transaction.atomic():
+        match = _lock(match)
+        state = match_state(match, now)
+        if not state.over:
+            raise ServiceError(f"{match} is not over: {match.score_ns}–{match.score_ew}.")
+        was = match.get_status_display()
+        match.status = Match.Status.CONFIRMED
+        match.confirmed_by, match.confirmed_at = by, now
+        match.save()
+        log(match.round.tournament, by, "close", f"{match}: closed ({was}).", reason=note,
+            match=match, at=now)
+    return match
+
+
+def touch(match: Match, now: datetime | None = None) -> None:
+    """Note a tablet's contact, at most every 15 seconds to spare the writer."""
+    now = now_or(now)
+    if match.last_contact_at is None or now - match.last_contact_at > timedelta(seconds=15):
+        Match.objects.filter(pk=match.pk).update(last_contact_at=now)
+        match.last_contact_at = now
+
+
+def tournament_of(match: Match) -> Tournament:
+    return match.round.tournament

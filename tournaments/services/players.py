@@ -1,0 +1,196 @@
+"""Registration, CSV import, check-in and withdrawal."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+
+from ..models import Division, Player, Tournament
+from . import ServiceError, log
+
+NAME_MAX = Player._meta.get_field("name").max_length
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def check_player(tournament: Tournament, name: str, division: str,
+                 *, exclude: Player | None = None) -> tuple[str, str]:
+    name = clean_name(name)
+    division = division.strip().upper()
+    if not name:
+        raise ServiceError("The name is empty.")
+    if len(name) > NAME_MAX:
+        raise ServiceError(f"The name is longer than {NAME_MAX} characters.")
+    if division not in Division.values:
+        raise ServiceError(f"Division must be A or B, not {division or 'empty'!r}.")
+    clash = Player.objects.filter(tournament=tournament, name__iexact=name)
+    if exclude is not None:
+        clash = clash.exclude(pk=exclude.pk)
+    if clash.exists():
+        raise ServiceError(f"{name} is already registered.")
+    return name, division
+
+
+def register_player(tournament: Tournament, name: str, division: str, *, by: str,
+                    checked_in: bool = False) -> Player:
+    name, division = check_player(tournament, name, division)
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(
+                tournament=tournament, name=name, division=division, checked_in=checked_in
+            )
+            log(tournament, by, "register", f"Registered {name} in division {division}.")
+    except IntegrityError as exc:
+        raise ServiceError(f"{name} is already registered.") from exc
+    return player
+
+
+def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
+    name, division = check_player(player.tournament, name, division, exclude=player)
+    if division != player.division and player.seats.exists():
+        raise ServiceError(f"{player.name} has been seated; the division can no longer change.")
+    with transaction.atomic():
+        old = f"{player.name} ({player.division})"
+        player.name, player.division = name, division
+        player.save(update_fields=["name", "division"])
+        log(player.tournament, by, "edit player", f"{old} is now {name} ({division}).")
+    return player
+
+
+def set_checked_in(tournament: Tournament, player_ids: Iterable[int], value: bool, *,
+                   by: str) -> int:
+    with transaction.atomic():
+        players = Player.objects.filter(tournament=tournament, pk__in=list(player_ids))
+        names = sorted(players.values_list("name", flat=True))
+        count = players.update(checked_in=value)
+        if count:
+            verb = "Checked in" if value else "Undid check-in of"
+            log(tournament, by, "check-in", f"{verb} {', '.join(names)}.")
+    return count
+
+
+def set_withdrawn(player: Player, value: bool, *, by: str, reason: str = "") -> Player:
+    with transaction.atomic():
+        Player.objects.filter(pk=player.pk).update(withdrawn=value)
+        player.withdrawn = value
+        verb = "Withdrew" if value else "Reinstated"
+        log(player.tournament, by, "withdraw", f"{verb} {player.name}.", reason=reason)
+    return player
+
+
+@dataclass
+class ImportRow:
+    line: int
+    name: str
+    division: str
+
+
+@dataclass
+class ImportReport:
+    rows: list[ImportRow] = field(default_factory=list)
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and bool(self.rows)
+
+    def error_text(self) -> str:
+        return "\n".join(f"line {line}: {message}" for line, message in self.errors)
+
+
+def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport:
+    """Check every line of a ``name,division`` file; nothing is written."""
+    report = ImportReport()
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            report.errors.append((0, "The file is not UTF-8 text; save it as CSV UTF-8."))
+            return report
+    data = data.lstrip("\ufeff")
+    existing = {
+        n.casefold() for n in Player.objects.filter(tournament=tournament)
+        .values_list("name", flat=True)
+    }
+    seen: dict[str, int] = {}
+    try:
+        lines = list(csv.reader(io.StringIO(data, newline="")))
+    except csv.Error as exc:
+        report.errors.append((0, f"The file is not valid CSV: {exc}"))
+        return report
+    for number, cells in enumerate(lines, start=1):
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if number == 1 and [c.strip().lower() for c in cells[:2]] == ["name", "division"]:
+            continue
+        if len(cells) != 2:
+            report.errors.append(
+                (number, f"expected 2 columns (name,division), found {len(cells)}.")
+            )
+            continue
+        name, division = clean_name(cells[0]), cells[1].strip().upper()
+        problems = []
+        if not name:
+            problems.append("the name is empty")
+        elif len(name) > NAME_MAX:
+            problems.append(f"the name is longer than {NAME_MAX} characters")
+        elif "\x00" in name or not name.isprintable():
+            problems.append("the name contains control characters")
+        if division not in Division.values:
+            problems.append(f"division must be A or B, not {division or 'empty'!r}")
+        key = name.casefold()
+        if name and key in existing:
+            problems.append(f"{name} is already registered")
+        elif name and key in seen:
+            problems.append(f"{name} is also on line {seen[key]}")
+        if problems:
+            report.errors.append((number, "; ".join(problems) + "."))
+        else:
+            seen[key] = number
+            report.rows.append(ImportRow(number, name, division))
+    if not report.rows and not report.errors:
+        report.errors.append((0, "The file has no players."))
+    return report
+
+
+def import_players(tournament: Tournament, data: bytes | str, *, by: str,
+                   checked_in: bool = False) -> ImportReport:
+    """Import every row or none: any bad row refuses the whole file."""
+    report = parse_players_csv(tournament, data)
+    if not report.ok:
+        return report
+    try:
+        with transaction.atomic():
+            Player.objects.bulk_create(
+                Player(tournament=tournament, name=r.name, division=r.division,
+                       checked_in=checked_in)
+                for r in report.rows
+            )
+            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.")
+    except IntegrityError:
+        report.errors.append((0, "Another import added some of these names meanwhile; retry."))
+    return report
+
+
+def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
+    """Registered, checked-in (and not withdrawn) players per division."""
+    from django.db.models import Count, Q
+
+    rows = (
+        Player.objects.filter(tournament=tournament).values("division").annotate(
+            registered=Count("id", filter=Q(withdrawn=False)),
+            checked_in=Count("id", filter=Q(checked_in=True, withdrawn=False)),
+        )
+    )
+    counts = {d: {"registered": 0, "checked_in": 0} for d in Division.values}
+    for row in rows:
+        counts[row["division"]] = {
+            "registered": row["registered"], "checked_in": row["checked_in"]
+        }
+    return counts

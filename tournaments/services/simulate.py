@@ -1,0 +1,129 @@
+"""A whole event played through the service layer on a simulated clock.
+
+Used by the ``simulate`` and ``seed_demo`` commands and by the tests: it exercises the
+same services as the tablets and the director, so a green simulation means the rules,
+the rotation, the standings and the final hold together.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+from ..domain.hands import SEATS
+from ..domain.simulation import hand_duration, random_hand
+from ..models import HandEntry, Match, Round, Tournament
+from . import play, rounds, standings
+from . import players as player_service
+from .tournaments import create_tournament
+
+FIRST = ["Ann", "Bob", "Cara", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivan", "Jo", "Kai",
+         "Lena", "Max", "Nia", "Otto", "Pia", "Quinn", "Rosa", "Sam", "Tess", "Uma", "Vic",
+         "Wes", "Xena", "Yuri", "Zoe"]
+LAST = ["Lee", "Moreau", "Novak", "Okafor", "Park", "Quist", "Reyes", "Schmidt", "Tanaka",
+        "Ueda", "Vogel", "Walsh", "Young", "Zhang", "Brandt", "Costa", "Dunn", "Evans"]
+SIM = "simulation"
+EPOCH = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
+
+
+def player_names(count: int, rng: random.Random) -> list[str]:
+    names: list[str] = []
+    seen: set[str] = set()
+    while len(names) < count:
+        name = f"{rng.choice(FIRST)} {rng.choice(LAST)}"
+        if name in seen:
+            name = f"{name} {len(names) + 1}"
+        seen.add(name)
+        names.append(name)
+    return names
+
+
+class Simulation:
+    def __init__(self, tables: int, seed: int, name: str | None = None) -> None:
+        self.rng = random.Random(seed)
+        self.tables = tables
+        self.seed = seed
+        self.name = name or f"Simulated {tables}-table event, seed {seed}"
+        self.clock = EPOCH
+
+    def setup(self) -> Tournament:
+        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48))
+        names = player_names(4 * self.tables, self.rng)
+        csv_text = "name,division\n" + "".join(
+            f"{n},{'A' if i % 2 == 0 else 'B'}\n" for i, n in enumerate(names)
+        )
+        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True)
+        assert report.ok, report.error_text()
+        rounds.draw_first_round(t, by=SIM, seed=self.rng.getrandbits(48))
+        self.tournament = t
+        return t
+
+    def key(self, match: Match, n: int) -> str:
+        return f"sim-{self.tournament.pk}-{match.round.number}-{match.table}-{match.game}-{n}"
+
+    def play_match(self, match: Match, start: datetime, deadline: datetime | None) -> bool:
+        """Play regular hands until the target or the deadline; True if still going."""
+        play.set_first_dealer(match, self.rng.choice(SEATS), by=SIM)
+        at, n = start, 0
+        while True:
+            at += hand_duration(self.rng)
+            if deadline is not None and at >= deadline:
+                return True
+            n += 1
+            result = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
+                                      by=SIM, source=HandEntry.Source.SIMULATION, now=at)
+            if result.state.over:
+                return False
+
+    def after_call(self, match: Match, deadline: datetime) -> None:
+        at = deadline + timedelta(seconds=self.rng.randint(20, 120))
+        match.refresh_from_db()
+        n = match.hands_played
+        if self.rng.random() < 0.75:
+            n += 1
+            state = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
+                                     by=SIM, source=HandEntry.Source.SIMULATION, now=at).state
+        else:
+            state = play.answer_time_call(match, False, by=SIM, now=at)
+        while not state.over:
+            at += hand_duration(self.rng)
+            n += 1
+            state = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
+                                     by=SIM, source=HandEntry.Source.SIMULATION, now=at).state
+
+    def play_round(self, rnd: Round) -> None:
+        start = self.clock
+        rounds.start_round(rnd, by=SIM, now=start)
+        deadline = start + timedelta(minutes=self.tournament.round_minutes)
+        matches = list(rnd.matches.select_related("round__tournament").order_by("table"))
+        going = [
+            m for m in matches
+            if self.play_match(m, start + timedelta(seconds=self.rng.randint(10, 90)), deadline)
+        ]
+        for m in going:
+            self.after_call(m, deadline)
+        end = deadline + timedelta(minutes=8)
+        for m in matches:
+            play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
+        rounds.finalize_round(rnd, by=SIM, now=end)
+        self.clock = end + timedelta(minutes=10)
+
+    def run(self) -> Tournament:
+        t = self.setup()
+        for number in range(1, t.preliminary_rounds + 1):
+            if number > 1:
+                rounds.seat_next_round(t, by=SIM)
+            self.play_round(t.rounds.get(number=number))
+        final = standings.seed_final(t, by=SIM, now=self.clock)
+        while standings.champions(t) is None:
+            game = final.matches.select_related("round__tournament").order_by("-game").first()
+            assert game is not None
+            self.play_match(game, self.clock, None)
+            self.clock += timedelta(minutes=25)
+        standings.finish_tournament(t, by=SIM, now=self.clock)
+        t.refresh_from_db()
+        return t
+
+
+def simulate(tables: int, seed: int, name: str | None = None) -> Tournament:
+    return Simulation(tables, seed, name).run()

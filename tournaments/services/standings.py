@@ -1,0 +1,139 @@
+"""Standings, the final and the tournament's end."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import transaction
+
+from ..domain.final import FinalState, final_state
+from ..domain.final import seed_final as seed_final_rule
+from ..domain.hands import Team
+from ..domain.seating import SeatingError
+from ..domain.standings import PlayerRecord, RoundLine, Standing, rank
+from ..models import Match, Player, Round, Tournament
+from ..models import Seat as SeatRow
+from . import ServiceError, log, now_or
+from .rounds import _lock_tournament, _write_seating
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    player: Player
+    by_round: dict[int, int]
+
+    @property
+    def rank(self) -> int:
+        return self.standing.rank
+
+    @property
+    def record(self) -> PlayerRecord:
+        return self.standing.record
+
+
+def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
+    """Each division ranked by the tiebreak chain, from the preliminary matches over."""
+    players = list(Player.objects.filter(tournament=tournament))
+    lines: dict[int, list[RoundLine]] = defaultdict(list)
+    results = SeatRow.objects.filter(
+        round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY,
+        points__isnull=False,
+    ).values_list(
+        "player_id", "round__number", "team_score", "bonus", "individual", "won", "margin"
+    )
+    for pid, number, score, bonus, individual, won, margin in results:
+        lines[pid].append(RoundLine(number, score, bonus, individual, bool(won), margin))
+    chain = tournament.tiebreaks.split(",")
+    by_id = {p.pk: p for p in players}
+    table: dict[str, list[StandingRow]] = {}
+    for division in ("A", "B"):
+        records = [
+            PlayerRecord(p.pk, tuple(sorted(lines[p.pk], key=lambda r: r.round_number)))
+            for p in players if p.division == division
+        ]
+        table[division] = [
+            StandingRow(s, by_id[s.player], {r.round_number: r.points for r in s.record.rounds})
+            for s in rank(records, chain, tournament.lot_seed)
+        ]
+    return table
+
+
+def final_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(kind=Round.Kind.FINAL).first()
+
+
+def final_progress(tournament: Tournament) -> FinalState | None:
+    rnd = final_round(tournament)
+    if rnd is None:
+        return None
+    games = rnd.matches.order_by("game")
+    winners = [Team(g.winner) if g.is_over and g.winner else None for g in games]
+    return final_state(winners, tournament.final_games_to_win)
+
+
+def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) -> Round:
+    now = now_or(now)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament)
+        if final_round(tournament) is not None:
+            raise ServiceError("The final is already seated.")
+        prelim = tournament.rounds.filter(kind=Round.Kind.PRELIMINARY)
+        done = prelim.filter(status=Round.Status.FINISHED).count()
+        if done < tournament.preliminary_rounds or prelim.count() != done:
+            raise ServiceError(
+                f"Finish all {tournament.preliminary_rounds} preliminary rounds first "
+                f"({done} finished)."
+            )
+        table = standings(tournament)
+        eligible = {
+            d: [row.player.pk for row in rows if not row.player.withdrawn]
+            for d, rows in table.items()
+        }
+        try:
+            seating = seed_final_rule(eligible["A"], eligible["B"])
+        except SeatingError as exc:
+            raise ServiceError(str(exc)) from exc
+        rnd = Round.objects.create(
+            tournament=tournament, number=done + 1, kind=Round.Kind.FINAL,
+            status=Round.Status.RUNNING, started_at=now,
+        )
+        _write_seating(rnd, [seating])
+        tournament.status = Tournament.Status.FINAL
+        tournament.save(update_fields=["status"])
+        names = dict(Player.objects.filter(pk__in=seating.seats.values())
+                     .values_list("pk", "name"))
+        log(tournament, by, "final", "Final seeded: "
+            + ", ".join(f"{s.value} {names[p]}" for s, p in seating.seats.items()) + ".", at=now)
+    return rnd
+
+
+def champions(tournament: Tournament) -> str | None:
+    """'A' or 'B' once a pair has won the final, else None."""
+    progress = final_progress(tournament)
+    if progress is None or progress.champions is None:
+        return None
+    return "A" if progress.champions is Team.NS else "B"
+
+
+def finish_tournament(tournament: Tournament, *, by: str,
+                      now: datetime | None = None) -> Tournament:
+    now = now_or(now)
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament)
+        winner = champions(tournament)
+        if winner is None:
+            raise ServiceError("The final has no champions yet.")
+        rnd = final_round(tournament)
+        assert rnd is not None
+        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.FINISHED, finished_at=now)
+        Match.objects.filter(round=rnd, status=Match.Status.FINISHED).update(
+            status=Match.Status.CONFIRMED, confirmed_by=by, confirmed_at=now
+        )
+        tournament.status = Tournament.Status.FINISHED
+        tournament.save(update_fields=["status"])
+        log(tournament, by, "finish", f"Tournament finished: division {winner} pair champions.",
+            at=now)
+    return tournament

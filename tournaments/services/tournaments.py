@@ -1,0 +1,84 @@
+"""Creating tournaments and changing their rule settings."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import replace
+
+from django.db import transaction
+from django.utils.text import slugify
+
+from ..domain.rules import InvalidSettings, RuleSettings
+from ..models import Tournament
+from . import ServiceError, log
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:120] or "tournament"
+    slug, n = base, 2
+    while Tournament.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def rule_values(rules: RuleSettings) -> dict[str, object]:
+    values = {name: getattr(rules, name) for name in Tournament.RULE_FIELDS}
+    values["tiebreaks"] = ",".join(rules.tiebreaks)
+    return values
+
+
+def create_tournament(
+    name: str, *, rules: RuleSettings | None = None, by: str = "system",
+    lot_seed: int | None = None,
+) -> Tournament:
+    name = name.strip()
+    if not name:
+        raise ServiceError("Give the tournament a name.")
+    rules = rules or RuleSettings()
+    try:
+        rules.validated()
+    except InvalidSettings as exc:
+        raise ServiceError(str(exc)) from exc
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name=name, slug=unique_slug(name),
+            lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
+            **rule_values(rules),
+        )
+        log(tournament, by, "create", f"Created tournament {name}.")
+    return tournament
+
+
+def update_tournament(tournament: Tournament, *, name: str, rules: RuleSettings,
+                      by: str) -> Tournament:
+    try:
+        rules.validated()
+    except InvalidSettings as exc:
+        raise ServiceError(str(exc)) from exc
+    old = tournament.rules
+    played = tournament.rounds.filter(kind="preliminary").count()
+    if played and _scoring_changed(old, rules):
+        raise ServiceError(
+            "Scoring rules cannot change once play has started; only the round time "
+            "and the number of rounds can."
+        )
+    if played > rules.preliminary_rounds:
+        raise ServiceError(f"{played} preliminary rounds are already seated.")
+    with transaction.atomic():
+        tournament.name = name.strip() or tournament.name
+        for field, value in rule_values(rules).items():
+            setattr(tournament, field, value)
+        tournament.save()
+        changed = [
+            f"{k} {getattr(old, k)} → {getattr(rules, k)}"
+            for k in Tournament.RULE_FIELDS + ("tiebreaks",)
+            if getattr(old, k) != getattr(rules, k)
+        ]
+        log(tournament, by, "settings", "Settings changed: " + (", ".join(changed) or "name"))
+    return tournament
+
+
+def _scoring_changed(old: RuleSettings, new: RuleSettings) -> bool:
+    return replace(old, round_minutes=0, preliminary_rounds=0) != replace(
+        new, round_minutes=0, preliminary_rounds=0
+    )

@@ -1,0 +1,1 @@
+"""URL modules split by audience: director (login), sheets (login), tablet, public."""
