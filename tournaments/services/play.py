@@ -27,7 +27,7 @@ from ..domain.match import (
     check_next,
     replay,
 )
-from ..models import HandEntry, Match, Round, Tournament, WinnerOverride
+from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
 from . import Conflict, ServiceError, log, now_or
 
@@ -354,6 +354,10 @@ def correct_hand(entry: HandEntry, hand: Hand, *, by: str, reason: str,
             state = replay_entries(match, replaced, match_time(match, now))
         except InvalidMatch as exc:
             raise ServiceError(f"That correction is impossible: {exc}") from exc
+        if match.is_over and not state.over and match.round.status == Round.Status.FINISHED:
+            raise ServiceError(
+                f"That correction leaves {match} unfinished, but its round is closed."
+            )
         entry.state = HandEntry.State.SUPERSEDED
         entry.ended_at, entry.ended_by, entry.end_reason = now, by, reason
         entry.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
@@ -436,7 +440,3 @@ def touch(match: Match, now: datetime | None = None) -> None:
     if match.last_contact_at is None or now - match.last_contact_at > timedelta(seconds=15):
         Match.objects.filter(pk=match.pk).update(last_contact_at=now)
         match.last_contact_at = now
-
-
-def tournament_of(match: Match) -> Tournament:
-    return match.round.tournament

@@ -1,0 +1,292 @@
+"""The service layer: what it refuses, what it keeps, and that retries never double."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
+from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink
+from tournaments.services import Conflict, ServiceError, play, rounds
+from tournaments.services.players import import_players, register_player
+
+pytestmark = pytest.mark.django_db
+
+
+def made(maker: str, tricks: int, alone: bool = False) -> Hand:
+    return Hand(Outcome.PLAYED, maker=Seat(maker), alone=alone, maker_tricks=tricks)
+
+
+@pytest.fixture
+def running(make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    start = timezone.now() - timedelta(minutes=1)
+    rounds.start_round(rnd, by="test", now=start)
+    match = rnd.matches.get(table=1)
+    play.set_first_dealer(match, Seat.N, by="test")
+    return t, rnd, match
+
+
+def record(match, hand, key, **kw):
+    return play.record_hand(match, hand, client_key=key, by="table 1", **kw)
+
+
+def test_a_retry_with_the_same_client_key_stores_the_hand_once(running):
+    _, _, match = running
+    first = record(match, made("N", 3), "k1")
+    again = record(match, made("N", 3), "k1")
+    assert again.duplicate and again.entry.pk == first.entry.pk
+    assert match.hands.count() == 1
+
+
+def test_two_tablets_entering_the_same_hand_number_keep_only_the_first(running):
+    _, _, match = running
+    record(match, made("N", 3), "tablet-a", number=1)
+    with pytest.raises(Conflict, match="Hand 1 is already recorded"):
+        record(match, made("E", 3), "tablet-b", number=1)
+    assert list(match.hands.values_list("client_key", flat=True)) == ["tablet-a"]
+
+
+def test_a_key_of_another_table_is_refused(running):
+    _, rnd, match = running
+    other = rnd.matches.get(table=2)
+    play.set_first_dealer(other, Seat.E, by="test")
+    record(match, made("N", 3), "shared")
+    with pytest.raises(Conflict, match="another table"):
+        record(other, made("N", 3), "shared")
+
+
+def test_hands_are_refused_before_the_round_starts_and_after_it_closes(make_tournament):
+    t = make_tournament(1)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    match = rnd.matches.get()
+    with pytest.raises(ServiceError, match="has not started"):
+        record(match, made("N", 3), "x", first_dealer=Seat.N)
+    assert not HandEntry.objects.exists()
+
+
+def test_a_hand_after_the_match_ended_is_refused(running):
+    _, _, match = running
+    for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
+        state = record(match, hand, f"k{i}").state
+    assert state.over
+    with pytest.raises(ServiceError, match="match is over"):
+        record(match, made("E", 3), "late")
+    match.refresh_from_db()
+    assert (match.status, match.score_ns, match.winner) == ("finished", 10, "NS")
+
+
+def test_an_impossible_entry_is_refused_and_changes_nothing(running):
+    _, _, match = running
+    with pytest.raises(ServiceError, match="0 and 5"):
+        record(match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=7), "bad")
+    assert not match.hands.exists()
+
+
+def test_the_first_dealer_is_needed_before_the_first_hand(make_tournament):
+    t = make_tournament(1)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    with pytest.raises(ServiceError, match="first dealer"):
+        record(rnd.matches.get(), made("N", 3), "k")
+
+
+def test_undo_keeps_the_undone_entry_with_who_and_when(running):
+    _, _, match = running
+    record(match, made("N", 3), "k1")
+    record(match, made("E", 5), "k2")
+    undone = play.undo_last_hand(match, by="table 1", reason="wrong team")
+    assert undone.state == HandEntry.State.UNDONE and undone.ended_by == "table 1"
+    match.refresh_from_db()
+    assert (match.score_ns, match.score_ew, match.hands_played) == (1, 0, 1)
+    assert match.hands.count() == 2
+    # The next hand takes the undone hand's number.
+    assert record(match, made("W", 3), "k3").entry.number == 2
+
+
+def test_a_correction_supersedes_the_original_and_keeps_it(running):
+    _, _, match = running
+    original = record(match, made("N", 3), "k1").entry
+    with pytest.raises(ServiceError, match="reason"):
+        play.correct_hand(original, made("N", 5), by="director", reason=" ")
+    result = play.correct_hand(original, made("N", 5), by="director", reason="was a march")
+    original.refresh_from_db()
+    assert original.state == HandEntry.State.SUPERSEDED and original.end_reason == "was a march"
+    assert result.entry.replaces_id == original.pk and result.entry.number == 1
+    match.refresh_from_db()
+    assert match.score_ns == 2 and match.has_correction
+    assert Activity.objects.filter(action="correct", reason="was a march").exists()
+
+
+def test_a_correction_that_would_end_the_match_before_later_hands_is_refused(running):
+    _, _, match = running
+    record(match, made("N", 5, True), "k1")
+    record(match, made("N", 5, True), "k2")
+    third = record(match, made("E", 3), "k3").entry
+    record(match, made("E", 3), "k4")
+    with pytest.raises(ServiceError, match="impossible"):
+        play.correct_hand(third, made("N", 5), by="director", reason="typo")
+    third.refresh_from_db()
+    assert third.state == HandEntry.State.STANDING
+
+
+def test_time_called_takes_the_next_hand_as_the_one_in_progress_then_tiebreaks(running):
+    _, rnd, match = running
+    record(match, made("N", 3), "k1")
+    rounds.call_time(rnd, by="director")
+    state = record(match, made("E", 4), "k2").state
+    assert state.hands[-1].phase == "at_call" and state.in_tiebreak
+    state = record(match, made("E", 0), "k3").state
+    assert state.over and state.winner is Team.NS
+    assert [h.phase for h in state.hands] == ["regular", "at_call", "tiebreak"]
+
+
+def test_no_hand_in_progress_ends_an_untied_match(running):
+    _, rnd, match = running
+    record(match, made("N", 3), "k1")
+    rounds.call_time(rnd, by="director")
+    state = play.answer_time_call(match, False, by="table 1")
+    assert state.over
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.winner == "NS"
+
+
+def test_an_entry_queued_offline_before_the_call_stays_a_regular_hand(running):
+    _, rnd, match = running
+    rounds.call_time(rnd, by="director")
+    rnd.refresh_from_db()
+    before_call = rnd.called_at - timedelta(seconds=30)
+    state = record(match, made("N", 3), "offline", entered_at=before_call).state
+    assert state.hands[-1].phase == "regular"
+
+
+def test_finalize_is_refused_naming_the_unfinished_tables(running):
+    _, rnd, match = running
+    for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
+        record(match, hand, f"k{i}")
+    with pytest.raises(ServiceError, match=r"table 2 \(0–0, not finished\)"):
+        rounds.finalize_round(rnd, by="director")
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.RUNNING
+
+
+def test_a_disputed_table_blocks_finalizing_until_the_director_closes_it(running):
+    _, rnd, match = running
+    for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
+        record(match, hand, f"k{i}")
+    play.confirm_match(match, agree=False, by="Player B002", note="hand 2 was not alone")
+    other = rnd.matches.get(table=2)
+    play.set_first_dealer(other, Seat.S, by="test")
+    for i, hand in enumerate([made("E", 5, True), made("W", 5, True), made("E", 5)]):
+        record(other, hand, f"o{i}")
+    with pytest.raises(ServiceError, match=r"table 1 \(disputed\)"):
+        rounds.finalize_round(rnd, by="director")
+    play.close_match(match, by="director", note="checked with both teams")
+    rounds.finalize_round(rnd, by="director")
+
+
+def test_an_override_needs_a_reason_and_decides_the_rotation(running):
+    t, rnd, match = running
+    for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
+        record(match, hand, f"k{i}")
+    with pytest.raises(ServiceError, match="written reason"):
+        play.override_winner(match, Team.EW, by="director", reason="")
+    play.override_winner(match, Team.EW, by="director", reason="NS played with 6 cards")
+    match.refresh_from_db()
+    assert (match.winner, match.recorded_winner, match.has_override) == ("EW", "NS", True)
+    seats = {s.position: s for s in rnd.seats.filter(table=1)}
+    assert seats["E"].won and not seats["N"].won
+
+
+def test_correcting_a_result_after_the_next_round_is_seated_warns_and_keeps_seating(
+    make_tournament,
+):
+    t = make_tournament(1)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.get()
+    first = record(match, made("N", 3), "a", first_dealer=Seat.N).entry
+    rounds.call_time(rnd, by="director")
+    play.answer_time_call(match, False, by="table 1")
+    rounds.finalize_round(rnd, by="director")
+    second = rounds.seat_next_round(t, by="director")
+    seats_before = list(second.seats.values_list("table", "position", "player_id"))
+    with pytest.raises(ServiceError, match="closed"):
+        record(match, made("E", 3), "d")
+    with pytest.raises(ServiceError, match="unfinished"):
+        play.correct_hand(first, Hand(Outcome.MISDEAL), by="director", reason="no score")
+    result = play.correct_hand(first, made("E", 3), by="director", reason="wrong side")
+    assert result.state.winner is Team.EW
+    assert result.warnings and "seating already made stands" in result.warnings[0]
+    assert list(second.seats.values_list("table", "position", "player_id")) == seats_before
+
+
+def test_swap_before_the_start_only_and_within_a_division(make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    a1, a2 = Player.objects.filter(tournament=t, division="A")[:2]
+    b1 = Player.objects.filter(tournament=t, division="B").first()
+    before = {s.player_id: (s.table, s.position) for s in rnd.seats.all()}
+    rounds.swap_players(rnd, a1, a2, by="director")
+    after = {s.player_id: (s.table, s.position) for s in rnd.seats.all()}
+    assert after[a1.pk] == before[a2.pk] and after[a2.pk] == before[a1.pk]
+    with pytest.raises(ServiceError, match="same division"):
+        rounds.swap_players(rnd, a1, b1, by="director")
+    rounds.start_round(rnd, by="test")
+    with pytest.raises(ServiceError, match="before the round starts"):
+        rounds.swap_players(rnd, a1, a2, by="director")
+
+
+def test_draw_refuses_with_the_shortfall_and_creates_nothing(make_tournament):
+    t = make_tournament(2)
+    Player.objects.filter(tournament=t, division="B").first().delete()
+    with pytest.raises(ServiceError, match="1 more B player needed"):
+        rounds.draw_first_round(t, by="test")
+    assert not Round.objects.exists()
+
+
+def test_draw_creates_one_live_tablet_link_per_table_with_a_long_token(make_tournament):
+    t = make_tournament(3)
+    rounds.draw_first_round(t, by="test", seed=9)
+    links = TableLink.objects.filter(tournament=t)
+    assert sorted(links.values_list("table", flat=True)) == [1, 2, 3]
+    assert all(len(link.token) >= 40 for link in links)  # 32 random bytes, base64url
+
+
+def test_pause_and_resume_move_the_call(running):
+    _, rnd, match = running
+    rnd.refresh_from_db()
+    now = timezone.now()
+    rounds.pause_round(rnd, by="director", now=now)
+    with pytest.raises(ServiceError, match="already paused"):
+        rounds.pause_round(rnd, by="director", now=now)
+    rounds.resume_round(rnd, by="director", now=now + timedelta(minutes=5))
+    clock = play.round_clock(Round.objects.get(pk=rnd.pk))
+    assert clock.call_instant(now + timedelta(minutes=6)) == rnd.started_at + timedelta(
+        minutes=25
+    )
+
+
+def test_import_reports_every_bad_line_and_imports_nothing(make_tournament):
+    t = make_tournament(1)
+    before = Player.objects.count()
+    report = import_players(
+        t, "name,division\nNew One,A\n,B\nNew Two,C\nNew One,B\nPlayer A001,A\nx,y,z\n",
+        by="test",
+    )
+    assert not report.ok
+    assert report.errors == [
+        (3, "the name is empty."),
+        (4, "division must be A or B, not 'C'."),
+        (5, "New One is also on line 2."),
+        (6, "Player A001 is already registered."),
+        (7, "expected 2 columns (name,division), found 3."),
+    ]
+    assert Player.objects.count() == before
+
+
+def test_register_refuses_a_duplicate_name_case_insensitively(make_tournament):
+    t = make_tournament(1)
+    with pytest.raises(ServiceError, match="already registered"):
+        register_player(t, "player a001", "A", by="test")
