@@ -127,3 +127,32 @@ class Simulation:
 
 def simulate(tables: int, seed: int, name: str | None = None) -> Tournament:
     return Simulation(tables, seed, name).run()
+
+
+def demo_event(tables: int, name: str, *, round_started: datetime, seed: int = 2026,
+               rounds_played: int = 2) -> Tournament:
+    """A tournament part-way through: some rounds played, the next one running now."""
+    sim = Simulation(tables, seed, name)
+    sim.clock = round_started - timedelta(minutes=45 * rounds_played)
+    t = sim.setup()
+    for number in range(1, rounds_played + 1):
+        if number > 1:
+            rounds.seat_next_round(t, by=SIM)
+        sim.play_round(t.rounds.get(number=number))
+    rounds.seat_next_round(t, by=SIM)
+    current = t.rounds.get(number=rounds_played + 1)
+    rounds.start_round(current, by=SIM, now=round_started)
+    # A few hands at most tables, so the board shows a room in play.
+    for match in current.matches.select_related("round__tournament").order_by("table"):
+        if match.table % 3 == 0:
+            continue
+        play.set_first_dealer(match, sim.rng.choice(SEATS), by=SIM)
+        at = round_started
+        for n in range(1, sim.rng.randint(1, 4) + 1):
+            at += timedelta(seconds=sim.rng.randint(60, 100))
+            result = play.record_hand(match, random_hand(sim.rng), client_key=sim.key(match, n),
+                                      by=f"Table {match.table}", now=min(at, round_started
+                                                                          + timedelta(minutes=6)))
+            if result.state.over:
+                break
+    return t
