@@ -1,4 +1,15 @@
-from django.urls import path  # noqa: F401
+"""The printed sheets (PDF), for the director; every one takes ?paper=letter|a4."""
+
+from django.urls import path
+
+from ..views import sheets as views
 
 app_name = "sheets"
-urlpatterns: list = []
+T = "<slug:slug>/"
+urlpatterns = [
+    path(T + "standings/<str:division>.pdf", views.standings, name="standings"),
+    path(T + "rounds/<int:number>/seating.pdf", views.seating, name="seating"),
+    path(T + "table-cards.pdf", views.table_cards, name="table_cards"),
+    path(T + "rounds/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
+    path(T + "final.pdf", views.final, name="final"),
+]

@@ -1,0 +1,99 @@
+"""The standings sheet for one division: posted on the wall after every round."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from typing import Any
+
+from reportlab.lib.units import inch
+from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer
+
+from ..services.sheets import StandingLine, StandingsSheet
+from . import styles as st
+
+LOT_MARK = "†"
+FIXED = {"rank": 0.5 * inch, "bonus": 0.5 * inch, "awards": 0.6 * inch,
+         "total": 0.5 * inch, "wins": 0.42 * inch, "margin": 0.55 * inch}
+ROUND_WIDTH = 0.36 * inch
+MIN_NAME = 1.6 * inch
+
+
+def rank_label(line: StandingLine) -> str:
+    return f"{line.rank}{'=' if line.shared else ''}{LOT_MARK if line.by_lot else ''}"
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
+    fonts = st.fonts_for([sheet.event, *(line.name for line in sheet.lines)])
+    s = st.styles(fonts, cell_size=9)
+    pagesize = st.paper_size(paper)
+    out = BytesIO()
+    doc = SimpleDocTemplate(
+        out, pagesize=pagesize, leftMargin=st.MARGIN, rightMargin=st.MARGIN,
+        topMargin=st.MARGIN, bottomMargin=st.MARGIN + 0.1 * inch,
+        title=f"{sheet.event}: standings, division {sheet.division}", author="Snowman",
+    )
+    width = doc.width
+    fixed = sum(FIXED.values())
+    # Many rounds squeeze the round columns before the names lose their room.
+    round_width = min(ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME)
+                                       / max(1, len(sheet.rounds))))
+    name_width = width - fixed - round_width * len(sheet.rounds)
+    size = s.cell.fontSize
+
+    def name_cell(line: StandingLine) -> Any:
+        text = line.name + (" (withdrawn)" if line.withdrawn else "")
+        # A plain string draws far faster than a Paragraph; wrap only names that need it.
+        if st.pdfmetrics.stringWidth(text, fonts.regular, size) <= name_width - 6:
+            return text
+        return Paragraph(st.escape(text), s.cell)
+
+    header = ["Rank", "Player", *(f"R{n}" for n in sheet.rounds),
+              "Bonus", "Awards", "Total", "Wins", "Margin"]
+    rows: list[list[Any]] = [header]
+    for line in sheet.lines:
+        rows.append([
+            rank_label(line), name_cell(line),
+            *("" if p is None else str(p) for p in line.by_round),
+            str(line.bonuses), signed(line.individual), str(line.total), str(line.wins),
+            signed(line.margin),
+        ])
+    if not sheet.lines:
+        rows.append(["", "No players registered in this division.", *[""] * (len(header) - 2)])
+    widths = [FIXED["rank"], name_width, *[round_width] * len(sheet.rounds), FIXED["bonus"],
+              FIXED["awards"], FIXED["total"], FIXED["wins"], FIXED["margin"]]
+    total_col = 2 + len(sheet.rounds) + 2
+    style = st.table_style() + [
+        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+        ("FONTNAME", (total_col, 1), (total_col, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("LEADING", (0, 0), (-1, -1), size + 2),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (0, 0), (0, -1), "LEFT"),
+        ("LINEBEFORE", (2, 0), (2, -1), 0.4, st.RULE),
+        ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, st.RULE),
+        ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, st.RULE),
+    ]
+    table = LongTable(rows, colWidths=widths, repeatRows=1, style=style)
+    lot_note = (
+        f"{LOT_MARK} Equal on every other tiebreak: order drawn by lot (seed {sheet.lot_seed})."
+        " = Rank shared."
+    )
+    story = [
+        Paragraph(st.escape(sheet.event), s.title),
+        Paragraph(f"Standings, division {sheet.division} · {st.escape(sheet.status)} · "
+                  f"printed {st.printed(sheet.printed_at)}", s.subtitle),
+        table,
+        Spacer(1, 6),
+        Paragraph("Points per round = team score + team bonuses + own awards and penalties. "
+                  "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+                  + st.escape(lot_note), s.small),
+    ]
+    footer = f"{sheet.event} · standings, division {sheet.division} · {sheet.status} · " \
+             f"printed {st.printed(sheet.printed_at)}"
+    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    return out.getvalue()

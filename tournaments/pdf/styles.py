@@ -1,0 +1,186 @@
+"""What every sheet shares: paper sizes, fonts, paragraph styles, the page footer.
+
+Fonts: the built-in Helvetica is used whenever every string on the sheet is in its
+WinAnsi encoding (Latin-1 accents: José, Zoë, Ångström), because it needs no embedding
+and keeps the files small and fast. A name outside it (Łukasz, Dvořák, Şükrü) would
+print as black boxes in Helvetica, so such a sheet embeds a TrueType font instead,
+preferring Liberation Sans (drawn to Helvetica's metrics, so the layout is unchanged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from functools import cache
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape as _escape
+
+from django.utils import timezone
+from reportlab.lib import colors
+from reportlab.lib.enums import TA_LEFT
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import inch
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
+DEFAULT_PAPER = "letter"
+MARGIN = 0.5 * inch
+FOOTER_GAP = 0.22 * inch
+
+INK = colors.black
+MUTED = colors.HexColor("#555555")
+RULE = colors.HexColor("#999999")
+SHADE = colors.HexColor("#EEEEEE")
+HEADER_SHADE = colors.HexColor("#D9D9D9")
+
+# Debian's fonts-liberation2 / fonts-dejavu-core; the first one found is used.
+TTF_CANDIDATES: tuple[tuple[str, Path, Path], ...] = (
+    ("LiberationSans",
+     Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
+     Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")),
+    ("DejaVuSans",
+     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")),
+)
+
+
+@dataclass(frozen=True)
+class Fonts:
+    regular: str
+    bold: str
+
+
+HELVETICA = Fonts("Helvetica", "Helvetica-Bold")
+
+
+@cache
+def _unicode_fonts() -> Fonts:
+    for name, regular, bold in TTF_CANDIDATES:
+        if regular.exists() and bold.exists():
+            pdfmetrics.registerFont(TTFont(name, str(regular)))
+            pdfmetrics.registerFont(TTFont(f"{name}-Bold", str(bold)))
+            return Fonts(name, f"{name}-Bold")
+    return HELVETICA  # no TrueType font installed: Latin-1 still prints
+
+
+def _in_helvetica(text: str) -> bool:
+    try:
+        text.encode("cp1252")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def fonts_for(texts: Iterable[str]) -> Fonts:
+    """Helvetica if it can print every string, else an embedded Unicode font."""
+    return HELVETICA if all(_in_helvetica(t) for t in texts) else _unicode_fonts()
+
+
+def escape(text: str) -> str:
+    """Text for a Paragraph, whose markup would otherwise eat "<" and "&" in names."""
+    return _escape(text)
+
+
+def paper_size(paper: str) -> tuple[float, float]:
+    return PAPERS[paper]
+
+
+def printed(at: datetime) -> str:
+    return timezone.localtime(at).strftime("%Y-%m-%d %H:%M")
+
+
+@dataclass(frozen=True)
+class Styles:
+    fonts: Fonts
+    title: ParagraphStyle
+    subtitle: ParagraphStyle
+    heading: ParagraphStyle
+    body: ParagraphStyle
+    small: ParagraphStyle
+    cell: ParagraphStyle
+
+
+def styles(fonts: Fonts, cell_size: float = 9) -> Styles:
+    base = ParagraphStyle("base", fontName=fonts.regular, fontSize=10, leading=12,
+                          textColor=INK, alignment=TA_LEFT)
+    return Styles(
+        fonts=fonts,
+        title=ParagraphStyle("title", parent=base, fontName=fonts.bold, fontSize=18,
+                             leading=22, spaceAfter=2),
+        subtitle=ParagraphStyle("subtitle", parent=base, fontSize=11, leading=14,
+                                textColor=MUTED, spaceAfter=8),
+        heading=ParagraphStyle("heading", parent=base, fontName=fonts.bold, fontSize=13,
+                               leading=16, spaceBefore=10, spaceAfter=4),
+        body=base,
+        small=ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=MUTED),
+        cell=ParagraphStyle("cell", parent=base, fontSize=cell_size,
+                            leading=cell_size + 1.5),
+    )
+
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """The text cut with an ellipsis to fit the width: used only where wrapping can't be."""
+    if pdfmetrics.stringWidth(text, font, size) <= width:
+        return text
+    while text and pdfmetrics.stringWidth(text + "…", font, size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
+    """A canvas class that prints ``left`` and "Page x of y" at the foot of every page.
+
+    The page count is only known at the end, so each page's drawing is kept and the
+    footers are stamped when the document is saved (reportlab's two-pass idiom).
+    """
+
+    class NumberedCanvas(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self._pages: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:  # noqa: N802 - reportlab's name
+            self._pages.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._pages)
+            for number, state in enumerate(self._pages, start=1):
+                self.__dict__.update(state)
+                self._footer(number, total)
+                super().showPage()
+            super().save()
+
+        def _footer(self, number: int, total: int) -> None:
+            width = self._pagesize[0]
+            self.saveState()
+            self.setFont(fonts.regular, 8)
+            self.setFillColor(MUTED)
+            self.drawString(MARGIN, MARGIN - FOOTER_GAP, left)
+            self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP,
+                                 f"Page {number} of {total}")
+            self.restoreState()
+
+    return NumberedCanvas
+
+
+def table_style(header_rows: int = 1, zebra: bool = True) -> list[tuple[Any, ...]]:
+    """The grid look shared by the sheets' tables."""
+    commands: list[tuple[Any, ...]] = [
+        ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 0.8, INK),
+        ("BACKGROUND", (0, 0), (-1, header_rows - 1), HEADER_SHADE),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+        ("BOX", (0, 0), (-1, -1), 0.6, INK),
+    ]
+    if zebra:
+        commands.append(("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [colors.white, SHADE]))
+    return commands

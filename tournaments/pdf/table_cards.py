@@ -1,0 +1,158 @@
+"""Table cards: one page per table, read from across the room.
+
+A big table number, the QR code of the table's tablet link (drawn as vectors so it
+stays sharp at any printer resolution) and the seat diagram of the current round.
+Each page is drawn straight on the canvas: there is nothing to flow.
+"""
+
+from __future__ import annotations
+
+from io import BytesIO
+
+import segno
+from reportlab.lib.units import inch
+from reportlab.pdfgen.canvas import Canvas
+
+from ..domain.hands import Seat
+from ..services.sheets import Seated, TableCard, TableCards
+from . import styles as st
+
+QR_MAX = 3.2 * inch
+TABLE_SIZE = 1.5 * inch
+NUMBER_SIZE = 150
+
+
+def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
+    """The QR code with its lower left corner at (x, y), quiet zone included."""
+    qr = segno.make(url, error="m")
+    rows = list(qr.matrix_iter(scale=1, border=4))
+    module = size / len(rows)
+    path = c.beginPath()
+    for r, row in enumerate(rows):
+        top = y + size - (r + 1) * module
+        run_start: int | None = None
+        # One rectangle per run of dark modules keeps the page small and fast to draw.
+        for col, dark in enumerate([*row, False]):
+            if dark and run_start is None:
+                run_start = col
+            elif not dark and run_start is not None:
+                path.rect(x + run_start * module, top, (col - run_start) * module, module)
+                run_start = None
+    c.setFillColorRGB(0, 0, 0)
+    c.drawPath(path, stroke=0, fill=1)
+
+
+def fitted_size(text: str, font: str, size: float, width: float, smallest: float = 8) -> float:
+    while size > smallest and st.pdfmetrics.stringWidth(text, font, size) > width:
+        size -= 0.5
+    return size
+
+
+def draw_name(c: Canvas, seat: Seat, player: Seated | None, x: float, y: float,
+              width: float, fonts: st.Fonts, align: str) -> None:
+    """Seat letter above, name (with its A/B mark) below, aligned toward the table."""
+    name = f"{player.name} ({player.division})" if player else "(empty)"
+    size = fitted_size(name, fonts.regular, 13, width)
+    name = st.fit(name, fonts.regular, size, width)
+    label = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}[seat]
+    label += " · team NS" if seat in (Seat.N, Seat.S) else " · team EW"
+    draw = {"center": c.drawCentredString, "left": c.drawString,
+            "right": c.drawRightString}[align]
+    c.setFillColor(st.MUTED)
+    c.setFont(fonts.regular, 8.5)
+    draw(x, y + 14, label)
+    c.setFillColor(st.INK)
+    c.setFont(fonts.bold, size)
+    draw(x, y, name)
+
+
+def draw_card(c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts,
+              pagesize: tuple[float, float]) -> None:
+    width, height = pagesize
+    mid = width / 2
+    top = height - st.MARGIN
+
+    c.setFont(fonts.bold, 13)
+    c.drawCentredString(mid, top - 12, st.fit(cards.event, fonts.bold, 13,
+                                              width - 2 * st.MARGIN))
+    c.setFont(fonts.regular, 9)
+    c.setFillColor(st.MUTED)
+    c.drawCentredString(mid, top - 26, f"{cards.round_label} · printed "
+                                       f"{st.printed(cards.printed_at)}")
+    c.setFillColor(st.INK)
+
+    c.setFont(fonts.bold, 26)
+    c.drawCentredString(mid, top - 70, "TABLE")
+    number = str(card.table)
+    size = fitted_size(number, fonts.bold, NUMBER_SIZE, width - 2 * st.MARGIN, 40)
+    c.setFont(fonts.bold, size)
+    c.drawCentredString(mid, top - 70 - size * 0.78, number)
+
+    # The seat diagram sits at the foot of the page; the QR code takes the room between.
+    centre_y = st.MARGIN + 0.45 * inch + TABLE_SIZE / 2 + 30
+    half = TABLE_SIZE / 2
+    qr_top = top - 70 - NUMBER_SIZE * 0.78 - 22
+    qr_size = min(QR_MAX, qr_top - (centre_y + half + 40) - 40)
+    qr_x = mid - qr_size / 2
+    if card.url:
+        draw_qr(c, card.url, qr_x, qr_top - qr_size, qr_size)
+        c.setFont(fonts.bold, 11)
+        c.drawCentredString(mid, qr_top - qr_size - 12, "Scan to keep score on the tablet")
+        c.setFont("Courier", 7)
+        c.setFillColor(st.MUTED)
+        c.drawCentredString(mid, qr_top - qr_size - 24,
+                            st.fit(card.url, "Courier", 7, width - 2 * st.MARGIN))
+        c.setFillColor(st.INK)
+    else:
+        c.setStrokeColor(st.RULE)
+        c.setDash(4, 3)
+        c.rect(qr_x, qr_top - qr_size, qr_size, qr_size)
+        c.setDash()
+        c.setFont(fonts.regular, 10)
+        c.drawCentredString(mid, qr_top - qr_size / 2 + 6, "No live tablet link.")
+        c.drawCentredString(mid, qr_top - qr_size / 2 - 8, "Ask the director.")
+
+    # The seat diagram: the table as a square, each player on their side of it.
+    c.setStrokeColor(st.INK)
+    c.setLineWidth(1.2)
+    c.setFillColor(st.SHADE)
+    c.rect(mid - half, centre_y - half, TABLE_SIZE, TABLE_SIZE, fill=1)
+    c.setFillColor(st.INK)
+    c.setFont(fonts.bold, 14)
+    c.drawCentredString(mid, centre_y + 4, f"Table {card.table}")
+    c.setFont(fonts.regular, 8.5)
+    c.drawCentredString(mid, centre_y - 10, cards.round_label)
+    side = (width - 2 * st.MARGIN - TABLE_SIZE) / 2 - 10
+    seats = card.seats
+    draw_name(c, Seat.N, seats.get(Seat.N), mid, centre_y + half + 8,
+              width - 2 * st.MARGIN, fonts, "center")
+    draw_name(c, Seat.S, seats.get(Seat.S), mid, centre_y - half - 32,
+              width - 2 * st.MARGIN, fonts, "center")
+    draw_name(c, Seat.W, seats.get(Seat.W), mid - half - 10, centre_y - 6, side, fonts,
+              "right")
+    draw_name(c, Seat.E, seats.get(Seat.E), mid + half + 10, centre_y - 6, side, fonts,
+              "left")
+    c.setFont(fonts.regular, 8)
+    c.setFillColor(st.MUTED)
+    c.drawCentredString(mid, st.MARGIN - 4, "Partners sit opposite: North with South, "
+                                            "East with West.")
+    c.setFillColor(st.INK)
+
+
+def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
+    fonts = st.fonts_for([cards.event, *(p.name for card in cards.cards
+                                         for p in card.seats.values())])
+    pagesize = st.paper_size(paper)
+    out = BytesIO()
+    c = Canvas(out, pagesize=pagesize)
+    c.setTitle(f"{cards.event}: table cards, {cards.round_label}")
+    c.setAuthor("Snowman")
+    for card in cards.cards:
+        draw_card(c, card, cards, fonts, pagesize)
+        c.showPage()
+    if not cards.cards:
+        c.setFont(fonts.regular, 12)
+        c.drawString(st.MARGIN, pagesize[1] - st.MARGIN - 12, "No tables are seated.")
+        c.showPage()
+    c.save()
+    return out.getvalue()

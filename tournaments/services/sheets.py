@@ -1,0 +1,367 @@
+"""The rows behind the printed sheets (tournaments.pdf).
+
+Each function here gathers one document's data in a handful of queries and returns
+plain frozen dataclasses, so the PDF builders never touch the ORM or a request and can
+be benchmarked and tested on their own. Names are resolved here once; the builders
+only lay them out.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..domain.hands import SEATS, Seat, Team
+from ..domain.rules import RuleSettings
+from ..models import HandEntry, Match, Round, TableLink, Tournament
+from ..models import Seat as SeatRow
+from . import now_or
+from .standings import StandingRow, final_progress, final_round, standings
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A player at a seat; the division is printed beside the name as an A/B mark."""
+
+    name: str
+    division: str
+
+
+@dataclass(frozen=True)
+class StandingLine:
+    rank: int
+    shared: bool  # another player holds the same rank (printed "3=")
+    name: str
+    withdrawn: bool
+    by_round: tuple[int | None, ...]  # one entry per column of StandingsSheet.rounds
+    bonuses: int
+    individual: int
+    total: int
+    wins: int
+    margin: int
+    by_lot: bool
+
+
+@dataclass(frozen=True)
+class StandingsSheet:
+    event: str
+    division: str
+    rounds: tuple[int, ...]
+    status: str  # "After round 3", "Round 4 in progress", ...
+    lot_seed: int
+    lines: tuple[StandingLine, ...]
+    printed_at: datetime
+
+
+@dataclass(frozen=True)
+class TableLine:
+    table: int
+    seats: dict[Seat, Seated]
+
+
+@dataclass(frozen=True)
+class FindLine:
+    name: str
+    division: str
+    table: int
+    seat: Seat
+    partner: str
+
+
+@dataclass(frozen=True)
+class SeatingSheet:
+    event: str
+    round_label: str
+    tables: tuple[TableLine, ...]
+    players: tuple[FindLine, ...]  # alphabetical
+    printed_at: datetime
+
+
+@dataclass(frozen=True)
+class TableCard:
+    table: int
+    url: str | None  # None when the table has no live tablet link
+    seats: dict[Seat, Seated]
+
+
+@dataclass(frozen=True)
+class TableCards:
+    event: str
+    round_label: str
+    cards: tuple[TableCard, ...]
+    printed_at: datetime
+
+
+@dataclass(frozen=True)
+class HandLine:
+    number: int
+    dealer: Seat
+    makers: Team | None
+    alone: bool
+    tricks: int | None
+    note: str  # "misdeal", "renege by N", "tie-break", ...
+    points_ns: int
+    points_ew: int
+    total_ns: int
+    total_ew: int
+
+
+@dataclass(frozen=True)
+class Scoresheet:
+    table: int
+    game: int | None  # the final's game number, None in a preliminary round
+    seats: dict[Seat, Seated]
+    first_dealer: Seat | None
+    hands: tuple[HandLine, ...]  # hands already recorded, printed so the table carries on
+
+
+@dataclass(frozen=True)
+class Scoresheets:
+    event: str
+    round_label: str
+    final: bool
+    games_to_win: int
+    round_minutes: int
+    rules: RuleSettings  # target and the bonus and award values printed in the boxes
+    sheets: tuple[Scoresheet, ...]
+    printed_at: datetime
+
+
+@dataclass(frozen=True)
+class FinalGame:
+    number: int
+    score_ns: int
+    score_ew: int
+    winner: Team | None
+    status: str
+
+
+@dataclass(frozen=True)
+class FinalResults:
+    event: str
+    status: str
+    finished: bool
+    champions: Team | None
+    pairs: dict[Team, tuple[str, str]]  # empty until the final is seated
+    games: tuple[FinalGame, ...]
+    wins: dict[Team, int]
+    top: dict[str, tuple[StandingLine, ...]]
+    printed_at: datetime
+
+
+def sort_key(name: str) -> tuple[str, str]:
+    """Alphabetical as people read it: accents and case do not move a name."""
+    plain = "".join(
+        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
+    )
+    return plain.casefold(), name
+
+
+def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLine, ...]:
+    counts: dict[int, int] = defaultdict(int)
+    for row in rows:
+        counts[row.rank] += 1
+    return tuple(
+        StandingLine(
+            rank=row.rank, shared=counts[row.rank] > 1, name=row.player.name,
+            withdrawn=row.player.withdrawn,
+            by_round=tuple(row.by_round.get(n) for n in rounds),
+            bonuses=row.record.bonuses, individual=row.record.individual,
+            total=row.record.total, wins=row.record.wins, margin=row.record.margin,
+            by_lot=row.standing.decided_by_lot,
+        )
+        for row in rows
+    )
+
+
+def _prelim_status(tournament: Tournament) -> tuple[tuple[int, ...], str]:
+    """The round columns (every planned preliminary round) and where the event stands."""
+    prelims = list(tournament.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("number"))
+    columns = tuple(range(1, max([tournament.preliminary_rounds, *(r.number for r in prelims)])
+                          + 1))
+    finished = [r.number for r in prelims if r.status == Round.Status.FINISHED]
+    running = [r.number for r in prelims if r.status == Round.Status.RUNNING]
+    if running:
+        status = f"Round {running[-1]} in progress: finished matches included"
+    elif finished:
+        status = f"After round {finished[-1]} of {tournament.preliminary_rounds}"
+    else:
+        status = "Before round 1"
+    return columns, status
+
+
+def standings_sheet(tournament: Tournament, division: str,
+                    now: datetime | None = None) -> StandingsSheet:
+    columns, status = _prelim_status(tournament)
+    rows = standings(tournament)[division]
+    return StandingsSheet(
+        event=tournament.name, division=division, rounds=columns, status=status,
+        lot_seed=tournament.lot_seed, lines=_lines(rows, columns), printed_at=now_or(now),
+    )
+
+
+def _seats_by_table(rnd: Round) -> dict[int, dict[Seat, Seated]]:
+    tables: dict[int, dict[Seat, Seated]] = defaultdict(dict)
+    for table, position, name, division in SeatRow.objects.filter(round=rnd).values_list(
+        "table", "position", "player__name", "player__division"
+    ):
+        tables[table][Seat(position)] = Seated(name, division)
+    return {t: {s: seats[s] for s in SEATS if s in seats} for t, seats in sorted(tables.items())}
+
+
+def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
+    tables = _seats_by_table(rnd)
+    players = [
+        FindLine(p.name, p.division, table, seat, seats[seat.partner].name
+                 if seat.partner in seats else "")
+        for table, seats in tables.items() for seat, p in seats.items()
+    ]
+    players.sort(key=lambda line: sort_key(line.name))
+    return SeatingSheet(
+        event=rnd.tournament.name, round_label=str(rnd),
+        tables=tuple(TableLine(t, s) for t, s in tables.items()), players=tuple(players),
+        printed_at=now_or(now),
+    )
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played or about to be: the one the tables sit in now."""
+    return tournament.rounds.order_by("-number").first()
+
+
+def table_cards(tournament: Tournament, link_url: Callable[[str], str],
+                now: datetime | None = None) -> TableCards | None:
+    """One card per table of the current round; None before the first draw.
+
+    ``link_url`` turns a token into the absolute tablet URL: only the view knows the
+    host the tablets will reach.
+    """
+    rnd = current_round(tournament)
+    if rnd is None:
+        return None
+    tables = _seats_by_table(rnd)
+    tokens = dict(
+        TableLink.objects.filter(tournament=tournament, revoked_at__isnull=True,
+                                 table__in=list(tables)).values_list("table", "token")
+    )
+    return TableCards(
+        event=tournament.name, round_label=str(rnd),
+        cards=tuple(
+            TableCard(t, link_url(tokens[t]) if t in tokens else None, seats)
+            for t, seats in tables.items()
+        ),
+        printed_at=now_or(now),
+    )
+
+
+def _hand_note(entry: HandEntry) -> str:
+    if entry.outcome == HandEntry.Outcome.MISDEAL:
+        return "misdeal"
+    if entry.outcome == HandEntry.Outcome.RENEGE:
+        return f"renege by {entry.renege_by}"
+    if entry.phase == HandEntry.Phase.TIEBREAK:
+        return "tie-break"
+    if entry.phase == HandEntry.Phase.AT_CALL:
+        return "at the call"
+    return ""
+
+
+def _hand_lines(entries: list[HandEntry]) -> tuple[HandLine, ...]:
+    lines = []
+    ns = ew = 0
+    for e in entries:
+        ns, ew = ns + e.points_ns, ew + e.points_ew
+        played = e.outcome == HandEntry.Outcome.PLAYED
+        lines.append(HandLine(
+            number=e.number, dealer=Seat(e.dealer),
+            makers=Seat(e.maker).team if played and e.maker else None,
+            alone=e.alone, tricks=e.maker_tricks if played else None, note=_hand_note(e),
+            points_ns=e.points_ns, points_ew=e.points_ew, total_ns=ns, total_ew=ew,
+        ))
+    return tuple(lines)
+
+
+def scoresheets(rnd: Round, table: int | None = None,
+                now: datetime | None = None) -> Scoresheets:
+    """Backup scoresheets for a round (or one table of it).
+
+    Hands the tablet already recorded are printed in the grid, so a table whose tablet
+    died carries on from the last hand instead of starting over.
+    """
+    tournament = rnd.tournament
+    final = rnd.kind == Round.Kind.FINAL
+    tables = _seats_by_table(rnd)
+    if table is not None:
+        tables = {table: tables[table]} if table in tables else {}
+    matches = {
+        (m.table, m.game): m
+        for m in Match.objects.filter(round=rnd, table__in=list(tables))
+    }
+    hands: dict[int, list[HandEntry]] = defaultdict(list)
+    for entry in HandEntry.objects.filter(
+        match__in=[m.pk for m in matches.values()], state=HandEntry.State.STANDING
+    ).order_by("match_id", "number"):
+        hands[entry.match_id].append(entry)
+    # The final gets a sheet for every game it could need (best of three: three sheets).
+    games = range(1, 2 * tournament.final_games_to_win) if final else [1]
+    sheets = []
+    for t, seats in tables.items():
+        for game in games:
+            match = matches.get((t, game))
+            sheets.append(Scoresheet(
+                table=t, game=game if final else None, seats=seats,
+                first_dealer=Seat(match.first_dealer) if match and match.first_dealer else None,
+                hands=_hand_lines(hands[match.pk]) if match else (),
+            ))
+    return Scoresheets(
+        event=tournament.name, round_label=str(rnd), final=final,
+        games_to_win=tournament.final_games_to_win, round_minutes=tournament.round_minutes,
+        rules=tournament.rules, sheets=tuple(sheets), printed_at=now_or(now),
+    )
+
+
+def final_results(tournament: Tournament, top: int = 10,
+                  now: datetime | None = None) -> FinalResults:
+    """Champions, the final's games and the top of each division."""
+    columns, status = _prelim_status(tournament)
+    table = standings(tournament)
+    rnd = final_round(tournament)
+    pairs: dict[Team, tuple[str, str]] = {}
+    games: tuple[FinalGame, ...] = ()
+    wins = {Team.NS: 0, Team.EW: 0}
+    champions: Team | None = None
+    if rnd is not None:
+        seats = _seats_by_table(rnd).get(1, {})
+        pairs = {
+            team: (seats[team.seats[0]].name, seats[team.seats[1]].name)
+            for team in Team if all(s in seats for s in team.seats)
+        }
+        games = tuple(
+            FinalGame(m.game, m.score_ns, m.score_ew,
+                      Team(m.winner) if m.is_over and m.winner else None,
+                      m.get_status_display())
+            for m in rnd.matches.order_by("game")
+        )
+        progress = final_progress(tournament)
+        if progress is not None:
+            wins, champions = dict(progress.wins), progress.champions
+    finished = tournament.status == Tournament.Status.FINISHED
+    if finished:
+        status = "Final results"
+    elif champions is not None:
+        status = "Final decided; results not yet closed by the director"
+    elif rnd is not None:
+        status = "Final in progress: provisional"
+    else:
+        status = f"Provisional: {status.lower()}"
+    return FinalResults(
+        event=tournament.name, status=status, finished=finished, champions=champions,
+        pairs=pairs, games=games, wins=wins,
+        top={d: tuple(line for line in _lines(rows, columns) if line.rank <= top)
+             for d, rows in table.items()},
+        printed_at=now_or(now),
+    )
+

@@ -1,0 +1,125 @@
+"""The printed sheets as PDF downloads for the director (staff login).
+
+Each view checks its arguments, asks ``services.sheets`` for the rows and hands them to
+a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from io import BytesIO
+from typing import Any
+
+from django.contrib.auth.decorators import user_passes_test
+from django.core.exceptions import BadRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils import timezone
+
+from ..models import Division, Round, Tournament
+from ..pdf import final as final_pdf
+from ..pdf import scoresheets as scoresheets_pdf
+from ..pdf import seating as seating_pdf
+from ..pdf import standings as standings_pdf
+from ..pdf import table_cards as table_cards_pdf
+from ..pdf.styles import DEFAULT_PAPER, PAPERS
+from ..services import sheets
+
+View = Callable[..., HttpResponse]
+# Round numbers are smallints and tables 32-bit: anything larger cannot exist, and
+# PostgreSQL would refuse the lookup with an error instead of finding nothing.
+MAX_ROUND = 32767
+MAX_TABLE = 2**31 - 1
+
+
+def _is_director(user: Any) -> bool:
+    return bool(user.is_active and user.is_staff)
+
+
+def director_required(view: View) -> View:
+    return user_passes_test(_is_director)(view)
+
+
+def _paper(request: HttpRequest) -> str:
+    paper = request.GET.get("paper", DEFAULT_PAPER).lower()
+    if paper not in PAPERS:
+        raise BadRequest(f"Unknown paper {paper!r}: use {' or '.join(PAPERS)}.")
+    return paper
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _round(tournament: Tournament, number: int) -> Round:
+    if number > MAX_ROUND:
+        raise Http404("No such round.")
+    return get_object_or_404(Round.objects.select_related("tournament"),
+                             tournament=tournament, number=number)
+
+
+def _pdf(data: bytes, filename: str) -> FileResponse:
+    # Inline: the director previews in the browser and prints from there.
+    return FileResponse(BytesIO(data), content_type="application/pdf", filename=filename,
+                        as_attachment=False)
+
+
+@director_required
+def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    division = division.upper()
+    if division not in Division.values:
+        raise Http404("Divisions are A and B.")
+    paper = _paper(request)
+    tournament = _tournament(slug)
+    sheet = sheets.standings_sheet(tournament, division, timezone.now())
+    return _pdf(standings_pdf.build(sheet, paper),
+                f"{slug}-standings-{division}-{paper}.pdf")
+
+
+@director_required
+def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    paper = _paper(request)
+    rnd = _round(_tournament(slug), number)
+    sheet = sheets.seating_sheet(rnd, timezone.now())
+    return _pdf(seating_pdf.build(sheet, paper), f"{slug}-seating-round-{number}-{paper}.pdf")
+
+
+@director_required
+def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
+    paper = _paper(request)
+    tournament = _tournament(slug)
+
+    def link(token: str) -> str:
+        return request.build_absolute_uri(reverse("tablet:link", args=[token]))
+
+    cards = sheets.table_cards(tournament, link, timezone.now())
+    if cards is None:
+        raise Http404("No tables are seated yet: draw round 1 first.")
+    return _pdf(table_cards_pdf.build(cards, paper), f"{slug}-table-cards-{paper}.pdf")
+
+
+@director_required
+def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
+    paper = _paper(request)
+    rnd = _round(_tournament(slug), number)
+    table: int | None = None
+    if request.GET.get("table"):
+        raw = request.GET["table"]
+        if not raw.isdigit() or not 1 <= int(raw) <= MAX_TABLE:
+            raise BadRequest(f"Table must be a table number, not {raw!r}.")
+        table = int(raw)
+    sheet = sheets.scoresheets(rnd, table, timezone.now())
+    if table is not None and not sheet.sheets:
+        raise Http404(f"No table {table} in {rnd}.")
+    suffix = f"-table-{table}" if table is not None else ""
+    return _pdf(scoresheets_pdf.build(sheet, paper),
+                f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf")
+
+
+@director_required
+def final(request: HttpRequest, slug: str) -> HttpResponse:
+    paper = _paper(request)
+    results = sheets.final_results(_tournament(slug), now=timezone.now())
+    return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")
