@@ -1,4 +1,11 @@
-from django.urls import path  # noqa: F401
+from django.urls import path
+
+from ..views import public
 
 app_name = "public"
-urlpatterns: list = []
+urlpatterns = [
+    path("", public.index, name="index"),
+    path("p/<slug:slug>/", public.projector, name="projector"),
+    path("p/<slug:slug>/standings/", public.projector_standings, name="projector_standings"),
+    path("p/<slug:slug>/clock.json", public.clock, name="clock"),
+]

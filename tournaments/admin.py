@@ -1,0 +1,199 @@
+"""Django admin for every model. The history (hands, overrides, activity) is read-only:
+the admin is a window on the data, and changes that the rules care about go through the
+console, which calls the services."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html_join
+
+from .models import (
+    Activity,
+    HandEntry,
+    Match,
+    Player,
+    Round,
+    RoundPause,
+    Seat,
+    TableLink,
+    Tournament,
+    WinnerOverride,
+)
+from .services.players import set_checked_in
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """History is never edited by hand: it is what happened."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "status", "preliminary_rounds", "round_minutes", "target",
+                    "created_at")
+    list_filter = ("status",)
+    search_fields = ("name", "slug")
+    readonly_fields = ("slug", "lot_seed", "created_at")
+    date_hierarchy = "created_at"
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ("name", "division", "tournament", "checked_in", "withdrawn", "created_at")
+    list_filter = ("division", "checked_in", "withdrawn", "tournament")
+    search_fields = ("name", "tournament__name")
+    list_select_related = ("tournament",)
+    actions = ("check_in",)
+
+    @admin.action(description="Check in the selected players")
+    def check_in(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
+        by_tournament: dict[int, list[int]] = defaultdict(list)
+        tournaments = {}
+        for player in queryset.select_related("tournament"):
+            by_tournament[player.tournament_id].append(player.pk)
+            tournaments[player.tournament_id] = player.tournament
+        count = sum(
+            set_checked_in(tournaments[tid], ids, True, by=request.user.get_username())
+            for tid, ids in by_tournament.items()
+        )
+        self.message_user(request, f"Checked in {count} player(s).", messages.SUCCESS)
+
+
+class PauseInline(admin.TabularInline):
+    model = RoundPause
+    extra = 0
+    can_delete = False
+    readonly_fields = ("started_at", "ended_at", "started_by")
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "tournament", "number", "kind", "status", "started_at",
+                    "called_at", "finished_at")
+    list_filter = ("kind", "status", "tournament")
+    search_fields = ("tournament__name",)
+    list_select_related = ("tournament",)
+    readonly_fields = ("seed", "created_at")
+    inlines = (PauseInline,)
+
+
+@admin.register(RoundPause)
+class RoundPauseAdmin(admin.ModelAdmin):
+    list_display = ("round", "started_at", "ended_at", "started_by")
+    list_filter = ("round__tournament",)
+    list_select_related = ("round__tournament",)
+
+
+@admin.register(Seat)
+class SeatAdmin(admin.ModelAdmin):
+    list_display = ("round", "table", "position", "player", "team_score", "bonus",
+                    "individual", "points", "won", "margin")
+    list_filter = ("round__tournament", "round__number", "position", "won")
+    search_fields = ("player__name",)
+    list_select_related = ("round__tournament", "player")
+    readonly_fields = ("team_score", "bonus", "individual", "points", "won", "margin")
+
+
+class HandInline(ReadOnlyInline):
+    model = HandEntry
+    fields = ("number", "state", "dealer", "outcome", "maker", "alone", "maker_tricks",
+              "renege_by", "phase", "points_ns", "points_ew", "source", "entered_at",
+              "entered_by", "reason", "end_reason")
+    readonly_fields = fields
+    ordering = ("number", "entered_at")
+
+
+class OverrideInline(ReadOnlyInline):
+    model = WinnerOverride
+    fields = ("winner", "reason", "created_by", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Match)
+class MatchAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "table", "game", "status", "score_ns", "score_ew",
+                    "hands_played", "winner", "has_renege", "has_correction", "has_override",
+                    "last_entry_at")
+    list_filter = ("status", "has_renege", "has_correction", "has_override",
+                   "round__tournament", "round__number")
+    search_fields = ("round__tournament__name", "=table")
+    list_select_related = ("round__tournament",)
+    readonly_fields = (
+        "seats", "score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played",
+        "recorded_winner", "winner", "has_renege", "has_correction", "has_override",
+        "last_entry_at", "last_contact_at", "confirmed_by", "confirmed_at",
+    )
+    inlines = (HandInline, OverrideInline)
+
+    @admin.display(description="Seats")
+    def seats(self, obj: Match) -> str:
+        # Seats belong to the round and table rather than to the match row.
+        rows = Seat.objects.filter(round_id=obj.round_id, table=obj.table).select_related(
+            "player")
+        return format_html_join(
+            ", ", "{}: {} ({})",
+            ((s.position, s.player.name, s.player.division) for s in rows),
+        ) or "—"
+
+
+@admin.register(HandEntry)
+class HandEntryAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "number", "state", "outcome", "maker", "maker_tricks", "alone",
+                    "renege_by", "phase", "points_ns", "points_ew", "source", "entered_by",
+                    "entered_at")
+    list_filter = ("state", "outcome", "phase", "source", "match__round__tournament")
+    search_fields = ("client_key", "entered_by", "reason")
+    list_select_related = ("match__round__tournament",)
+
+
+@admin.register(WinnerOverride)
+class WinnerOverrideAdmin(ReadOnlyAdmin):
+    list_display = ("match", "winner", "reason", "created_by", "created_at")
+    list_filter = ("winner", "match__round__tournament")
+    search_fields = ("reason", "created_by")
+    list_select_related = ("match__round__tournament",)
+
+
+@admin.register(TableLink)
+class TableLinkAdmin(admin.ModelAdmin):
+    list_display = ("tournament", "table", "created_at", "revoked_at")
+    list_filter = ("tournament", ("revoked_at", admin.EmptyFieldListFilter))
+    search_fields = ("tournament__name", "=table")
+    list_select_related = ("tournament",)
+    readonly_fields = ("token", "created_at")
+
+
+@admin.register(Activity)
+class ActivityAdmin(ReadOnlyAdmin):
+    list_display = ("at", "tournament", "actor", "action", "summary", "reason")
+    list_filter = ("action", "tournament")
+    search_fields = ("summary", "reason", "actor")
+    list_select_related = ("tournament",)
+    date_hierarchy = "at"

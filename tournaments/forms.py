@@ -1,0 +1,175 @@
+"""Director forms. They check shape only; the rules engine and services judge the rest."""
+
+from __future__ import annotations
+
+import uuid
+
+from django import forms
+
+from .domain.hands import Hand, Outcome, Seat, Team
+from .domain.rules import TIEBREAK_KEYS, RuleSettings
+from .models import Division, HandEntry, SeatPosition, TeamChoice, Tournament
+
+RULE_LABELS = {
+    "preliminary_rounds": "Preliminary rounds",
+    "round_minutes": "Round time limit (minutes)",
+    "target": "Target score",
+    "points_make": "Points: makers take 3–4 tricks",
+    "points_march": "Points: march (5 tricks)",
+    "points_alone_march": "Points: lone march",
+    "points_euchre": "Points: euchre (to the defenders)",
+    "points_renege": "Points: renege (to the other team)",
+    "alone_march_award": "Lone-march individual award",
+    "renege_penalty": "Renege individual penalty (zero or negative)",
+    "reach_bonus": "Reach bonus",
+    "skunk_bonus": "Skunk bonus",
+    "skunk_includes_reach": "Skunk bonus includes the reach bonus",
+    "cap_at_target": "Cap scores at the target",
+    "final_games_to_win": "Final: games to win",
+    "final_target": "Final: game target",
+}
+
+
+class TournamentForm(forms.Form):
+    """Name and every rule setting of RULES.md §5, validated by ``RuleSettings.errors``."""
+
+    name = forms.CharField(max_length=120)
+    tiebreaks = forms.CharField(
+        max_length=40, label="Tiebreak chain",
+        help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for name in Tournament.RULE_FIELDS:
+            label = RULE_LABELS[name]
+            if isinstance(getattr(RuleSettings, name), bool):
+                self.fields[name] = forms.BooleanField(label=label, required=False)
+            else:
+                self.fields[name] = forms.IntegerField(label=label)
+        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
+
+    @classmethod
+    def initial_for(cls, tournament: Tournament | None) -> dict[str, object]:
+        rules = tournament.rules if tournament else RuleSettings()
+        initial: dict[str, object] = {n: getattr(rules, n) for n in Tournament.RULE_FIELDS}
+        initial["tiebreaks"] = ", ".join(rules.tiebreaks)
+        initial["name"] = tournament.name if tournament else ""
+        return initial
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if any(name in self.errors for name in Tournament.RULE_FIELDS):
+            return data
+        chain = tuple(k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",")
+                      if k.strip())
+        values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
+        rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
+        for field, message in rules.errors().items():
+            self.add_error(field, message)
+        self.rules = rules
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=80)
+    division = forms.ChoiceField(choices=Division.choices)
+    checked_in = forms.BooleanField(required=False, label="Checked in now")
+
+
+class ImportForm(forms.Form):
+    """Either a file or pasted text; the preview carries the text to the confirm step."""
+
+    file = forms.FileField(required=False, label="CSV file (name,division)")
+    text = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 8}),
+        label="…or paste the lines here",
+    )
+    checked_in = forms.BooleanField(required=False, label="Check them in on import")
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload:
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    "The file is not UTF-8 text; save it as CSV UTF-8."
+                ) from None
+        if not str(data.get("text") or "").strip():
+            raise forms.ValidationError("Choose a CSV file or paste the lines.")
+        return data
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(coerce=int, label="Swap")
+    second = forms.TypedChoiceField(coerce=int, label="with")
+    reason = forms.CharField(required=False, max_length=200)
+
+    def __init__(self, *args: object, players: list[tuple[int, str]], **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        choices = [("", "—")] + players
+        self.fields["first"].choices = choices
+        self.fields["second"].choices = choices
+
+
+class ExtensionForm(forms.Form):
+    minutes = forms.IntegerField(min_value=0, max_value=60, label="Extra minutes")
+    reason = forms.CharField(required=False, max_length=200)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class OverrideForm(ReasonForm):
+    winner = forms.ChoiceField(choices=TeamChoice.choices)
+
+    @property
+    def team(self) -> Team:
+        return Team(self.cleaned_data["winner"])
+
+
+SEAT_CHOICES = [("", "—"), *SeatPosition.choices]
+
+
+class HandForm(forms.Form):
+    """One hand as a director enters it. ``client_key`` is fixed when the form renders, so
+    submitting the same form twice records the hand once."""
+
+    client_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    outcome = forms.ChoiceField(choices=HandEntry.Outcome.choices, initial="played")
+    maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Maker")
+    alone = forms.BooleanField(required=False, label="Alone")
+    maker_tricks = forms.TypedChoiceField(
+        coerce=int, empty_value=None, required=False, label="Makers' tricks",
+        choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
+    )
+    renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Renege by")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("client_key", f"director-{uuid.uuid4().hex}")  # type: ignore[union-attr]
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def hand(self) -> Hand:
+        d = self.cleaned_data
+        outcome = Outcome(d["outcome"])
+        # Send only what the outcome uses; the rules engine refuses what is inconsistent.
+        if outcome is Outcome.PLAYED:
+            return Hand(outcome, maker=Seat(d["maker"]) if d["maker"] else None,
+                        alone=d["alone"], maker_tricks=d["maker_tricks"])
+        if outcome is Outcome.RENEGE:
+            return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
+        return Hand(outcome)
+
+
+class CorrectionForm(HandForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class FirstDealerForm(forms.Form):
+    seat = forms.ChoiceField(choices=SeatPosition.choices, label="First dealer")

@@ -1,0 +1,335 @@
+"""Read-only queries for the director console and the projector.
+
+Every helper answers in a fixed number of queries whatever the size of the event (the
+tests pin them), and takes its verdicts from the rules engine and the other services:
+nothing here decides a rule, it only arranges rows for a page.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..domain.clock import Pause, RoundClock
+from ..domain.hands import SEATS, Seat
+from ..domain.seating import shortfall
+from ..models import Match, Player, Round, Tournament
+from ..models import Seat as SeatRow
+from .play import round_clock
+from .players import division_counts
+from .standings import StandingRow, standings
+
+# A playing table that has sent nothing for this long is worth a walk over.
+STALE_AFTER = timedelta(minutes=6)
+# A table that has not entered its first hand this long after the start is worth a look.
+SLOW_START_AFTER = timedelta(minutes=4)
+
+
+def clock_of(rnd: Round) -> RoundClock:
+    """The round's clock from one query for its pauses (the round's tournament is loaded)."""
+    pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
+    return round_clock(rnd, pauses)
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played or about to be: the highest-numbered one."""
+    return (
+        Round.objects.select_related("tournament").filter(tournament=tournament)
+        .order_by("-number").first()
+    )
+
+
+@dataclass(frozen=True)
+class ClockView:
+    started: bool
+    paused: bool
+    called: bool
+    finished: bool
+    remaining_seconds: int
+    limit_seconds: int
+    call_at: datetime | None
+
+    def as_json(self, now: datetime) -> dict[str, object]:
+        return {
+            "server_now": now.isoformat(),
+            "started": self.started,
+            "paused": self.paused,
+            "called": self.called,
+            "finished": self.finished,
+            "remaining_seconds": self.remaining_seconds,
+            "limit_seconds": self.limit_seconds,
+            "call_at": self.call_at.isoformat() if self.call_at else None,
+        }
+
+
+def clock_view(rnd: Round, now: datetime, clock: RoundClock | None = None) -> ClockView:
+    clock = clock or clock_of(rnd)
+    is_final = rnd.kind == Round.Kind.FINAL
+    remaining = timedelta(0) if is_final else clock.remaining(now)
+    return ClockView(
+        started=clock.started,
+        paused=clock.paused(now),
+        called=not is_final and clock.is_called(now),
+        finished=rnd.status == Round.Status.FINISHED,
+        remaining_seconds=int(remaining.total_seconds()),
+        limit_seconds=int(clock.limit.total_seconds()),
+        call_at=None if is_final else clock.call_instant(now),
+    )
+
+
+# --- players and check-in -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Readiness:
+    """Who is here, how many tables that seats, and exactly what stands in the way."""
+
+    counts: dict[str, dict[str, int]]
+    tables: int
+    problem: str | None
+    absent: dict[str, list[str]]
+
+    @property
+    def a(self) -> int:
+        return self.counts["A"]["checked_in"]
+
+    @property
+    def b(self) -> int:
+        return self.counts["B"]["checked_in"]
+
+
+def readiness(tournament: Tournament) -> Readiness:
+    counts = division_counts(tournament)
+    a, b = counts["A"]["checked_in"], counts["B"]["checked_in"]
+    absent: dict[str, list[str]] = {"A": [], "B": []}
+    for name, division in Player.objects.filter(
+        tournament=tournament, checked_in=False, withdrawn=False
+    ).values_list("name", "division"):
+        absent[division].append(name)
+    return Readiness(counts, min(a // 2, b // 2), shortfall(a, b), absent)
+
+
+# --- seating ----------------------------------------------------------------------------
+
+@dataclass
+class TableRow:
+    table: int
+    seats: dict[str, Player] = field(default_factory=dict)
+
+    def at(self, seat: str) -> Player | None:
+        return self.seats.get(seat)
+
+    @property
+    def ns(self) -> str:
+        return _pair(self.seats, Seat.N, Seat.S)
+
+    @property
+    def ew(self) -> str:
+        return _pair(self.seats, Seat.E, Seat.W)
+
+
+def _pair(seats: dict[str, Player], first: Seat, second: Seat) -> str:
+    names = [seats[s.value].name for s in (first, second) if s.value in seats]
+    return " & ".join(names)
+
+
+@dataclass(frozen=True)
+class SeatFinder:
+    """One line of the alphabetical "find your seat" list."""
+
+    name: str
+    division: str
+    table: int
+    seat: str
+    partner: str
+    opponents: str
+
+
+def seating_tables(rnd: Round) -> list[TableRow]:
+    tables: dict[int, TableRow] = {}
+    for seat in SeatRow.objects.filter(round=rnd).select_related("player"):
+        tables.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
+    return [tables[t] for t in sorted(tables)]
+
+
+def find_your_seat(tables: list[TableRow]) -> list[SeatFinder]:
+    lines = []
+    for row in tables:
+        for seat in SEATS:
+            player = row.at(seat.value)
+            if player is None:
+                continue
+            partner = row.at(seat.partner.value)
+            opponents = [row.at(s.value) for s in SEATS if s.team is not seat.team]
+            lines.append(SeatFinder(
+                name=player.name, division=player.division, table=row.table, seat=seat.value,
+                partner=partner.name if partner else "",
+                opponents=" & ".join(p.name for p in opponents if p is not None),
+            ))
+    return sorted(lines, key=lambda line: line.name.casefold())
+
+
+# --- the live board ---------------------------------------------------------------------
+
+STATUS_LABELS = {
+    "waiting": "Waiting", "playing": "Playing", "time_called": "Time called",
+    "finished": "Finished", "confirmed": "Confirmed", "disputed": "Disputed",
+}
+# Lower sorts first when the director asks for the tables that need attention.
+URGENCY = {"disputed": 0, "time_called": 1, "stale": 2, "slow_start": 3, "unconfirmed": 4}
+
+
+@dataclass
+class BoardRow:
+    match: Match
+    status: str
+    ns: str
+    ew: str
+    since_entry: timedelta | None
+    time_called: bool
+    flags: list[str]
+    attention: list[str]
+    urgency: int
+
+    @property
+    def table(self) -> int:
+        return self.match.table
+
+    @property
+    def status_label(self) -> str:
+        return STATUS_LABELS[self.status]
+
+
+ATTENTION_TEXT = {
+    "disputed": "result disputed",
+    "time_called": "time called, still playing",
+    "stale": "no entry for a while",
+    "slow_start": "no hand entered yet",
+    "unconfirmed": "finished, not confirmed",
+}
+
+
+def _board_row(match: Match, names: dict[str, str], clock: RoundClock, now: datetime,
+               started_at: datetime | None) -> BoardRow:
+    extension = timedelta(seconds=match.extension_seconds)
+    over = match.is_over
+    called = clock.is_called(now, extension) and match.round.kind == Round.Kind.PRELIMINARY
+    if over:
+        status = match.status
+    elif called:
+        status = "time_called"
+    else:
+        status = match.status
+    since = now - match.last_entry_at if match.last_entry_at else None
+    flags = [label for flag, label in (
+        (match.has_renege, "renege"), (match.has_override, "override"),
+        (match.has_correction, "correction"),
+    ) if flag]
+    reasons: list[str] = []
+    if match.status == Match.Status.DISPUTED:
+        reasons.append("disputed")
+    if status == "time_called":
+        reasons.append("time_called")
+    last = match.last_contact_at or match.last_entry_at
+    if not over and match.status == Match.Status.PLAYING and last and now - last > STALE_AFTER \
+            and not clock.paused(now):
+        reasons.append("stale")
+    if (not over and match.hands_played == 0 and started_at is not None
+            and now - started_at > SLOW_START_AFTER and not clock.paused(now)):
+        reasons.append("slow_start")
+    if match.status == Match.Status.FINISHED:
+        reasons.append("unconfirmed")
+    urgency = min((URGENCY[r] for r in reasons), default=9)
+    return BoardRow(
+        match=match, status=status,
+        ns=" & ".join(n for n in (names.get("N"), names.get("S")) if n),
+        ew=" & ".join(n for n in (names.get("E"), names.get("W")) if n),
+        since_entry=since, time_called=called, flags=flags,
+        attention=[ATTENTION_TEXT[r] for r in reasons], urgency=urgency,
+    )
+
+
+def live_board(rnd: Round, now: datetime, *, attention_only: bool = False,
+               sort: str = "table") -> list[BoardRow]:
+    """Every match of the round with what the director needs to see; three queries."""
+    clock = clock_of(rnd)
+    names: dict[int, dict[str, str]] = defaultdict(dict)
+    for table, position, name in SeatRow.objects.filter(round=rnd).values_list(
+        "table", "position", "player__name"
+    ):
+        names[table][position] = name
+    rows = []
+    for match in Match.objects.filter(round=rnd).order_by("table", "game"):
+        match.round = rnd  # the round (and its tournament) is already loaded
+        rows.append(_board_row(match, names[match.table], clock, now, rnd.started_at))
+    if attention_only:
+        rows = [r for r in rows if r.attention or r.flags]
+    if sort == "attention":
+        rows.sort(key=lambda r: (r.urgency, -(r.since_entry or timedelta(0)).total_seconds(),
+                                 r.table))
+    elif sort == "idle":
+        rows.sort(key=lambda r: (r.since_entry is None,
+                                 -(r.since_entry or timedelta(0)).total_seconds(), r.table))
+    return rows
+
+
+def board_summary(rows: list[BoardRow]) -> dict[str, int]:
+    summary = {key: 0 for key in STATUS_LABELS}
+    for row in rows:
+        summary[row.status] += 1
+    summary["attention"] = sum(1 for r in rows if r.attention)
+    return summary
+
+
+# --- standings and the final ------------------------------------------------------------
+
+def standings_rows(tournament: Tournament) -> dict[str, list[StandingRow]]:
+    return standings(tournament)
+
+
+@dataclass(frozen=True)
+class Finalist:
+    seat: str
+    division: str
+    row: StandingRow
+    skipped: tuple[str, ...]
+
+    @property
+    def why(self) -> str:
+        r = self.row.record
+        text = (
+            f"Rank {self.row.rank} in division {self.division}: {r.total} points, "
+            f"{r.wins} wins, margin {r.margin:+d}"
+        )
+        if self.row.standing.decided_by_lot:
+            text += ", placed by lot"
+        if self.skipped:
+            text += f" ({', '.join(self.skipped)} withdrawn)"
+        return text + "."
+
+
+def finalists(tournament: Tournament,
+              table: dict[str, list[StandingRow]] | None = None,
+              seated: dict[int, str] | None = None) -> list[Finalist]:
+    """Who plays the final and why: the final's seats if seeded, else who would be.
+
+    ``seated`` maps player id to final seat; without it the top two eligible players of
+    each division are shown, as ``services.standings.seed_final`` will seat them.
+    """
+    table = table if table is not None else standings(tournament)
+    result = []
+    for division, seats in (("A", ("N", "S")), ("B", ("E", "W"))):
+        skipped: list[str] = []
+        picked = []
+        for row in table[division]:
+            if seated is not None:
+                if row.player.pk in seated:
+                    picked.append((seated[row.player.pk], row, tuple(skipped)))
+                continue
+            if row.player.withdrawn:
+                skipped.append(row.player.name)
+                continue
+            if len(picked) < 2:
+                picked.append((seats[len(picked)], row, tuple(skipped)))
+        result += [Finalist(seat, division, row, skip) for seat, row, skip in picked]
+    return sorted(result, key=lambda f: "NSEW".index(f.seat))

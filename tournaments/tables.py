@@ -1,0 +1,115 @@
+"""django-tables2 tables of the director console; rows come from querysets or services."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+
+from .models import Activity, Player
+from .services.standings import StandingRow
+
+
+class PlayerTable(tables.Table):
+    name = tables.Column(linkify=False)
+    division = tables.Column(verbose_name="Div.")
+    checked_in = tables.TemplateColumn(
+        template_name="director/players/_checkin_cell.html", verbose_name="Checked in",
+    )
+    withdrawn = tables.BooleanColumn(yesno="withdrawn,")
+    actions = tables.TemplateColumn(
+        template_name="director/players/_actions_cell.html", orderable=False, verbose_name="",
+    )
+
+    class Meta:
+        model = Player
+        fields = ("name", "division", "checked_in", "withdrawn")
+        sequence = ("name", "division", "checked_in", "withdrawn", "actions")
+        attrs = {"class": "grid", "id": "players-table"}
+        row_attrs = {"id": lambda record: f"player-{record.pk}"}
+        order_by = ("name",)
+        empty_text = "No players match."
+
+
+class SeatFinderTable(tables.Table):
+    name = tables.Column()
+    division = tables.Column(verbose_name="Div.")
+    table = tables.Column()
+    seat = tables.Column()
+    partner = tables.Column()
+    opponents = tables.Column(orderable=False)
+
+    class Meta:
+        attrs = {"class": "grid", "id": "find-your-seat"}
+        order_by = ("name",)
+
+
+def _points(value: int | None) -> str:
+    return "—" if value is None else str(value)
+
+
+class StandingsTable(tables.Table):
+    """One division; the per-round columns are added for the tournament's round count."""
+
+    rank = tables.Column(attrs={"td": {"class": "num"}})
+    player = tables.Column(accessor="player__name", verbose_name="Player")
+    bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses",
+                            attrs={"td": {"class": "num"}})
+    individual = tables.Column(accessor="record__individual", verbose_name="Awards/penalties",
+                               attrs={"td": {"class": "num"}})
+    total = tables.Column(accessor="record__total", attrs={"td": {"class": "num total"}})
+    wins = tables.Column(accessor="record__wins", attrs={"td": {"class": "num"}})
+    margin = tables.Column(accessor="record__margin", attrs={"td": {"class": "num"}})
+
+    class Meta:
+        attrs = {"class": "grid standings"}
+        orderable = False
+        empty_text = "No players in this division."
+
+    def __init__(self, rows: list[StandingRow], rounds: int, **kwargs: object) -> None:
+        extra = [
+            (f"r{n}", tables.Column(verbose_name=f"R{n}", empty_values=(),
+                                    attrs={"td": {"class": "num"}},
+                                    accessor=f"by_round__{n}", default="—"))
+            for n in range(1, rounds + 1)
+        ]
+        sequence = ["rank", "player", *[f"r{n}" for n in range(1, rounds + 1)],
+                    "bonuses", "individual", "total", "wins", "margin"]
+        super().__init__(rows, extra_columns=extra, sequence=sequence,  # type: ignore[arg-type]
+                         **kwargs)
+
+    def render_rank(self, record: StandingRow) -> str:
+        if record.standing.decided_by_lot:
+            return format_html('{} <abbr class="lot" title="Tie broken by lot">lot</abbr>',
+                               record.rank)
+        return str(record.rank)
+
+    def render_player(self, record: StandingRow) -> str:
+        if record.player.withdrawn:
+            return format_html('{} <span class="tag">withdrawn</span>', record.player.name)
+        return record.player.name
+
+    def render_margin(self, value: int) -> str:
+        return f"{value:+d}"
+
+
+class ActivityTable(tables.Table):
+    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name="When")
+    actor = tables.Column(verbose_name="Who")
+    action = tables.Column(verbose_name="What")
+    summary = tables.Column(verbose_name="Details", orderable=False)
+    reason = tables.Column(verbose_name="Why", orderable=False)
+
+    class Meta:
+        model = Activity
+        fields = ("at", "actor", "action", "summary", "reason")
+        attrs = {"class": "grid", "id": "activity"}
+        order_by = ("-at",)
+
+    def render_summary(self, record: Activity, value: str) -> str:
+        match = record.match
+        if match is None:
+            return value
+        url = reverse("director:table", args=[record.tournament.slug, match.round.number,
+                                              match.table])
+        return format_html('{} <a href="{}">open table</a>', value, url)

@@ -1,0 +1,1 @@
+"""The director's console: every page needs a staff login (see ``common``)."""

@@ -1,0 +1,76 @@
+"""Tournaments: the list, creating one, its settings and its overview page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from ...forms import TournamentForm
+from ...models import Round, Tournament
+from ...services import ServiceError
+from ...services.console import readiness
+from ...services.standings import champions
+from ...services.tournaments import create_tournament, update_tournament
+from .common import director_required, sheet_links, tournament_or_404, who
+
+
+@director_required
+def home(request: HttpRequest) -> HttpResponse:
+    tournaments = Tournament.objects.all()
+    return render(request, "director/home.html", {"tournaments": tournaments})
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(None))
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                t = create_tournament(form.cleaned_data["name"], rules=form.rules,
+                                      by=who(request))
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Created {t.name}.")
+                return redirect("director:players", t.slug)
+        return render(request, "director/settings.html", {"form": form, "creating": True},
+                      status=422)
+    return render(request, "director/settings.html", {"form": form, "creating": True})
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def settings(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(t))
+    context = {"form": form, "tournament": t, "creating": False}
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                update_tournament(t, name=form.cleaned_data["name"], rules=form.rules,
+                                  by=who(request))
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("director:tournament", t.slug)
+        return render(request, "director/settings.html", context, status=422)
+    return render(request, "director/settings.html", context)
+
+
+@director_required
+def overview(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    rounds = list(t.rounds.order_by("number"))
+    current = rounds[-1] if rounds else None
+    prelim = [r for r in rounds if r.kind == Round.Kind.PRELIMINARY]
+    return render(request, "director/overview.html", {
+        "tournament": t, "rounds": rounds, "current": current,
+        "ready": readiness(t) if not rounds else None,
+        "all_seated": len(prelim) >= t.preliminary_rounds,
+        "champions": champions(t) if t.status in ("final", "finished") else None,
+        "sheets": sheet_links(t, current),
+    })

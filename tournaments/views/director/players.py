@@ -1,0 +1,176 @@
+"""Players: the registration table, adding and editing, CSV import and the check-in desk."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+from django_tables2 import RequestConfig
+
+from ...forms import ImportForm, PlayerForm
+from ...models import Player, Tournament
+from ...services import ServiceError
+from ...services.console import readiness
+from ...services.players import (
+    edit_player,
+    import_players,
+    parse_players_csv,
+    register_player,
+    set_checked_in,
+    set_withdrawn,
+)
+from ...tables import PlayerTable
+from .common import director_required, tournament_or_404, who
+
+DESK_LIMIT = 12
+
+
+def _search(tournament: Tournament, q: str):  # noqa: ANN202 - a queryset of players
+    players = Player.objects.filter(tournament=tournament)
+    for word in q.split():
+        players = players.filter(name__icontains=word)
+    return players
+
+
+def _players_page(request: HttpRequest, t: Tournament, form: PlayerForm,
+                  status: int = 200) -> HttpResponse:
+    q = request.GET.get("q", "").strip()
+    players = _search(t, q)
+    division = request.GET.get("division", "")
+    if division in ("A", "B"):
+        players = players.filter(division=division)
+    show = request.GET.get("show", "")
+    if show == "absent":
+        players = players.filter(checked_in=False, withdrawn=False)
+    elif show == "here":
+        players = players.filter(checked_in=True, withdrawn=False)
+    table = PlayerTable(players)
+    RequestConfig(request, paginate=False).configure(table)
+    return render(request, "director/players/list.html", {
+        "tournament": t, "table": table, "form": form, "ready": readiness(t), "q": q,
+        "division": division, "show": show, "drawn": t.rounds.exists(),
+    }, status=status)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def players(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    if request.method == "POST":
+        form = PlayerForm(request.POST)
+        if form.is_valid():
+            d = form.cleaned_data
+            try:
+                player = register_player(t, d["name"], d["division"], by=who(request),
+                                         checked_in=d["checked_in"])
+            except ServiceError as exc:
+                form.add_error("name", exc.message)
+            else:
+                messages.success(request, f"Registered {player}.")
+                return redirect("director:players", t.slug)
+        return _players_page(request, t, form, status=422)
+    return _players_page(request, t, PlayerForm())
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = tournament_or_404(slug)
+    player = get_object_or_404(Player, tournament=t, pk=pk)
+    form = PlayerForm(request.POST or None, initial={"name": player.name,
+                                                     "division": player.division})
+    form.fields.pop("checked_in")
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                edit_player(player, name=form.cleaned_data["name"],
+                            division=form.cleaned_data["division"], by=who(request))
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Saved {player}.")
+                return redirect("director:players", t.slug)
+        status = 422
+    else:
+        status = 200
+    return render(request, "director/players/edit.html",
+                  {"tournament": t, "player": player, "form": form}, status=status)
+
+
+def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
+        return redirect(target)
+    return redirect(fallback, slug)
+
+
+@director_required
+@require_POST
+def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    t = tournament_or_404(slug)
+    player = get_object_or_404(Player, tournament=t, pk=pk)
+    value = request.POST.get("withdrawn") == "1"
+    set_withdrawn(player, value, by=who(request), reason=request.POST.get("reason", ""))
+    messages.success(request, f"{'Withdrew' if value else 'Reinstated'} {player.name}.")
+    return _back(request, "director:players", t.slug)
+
+
+@director_required
+@require_POST
+def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
+    t = tournament_or_404(slug)
+    player = get_object_or_404(Player, tournament=t, pk=pk)
+    value = request.POST.get("checked_in") == "1"
+    set_checked_in(t, [player.pk], value, by=who(request))
+    player.checked_in = value
+    if request.htmx:
+        template = ("director/players/_desk_row.html" if request.POST.get("mode") == "desk"
+                    else "director/players/_checkin_cell.html")
+        return render(request, "director/players/_checkin_response.html", {
+            "tournament": t, "record": player, "player": player, "row_template": template,
+            "ready": readiness(t),
+        })
+    messages.success(request, f"{player.name} {'checked in' if value else 'not checked in'}.")
+    return _back(request, "director:players", t.slug)
+
+
+@director_required
+def desk(request: HttpRequest, slug: str) -> HttpResponse:
+    """The check-in desk: type a few letters, tap the name."""
+    t = tournament_or_404(slug)
+    q = request.GET.get("q", "").strip()
+    found = list(_search(t, q).filter(withdrawn=False)[:DESK_LIMIT]) if q else []
+    context = {"tournament": t, "q": q, "found": found, "ready": readiness(t),
+               "limit": DESK_LIMIT}
+    if request.htmx:
+        return render(request, "director/players/_desk_results.html", context)
+    return render(request, "director/players/desk.html", context)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload, preview every line with its errors, then import all or nothing."""
+    t = tournament_or_404(slug)
+    form = ImportForm(request.POST or None, request.FILES or None)
+    context: dict[str, object] = {"tournament": t, "form": form}
+    if request.method == "GET":
+        return render(request, "director/players/import.html", context)
+    if not form.is_valid():
+        return render(request, "director/players/import.html", context, status=422)
+    text = form.cleaned_data["text"]
+    checked = form.cleaned_data["checked_in"]
+    if request.POST.get("confirm") == "1":
+        report = import_players(t, text, by=who(request), checked_in=checked)
+        if report.ok and not report.errors:
+            messages.success(request, f"Imported {len(report.rows)} players.")
+            return redirect("director:players", t.slug)
+    else:
+        report = parse_players_csv(t, text)
+    context.update(report=report, text=text, checked_in=checked,
+                   errors_by_line=dict(report.errors))
+    return render(request, "director/players/import.html", context,
+                  status=200 if report.ok else 422)

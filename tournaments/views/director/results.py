@@ -1,0 +1,204 @@
+"""Standings, the final, the champions and the activity log."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from ...domain.hands import Seat
+from ...forms import FirstDealerForm, HandForm
+from ...models import Activity, HandEntry, Match, Round, Tournament
+from ...services import ServiceError
+from ...services import play as play_service
+from ...services import standings as standing_service
+from ...services.console import finalists, seating_tables
+from ...tables import ActivityTable, StandingsTable
+from .common import director_required, optional_url, tournament_or_404, who
+
+
+def _standings_tables(t: Tournament) -> dict[str, StandingsTable]:
+    rows = standing_service.standings(t)
+    return {d: StandingsTable(rows[d], t.preliminary_rounds) for d in ("A", "B")}
+
+
+@director_required
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    tables = _standings_tables(t)
+    return render(request, "director/standings.html", {
+        "tournament": t, "tables": tables,
+        "pdf": {d: [(p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
+                    for p in ("letter", "a4")] for d in tables},
+    })
+
+
+@director_required
+def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    if division not in ("A", "B"):
+        raise Http404("No such division.")
+    rows = standing_service.standings(t)[division]
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{t.slug}-standings-{division}.csv"'
+    )
+    writer = csv.writer(response)
+    rounds = range(1, t.preliminary_rounds + 1)
+    writer.writerow(["rank", "player", *[f"round {n}" for n in rounds], "bonuses",
+                     "awards and penalties", "total", "wins", "margin", "tie broken by lot",
+                     "withdrawn"])
+    for row in rows:
+        r = row.record
+        writer.writerow([
+            row.rank, row.player.name, *[row.by_round.get(n, "") for n in rounds],
+            r.bonuses, r.individual, r.total, r.wins, r.margin,
+            "yes" if row.standing.decided_by_lot else "", "yes" if row.player.withdrawn else "",
+        ])
+    return response
+
+
+# --- the final --------------------------------------------------------------------------
+
+def _final_page(request: HttpRequest, t: Tournament, status: int = 200,
+                hand_form: HandForm | None = None,
+                dealer_form: FirstDealerForm | None = None) -> HttpResponse:
+    rnd = standing_service.final_round(t)
+    prelim = t.rounds.filter(kind=Round.Kind.PRELIMINARY)
+    done = prelim.filter(status=Round.Status.FINISHED).count()
+    table = standing_service.standings(t)
+    seated = None
+    games: list[Match] = []
+    current = None
+    seats = None
+    if rnd is not None:
+        seats = seating_tables(rnd)[0]
+        seated = {p.pk: pos for pos, p in seats.seats.items()}
+        games = list(rnd.matches.order_by("game"))
+        current = next((g for g in games if not g.is_over), None)
+    progress = standing_service.final_progress(t)
+    champs = standing_service.champions(t)
+    champion_names = None
+    if champs and seats is not None:
+        pair = ("N", "S") if champs == "A" else ("E", "W")
+        champion_names = [seats.seats[p].name for p in pair]
+    hands = []
+    if current is not None:
+        hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+    return render(request, "director/final.html", {
+        "tournament": t, "final": rnd, "games": games, "current": current, "seats": seats,
+        "finalists": finalists(t, table, seated), "progress": progress,
+        "champions": champs, "champion_names": champion_names, "hands": hands,
+        "ready": done >= t.preliminary_rounds and prelim.count() == done,
+        "done": done,
+        "hand_form": hand_form or HandForm(),
+        "dealer_form": dealer_form or FirstDealerForm(),
+        "final_pdf": [(p, optional_url("sheets:final", t.slug, query=f"paper={p}"))
+                      for p in ("letter", "a4")],
+    }, status=status)
+
+
+@director_required
+def final(request: HttpRequest, slug: str) -> HttpResponse:
+    return _final_page(request, tournament_or_404(slug))
+
+
+@director_required
+@require_POST
+def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    try:
+        standing_service.seed_final(t, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _final_page(request, t, status=422)
+    messages.success(request, "The final is seeded.")
+    return redirect("director:final", slug)
+
+
+def _current_game(t: Tournament) -> Match:
+    rnd = standing_service.final_round(t)
+    if rnd is None:
+        raise Http404("The final is not seeded.")
+    game = (Match.objects.select_related("round__tournament").filter(round=rnd)
+            .order_by("-game").first())
+    if game is None:
+        raise Http404("The final has no game.")
+    return game
+
+
+@director_required
+@require_POST
+def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    game = _current_game(t)
+    form = FirstDealerForm(request.POST)
+    if form.is_valid():
+        try:
+            play_service.set_first_dealer(game, Seat(form.cleaned_data["seat"]),
+                                          by=who(request))
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect("director:final", slug)
+    return _final_page(request, t, status=422, dealer_form=form)
+
+
+@director_required
+@require_POST
+def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
+    """Record a hand of the final from the director's form (idempotent by client key)."""
+    t = tournament_or_404(slug)
+    game = _current_game(t)
+    form = HandForm(request.POST)
+    if form.is_valid():
+        try:
+            result = play_service.record_hand(
+                game, form.hand, client_key=form.cleaned_data["client_key"], by=who(request),
+                source=HandEntry.Source.DIRECTOR,
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if not result.duplicate:
+                messages.success(request, f"Game {game.game}, hand {result.entry.number}: "
+                                          f"{result.state.score['NS']}–"
+                                          f"{result.state.score['EW']}.")
+            return redirect("director:final", slug)
+    return _final_page(request, t, status=422, hand_form=form)
+
+
+@director_required
+@require_POST
+def finish(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    try:
+        standing_service.finish_tournament(t, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _final_page(request, t, status=422)
+    messages.success(request, "The tournament is finished.")
+    return redirect("director:final", slug)
+
+
+# --- the activity log -------------------------------------------------------------------
+
+@director_required
+def activity(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    entries = Activity.objects.filter(tournament=t).select_related(
+        "tournament", "match__round")
+    action = request.GET.get("action", "")
+    if action:
+        entries = entries.filter(action=action)
+    table = ActivityTable(entries)
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    actions = (Activity.objects.filter(tournament=t).order_by("action")
+               .values_list("action", flat=True).distinct())
+    return render(request, "director/activity.html", {
+        "tournament": t, "table": table, "actions": list(actions), "action": action,
+    })

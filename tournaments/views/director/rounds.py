@@ -1,0 +1,386 @@
+"""The draw, seating, the round clock, the live board, tables and finalizing a round."""
+
+from __future__ import annotations
+
+import csv
+
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from ...domain.match import InvalidMatch
+from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
+from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
+from ...services import ServiceError
+from ...services import play as play_service
+from ...services import rounds as round_service
+from ...services.console import (
+    board_summary,
+    clock_view,
+    find_your_seat,
+    live_board,
+    seating_tables,
+)
+from ...tables import SeatFinderTable
+from .common import director_required, round_or_404, sheet_links, tournament_or_404, who
+
+BOARD_SORTS = {"table": "Table", "attention": "Needs attention first",
+               "idle": "Longest without an entry"}
+
+
+# --- draw and seating -------------------------------------------------------------------
+
+@director_required
+@require_POST
+def draw(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(slug)
+    try:
+        rnd = round_service.draw_first_round(t, by=who(request),
+                                             redraw=request.POST.get("redraw") == "1")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("director:players", t.slug)
+    messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
+    return redirect("director:seating", t.slug, rnd.number)
+
+
+def _seating_page(request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None,
+                  status: int = 200) -> HttpResponse:
+    t = rnd.tournament
+    tables = seating_tables(rnd)
+    finder = SeatFinderTable(find_your_seat(tables))
+    RequestConfig(request, paginate=False).configure(finder)
+    if swap_form is not None and rnd.status != Round.Status.SEATED:
+        # The form is gone once the round starts; its refusal still has to be read.
+        for error in swap_form.non_field_errors():
+            messages.error(request, error)
+    if swap_form is None and rnd.status == Round.Status.SEATED:
+        swap_form = SwapForm(players=_swap_choices(tables))
+    return render(request, "director/rounds/seating.html", {
+        "tournament": t, "round": rnd, "tables": tables, "finder": finder,
+        "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
+        "sheets": sheet_links(t, rnd),
+    }, status=status)
+
+
+def _swap_choices(tables: list) -> list[tuple[int, str]]:
+    people = [(p.pk, f"{p.name} ({p.division}, table {row.table} {seat})")
+              for row in tables for seat, p in row.seats.items()]
+    return sorted(people, key=lambda c: c[1].casefold())
+
+
+@director_required
+def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    return _seating_page(request, rnd)
+
+
+@director_required
+@require_POST
+def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    form = SwapForm(request.POST, players=_swap_choices(seating_tables(rnd)))
+    if form.is_valid():
+        players = Player.objects.in_bulk([form.cleaned_data["first"],
+                                          form.cleaned_data["second"]])
+        first, second = players.get(form.cleaned_data["first"]), players.get(
+            form.cleaned_data["second"])
+        if first is None or second is None:
+            form.add_error(None, "Choose two seated players.")
+        else:
+            try:
+                round_service.swap_players(rnd, first, second, by=who(request),
+                                           reason=form.cleaned_data["reason"])
+            except ServiceError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Swapped {first.name} and {second.name}.")
+                return redirect("director:seating", rnd.tournament.slug, rnd.number)
+    return _seating_page(request, rnd, form, status=422)
+
+
+@director_required
+def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{rnd.tournament.slug}-round-{rnd.number}-seats.csv"'
+    )
+    writer = csv.writer(response)
+    writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
+    for line in find_your_seat(seating_tables(rnd)):
+        writer.writerow([line.name, line.division, line.table, line.seat, line.partner,
+                         line.opponents])
+    return response
+
+
+# --- the round console ------------------------------------------------------------------
+
+def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
+    now = timezone.now()
+    sort = request.GET.get("sort", "table")
+    sort = sort if sort in BOARD_SORTS else "table"
+    attention = request.GET.get("only") == "attention"
+    rows = live_board(rnd, now, attention_only=attention, sort=sort)
+    everything = rows if not attention else live_board(rnd, now)
+    return {
+        "round": rnd, "tournament": rnd.tournament, "rows": rows, "now": now,
+        "summary": board_summary(everything), "sort": sort, "only_attention": attention,
+        "sorts": BOARD_SORTS, "query": request.GET.urlencode(),
+    }
+
+
+def _console(request: HttpRequest, rnd: Round, status: int = 200) -> HttpResponse:
+    context = _board_context(request, rnd)
+    t = rnd.tournament
+    context.update(
+        clock=clock_view(rnd, context["now"]),  # type: ignore[arg-type]
+        is_last=rnd.number >= t.preliminary_rounds,
+        sheets=sheet_links(t, rnd),
+        later=t.rounds.filter(number__gt=rnd.number).first(),
+    )
+    return render(request, "director/rounds/console.html", context, status=status)
+
+
+@director_required
+def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    if rnd.kind == Round.Kind.FINAL:
+        return redirect("director:final", slug)
+    return _console(request, rnd)
+
+
+@director_required
+def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The live board partial that the console polls."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    return render(request, "director/rounds/_board.html", _board_context(request, rnd))
+
+
+CLOCK_ACTIONS = {
+    "start": (round_service.start_round, "{} started."),
+    "pause": (round_service.pause_round, "{} paused."),
+    "resume": (round_service.resume_round, "{} resumed."),
+    "call": (round_service.call_time, "Time called in {}."),
+}
+
+
+@director_required
+@require_POST
+def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    if action not in CLOCK_ACTIONS:
+        raise Http404("No such action.")
+    service, done = CLOCK_ACTIONS[action]
+    try:
+        service(rnd, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        rnd.refresh_from_db()
+        return _console(request, rnd, status=422)
+    messages.success(request, done.format(rnd))
+    return redirect("director:round", slug, number)
+
+
+@director_required
+@require_POST
+def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Finalize the round (refused, with the tables, while any is unfinished), then seat
+    the next one by rotation and show it."""
+    t = tournament_or_404(slug)
+    rnd = round_or_404(t, number)
+    try:
+        round_service.finalize_round(rnd, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        rnd.refresh_from_db()
+        return _console(request, rnd, status=422)
+    messages.success(request, f"{rnd} finalized.")
+    if rnd.number >= t.preliminary_rounds:
+        return redirect("director:standings", slug)
+    return _seat_next(request, t)
+
+
+def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
+    try:
+        nxt = round_service.seat_next_round(t, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return redirect("director:tournament", t.slug)
+    messages.success(request, f"{nxt} seated by rotation.")
+    return redirect("director:seating", t.slug, nxt.number)
+
+
+@director_required
+@require_POST
+def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
+    return _seat_next(request, tournament_or_404(slug))
+
+
+# --- one table --------------------------------------------------------------------------
+
+def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, object]:
+    matches = list(Match.objects.filter(round=rnd, table=table).order_by("game"))
+    if not matches:
+        raise Http404("No such table in this round.")
+    for m in matches:
+        m.round = rnd
+    game = request.GET.get("game") or request.POST.get("game")
+    match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
+    hands = list(
+        HandEntry.objects.filter(match=match).select_related("replaces")
+        .order_by("number", "entered_at", "pk")
+    )
+    t = rnd.tournament
+    link = TableLink.objects.filter(tournament=t, table=table,
+                                    revoked_at__isnull=True).first()
+    url = request.build_absolute_uri(f"/t/{link.token}/") if link else None
+    state_error = None
+    try:
+        state = play_service.match_state(match)
+    except InvalidMatch as exc:  # a broken history must still be shown to be corrected
+        state, state_error = None, str(exc)
+    tables = {row.table: row for row in seating_tables(rnd)}
+    return {
+        "tournament": t, "round": rnd, "table": table, "match": match, "matches": matches,
+        "hands": hands, "state": state, "state_error": state_error,
+        "seats": tables.get(table), "link": link, "link_url": url,
+        "qr": segno.make(url).svg_inline(scale=4) if url else None,
+        "overrides": list(match.overrides.all()),
+        "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
+        "override_form": OverrideForm(), "close_form": ReasonForm(),
+        "corrections": {h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
+                        for h in hands if h.state == HandEntry.State.STANDING},
+        "is_final": rnd.kind == Round.Kind.FINAL,
+    }
+
+
+def _hand_initial(h: HandEntry) -> dict[str, object]:
+    return {"outcome": h.outcome, "maker": h.maker, "alone": h.alone,
+            "maker_tricks": h.maker_tricks, "renege_by": h.renege_by}
+
+
+def _table_page(request: HttpRequest, rnd: Round, table: int, status: int = 200,
+                **forms: object) -> HttpResponse:
+    context = _table_context(request, rnd, table)
+    if "correction" in forms:
+        form = forms.pop("correction")
+        context["corrections"][form.entry_pk] = form  # type: ignore[index,union-attr]
+        context["open_correction"] = form.entry_pk  # type: ignore[union-attr]
+    context.update(forms)
+    return render(request, "director/rounds/table.html", context, status=status)
+
+
+@director_required
+def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    return _table_page(request, rnd, table)
+
+
+def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
+    game = request.POST.get("game") or 1
+    return get_object_or_404(Match.objects.select_related("round__tournament"),
+                             round=rnd, table=table, game=game)
+
+
+def _table_url(rnd: Round, table: int, match: Match) -> str:
+    url = reverse("director:table", args=[rnd.tournament.slug, rnd.number, table])
+    return f"{url}?game={match.game}" if match.game > 1 else url
+
+
+@director_required
+@require_POST
+def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = ExtensionForm(request.POST)
+    if form.is_valid():
+        try:
+            round_service.extend_table(match, form.cleaned_data["minutes"], by=who(request),
+                                       reason=form.cleaned_data["reason"])
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: extension set to "
+                                      f"{form.cleaned_data['minutes']} min.")
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, extension_form=form)
+
+
+@director_required
+@require_POST
+def hand_correct(request: HttpRequest, slug: str, number: int, table: int,
+                 pk: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    entry = get_object_or_404(HandEntry.objects.select_related("match"), pk=pk,
+                              match__round=rnd, match__table=table)
+    form = CorrectionForm(request.POST, prefix=f"h{pk}")
+    form.entry_pk = pk  # type: ignore[attr-defined]
+    if form.is_valid():
+        try:
+            result = play_service.correct_hand(
+                entry, form.hand, by=who(request), reason=form.cleaned_data["reason"],
+                client_key=form.cleaned_data["client_key"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Hand {entry.number} corrected.")
+            for warning in result.warnings:
+                messages.warning(request, warning)
+            return redirect(_table_url(rnd, table, entry.match))
+    return _table_page(request, rnd, table, status=422, correction=form)
+
+
+@director_required
+@require_POST
+def table_override(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = OverrideForm(request.POST)
+    if form.is_valid():
+        try:
+            warnings = play_service.override_winner(match, form.team, by=who(request),
+                                                    reason=form.cleaned_data["reason"])
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: winner set to {form.team.value}.")
+            for warning in warnings:
+                messages.warning(request, warning)
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, override_form=form)
+
+
+@director_required
+@require_POST
+def table_close(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Accept a finished or disputed result as final."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = ReasonForm(request.POST)
+    form.fields["reason"].required = False
+    if form.is_valid():
+        try:
+            play_service.close_match(match, by=who(request), note=form.cleaned_data["reason"])
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: result accepted.")
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, close_form=form)
+
+
+@director_required
+@require_POST
+def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    rnd = round_or_404(tournament_or_404(slug), number)
+    round_service.revoke_link(rnd.tournament, table, by=who(request))
+    messages.success(request, f"Table {table}: the old tablet link is revoked; a new one "
+                              "is shown below.")
+    return redirect("director:table", slug, number, table)
