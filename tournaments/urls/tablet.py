@@ -1,4 +1,19 @@
-from django.urls import path  # noqa: F401
+"""The scorekeeper's tablet (docs/tablet-api.md): the link, the screen, its JSON API."""
+
+from django.urls import path
+
+from ..views import tablet as views
 
 app_name = "tablet"
-urlpatterns: list = []
+urlpatterns = [
+    path("table/", views.table, name="table"),
+    path("table/state.json", views.state, name="state"),
+    path("table/hands", views.hands, name="hands"),
+    path("table/first-dealer", views.first_dealer, name="first_dealer"),
+    path("table/undo", views.undo, name="undo"),
+    path("table/answer-call", views.answer_call, name="answer_call"),
+    path("table/confirm", views.confirm, name="confirm"),
+    path("sw.js", views.service_worker, name="service_worker"),
+    # Last: a token never shadows the paths above.
+    path("<str:token>/", views.open_link, name="link"),
+]

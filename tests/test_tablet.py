@@ -1,0 +1,373 @@
+"""The tablet's endpoints (docs/tablet-api.md): links, table scope, hands, time and the end."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from tournaments.models import HandEntry, Match, TableLink
+from tournaments.services import rounds
+from tournaments.services.tablet import SESSION_KEY
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(make_tournament):
+    """Two tables, round 1 drawn and running."""
+    t = make_tournament(tables=2)
+    rnd = rounds.draw_first_round(t, by="test", seed=11)
+    rounds.start_round(rnd, by="test")
+    return t
+
+
+def link(t, table: int) -> TableLink:
+    return TableLink.objects.get(tournament=t, table=table, revoked_at__isnull=True)
+
+
+def tablet(t, table: int, client: Client | None = None) -> Client:
+    client = client or Client()
+    response = client.get(f"/t/{link(t, table).token}/")
+    assert response.status_code == 302
+    return client
+
+
+def post(client: Client, path: str, body: object) -> tuple[int, dict]:
+    response = client.post(f"/t/table/{path}", json.dumps(body),
+                           content_type="application/json")
+    return response.status_code, response.json()
+
+
+def hand(number: int, key: str | None = None, **fields: object) -> dict:
+    body = {"client_key": key or f"key-{number}", "number": number, "outcome": "played",
+            "maker": "N", "alone": False, "maker_tricks": 3, "renege_by": None,
+            "first_dealer": "N"}
+    body.update(fields)
+    return body
+
+
+def state(client: Client) -> dict:
+    response = client.get("/t/table/state.json")
+    assert response.status_code == 200
+    return response.json()
+
+
+# --- links and sessions -----------------------------------------------------------------
+
+
+def test_link_tokens_are_long_random_and_one_live_per_table(event):
+    tokens = list(TableLink.objects.filter(tournament=event).values_list("token", flat=True))
+    assert len(tokens) == 2 and len(set(tokens)) == 2
+    # token_urlsafe(32) is 256 bits of os.urandom, 43 characters of base64.
+    assert all(len(token) >= 43 for token in tokens)
+
+
+def test_opening_a_link_trades_the_token_for_a_session_and_drops_it_from_the_address(event):
+    client = Client()
+    response = client.get(f"/t/{link(event, 2).token}/")
+    assert response.status_code == 302
+    assert response["Location"] == "/t/table/"
+    assert client.session[SESSION_KEY] == {
+        "tournament": event.pk, "table": 2, "link": link(event, 2).pk,
+    }
+    page = client.get("/t/table/")
+    assert page.status_code == 200
+    assert link(event, 2).token not in page.content.decode()
+    assert state(client)["table"] == 2
+
+
+def test_an_unknown_token_is_not_found(event):
+    assert Client().get("/t/not-a-real-token/").status_code == 404
+
+
+def test_a_revoked_link_no_longer_opens_and_its_sessions_end(event):
+    client = tablet(event, 1)
+    old = link(event, 1)
+    new = rounds.revoke_link(event, 1, by="director")
+    assert Client().get(f"/t/{old.token}/").status_code == 403
+    response = client.get("/t/table/state.json")
+    assert response.status_code == 403 and response.json()["revoked"] is True
+    assert client.get("/t/table/").status_code == 403
+    assert post(client, "hands", hand(1))[0] == 403
+    # The reissued link serves the same table.
+    fresh = Client()
+    assert fresh.get(f"/t/{new.token}/").status_code == 302
+    assert state(fresh)["table"] == 1
+
+
+@pytest.mark.parametrize("path", ["hands", "first-dealer", "undo", "answer-call", "confirm"])
+def test_every_endpoint_needs_a_table_session(event, path):
+    client = Client()
+    assert client.get("/t/table/state.json").status_code == 403
+    assert client.get("/t/table/").status_code == 403
+    status, body = post(client, path, {})
+    assert status == 403 and "error" in body
+
+
+def test_a_session_for_one_table_cannot_read_or_write_another(event):
+    client = tablet(event, 1)
+    other = Match.objects.get(round__tournament=event, table=2)
+    assert client.get(f"/t/table/state.json?match={other.pk}").status_code == 403
+    status, _ = post(client, "hands", hand(1, match=other.pk))
+    assert status == 403
+    assert post(client, "first-dealer", {"seat": "N", "match": other.pk})[0] == 403
+    assert post(client, "undo", {"number": 1, "match": other.pk})[0] == 403
+    assert not other.hands.exists() and other.first_dealer == ""
+    # A key already used at table 2 cannot be replayed into table 1 either.
+    tablet_2 = tablet(event, 2)
+    assert post(tablet_2, "hands", hand(1, key="shared"))[0] == 201
+    status, body = post(client, "hands", hand(1, key="shared"))
+    assert status == 409 and "another table" in body["error"]
+
+
+def test_csrf_stays_on_and_the_cookie_comes_with_the_state(event):
+    client = Client(enforce_csrf_checks=True)
+    client.get(f"/t/{link(event, 1).token}/")
+    assert client.post("/t/table/hands", json.dumps(hand(1)),
+                       content_type="application/json").status_code == 403
+    client.get("/t/table/state.json")
+    token = client.cookies["csrftoken"].value
+    response = client.post("/t/table/hands", json.dumps(hand(1)),
+                           content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 201
+
+
+# --- hands ------------------------------------------------------------------------------
+
+
+def test_a_hand_is_stored_once_and_a_retry_of_its_key_adds_nothing(event):
+    client = tablet(event, 1)
+    status, body = post(client, "hands", hand(1))
+    assert status == 201
+    assert body["hand"]["number"] == 1 and body["hand"]["points"] == {"NS": 1, "EW": 0}
+    assert body["state"]["match"]["score"] == {"NS": 1, "EW": 0}
+    status, again = post(client, "hands", hand(1))
+    assert status == 200 and again["duplicate"] is True
+    assert HandEntry.objects.filter(match__table=1).count() == 1
+
+
+def test_two_entries_for_the_same_hand_are_refused_never_both_kept(event):
+    first, second = tablet(event, 1), tablet(event, 1)
+    assert post(first, "hands", hand(1, key="tablet-a"))[0] == 201
+    status, body = post(second, "hands", hand(1, key="tablet-b", maker="E"))
+    assert status == 409 and "already recorded" in body["error"]
+    assert state(second)["match"]["score"] == {"NS": 1, "EW": 0}
+    assert HandEntry.objects.filter(match__table=1).count() == 1
+
+
+@pytest.mark.parametrize("body", [
+    {"outcome": "played", "maker": "N", "maker_tricks": 6},
+    {"outcome": "played", "maker": "N"},
+    {"outcome": "played", "maker_tricks": 3},
+    {"outcome": "played", "maker": "X", "maker_tricks": 3},
+    {"outcome": "played", "maker": "N", "maker_tricks": "3"},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3.5},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "alone": "yes"},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "renege_by": "E"},
+    {"outcome": "renege"},
+    {"outcome": "renege", "renege_by": "E", "maker_tricks": 2},
+    {"outcome": "misdeal", "maker": "N"},
+    {"outcome": "bogus"},
+    {"outcome": ["played"]},
+    {"outcome": "played", "maker": ["N"], "maker_tricks": 3},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "yesterday"},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "2026-01-01T10:00"},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": 12},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": -1},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": 9},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": ""},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": "k" * 65},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": 5},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": "abc"},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": {"id": 1}},
+    {"outcome": "played", "maker": "N", "maker_tricks": 3, "first_dealer": "Q"},
+])
+def test_impossible_or_malformed_hands_answer_422_and_store_nothing(event, body):
+    client = tablet(event, 1)
+    payload = {"client_key": "k1", "first_dealer": "N", **body}
+    status, answer = post(client, "hands", payload)
+    assert status == 422, answer
+    assert answer["error"]
+    assert not HandEntry.objects.exists()
+
+
+@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe"])
+def test_a_body_that_is_not_a_json_object_answers_400(event, raw):
+    client = tablet(event, 1)
+    response = client.post("/t/table/hands", raw, content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_the_first_hand_needs_a_first_dealer_and_the_deal_passes_clockwise(event):
+    client = tablet(event, 1)
+    status, body = post(client, "hands", hand(1, first_dealer=None))
+    assert status == 422 and "first dealer" in body["error"]
+    status, body = post(client, "first-dealer", {"seat": "W"})
+    assert status == 200 and body["state"]["match"]["dealer"] == "W"
+    assert post(client, "first-dealer", {"seat": "Z"})[0] == 422
+    post(client, "hands", hand(1, first_dealer=None, outcome="misdeal", maker=None,
+                               maker_tricks=None))
+    data = state(client)
+    assert [h["dealer"] for h in data["hands"]] == ["W"]
+    assert data["match"]["dealer"] == "N"
+    status, body = post(client, "first-dealer", {"seat": "E"})
+    assert status == 422 and "cannot change" in body["error"]
+
+
+def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1))
+    post(client, "hands", hand(2, maker="E", maker_tricks=5, alone=True))
+    status, body = post(client, "undo", {"number": 1})
+    assert status == 409 and "last hand is 2" in body["error"]
+    assert post(client, "undo", {"number": "2"})[0] == 422
+    status, body = post(client, "undo", {"number": 2})
+    assert status == 200
+    data = body["state"]
+    assert data["match"]["score"] == {"NS": 1, "EW": 0}
+    assert [(h["number"], h["state"]) for h in data["history"]] == [
+        (1, "standing"), (2, "undone")]
+    assert [h["number"] for h in data["hands"]] == [1]
+    assert data["match"]["next_number"] == 2
+
+
+def test_a_lone_march_and_a_renege_show_awards_and_penalties_per_seat(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1, maker="E", alone=True, maker_tricks=5))
+    post(client, "hands", {"client_key": "r", "number": 2, "outcome": "renege",
+                           "renege_by": "S"})
+    data = state(client)
+    assert data["match"]["score"] == {"NS": 0, "EW": 6}
+    individual = {s["seat"]: s["individual"] for s in data["seats"]}
+    assert individual == {"N": 0, "E": 1, "S": -2, "W": 0}
+
+
+def test_the_state_reports_clock_seats_and_notes_the_tablets_contact(event):
+    client = tablet(event, 1)
+    data = state(client)
+    assert data["round"]["number"] == 1 and data["table"] == 1
+    assert [s["seat"] for s in data["seats"]] == ["N", "E", "S", "W"]
+    assert {s["division"] for s in data["seats"]} == {"A", "B"}
+    clock = data["clock"]
+    assert clock["limited"] and clock["started"] and not clock["time_called"]
+    assert 0 < clock["remaining_seconds"] <= 20 * 60
+    assert clock["server_now"] and not clock["paused"]
+    assert Match.objects.get(round__tournament=event, table=1).last_contact_at is not None
+
+
+def test_the_state_is_read_with_a_fixed_number_of_queries(event, django_assert_max_num_queries):
+    client = tablet(event, 1)
+    for n in range(1, 6):
+        post(client, "hands", hand(n, key=f"q{n}", maker="NESW"[n % 4], maker_tricks=1 + n % 5))
+    with django_assert_max_num_queries(14):
+        state(client)
+
+
+# --- time, tie-break and the end ------------------------------------------------------
+
+
+def test_a_hand_entered_offline_before_the_call_stays_a_regular_hand(event):
+    client = tablet(event, 1)
+    before = timezone.now()
+    rnd = event.rounds.get(number=1)
+    rounds.call_time(rnd, by="director")
+    body = hand(1, entered_at=before.isoformat())
+    status, answer = post(client, "hands", body)
+    assert status == 201 and answer["hand"]["phase"] == "regular"
+    assert answer["state"]["match"]["awaiting_answer"] is True
+
+
+def test_time_called_with_a_hand_in_progress_then_a_tie_broken_by_a_tiebreak_hand(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1, maker="N", maker_tricks=3))      # NS 1
+    rounds.call_time(event.rounds.get(number=1), by="director")
+    data = state(client)
+    assert data["clock"]["time_called"] and data["clock"]["remaining_seconds"] == 0
+    assert data["match"]["awaiting_answer"]
+    assert post(client, "answer-call", {"in_progress": "yes"})[0] == 422
+    status, body = post(client, "answer-call", {"in_progress": True})
+    assert status == 200 and body["state"]["match"]["next_phase"] == "at_call"
+    status, body = post(client, "hands", hand(2, maker="E", maker_tricks=4))  # 1-1
+    assert body["hand"]["phase"] == "at_call"
+    match = body["state"]["match"]
+    assert match["tied"] and match["in_tiebreak"] and not match["over"]
+    status, body = post(client, "hands", hand(3, maker="W", maker_tricks=1))  # NS +2
+    assert body["hand"]["phase"] == "tiebreak"
+    match = body["state"]["match"]
+    assert match["over"] and match["winner"] == "NS" and match["score"] == {"NS": 3, "EW": 1}
+    assert match["bonuses"] == {"NS": 0, "EW": 0}
+
+
+def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(event):
+    client = tablet(event, 1)
+    for n in range(1, 4):   # 4 + 4 + 2 = 10-0: reach and skunk
+        post(client, "hands", hand(n, maker="N", alone=n < 3, maker_tricks=5))
+    data = state(client)
+    match = data["match"]
+    assert match["over"] and match["score"] == {"NS": 10, "EW": 0}
+    assert match["bonuses"] == {"NS": 3, "EW": 0}
+    assert "opponents on 0" in match["bonus_reasons"]["NS"]
+    points = {s["seat"]: s["points"] for s in data["seats"]}
+    assert points == {"N": 15, "S": 13, "E": 0, "W": 0}
+    assert post(client, "hands", hand(4))[0] == 422
+    east = next(s["player"] for s in data["seats"] if s["seat"] == "E")
+    assert post(client, "confirm", {"agree": True, "by": "Someone Else"})[0] == 422
+    assert post(client, "confirm", {"agree": False, "by": east, "note": ""})[0] == 422
+    status, body = post(client, "confirm", {"agree": False, "by": east,
+                                            "note": "Hand 2 was not alone"})
+    assert status == 200 and body["state"]["match"]["status"] == "disputed"
+    assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
+    status, body = post(client, "confirm", {"agree": True, "by": east, "note": ""})
+    assert body["state"]["match"]["status"] == "confirmed"
+    assert body["state"]["match"]["confirmed_by"] == east
+
+
+def test_after_the_next_round_is_seated_each_player_learns_where_to_go(event):
+    clients = {table: tablet(event, table) for table in (1, 2)}
+    for table, c in clients.items():
+        for n in range(1, 4):
+            post(c, "hands", hand(n, key=f"t{table}-{n}", alone=n < 3, maker_tricks=5))
+        post(c, "confirm", {"agree": True, "by": state(c)["seats"][1]["player"]})
+    rnd = event.rounds.get(number=1)
+    rounds.finalize_round(rnd, by="director")
+    rounds.seat_next_round(event, by="director")
+    data = state(clients[1])
+    assert data["round"]["number"] == 1 and data["match"]["over"]
+    nxt = data["next_round"]
+    assert nxt["number"] == 2 and len(nxt["moves"]) == 4
+    winners = {s["player"] for s in data["seats"] if s["team"] == "NS"}
+    for move in nxt["moves"]:
+        assert move["table"] in (1, 2) and move["seat"] in "NESW" and move["partner"]
+        if move["player"] in winners:
+            assert move["table"] == 1   # winners stay, split
+    rounds.start_round(event.rounds.get(number=2), by="director")
+    data = state(clients[1])
+    assert data["round"]["number"] == 2 and data["next_round"] is None
+    assert data["match"]["next_number"] == 1 and not data["match"]["over"]
+
+
+def test_a_hand_queued_for_an_earlier_round_is_never_recorded_into_the_next(event):
+    client = tablet(event, 1)
+    old = Match.objects.get(round__tournament=event, table=1)
+    for n in range(1, 4):
+        post(client, "hands", hand(n, alone=n < 3, maker_tricks=5))
+    status, body = post(client, "hands", hand(4, key="late", match=old.pk))
+    assert status == 422 and "over" in body["error"]
+
+
+def test_the_service_worker_is_served_under_the_tablet_path():
+    response = Client().get("/t/sw.js")
+    assert response.status_code == 200
+    assert "javascript" in response["Content-Type"]
+
+
+def test_a_session_older_than_the_round_still_works_for_the_new_round_links(event):
+    # The same link serves every round: a session keeps working after reseating.
+    client = tablet(event, 1)
+    assert state(client)["round"]["number"] == 1
+    assert TableLink.objects.filter(tournament=event, revoked_at__isnull=True).count() == 2
+    assert timezone.now() - link(event, 1).created_at < timedelta(minutes=5)

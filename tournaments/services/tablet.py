@@ -1,0 +1,543 @@
+"""The scorekeeper's tablet: table links, the table session, and the table's state.
+
+A table's link carries a secret token (``TableLink``); opening it trades the token for a
+*table session*: ``request.session[SESSION_KEY] = {"tournament", "table", "link"}``. Every
+later request is authorised by that session alone, and only while its link is live, so
+the director's "revoke and reissue" cuts off every tablet that holds the old link.
+
+The same link serves the table in every round: the *current match* of a table is its
+match in the latest round, except while that round is only seated, when the table still
+shows the match just played and tells its players where to go next.
+
+The tablet works offline and retries; requests are parsed here (never trusted) and every
+change goes through ``services.play``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.contrib.sessions.backends.base import SessionBase
+from django.db import transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ..domain.clock import Pause
+from ..domain.hands import SEATS, Hand, Outcome, Seat, Team
+from ..domain.match import MatchState
+from ..models import HandEntry, Match, Round, TableLink, Tournament
+from ..models import Seat as SeatRow
+from . import Conflict, ServiceError, now_or, play
+
+SESSION_KEY = "tablet"
+# A tournament day is long; a tablet should not have to rescan its card at lunch.
+SESSION_SECONDS = 18 * 60 * 60
+
+
+class Forbidden(Exception):
+    """No live table session, or a request for another table's data (HTTP 403)."""
+
+    def __init__(self, message: str, *, revoked: bool = False) -> None:
+        self.message = message
+        self.revoked = revoked
+        super().__init__(message)
+
+
+class BadRequest(ServiceError):
+    """A payload the tablet could never have sent: wrong types, unknown values."""
+
+
+@dataclass(frozen=True)
+class TableScope:
+    tournament: Tournament
+    table: int
+    link: TableLink
+
+    @property
+    def actor(self) -> str:
+        return f"Table {self.table} tablet"
+
+
+# --- links and the session -------------------------------------------------------------
+
+
+def open_link(session: SessionBase, token: str) -> TableScope:
+    """Trade a link's token for a table session; raise Forbidden for a dead link."""
+    link = (
+        TableLink.objects.select_related("tournament").filter(token=token).first()
+        if token and len(token) <= 64 else None
+    )
+    if link is None:
+        raise TableLink.DoesNotExist("Unknown table link.")
+    if link.revoked_at is not None:
+        raise Forbidden(
+            "This table link was revoked. Ask the director for the table's new QR code.",
+            revoked=True,
+        )
+    # A new session id: whoever knew the old cookie gains nothing from the link.
+    session.cycle_key()
+    session[SESSION_KEY] = {
+        "tournament": link.tournament_id, "table": link.table, "link": link.pk,
+    }
+    session.set_expiry(SESSION_SECONDS)
+    return TableScope(link.tournament, link.table, link)
+
+
+def scope_of(session: SessionBase) -> TableScope:
+    """The table this session may see; Forbidden when there is none or its link is dead."""
+    data = session.get(SESSION_KEY)
+    if not isinstance(data, dict):
+        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.")
+    link = (
+        TableLink.objects.select_related("tournament")
+        .filter(pk=data.get("link"), tournament_id=data.get("tournament"),
+                table=data.get("table"))
+        .first()
+    )
+    if link is None or link.revoked_at is not None:
+        raise Forbidden(
+            "This tablet's table link was revoked. Scan the table's new QR code.",
+            revoked=True,
+        )
+    return TableScope(link.tournament, link.table, link)
+
+
+# --- which match ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableRounds:
+    match: Match | None
+    next_round: Round | None
+
+
+def table_rounds(scope: TableScope) -> TableRounds:
+    """The table's current match, and the seated round its players go to next, if any."""
+    rounds = list(Round.objects.filter(tournament=scope.tournament).order_by("-number")[:2])
+    if not rounds:
+        return TableRounds(None, None)
+    matches = {
+        (m.round_id, m.game): m
+        for m in Match.objects.filter(round__in=rounds, table=scope.table)
+        .select_related("round__tournament")
+    }
+
+    def latest(rnd: Round) -> Match | None:
+        games = [m for (rid, _), m in sorted(matches.items()) if rid == rnd.pk]
+        return games[-1] if games else None
+
+    last = rounds[0]
+    current = latest(last)
+    previous = latest(rounds[1]) if len(rounds) > 1 else None
+    if current is not None and (last.status != Round.Status.SEATED or previous is None):
+        return TableRounds(current, None)
+    if previous is not None:
+        return TableRounds(previous, last)
+    return TableRounds(current, None)
+
+
+def match_for(scope: TableScope, match_id: object = None) -> Match:
+    """The match a request acts on: the table's current one, or one it names.
+
+    A tablet that queued hands offline names their match, so a hand entered in one round
+    is never recorded into the next; naming another table's match is forbidden.
+    """
+    if match_id is None:
+        match = table_rounds(scope).match
+        if match is None:
+            raise ServiceError("There is no match at this table yet.")
+        return match
+    if isinstance(match_id, bool) or not isinstance(match_id, int | str):
+        raise BadRequest("The match must be a number.")
+    try:
+        pk = int(match_id)
+    except ValueError:
+        raise BadRequest("The match must be a number.") from None
+    match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
+    if (
+        match is None or match.round.tournament_id != scope.tournament.pk
+        or match.table != scope.table
+    ):
+        raise Forbidden("That match is not this table's.")
+    return match
+
+
+# --- payloads ---------------------------------------------------------------------------
+
+
+def _seat(value: object, what: str, *, required: bool = False) -> Seat | None:
+    if value is None or value == "":
+        if required:
+            raise BadRequest(f"Choose {what}.")
+        return None
+    if not isinstance(value, str) or value not in Seat.__members__:
+        raise BadRequest(f"{what.capitalize()} must be one of N, E, S, W.")
+    return Seat(value)
+
+
+def _bool(value: object, what: str, default: bool = False) -> bool:
+    if value is None:
+        return default
+    if not isinstance(value, bool):
+        raise BadRequest(f"{what} must be true or false.")
+    return value
+
+
+def _int(value: object, what: str) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"{what} must be a whole number.")
+    return value
+
+
+def _text(value: object, what: str, limit: int) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise BadRequest(f"{what} must be text.")
+    if len(value) > limit:
+        raise BadRequest(f"{what} is longer than {limit} characters.")
+    return value.strip()
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    hand: Hand
+    client_key: str
+    number: int | None
+    first_dealer: Seat | None
+    entered_at: datetime | None
+    match_id: object
+
+
+def parse_hand(data: Mapping[str, Any]) -> HandRequest:
+    outcome_value = data.get("outcome")
+    if not isinstance(outcome_value, str) or outcome_value not in {o.value for o in Outcome}:
+        raise BadRequest("The outcome must be played, renege or misdeal.")
+    outcome = Outcome(outcome_value)
+    tricks = _int(data.get("maker_tricks"), "The makers' tricks")
+    hand = Hand(
+        outcome=outcome,
+        maker=_seat(data.get("maker"), "the player who made trump"),
+        alone=_bool(data.get("alone"), "Alone"),
+        maker_tricks=tricks,
+        renege_by=_seat(data.get("renege_by"), "the player who reneged"),
+        dealer_partner_ordered_up=_bool(
+            data.get("dealer_partner_ordered_up"), "Dealer's partner ordered up"
+        ),
+    )
+    entered_at_raw = data.get("entered_at")
+    entered_at = None
+    if entered_at_raw is not None:
+        if not isinstance(entered_at_raw, str):
+            raise BadRequest("entered_at must be an ISO 8601 time.")
+        try:
+            entered_at = parse_datetime(entered_at_raw)
+        except ValueError:
+            entered_at = None
+        if entered_at is None or timezone.is_naive(entered_at):
+            raise BadRequest("entered_at must be an ISO 8601 time with a time zone.")
+    number = _int(data.get("number"), "The hand number")
+    if number is not None and not 1 <= number <= 1000:
+        raise BadRequest("The hand number must be between 1 and 1000.")
+    return HandRequest(
+        hand=hand,
+        client_key=_text(data.get("client_key"), "The client key", 64),
+        number=number,
+        first_dealer=_seat(data.get("first_dealer"), "the first dealer"),
+        entered_at=entered_at,
+        match_id=data.get("match"),
+    )
+
+
+# --- actions ----------------------------------------------------------------------------
+
+
+def record(scope: TableScope, data: Mapping[str, Any],
+           now: datetime | None = None) -> tuple[play.Recorded, Match]:
+    request = parse_hand(data)
+    match = match_for(scope, request.match_id)
+    recorded = play.record_hand(
+        match, request.hand, client_key=request.client_key, by=scope.actor,
+        number=request.number, first_dealer=request.first_dealer,
+        entered_at=request.entered_at, now=now,
+    )
+    return recorded, match
+
+
+def first_dealer(scope: TableScope, data: Mapping[str, Any]) -> Match:
+    seat = _seat(data.get("seat"), "the first dealer", required=True)
+    assert seat is not None
+    match = match_for(scope, data.get("match"))
+    return play.set_first_dealer(match, seat, by=scope.actor)
+
+
+def undo(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
+    """Undo the last hand, which must be the hand the tablet showed as last."""
+    number = _int(data.get("number"), "The hand number")
+    if number is None:
+        raise BadRequest("Say which hand to undo.")
+    match = match_for(scope, data.get("match"))
+    with transaction.atomic():
+        # Hold the match while checking, so a hand added by the other tablet meanwhile
+        # is not the one undone.
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        last = (
+            HandEntry.objects.filter(match=locked, state=HandEntry.State.STANDING)
+            .order_by("-number").values_list("number", flat=True).first()
+        )
+        if last is None:
+            raise ServiceError("There is no hand to undo.")
+        if last != number:
+            raise Conflict(f"Hand {number} is not the last hand: the last hand is {last}.")
+        play.undo_last_hand(match, by=scope.actor, reason="Undone at the table.", now=now)
+    return match
+
+
+def answer_call(scope: TableScope, data: Mapping[str, Any],
+                now: datetime | None = None) -> Match:
+    in_progress = data.get("in_progress")
+    if not isinstance(in_progress, bool):
+        raise BadRequest("Say whether a hand was in progress (true or false).")
+    match = match_for(scope, data.get("match"))
+    play.answer_time_call(match, in_progress, by=scope.actor, now=now)
+    return match
+
+
+def confirm(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
+    """A player seated at the table agrees with the result or disputes it."""
+    agree = data.get("agree")
+    if not isinstance(agree, bool):
+        raise BadRequest("Say whether you agree (true or false).")
+    by = _text(data.get("by"), "Your name", 150)
+    note = _text(data.get("note"), "The note", 2000)
+    match = match_for(scope, data.get("match"))
+    names = set(
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table)
+        .values_list("player__name", flat=True)
+    )
+    if by not in names:
+        raise ServiceError("A player seated at this table confirms the result.")
+    if not agree and not note:
+        raise ServiceError("Say what is wrong, so the director can look at it.")
+    return play.confirm_match(match, agree=agree, by=by, note=note, now=now)
+
+
+# --- the state the tablet shows ------------------------------------------------------------
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def _seat_rows(round_ids: list[int]) -> list[SeatRow]:
+    return list(SeatRow.objects.filter(round_id__in=round_ids).select_related("player"))
+
+
+def _entry_json(entry: HandEntry) -> dict[str, Any]:
+    return {
+        "number": entry.number,
+        "client_key": entry.client_key,
+        "outcome": entry.outcome,
+        "maker": entry.maker or None,
+        "alone": entry.alone,
+        "maker_tricks": entry.maker_tricks,
+        "renege_by": entry.renege_by or None,
+        "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
+        "dealer": entry.dealer,
+        "phase": entry.phase,
+        "points": {"NS": entry.points_ns, "EW": entry.points_ew},
+        "state": entry.state,
+        "source": entry.source,
+        "entered_at": _iso(entry.entered_at),
+        "entered_by": entry.entered_by,
+        "ended_at": _iso(entry.ended_at),
+        "ended_by": entry.ended_by,
+        "reason": entry.reason or entry.end_reason,
+    }
+
+
+def hand_json(entry: HandEntry) -> dict[str, Any]:
+    return _entry_json(entry)
+
+
+def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
+    return {
+        "target": t.final_target if final else t.target,
+        "points_make": t.points_make, "points_march": t.points_march,
+        "points_alone_march": t.points_alone_march, "points_euchre": t.points_euchre,
+        "points_renege": t.points_renege,
+        "alone_march_award": 0 if final else t.alone_march_award,
+        "renege_penalty": 0 if final else t.renege_penalty,
+        "cap_at_target": t.cap_at_target,
+    }
+
+
+def _bonus_reason(state: MatchState, team: Team, target: int) -> str:
+    parts = []
+    if state.score[team] >= target:
+        parts.append(f"reached {target}")
+    if state.score[team.other] == 0:
+        parts.append("opponents on 0")
+    return ", ".join(parts)
+
+
+def table_state(scope: TableScope, now: datetime | None = None,
+                match_id: object = None) -> dict[str, Any]:
+    """Everything the table screen shows, as JSON; notes the tablet's contact."""
+    now = now_or(now)
+    t = scope.tournament
+    where = table_rounds(scope)
+    match, next_round = where.match, where.next_round
+    if match_id is not None:
+        named = match_for(scope, match_id)
+        if match is None or named.pk != match.pk:
+            # An earlier match of this table, asked for by a tablet that was offline.
+            match, next_round = named, None
+    base: dict[str, Any] = {
+        "server_now": _iso(now),
+        "tournament": {"id": t.pk, "name": t.name, "status": t.status},
+        "table": scope.table,
+        "match": None, "round": None, "seats": [], "hands": [], "history": [],
+        "clock": {"server_now": _iso(now), "limited": False, "started": False,
+                  "remaining_seconds": None, "time_called": False, "paused": False},
+        "next_round": None,
+    }
+    if match is None:
+        return base
+    play.touch(match, now)
+    rnd = match.round
+    final = rnd.kind == Round.Kind.FINAL
+    round_ids = [rnd.pk] + ([next_round.pk] if next_round else [])
+    seats = _seat_rows(round_ids)
+    here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
+    entries = list(match.hands.all().order_by("number", "entered_at", "pk"))
+    standing = [e for e in entries if e.state == HandEntry.State.STANDING]
+    pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
+    clock = play.round_clock(rnd, pauses)
+    extension = timedelta(seconds=match.extension_seconds)
+    state = play.replay_entries(match, standing, play.match_time(match, now, clock))
+    rules = _rules_json(t, final)
+
+    running = {h.number: h.running for h in state.hands}
+    hands = []
+    for e in standing:
+        row = _entry_json(e)
+        total = running.get(e.number, {Team.NS: 0, Team.EW: 0})
+        row["running"] = {"NS": total[Team.NS], "EW": total[Team.EW]}
+        hands.append(row)
+
+    seat_rows = []
+    for seat in SEATS:
+        row = here.get(seat.value)
+        seat_rows.append({
+            "seat": seat.value,
+            "team": seat.team.value,
+            "player": row.player.name if row else None,
+            "division": row.player.division if row else None,
+            "individual": state.individual.get(seat, 0),
+            "points": state.player_points(seat) if state.over and not final else None,
+        })
+
+    limited = not final and rnd.started_at is not None
+    base.update({
+        "round": {
+            "id": rnd.pk, "number": rnd.number, "kind": rnd.kind, "label": str(rnd),
+            "status": rnd.status, "game": match.game if final else None,
+        },
+        "match": {
+            "id": match.pk, "game": match.game, "status": match.status,
+            "first_dealer": match.first_dealer or None,
+            "dealer": (
+                state.next_dealer.value if state.next_dealer and match.first_dealer else None
+            ),
+            "next_number": len(standing) + 1,
+            "next_phase": state.next_phase.value if state.next_phase else None,
+            "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
+            "bonuses": {"NS": state.bonuses.get(Team.NS, 0),
+                        "EW": state.bonuses.get(Team.EW, 0)},
+            "bonus_reasons": {
+                team.value: _bonus_reason(state, team, rules["target"])
+                for team in (Team.NS, Team.EW) if state.bonuses.get(team, 0)
+            },
+            "over": state.over,
+            "winner": match.winner or (state.winner.value if state.winner else None),
+            "tied": state.tied,
+            "time_called": state.time_called,
+            "awaiting_answer": state.awaiting_answer and rnd.status == Round.Status.RUNNING,
+            "in_tiebreak": state.in_tiebreak,
+            "hand_in_progress_at_call": match.hand_in_progress_at_call,
+            "confirmed_by": match.confirmed_by,
+            "dispute_note": match.dispute_note,
+            "open": rnd.status == Round.Status.RUNNING,
+            "final": final,
+        },
+        "rules": rules,
+        "seats": seat_rows,
+        "hands": hands,
+        "history": [_entry_json(e) for e in entries],
+        "clock": {
+            "server_now": _iso(now),
+            "limited": limited,
+            "started": rnd.started_at is not None,
+            "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
+            "remaining_seconds": (
+                clock.remaining(now, extension).total_seconds() if limited else None
+            ),
+            "time_called": state.time_called,
+            "paused": clock.paused(now) if limited else False,
+        },
+    })
+    if final:
+        base["final"] = _final_games(match)
+    if next_round is not None:
+        base["next_round"] = _next_round(next_round, here, seats)
+    return base
+
+
+def _final_games(match: Match) -> dict[str, Any]:
+    games = list(
+        Match.objects.filter(round_id=match.round_id).order_by("game")
+        .values("game", "status", "winner", "score_ns", "score_ew")
+    )
+    wins = {"NS": 0, "EW": 0}
+    for g in games:
+        if g["winner"] and g["status"] in ("finished", "confirmed", "disputed"):
+            wins[g["winner"]] += 1
+    return {"games": games, "wins": wins,
+            "games_to_win": match.round.tournament.final_games_to_win}
+
+
+def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> dict[str, Any]:
+    """Where each of this table's players sits next, with partner and opponents."""
+    upcoming = [s for s in seats if s.round_id == rnd.pk]
+    by_player = {s.player_id: s for s in upcoming}
+    by_place = {(s.table, s.position): s for s in upcoming}
+    moves = []
+    for position in (s.value for s in SEATS):
+        now_seat = here.get(position)
+        if now_seat is None:
+            continue
+        going = by_player.get(now_seat.player_id)
+        if going is None:
+            moves.append({"player": now_seat.player.name, "from_seat": position,
+                          "table": None, "seat": None, "partner": None, "opponents": []})
+            continue
+        seat = Seat(going.position)
+
+        def name_at(s: Seat, table: int = going.table) -> str | None:
+            row = by_place.get((table, s.value))
+            return row.player.name if row else None
+
+        moves.append({
+            "player": now_seat.player.name, "from_seat": position,
+            "table": going.table, "seat": seat.value, "team": seat.team.value,
+            "partner": name_at(seat.partner),
+            "opponents": [n for n in (name_at(s) for s in seat.team.other.seats) if n],
+        })
+    return {"id": rnd.pk, "number": rnd.number, "label": str(rnd), "kind": rnd.kind,
+            "status": rnd.status, "moves": moves}
