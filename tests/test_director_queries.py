@@ -1,0 +1,61 @@
+"""The console's busiest pages cost the same number of queries for 4 tables as for 100."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tournaments.domain.hands import Hand, Outcome, Seat
+from tournaments.models import Tournament
+from tournaments.services import play, rounds
+from tournaments.services.simulate import Simulation
+
+pytestmark = pytest.mark.django_db
+
+# Pinned: a change here means a page grew a query (or an N+1 crept in).
+BOARD_QUERIES = 7
+PLAYERS_QUERIES = 8
+STANDINGS_QUERIES = 6
+
+
+@pytest.fixture(params=[4, 100], ids=["4 tables", "100 tables"])
+def event(request, make_tournament) -> Tournament:
+    """Round 1 played to the end through the services, round 2 seated and under way."""
+    tables = request.param
+    # A short target keeps 100 tables quick to play while exercising every status.
+    t = make_tournament(tables, target=3, preliminary_rounds=3)
+    rounds.draw_first_round(t, by="test", seed=5)
+    sim = Simulation(tables, seed=5)
+    sim.tournament = t
+    sim.play_round(t.rounds.get(number=1))
+    rnd = rounds.seat_next_round(t, by="test")
+    rounds.start_round(rnd, by="test")
+    for match in rnd.matches.select_related("round__tournament").order_by("table")[:3]:
+        play.set_first_dealer(match, Seat.N, by="test")
+        play.record_hand(match, Hand(Outcome.RENEGE, renege_by=Seat.E), by="test",
+                         client_key=f"q-{match.pk}")
+    return t
+
+
+def test_live_board_queries_do_not_grow_with_the_event(director_client, event,
+                                                       django_assert_num_queries):
+    page = reverse("director:board", args=[event.slug, 2])
+    with django_assert_num_queries(BOARD_QUERIES):
+        response = director_client.get(page)
+    assert response.content.decode().count("<tr class=\"status-") == event.players.count() // 4
+
+
+def test_players_page_queries_do_not_grow_with_the_event(director_client, event,
+                                                         django_assert_num_queries):
+    page = reverse("director:players", args=[event.slug])
+    with django_assert_num_queries(PLAYERS_QUERIES):
+        response = director_client.get(page)
+    assert response.content.decode().count('id="player-') == event.players.count()
+
+
+def test_standings_page_queries_do_not_grow_with_the_event(director_client, event,
+                                                           django_assert_num_queries):
+    page = reverse("director:standings", args=[event.slug])
+    with django_assert_num_queries(STANDINGS_QUERIES):
+        response = director_client.get(page)
+    assert response.status_code == 200
