@@ -180,3 +180,32 @@ def test_a_player_import_is_all_or_nothing(transactional_db, make_tournament):
 
     assert_atomic(action)
     assert t.players.count() == 4 + 3
+
+
+# --- The server dies in the middle of a burst ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory):
+    from bench.server import collected_static
+
+    return collected_static(tmp_path_factory.mktemp("static"))
+
+
+def test_a_server_crash_mid_burst_loses_and_doubles_nothing(transactional_db, tmp_path,
+                                                            static_root):
+    from bench import scenario
+    from bench.server import for_test_database
+
+    server = for_test_database(connection.settings_dict, tmp_path, static_root)
+    t = scenario.prepare_event(20)
+    with server:
+        report = scenario.run_with_crash(t, server.port, restart=server.start,
+                                         crash=server.kill)
+    assert not report.problems, "\n".join(report.lines())
+    phase = report.phase("burst with a crash")
+    # The crash really happened part-way: some hands were in already, some answers lost.
+    assert 0 < report.rows["acknowledged before the crash"] < report.rows["expected"]
+    assert phase.no_answer > 0, phase.line()
+    assert report.rows["stored"] == report.rows["expected"]
+    assert phase.server_errors == 0, phase.line()
