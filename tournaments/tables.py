@@ -30,6 +30,10 @@ class PlayerTable(tables.Table):
         order_by = ("name",)
         empty_text = "No players match."
 
+    def render_division(self, value: str, record: Player) -> str:
+        return format_html('<span class="div div-{}">{}</span>', record.division,
+                           record.division)
+
 
 class SeatFinderTable(tables.Table):
     name = tables.Column()
@@ -48,18 +52,22 @@ def _points(value: int | None) -> str:
     return "—" if value is None else str(value)
 
 
+NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
+
+
 class StandingsTable(tables.Table):
     """One division; the per-round columns are added for the tournament's round count."""
 
-    rank = tables.Column(attrs={"td": {"class": "num"}})
+    rank = tables.Column(attrs=NUM)
     player = tables.Column(accessor="player__name", verbose_name="Player")
     bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses",
-                            attrs={"td": {"class": "num"}})
+                            attrs=NUM)
     individual = tables.Column(accessor="record__individual", verbose_name="Awards/penalties",
-                               attrs={"td": {"class": "num"}})
-    total = tables.Column(accessor="record__total", attrs={"td": {"class": "num total"}})
-    wins = tables.Column(accessor="record__wins", attrs={"td": {"class": "num"}})
-    margin = tables.Column(accessor="record__margin", attrs={"td": {"class": "num"}})
+                               attrs=NUM)
+    total = tables.Column(accessor="record__total",
+                          attrs={"th": {"class": "num"}, "td": {"class": "num total"}})
+    wins = tables.Column(accessor="record__wins", attrs=NUM)
+    margin = tables.Column(accessor="record__margin", attrs=NUM)
 
     class Meta:
         attrs = {"class": "grid standings"}
@@ -68,8 +76,7 @@ class StandingsTable(tables.Table):
 
     def __init__(self, rows: list[StandingRow], rounds: int, **kwargs: object) -> None:
         extra = [
-            (f"r{n}", tables.Column(verbose_name=f"R{n}", empty_values=(),
-                                    attrs={"td": {"class": "num"}},
+            (f"r{n}", tables.Column(verbose_name=f"R{n}", attrs=NUM,
                                     accessor=f"by_round__{n}", default="—"))
             for n in range(1, rounds + 1)
         ]
