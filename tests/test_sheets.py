@@ -189,6 +189,13 @@ def test_seating_chart_lists_each_table_then_every_player_alphabetically(directo
                 in by_name
 
 
+def test_find_your_seat_files_accented_names_under_their_base_letter():
+    names = ["Zoe", "Łukasz", "Oscar", "Ørjan", "émile", "Eli", "Åsa", "lena"]
+    assert sorted(names, key=sheets.sort_key) == [
+        "Åsa", "Eli", "émile", "lena", "Łukasz", "Ørjan", "Oscar", "Zoe"
+    ]
+
+
 def test_seating_for_a_large_round_runs_to_several_numbered_pages(db):
     tables = tuple(
         sheets.TableLine(t, {s: sheets.Seated(f"P{t}{s.value}", "A" if s in "NE" else "B")

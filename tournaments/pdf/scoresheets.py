@@ -20,7 +20,8 @@ from ..domain.match import dealer_for
 from ..services.sheets import HandLine, Scoresheet, Scoresheets
 from . import styles as st
 
-MIN_ROWS = 20
+MIN_ROWS = 20  # on Letter; taller paper gets the extra rows it has room for
+LETTER_HEIGHT = 792
 SPARE_ROWS = 6
 ROW_HEIGHT = 17
 
@@ -50,11 +51,12 @@ def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     ])
 
 
-def grid(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
+def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -> Table:
     header = ["Hand", "Dealer", "Makers", "Alone", "Tricks", "Note", "NS\npoints",
               "EW\npoints", "NS\ntotal", "EW\ntotal"]
     rows: list[list[Any]] = [header, *(hand_row(h) for h in sheet.hands)]
-    count = max(MIN_ROWS, len(sheet.hands) + SPARE_ROWS)
+    rows_on_page = MIN_ROWS + max(0, int((page_height - LETTER_HEIGHT) // ROW_HEIGHT))
+    count = max(rows_on_page, len(sheet.hands) + SPARE_ROWS)
     for number in range(len(sheet.hands) + 1, count + 1):
         dealer = dealer_for(sheet.first_dealer, number).value if sheet.first_dealer else ""
         rows.append([str(number), dealer, "NS / EW", "", "", "", "", "", "", ""])
@@ -178,7 +180,7 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
             Paragraph(dealer_text + " · the deal passes clockwise (N, E, S, W) after every "
                       "hand, misdeals and reneges included." + recorded, s.body),
             Spacer(1, 4),
-            grid(sheet, fonts, width),
+            grid(sheet, fonts, width, pagesize[1]),
             Spacer(1, 8),
             boxes(sheets, fonts, width),
             Spacer(1, 4),

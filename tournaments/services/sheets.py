@@ -152,10 +152,17 @@ class FinalResults:
     printed_at: datetime
 
 
+# Letters that Unicode does not decompose into a base letter and an accent.
+UNDECOMPOSED = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d",
+                              "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss",
+                              "Þ": "Th", "þ": "th", "ı": "i"})
+
+
 def sort_key(name: str) -> tuple[str, str]:
     """Alphabetical as people read it: accents and case do not move a name."""
     plain = "".join(
-        c for c in unicodedata.normalize("NFKD", name) if not unicodedata.combining(c)
+        c for c in unicodedata.normalize("NFKD", name.translate(UNDECOMPOSED))
+        if not unicodedata.combining(c)
     )
     return plain.casefold(), name
 
@@ -233,13 +240,14 @@ def current_round(tournament: Tournament) -> Round | None:
 
 
 def table_cards(tournament: Tournament, link_url: Callable[[str], str],
-                now: datetime | None = None) -> TableCards | None:
-    """One card per table of the current round; None before the first draw.
+                now: datetime | None = None, rnd: Round | None = None) -> TableCards | None:
+    """One card per table of ``rnd`` (the current round by default); None before the
+    first draw.
 
     ``link_url`` turns a token into the absolute tablet URL: only the view knows the
     host the tablets will reach.
     """
-    rnd = current_round(tournament)
+    rnd = rnd or current_round(tournament)
     if rnd is None:
         return None
     tables = _seats_by_table(rnd)
