@@ -45,7 +45,8 @@ def production_env(database: str, var_dir: Path, static_root: Path,
     """The environment of a production deployment, minus TLS (the bench speaks plain
     HTTP on the loopback, so the SSL redirect is off; everything else is as deployed)."""
     env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECURE_SSL_REDIRECT", "DATABASE_URL", "CONN_MAX_AGE"}}
+           if k not in {"DEBUG", "SECURE_SSL_REDIRECT", "DATABASE_URL", "CONN_MAX_AGE",
+                        "DJANGO_ALLOW_ASYNC_UNSAFE"}}
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),

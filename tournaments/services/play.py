@@ -405,6 +405,8 @@ def confirm_match(match: Match, *, agree: bool, by: str, note: str = "",
             raise ServiceError("The match is not over yet.")
         if match.status == Match.Status.CONFIRMED and agree:
             return match
+        # Once the round is finalized its results stand: a late dispute goes to the director.
+        _require_open(match)
         match.status = Match.Status.CONFIRMED if agree else Match.Status.DISPUTED
         match.confirmed_by, match.confirmed_at = by, now
         match.dispute_note = "" if agree else note.strip()
