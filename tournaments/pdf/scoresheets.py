@@ -156,7 +156,8 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
                         f"{st.escape(sheets.round_label)}</font>", s.heading), title]],
             colWidths=[width * 0.55, width * 0.45],
             style=[("FONTNAME", (1, 0), (1, 0), fonts.bold), ("FONTSIZE", (1, 0), (1, 0), 26),
-                   ("ALIGN", (1, 0), (1, 0), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                   ("LEADING", (1, 0), (1, 0), 30), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                   ("ALIGN", (1, 0), (1, 0), "RIGHT"), ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
                    ("LEFTPADDING", (0, 0), (0, 0), 0), ("RIGHTPADDING", (1, 0), (1, 0), 0)],
         )
         if sheets.final:
