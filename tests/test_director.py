@@ -437,7 +437,7 @@ def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
     t = finished_prelims(make_tournament)
     page = director_client.get(url("standings", t.slug)).content.decode()
     head = text(page.split("<thead")[1].split("</thead>")[0])
-    assert head.endswith("Rank Player R1 R2 Bonuses Awards/penalties Total Wins Margin")
+    assert head.endswith("Rank Player R1 R2 Bonuses Awards/ penalties Total Wins Margin")
     assert "Division A" in page and "Division B" in page
     csv_text = director_client.get(url("standings_csv", t.slug, "A")).content.decode()
     header, *rows = csv_text.strip().splitlines()

@@ -11,6 +11,15 @@
     }
   }, true);
 
+  // A link to a closed <details> (e.g. "correct" in the hand log) opens it.
+  function openTarget() {
+    var id = window.location.hash.slice(1);
+    var el = id ? document.getElementById(id) : null;
+    if (el && el.tagName === "DETAILS") { el.open = true; }
+  }
+  window.addEventListener("hashchange", openTarget);
+  document.addEventListener("DOMContentLoaded", openTarget);
+
   // At the check-in desk, after a tap the search box is ready for the next name.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;

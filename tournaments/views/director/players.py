@@ -170,7 +170,9 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
             return redirect("director:players", t.slug)
     else:
         report = parse_players_csv(t, text)
-    context.update(report=report, text=text, checked_in=checked,
-                   errors_by_line=dict(report.errors))
+    # One list in file order: the good lines and, in place, what is wrong with the others.
+    lines = sorted([(r.line, r.name, r.division, "") for r in report.rows]
+                   + [(line, "", "", message) for line, message in report.errors])
+    context.update(report=report, text=text, checked_in=checked, lines=lines)
     return render(request, "director/players/import.html", context,
                   status=200 if report.ok else 422)

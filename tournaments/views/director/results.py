@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from ...domain.hands import Seat
+from ...domain.hands import Seat, Team
 from ...forms import FirstDealerForm, HandForm
 from ...models import Activity, HandEntry, Match, Round, Tournament
 from ...services import ServiceError
@@ -31,7 +31,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     tables = _standings_tables(t)
     return render(request, "director/standings.html", {
-        "tournament": t, "tables": tables,
+        "tournament": t, "tables": tables, "chain": t.tiebreaks.replace(",", " → "),
         "pdf": {d: [(p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
                     for p in ("letter", "a4")] for d in tables},
     })
@@ -82,10 +82,11 @@ def _final_page(request: HttpRequest, t: Tournament, status: int = 200,
         current = next((g for g in games if not g.is_over), None)
     progress = standing_service.final_progress(t)
     champs = standing_service.champions(t)
-    champion_names = None
-    if champs and seats is not None:
-        pair = ("N", "S") if champs == "A" else ("E", "W")
-        champion_names = [seats.seats[p].name for p in pair]
+    champion_names, games_line = None, ""
+    if champs and seats is not None and progress is not None:
+        team = Team.NS if champs == "A" else Team.EW
+        champion_names = [seats.seats[p.value].name for p in team.seats]
+        games_line = f"{progress.wins[team]}–{progress.wins[team.other]}"
     hands = []
     if current is not None:
         hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
@@ -93,6 +94,7 @@ def _final_page(request: HttpRequest, t: Tournament, status: int = 200,
         "tournament": t, "final": rnd, "games": games, "current": current, "seats": seats,
         "finalists": finalists(t, table, seated), "progress": progress,
         "champions": champs, "champion_names": champion_names, "hands": hands,
+        "games_line": games_line,
         "ready": done >= t.preliminary_rounds and prelim.count() == done,
         "done": done,
         "hand_form": hand_form or HandForm(),
