@@ -242,7 +242,17 @@
     }
   }
 
+  // When the browser knows it has no network, waiting for its "online" event is cheaper
+  // than failing; when it only thinks it has one (venue Wi-Fi without internet), the
+  // requests themselves fail and the queue waits.
+  const knownOffline = () => navigator.onLine === false;
+
   async function poll() {
+    if (knownOffline()) {
+      setOnline(false);
+      render();
+      return;
+    }
     const sentAt = Date.now();
     let res;
     try {
@@ -282,7 +292,10 @@
   }
 
   function queueLabel(q) {
-    if (q.kind === "hand") return `Hand ${q.body.number}`;
+    if (q.kind === "hand") {
+      const v = view();
+      return `Hand ${q.body.number} (${v ? describe(v, q.body) : q.body.outcome})`;
+    }
     if (q.kind === "undo") return `Undo of hand ${q.body.number}`;
     if (q.kind === "answer") return "The answer about the hand in progress";
     if (q.kind === "first-dealer") return "The first dealer";
@@ -292,6 +305,11 @@
 
   async function flush() {
     if (flushing || revoked) return;
+    if (knownOffline()) {
+      setOnline(false);
+      render();
+      return;
+    }
     flushing = true;
     render();
     try {
@@ -834,6 +852,7 @@
     const text = banner(v);
     $("tb-banner").textContent = text;
     $("tb-banner").hidden = !text;
+    $("tb-banner").classList.toggle("tb-banner-bad", !!revoked);
     if (v && v.round) $("tb-round").textContent = m && m.final
       ? `${v.round.label} · game ${m.game}` : v.round.label;
 
@@ -884,6 +903,7 @@
     const undoable = !!(m && v.hands.length && m.open && !revoked
       && m.status !== "confirmed" && m.status !== "disputed");
     $("tb-undo").disabled = !undoable;
+    $("tb-undo").hidden = !(m && v.hands.length);
   }
 
   // --- wiring ---------------------------------------------------------------------------

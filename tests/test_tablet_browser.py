@@ -1,0 +1,381 @@
+"""The scorekeeper's tablet in real Chromium: taps, offline queue, scope, time and tie-break.
+
+Screenshots of every screen go to /tmp/tablet-shots/ (both tablet sizes) to be looked at.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tournaments.models import HandEntry, Match, TableLink, Tournament
+from tournaments.services import rounds
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path("/tmp/tablet-shots")
+PORTRAIT = {"width": 768, "height": 1024}
+LANDSCAPE = {"width": 1280, "height": 800}
+WAIT = 12_000   # ms: the tablet polls every 3 s
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    size = page.viewport_size or LANDSCAPE
+    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"),
+                    full_page=True)
+
+
+def seated(make_tournament, tables: int) -> Tournament:
+    t = make_tournament(tables=tables)
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    rounds.start_round(rnd, by="test")
+    return t
+
+
+def token(t: Tournament, table: int) -> str:
+    return TableLink.objects.get(tournament=t, table=table, revoked_at__isnull=True).token
+
+
+def open_table(page: Page, live_server, t: Tournament, table: int) -> None:
+    page.goto(f"{live_server.url}/t/{token(t, table)}/")
+    expect(page).to_have_url(re.compile(r"/t/table/$"))
+    all_sent(page)
+
+
+def all_sent(page: Page) -> None:
+    expect(page.locator("#tb-net")).to_have_text("Online · all sent", timeout=WAIT)
+
+
+def seat(page: Page, position: str):
+    return page.locator(f'.tb-seat[data-seat="{position}"]')
+
+
+def name_at(t: Tournament, table: int, position: str) -> str:
+    rnd = t.rounds.order_by("-number").first()
+    return rnd.seats.get(table=table, position=position).player.name
+
+
+def start(page: Page, dealer: str, keeper: str | None = None) -> None:
+    seat(page, dealer).click()
+    if keeper:
+        page.get_by_role("button", name=f"{keeper} keeps score").click()
+    page.click("#tb-start-save")
+    expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
+
+
+def enter(page: Page, maker: str, tricks: int, alone: bool = False) -> None:
+    seat(page, maker).click()
+    if alone:
+        page.click("#tb-alone")
+    page.click(f'#tb-tricks [data-tricks="{tricks}"]')
+    expect(page.locator("#tb-save")).to_be_enabled()
+    page.click("#tb-save")
+
+
+def renege(page: Page, by: str) -> None:
+    page.click("#tb-renege")
+    page.click(f'#tb-dialog-choices [data-value="{by}"]')
+    expect(page.locator("#tb-dialog-preview")).to_contain_text("reneged")
+    page.click("#tb-dialog-ok")
+
+
+def dialog_ok(page: Page) -> None:
+    expect(page.locator("#tb-dialog")).to_be_visible()
+    page.click("#tb-dialog-ok")
+
+
+def standing(match: Match) -> list[HandEntry]:
+    return list(match.hands.filter(state="standing").order_by("number"))
+
+
+def csp_errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text)
+            if "Content Security Policy" in m.text else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+@pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
+def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
+    chromium, live_server, make_tournament, viewport,
+):
+    t = seated(make_tournament, tables=1)
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    errors = csp_errors(page)
+    open_table(page, live_server, t, 1)
+    shot(page, "01-start")
+    keeper = name_at(t, 1, "N")
+    start(page, "N", keeper=keeper)
+    expect(seat(page, "N")).to_contain_text("Dealer")
+
+    seat(page, "E").click()
+    page.click("#tb-alone")
+    page.click('#tb-tricks [data-tricks="5"]')
+    expect(page.locator("#tb-preview")).to_contain_text("lone march → EW +4")
+    shot(page, "02-entry-preview")
+    page.click("#tb-save")                              # 1: EW 4, E +1
+    all_sent(page)
+    expect(seat(page, "E")).to_contain_text("Dealer")   # the deal passed clockwise
+
+    page.click("#tb-renege")
+    page.click('#tb-dialog-choices [data-value="S"]')
+    expect(page.locator("#tb-dialog-preview")).to_contain_text("EW +2")
+    shot(page, "03-renege")
+    page.click("#tb-dialog-ok")                         # 2: EW 6, S -2
+    page.click("#tb-misdeal")
+    expect(page.locator("#tb-dialog-title")).to_contain_text("Misdeal in hand 3")
+    shot(page, "04-misdeal")
+    page.click("#tb-dialog-ok")                         # 3: misdeal
+    enter(page, "N", 3)                                 # 4: NS 1
+    enter(page, "W", 2)                                 # 5: NS 3 (euchre)
+    enter(page, "E", 5)                                 # 6: EW 8 (march)
+    enter(page, "N", 4)                                 # 7: NS 4 ... undone
+    all_sent(page)
+    page.click("#tb-undo")
+    expect(page.locator("#tb-dialog-title")).to_have_text("Undo hand 7?")
+    shot(page, "05-undo")
+    page.click("#tb-dialog-ok")
+    all_sent(page)
+    expect(page.locator(".tb-hand-undone")).to_have_count(1)
+    expect(page.locator("#tb-score-NS")).to_have_text("3")
+    shot(page, "06-history")
+    enter(page, "W", 4)                                 # 7: EW 9
+    enter(page, "E", 3)                                 # 8: EW 10, the end
+    all_sent(page)
+
+    end = page.locator("#tb-end")
+    expect(end).to_be_visible(timeout=WAIT)
+    expect(page.locator("#tb-end-result")).to_have_text("East–West win 10–3.")
+    east, west, south = name_at(t, 1, "E"), name_at(t, 1, "W"), name_at(t, 1, "S")
+    rows = page.locator("#tb-end-rows tr")
+    expect(rows.filter(has_text=east)).to_contain_text("12")
+    expect(rows.filter(has_text=east)).to_contain_text("+1 (reached 10)")
+    expect(rows.filter(has_text=west)).to_contain_text("11")
+    expect(rows.filter(has_text=south)).to_contain_text("−2")
+    # The scorekeeper sits N, so only East–West may confirm.
+    who = page.locator("#tb-confirm-who button")
+    expect(who).to_have_count(2)
+    expect(page.get_by_role("button", name=f"I am {keeper}")).to_have_count(0)
+    shot(page, "07-end")
+    page.get_by_role("button", name=f"I am {west}").click()
+    page.click("#tb-agree")
+    expect(page.locator("#tb-confirmed")).to_have_text(f"Confirmed by {west}.", timeout=WAIT)
+    all_sent(page)
+
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert match.status == Match.Status.CONFIRMED and match.confirmed_by == west
+    assert (match.score_ns, match.score_ew, match.bonus_ew, match.winner) == (3, 10, 1, "EW")
+    assert [h.outcome for h in standing(match)] == [
+        "played", "renege", "misdeal", "played", "played", "played", "played", "played"]
+    assert match.hands.filter(state="undone").count() == 1
+    points = dict(match.round.seats.filter(table=1).values_list("position", "points"))
+    assert points == {"N": 3, "S": 1, "E": 12, "W": 11}
+
+    # Next round: the director finalizes and seats it; the screen says where to go.
+    rounds.finalize_round(match.round, by="director")
+    rounds.seat_next_round(t, by="director")
+    expect(page.locator("#tb-next")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#tb-moves li")).to_have_count(4)
+    expect(page.locator("#tb-moves")).to_contain_text(f"{east} → table 1")
+    expect(page.locator("#tb-moves")).to_contain_text("partner")
+    shot(page, "08-next-round")
+    rounds.start_round(t.rounds.get(number=2), by="director")
+    expect(page.locator("#tb-start")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#tb-round")).to_have_text("Round 2")
+    assert errors == []
+    context.close()
+
+
+def _cached(page: Page) -> bool:
+    return page.evaluate(
+        "async () => !!(window.caches && await caches.match(location.pathname,"
+        " {ignoreVary: true}))"
+    )
+
+
+def test_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
+    page, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=2)
+    open_table(page, live_server, t, 2)
+    start(page, "W")
+    enter(page, "N", 3)
+    all_sent(page)
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller"
+                           " !== undefined")
+    for _ in range(50):
+        if _cached(page):
+            break
+        page.wait_for_timeout(100)
+
+    page.context.set_offline(True)
+    enter(page, "E", 4)
+    enter(page, "S", 5, alone=True)
+    page.click("#tb-renege")
+    page.click('#tb-dialog-choices [data-value="W"]')
+    page.click("#tb-dialog-ok")
+    expect(page.locator("#tb-net")).to_have_text("Offline · 3 not yet sent", timeout=WAIT)
+    expect(page.locator(".tb-hand-pending")).to_have_count(3)
+    expect(page.locator("#tb-score-NS")).to_have_text("7")    # 1 + 4 + renege 2
+    shot(page, "09-offline")
+
+    page.reload()
+    expect(page.locator(".tb-hand-pending")).to_have_count(3)
+    expect(page.locator("#tb-net")).to_contain_text("3 not yet sent", timeout=WAIT)
+    match = Match.objects.get(round__tournament=t, table=2)
+    assert list(match.hands.values_list("number", flat=True)) == [1]   # nothing got out
+
+    page.context.set_offline(False)
+    all_sent(page)
+    expect(page.locator(".tb-hand-pending")).to_have_count(0)
+    hands = standing(match)
+    assert [(h.number, h.outcome, h.maker or h.renege_by) for h in hands] == [
+        (1, "played", "N"), (2, "played", "E"), (3, "played", "S"), (4, "renege", "W")]
+    assert match.hands.count() == 4
+    assert [h.dealer for h in hands] == ["W", "N", "E", "S"]
+    match.refresh_from_db()
+    assert (match.score_ns, match.score_ew) == (7, 1)
+
+
+def test_a_double_tap_on_save_stores_one_hand(page, live_server, make_tournament):
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    start(page, "N")
+    seat(page, "S").click()
+    page.click('#tb-tricks [data-tricks="3"]')
+    page.dblclick("#tb-save")
+    all_sent(page)
+    # And two clicks within one event-loop turn, faster than any finger.
+    seat(page, "E").click()
+    page.click('#tb-tricks [data-tricks="4"]')
+    page.evaluate("() => { const b = document.getElementById('tb-save'); b.click(); b.click(); }")
+    all_sent(page)
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert [(h.number, h.maker) for h in match.hands.all()] == [(1, "S"), (2, "E")]
+    expect(page.locator(".tb-hand")).to_have_count(2)
+
+
+def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
+    page, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    start(page, "S")
+    # A cookie the server no longer accepts (expired, rotated, or mangled by a proxy).
+    statuses: list[int] = []
+    page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/hands") else None)
+    seat(page, "W").click()
+    page.click('#tb-tricks [data-tricks="3"]')
+    page.evaluate("() => { document.cookie = 'csrftoken=stale; path=/';"
+                  " document.getElementById('tb-save').click(); }")
+    all_sent(page)
+    assert statuses == [403, 201]
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert [(h.number, h.maker) for h in match.hands.all()] == [(1, "W")]
+    expect(page.locator("#tb-refused")).to_be_hidden()
+
+
+def test_a_table_session_cannot_touch_another_table_and_a_revoked_link_stops(
+    page, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=4)
+    open_table(page, live_server, t, 3)
+    expect(page.locator(".tb-table-no")).to_have_text("Table 3")
+    other = Match.objects.get(round__tournament=t, table=4)
+    read, write = page.evaluate(
+        """async (id) => {
+            const token = document.cookie.match(/csrftoken=([^;]+)/)[1];
+            const read = await fetch(`/t/table/state.json?match=${id}`);
+            const write = await fetch("/t/table/hands", {method: "POST",
+              headers: {"Content-Type": "application/json", "X-CSRFToken": token},
+              body: JSON.stringify({client_key: "x", number: 1, outcome: "misdeal",
+                                    first_dealer: "N", match: id})});
+            return [read.status, write.status];
+        }""",
+        other.pk,
+    )
+    assert (read, write) == (403, 403)
+    assert not other.hands.exists()
+
+    old = token(t, 3)
+    rounds.revoke_link(t, 3, by="director")
+    expect(page.locator("#tb-banner")).to_contain_text("revoked", timeout=WAIT)
+    expect(page.locator("#tb-entry")).to_be_hidden()
+    shot(page, "10-revoked")
+    response = page.goto(f"{live_server.url}/t/{old}/")
+    assert response is not None and response.status == 403
+    expect(page.get_by_role("alert")).to_contain_text("revoked")
+    open_table(page, live_server, t, 3)                  # the reissued link works
+    expect(page.locator("#tb-start")).to_be_visible()
+
+
+def test_two_tablets_see_each_others_hands_and_a_clash_keeps_one(
+    chromium, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=1)
+    first = chromium.new_context(viewport=LANDSCAPE).new_page()
+    second = chromium.new_context(viewport=PORTRAIT).new_page()
+    open_table(first, live_server, t, 1)
+    open_table(second, live_server, t, 1)
+    start(first, "N")
+    expect(second.locator("#tb-entry")).to_be_visible(timeout=WAIT)
+    enter(first, "N", 3)
+    expect(second.locator("#tb-score-NS")).to_have_text("1", timeout=WAIT)
+
+    second.context.set_offline(True)
+    enter(second, "E", 3)                  # hand 2, queued on the second tablet
+    enter(first, "W", 5)                   # hand 2, stored from the first
+    all_sent(first)
+    second.context.set_offline(False)
+    expect(second.locator("#tb-refused")).to_contain_text("Hand 2 (",
+                                                          timeout=WAIT)
+    expect(second.locator("#tb-refused")).to_contain_text("already recorded")
+    expect(second.locator("#tb-score-EW")).to_have_text("2", timeout=WAIT)
+    shot(second, "11-clash")
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert [(h.number, h.maker, h.maker_tricks) for h in standing(match)] == [
+        (1, "N", 3), (2, "W", 5)]
+    first.context.close()
+    second.context.close()
+
+
+def test_time_called_mid_hand_then_a_tie_broken_by_a_tiebreak_hand(
+    chromium, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=1)
+    page = chromium.new_context(viewport=PORTRAIT).new_page()
+    open_table(page, live_server, t, 1)
+    expect(page.locator("#tb-clock")).to_have_text(re.compile(r"^(19|20):\d\d$"))
+    start(page, "E")
+    enter(page, "N", 3)        # NS 1
+    enter(page, "E", 4)        # EW 1
+    enter(page, "S", 3)        # NS 2
+    all_sent(page)
+
+    rounds.call_time(t.rounds.get(number=1), by="director")   # a hand is being played
+    expect(page.locator("#tb-call")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#tb-clock")).to_have_text("Time")
+    expect(page.locator("#tb-entry")).to_be_hidden()
+    shot(page, "12-time-called")
+    page.click("#tb-call-yes")
+    expect(page.locator("#tb-banner")).to_contain_text("finish the hand in progress",
+                                                      timeout=WAIT)
+    enter(page, "W", 3)        # the hand in progress: EW 2, tied
+    expect(page.locator("#tb-banner")).to_contain_text("Tie-break", timeout=WAIT)
+    expect(page.locator("#tb-entry-h")).to_contain_text("tie-break")
+    shot(page, "13-tiebreak")
+    enter(page, "E", 1)        # euchred: NS 4
+    expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
+    expect(page.locator("#tb-end-result")).to_have_text("North–South win 4–2.")
+    shot(page, "14-end-after-tiebreak")
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert [h.phase for h in standing(match)] == [
+        "regular", "regular", "regular", "at_call", "tiebreak"]
+    assert (match.score_ns, match.score_ew, match.bonus_ns, match.winner) == (4, 2, 0, "NS")
+    page.context.close()
