@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
@@ -102,7 +102,8 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
-        return redirect(target)
+        # Not redirect(): it would take a bare word for a view name and fail to reverse it.
+        return HttpResponseRedirect(target)
     return redirect(fallback, slug)
 
 
@@ -112,7 +113,9 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(slug)
     player = get_object_or_404(Player, tournament=t, pk=pk)
     value = request.POST.get("withdrawn") == "1"
-    set_withdrawn(player, value, by=who(request), reason=request.POST.get("reason", ""))
+    # A raw field, not a form's: drop NUL, which PostgreSQL cannot store.
+    reason = request.POST.get("reason", "").replace("\x00", "")
+    set_withdrawn(player, value, by=who(request), reason=reason)
     messages.success(request, f"{'Withdrew' if value else 'Reinstated'} {player.name}.")
     return _back(request, "director:players", t.slug)
 

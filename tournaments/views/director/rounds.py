@@ -283,7 +283,9 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 
 
 def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
-    game = request.POST.get("game") or 1
+    game = request.POST.get("game") or "1"
+    if not game.isdecimal():
+        raise Http404("No such game.")
     return get_object_or_404(Match.objects.select_related("round__tournament"),
                              round=rnd, table=table, game=game)
 
