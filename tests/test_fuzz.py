@@ -7,6 +7,8 @@ a complete success, and a refusal must leave the database as it was.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -116,3 +118,255 @@ def test_known_bad_files_are_refused_with_a_reason(make_tournament, payload):
     report = import_players(t, payload, by="fuzz")
     assert not report.ok and report.error_text()
     assert player_rows(t) == before
+
+
+# --- Shared: a small event in the middle of round 1 ------------------------------------
+
+HUGE = [2**31, 2**63, 10**20, -(2**63) - 1]
+odd_scalars = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.sampled_from(HUGE),
+    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
+    st.sampled_from(["", "N", "E", "S", "W", "X", "played", "renege", "misdeal", "3", "\x00",
+                     "x" * 5000, "1e309", "NaN", "9" * 30]),
+)
+json_values = st.recursive(
+    odd_scalars,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
+                                                                 max_size=3),
+    max_leaves=6,
+)
+
+
+@pytest.fixture
+def mid_round(make_tournament):
+    """Round 1 running: table 1 has three hands, table 2 is finished."""
+    from tests.test_faults import MAKE, play_out
+    from tournaments.domain.hands import Seat
+    from tournaments.services import play, rounds
+
+    t = make_tournament(2)
+    rnd = rounds.start_round(rounds.draw_first_round(t, by="test", seed=2), by="test")
+    one, two = rnd.matches.order_by("table")
+    play.set_first_dealer(one, Seat.N, by="test")
+    for n in range(1, 4):
+        play.record_hand(one, MAKE, client_key=f"mid-{n}", by="test")
+    play_out(two)
+    return t
+
+
+def snapshot():
+    from tests.test_faults import snapshot as every_row
+
+    return every_row()
+
+
+# --- Tablet endpoints ----------------------------------------------------------------
+
+VALID_HAND = {"client_key": "fuzz-base", "number": 4, "outcome": "played", "maker": "S",
+              "alone": False, "maker_tricks": 3, "renege_by": None, "first_dealer": "N",
+              "entered_at": "2026-11-30T10:02:03Z"}
+HAND_KEYS = [*VALID_HAND, "match", "dealer_partner_ordered_up"]
+WEIRD_TIMES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "2026-13-45T25:61:00Z",
+               "2026-11-30", "2026-11-30T10:02:03", "now", "2026-11-30T10:02:03.999999999Z"]
+near_valid_hands = st.builds(
+    lambda changes: {**VALID_HAND, **changes},
+    st.dictionaries(st.sampled_from(HAND_KEYS),
+                    st.one_of(json_values, st.sampled_from(WEIRD_TIMES)), min_size=1,
+                    max_size=4),
+)
+tablet_bodies = st.one_of(
+    st.binary(max_size=200),
+    json_values.map(lambda v: json.dumps(v).encode()),
+    near_valid_hands.map(lambda v: json.dumps(v).encode()),
+    st.dictionaries(st.sampled_from(["seat", "number", "in_progress", "agree", "by", "note",
+                                     "match"]), json_values, max_size=4)
+    .map(lambda v: json.dumps(v).encode()),
+)
+TABLET_POSTS = ["hands", "first-dealer", "undo", "answer-call", "confirm"]
+TABLET_ANSWERS = {200, 201, 400, 403, 409, 422}
+
+
+@pytest.fixture
+def tablet(mid_round):
+    from django.test import Client
+
+    from tournaments.models import TableLink
+
+    link = TableLink.objects.get(tournament=mid_round, table=1, revoked_at__isnull=True)
+    client = Client()
+    assert client.get(f"/t/{link.token}/").status_code == 302
+    return client
+
+
+def assert_clear_answer(response, before, allowed=TABLET_ANSWERS) -> None:
+    assert response.status_code in allowed, (response.status_code, response.content[:300])
+    if response.status_code >= 400:
+        assert snapshot() == before, f"a {response.status_code} refusal changed the database"
+        if response.get("Content-Type", "").startswith("application/json"):
+            assert json.loads(response.content)["error"]
+
+
+@pytest.mark.parametrize("action", TABLET_POSTS)
+@given(body=tablet_bodies)
+@FUZZ
+def test_tablet_endpoints_answer_any_body_with_a_clear_refusal(tablet, action, body):
+    before = snapshot()
+    response = tablet.post(f"/t/table/{action}", body, content_type="application/json")
+    assert_clear_answer(response, before)
+
+
+@given(match=st.one_of(st.text(max_size=30), st.integers().map(str),
+                       st.sampled_from([str(h) for h in HUGE])))
+@FUZZ
+def test_the_tablet_state_refuses_any_match_parameter_cleanly(tablet, match):
+    before = snapshot()
+    response = tablet.get("/t/table/state.json", {"match": match})
+    assert_clear_answer(response, before, {200, 400, 403, 422})
+
+
+@given(token=st.text(min_size=1, max_size=100))
+@FUZZ
+def test_any_token_opens_nothing_but_its_own_table(mid_round, token):
+    from urllib.parse import quote
+
+    from django.test import Client
+
+    response = Client().get(f"/t/{quote(token, safe='')}/")
+    assert response.status_code in (403, 404), response.status_code
+
+
+# --- Director forms ----------------------------------------------------------------
+
+RULE_FIELDS = ["preliminary_rounds", "round_minutes", "target", "points_make", "points_march",
+               "points_alone_march", "points_euchre", "points_renege", "alone_march_award",
+               "renege_penalty", "reach_bonus", "skunk_bonus", "skunk_includes_reach",
+               "cap_at_target", "final_games_to_win", "final_target"]
+HAND_FIELDS = ["client_key", "outcome", "maker", "alone", "maker_tricks", "renege_by"]
+form_values = st.one_of(
+    st.text(max_size=40), st.integers().map(str), st.sampled_from([str(h) for h in HUGE]),
+    st.sampled_from(["", "1", "0", "on", "A", "B", "NS", "EW", "N", "S", "played", "renege",
+                     "misdeal", "total,wins,margin,lot", "lot", "x" * 300, "\x00", "-1"]),
+)
+
+
+def director_targets(t) -> list[tuple[str, list[str]]]:
+    """(url, field names) for every director POST, on the event in the fixture."""
+    s = t.slug
+    rnd = f"/director/{s}/rounds/1/"
+    hand = t.rounds.get(number=1).matches.get(table=1).hands.first().pk
+    player = t.players.first().pk
+    return [
+        ("/director/tournaments/new/", ["name", "tiebreaks", *RULE_FIELDS]),
+        (f"/director/{s}/settings/", ["name", "tiebreaks", *RULE_FIELDS]),
+        (f"/director/{s}/players/", ["name", "division", "checked_in"]),
+        (f"/director/{s}/players/import/", ["text", "checked_in", "confirm"]),
+        (f"/director/{s}/players/{player}/edit/", ["name", "division"]),
+        (f"/director/{s}/players/{player}/withdraw/", ["withdrawn", "reason", "next"]),
+        (f"/director/{s}/players/{player}/check-in/", ["checked_in", "mode", "next"]),
+        (f"/director/{s}/draw/", ["redraw"]),
+        (f"/director/{s}/rounds/next/", []),
+        (rnd + "swap/", ["first", "second", "reason"]),
+        (rnd + "clock/pause/", []),
+        (rnd + "clock/call/", []),
+        (rnd + "finalize/", []),
+        (rnd + "tables/1/extend/", ["minutes", "reason", "game"]),
+        (rnd + "tables/2/override/", ["winner", "reason", "game"]),
+        (rnd + "tables/2/close/", ["reason", "game"]),
+        (rnd + "tables/1/relink/", ["game"]),
+        (rnd + f"tables/1/hands/{hand}/correct/",
+         [f"h{hand}-{f}" for f in HAND_FIELDS] + ["reason", "game"]),
+        (f"/director/{s}/final/seed/", []),
+        (f"/director/{s}/final/dealer/", ["seat"]),
+        (f"/director/{s}/final/hand/", HAND_FIELDS),
+        (f"/director/{s}/finish/", []),
+    ]
+
+
+DIRECTOR_ANSWERS = {200, 302, 400, 403, 404, 405, 409, 422}
+
+
+@pytest.mark.parametrize("target", range(22))
+@given(data=st.data())
+@FUZZ
+def test_director_forms_answer_any_post_with_a_form_error_or_a_change(
+    director_client, mid_round, target, data
+):
+    targets = director_targets(mid_round)
+    assert len(targets) == 22
+    url, fields = targets[target]
+    chosen = data.draw(st.lists(st.sampled_from(fields), unique=True), label="fields") \
+        if fields else []
+    payload = {name: data.draw(form_values, label=name) for name in chosen}
+    before = snapshot()
+    response = director_client.post(url, payload)
+    assert response.status_code in DIRECTOR_ANSWERS, (url, payload, response.status_code)
+    if response.status_code >= 400:
+        assert snapshot() == before, f"{url} refused with {response.status_code} but wrote"
+
+
+@given(upload=csv_payloads)
+@FUZZ
+def test_the_import_form_takes_any_upload(director_client, mid_round, upload):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    data = upload if isinstance(upload, bytes) else upload.encode("utf-8", "surrogatepass")
+    before = snapshot()
+    for confirm in ("", "1"):
+        response = director_client.post(
+            f"/director/{mid_round.slug}/players/import/",
+            {"file": SimpleUploadedFile("players.csv", data, "text/csv"), "confirm": confirm},
+        )
+        assert response.status_code in (200, 302, 422), response.status_code
+        if response.status_code == 422:
+            assert snapshot() == before
+
+
+@given(number=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
+       table=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
+       game=st.one_of(st.text(max_size=10), st.sampled_from(["1", "2", "-1", "9" * 25])),
+       division=st.sampled_from(["A", "B", "C", "a", "AB", "%00"]))
+@FUZZ
+def test_director_pages_take_any_number_in_the_address(director_client, mid_round, number,
+                                                       table, game, division):
+    s = mid_round.slug
+    for url in (f"/director/{s}/rounds/{number}/", f"/director/{s}/rounds/{number}/board/",
+                f"/director/{s}/rounds/{number}/seating/",
+                f"/director/{s}/rounds/{number}/tables/{table}/?game={game}",
+                f"/director/{s}/players/{table}/edit/",
+                f"/director/{s}/standings/{division}.csv",
+                f"/director/sheets/{s}/standings/{division}.pdf",
+                f"/director/sheets/{s}/rounds/{number}/seating.pdf"):
+        response = director_client.get(url)
+        assert response.status_code in (200, 302, 404), (url, response.status_code)
+
+
+@pytest.mark.parametrize("action,body", [
+    ("hands", {**VALID_HAND, "client_key": "nul\x00key"}),
+    ("hands", {**VALID_HAND, "match": "9" * 30}),
+    ("hands", {**VALID_HAND, "entered_at": "0001-01-01T00:00:00+14:00"}),
+    ("hands", {**VALID_HAND, "maker_tricks": 10**30}),
+    ("undo", {"number": 2**63}),
+    ("confirm", {"agree": False, "by": "\x00", "note": "\x00"}),
+    ("first-dealer", {"seat": "N\x00"}),
+])
+def test_tablet_edge_cases_are_refused_cleanly(tablet, action, body):
+    before = snapshot()
+    response = tablet.post(f"/t/table/{action}", json.dumps(body),
+                           content_type="application/json")
+    assert_clear_answer(response, before)
+
+
+@pytest.mark.parametrize("note", ["nul\x00note", "x" * 2001])
+def test_a_dispute_note_the_database_cannot_store_is_refused(mid_round, note):
+    from django.test import Client
+
+    from tournaments.models import TableLink
+
+    link = TableLink.objects.get(tournament=mid_round, table=2, revoked_at__isnull=True)
+    tablet = Client()
+    tablet.get(f"/t/{link.token}/")
+    name = mid_round.rounds.get(number=1).seats.filter(table=2).first().player.name
+    before = snapshot()
+    response = tablet.post("/t/table/confirm", {"agree": False, "by": name, "note": note},
+                           content_type="application/json")
+    assert_clear_answer(response, before, {400, 422})

@@ -180,8 +180,8 @@ def record_hand(
     """Record the next hand; a retry with the same client key returns the first entry."""
     now = now_or(now)
     client_key = (client_key or "").strip()
-    if not client_key or len(client_key) > 64:
-        raise ServiceError("Every entry needs a client key of 1 to 64 characters.")
+    if not client_key or len(client_key) > 64 or not client_key.isprintable():
+        raise ServiceError("Every entry needs a client key of 1 to 64 printable characters.")
     try:
         with transaction.atomic():
             return _record(match, hand, client_key, by, source, number, first_dealer,
@@ -405,6 +405,9 @@ def confirm_match(match: Match, *, agree: bool, by: str, note: str = "",
             raise ServiceError("The match is not over yet.")
         if match.status == Match.Status.CONFIRMED and agree:
             return match
+        if "\x00" in by + note:
+            # PostgreSQL refuses NUL in text; a form would have refused it already.
+            raise ServiceError("The name or note contains a NUL character.")
         # Once the round is finalized its results stand: a late dispute goes to the director.
         _require_open(match)
         match.status = Match.Status.CONFIRMED if agree else Match.Status.DISPUTED

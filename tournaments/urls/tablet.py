@@ -15,5 +15,7 @@ urlpatterns = [
     path("table/confirm", views.confirm, name="confirm"),
     path("sw.js", views.service_worker, name="service_worker"),
     # Last: a token never shadows the paths above.
-    path("<str:token>/", views.open_link, name="link"),
+    # Tokens are token_urlsafe(): slug characters only, so anything else (a NUL byte,
+    # which PostgreSQL cannot even compare) is a 404 before any query.
+    path("<slug:token>/", views.open_link, name="link"),
 ]
