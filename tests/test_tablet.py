@@ -112,6 +112,7 @@ def test_a_session_for_one_table_cannot_read_or_write_another(event):
     client = tablet(event, 1)
     other = Match.objects.get(round__tournament=event, table=2)
     assert client.get(f"/t/table/state.json?match={other.pk}").status_code == 403
+    assert client.get("/t/table/state.json?match=abc").status_code == 422
     status, _ = post(client, "hands", hand(1, match=other.pk))
     assert status == 403
     assert post(client, "first-dealer", {"seat": "N", "match": other.pk})[0] == 403
@@ -371,3 +372,36 @@ def test_a_session_older_than_the_round_still_works_for_the_new_round_links(even
     assert state(client)["round"]["number"] == 1
     assert TableLink.objects.filter(tournament=event, revoked_at__isnull=True).count() == 2
     assert timezone.now() - link(event, 1).created_at < timedelta(minutes=5)
+
+
+def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_tournament):
+    from tournaments.services.standings import seed_final
+
+    t = make_tournament(tables=2, preliminary_rounds=1)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=5), by="test")
+    clients = {table: tablet(t, table) for table in (1, 2)}
+    for table, c in clients.items():
+        for n in range(1, 4):
+            post(c, "hands", hand(n, key=f"r1-{table}-{n}", alone=n < 3, maker_tricks=5))
+        post(c, "confirm", {"agree": True, "by": state(c)["seats"][1]["player"]})
+    rounds.finalize_round(t.rounds.get(number=1), by="director")
+    seed_final(t, by="director")
+
+    final = state(clients[1])
+    assert final["round"]["kind"] == "final" and final["match"]["final"] is True
+    assert final["clock"]["limited"] is False and final["clock"]["remaining_seconds"] is None
+    assert final["final"]["wins"] == {"NS": 0, "EW": 0}
+    for n in range(1, 4):
+        status, _ = post(clients[1], "hands", hand(n, key=f"f1-{n}", alone=n < 3,
+                                                   maker_tricks=5))
+        assert status == 201
+    game_two = state(clients[1])
+    assert game_two["match"]["game"] == 2 and game_two["match"]["next_number"] == 1
+    assert game_two["final"]["wins"] == {"NS": 1, "EW": 0}
+    assert all(s["individual"] == 0 for s in game_two["seats"])
+
+    elsewhere = state(clients[2])
+    assert elsewhere["round"]["number"] == 1 and elsewhere["match"]["over"]
+    moves = elsewhere["next_round"]["moves"]
+    assert elsewhere["next_round"]["kind"] == "final" and len(moves) == 4
+    assert all(m["table"] in (None, 1) for m in moves)

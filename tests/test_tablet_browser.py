@@ -92,6 +92,21 @@ def standing(match: Match) -> list[HandEntry]:
     return list(match.hands.filter(state="standing").order_by("number"))
 
 
+def check_targets(page: Page) -> None:
+    """Every visible control is at least 48 px each way and has a name for screen readers."""
+    bad = page.evaluate("""() => [...document.querySelectorAll('button, input, textarea')]
+        .filter((b) => b.getClientRects().length > 0)
+        .map((b) => {
+            const r = b.getBoundingClientRect();
+            const name = (b.getAttribute('aria-label') || b.labels?.[0]?.textContent
+                          || b.textContent || '').trim();
+            return [b.id || b.dataset.seat || name, Math.round(r.width),
+                    Math.round(r.height), name];
+        })
+        .filter(([, w, h, name]) => w < 48 || h < 48 || !name)""")
+    assert bad == []
+
+
 def csp_errors(page: Page) -> list[str]:
     errors: list[str] = []
     page.on("console", lambda m: errors.append(m.text)
@@ -110,6 +125,7 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     errors = csp_errors(page)
     open_table(page, live_server, t, 1)
     shot(page, "01-start")
+    check_targets(page)
     keeper = name_at(t, 1, "N")
     start(page, "N", keeper=keeper)
     expect(seat(page, "N")).to_contain_text("Dealer")
@@ -119,6 +135,7 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     page.click('#tb-tricks [data-tricks="5"]')
     expect(page.locator("#tb-preview")).to_contain_text("lone march → EW +4")
     shot(page, "02-entry-preview")
+    check_targets(page)
     page.click("#tb-save")                              # 1: EW 4, E +1
     all_sent(page)
     expect(seat(page, "E")).to_contain_text("Dealer")   # the deal passed clockwise
@@ -127,6 +144,7 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     page.click('#tb-dialog-choices [data-value="S"]')
     expect(page.locator("#tb-dialog-preview")).to_contain_text("EW +2")
     shot(page, "03-renege")
+    check_targets(page)
     page.click("#tb-dialog-ok")                         # 2: EW 6, S -2
     page.click("#tb-misdeal")
     expect(page.locator("#tb-dialog-title")).to_contain_text("Misdeal in hand 3")
@@ -163,6 +181,7 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     expect(who).to_have_count(2)
     expect(page.get_by_role("button", name=f"I am {keeper}")).to_have_count(0)
     shot(page, "07-end")
+    check_targets(page)
     page.get_by_role("button", name=f"I am {west}").click()
     page.click("#tb-agree")
     expect(page.locator("#tb-confirmed")).to_have_text(f"Confirmed by {west}.", timeout=WAIT)

@@ -576,6 +576,7 @@
     const v = server;
     if (!v || !v.match) { node.textContent = "--:--"; return; }
     if (v.match.final) { node.textContent = v.round ? v.round.label : "Final"; return; }
+    if (v.round && v.round.status === "finished") { node.textContent = "Over"; return; }
     if (!clockBase || !clockBase.started) { node.textContent = "Not started"; return; }
     const left = remainingNow();
     node.classList.toggle("tb-clock-low", left !== null && left <= 120);
@@ -831,6 +832,11 @@
         + "and are sent once it is linked again." : ""}`;
     }
     const m = v && v.match;
+    if (m && m.final && v.final && !m.over) {
+      const w = v.final.wins;
+      return `Final, game ${m.game}: games won NS ${w.NS} – EW ${w.EW} `
+        + `(first to ${v.final.games_to_win}).`;
+    }
     if (!m || m.over) return "";
     if (clockBase && clockBase.paused) return "The director has paused the round.";
     if (m.in_tiebreak && m.time_called) {
@@ -853,6 +859,7 @@
     $("tb-banner").textContent = text;
     $("tb-banner").hidden = !text;
     $("tb-banner").classList.toggle("tb-banner-bad", !!revoked);
+    $("tb-banner").classList.toggle("tb-banner-info", !revoked && !!(m && m.final));
     if (v && v.round) $("tb-round").textContent = m && m.final
       ? `${v.round.label} · game ${m.game}` : v.round.label;
 
@@ -903,7 +910,7 @@
     const undoable = !!(m && v.hands.length && m.open && !revoked
       && m.status !== "confirmed" && m.status !== "disputed");
     $("tb-undo").disabled = !undoable;
-    $("tb-undo").hidden = !(m && v.hands.length);
+    $("tb-undo").hidden = !undoable;
   }
 
   // --- wiring ---------------------------------------------------------------------------
