@@ -113,6 +113,8 @@ def test_a_session_for_one_table_cannot_read_or_write_another(event):
     other = Match.objects.get(round__tournament=event, table=2)
     assert client.get(f"/t/table/state.json?match={other.pk}").status_code == 403
     assert client.get("/t/table/state.json?match=abc").status_code == 422
+    assert client.get(f"/t/table/state.json?match={2**70}").status_code == 403
+    assert post(client, "hands", hand(1, match=2**70))[0] == 403
     status, _ = post(client, "hands", hand(1, match=other.pk))
     assert status == 403
     assert post(client, "first-dealer", {"seat": "N", "match": other.pk})[0] == 403
@@ -196,7 +198,8 @@ def test_impossible_or_malformed_hands_answer_422_and_store_nothing(event, body)
     assert not HandEntry.objects.exists()
 
 
-@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe"])
+@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe",
+                                 b"[" * 100_000])
 def test_a_body_that_is_not_a_json_object_answers_400(event, raw):
     client = tablet(event, 1)
     response = client.post("/t/table/hands", raw, content_type="application/json")

@@ -46,6 +46,7 @@
   let online = navigator.onLine;
   let revoked = null;
   let flushing = false;
+  let writes = 0;
   let lastMatchId = server && server.match ? server.match.id : null;
   const ui = { maker: null, alone: false, tricks: null, firstDealer: null, keeper: null,
     confirmBy: null };
@@ -254,6 +255,7 @@
       return;
     }
     const sentAt = Date.now();
+    const mark = writes;
     let res;
     try {
       res = await request(urls.state, { headers: { "Accept": "application/json" } });
@@ -276,7 +278,8 @@
     revoked = null;
     setOnline(true);
     const data = await res.json();
-    acceptState(data, sentAt, Date.now());
+    // A poll that crossed one of our own writes may predate it: the next poll is current.
+    if (mark === writes) acceptState(data, sentAt, Date.now());
     render();
     if (queue.length) flush();
   }
@@ -333,6 +336,7 @@
           const data = await res.json().catch(() => ({}));
           queue = queue.filter((x) => x.id !== q.id);
           saveQueue();
+          writes += 1;
           acceptState(data.state, sentAt, Date.now());
           continue;
         }

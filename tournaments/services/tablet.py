@@ -156,6 +156,9 @@ def match_for(scope: TableScope, match_id: object = None) -> Match:
         pk = int(match_id)
     except ValueError:
         raise BadRequest("The match must be a number.") from None
+    if not 1 <= pk < 2**63:
+        # Beyond a bigint PostgreSQL would fail the query; no such match exists anyway.
+        raise Forbidden("That match is not this table's.")
     match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
     if (
         match is None or match.round.tournament_id != scope.tournament.pk

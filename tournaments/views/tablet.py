@@ -65,7 +65,7 @@ def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResp
     def wrapper(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
         try:
             data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return _error("The body must be JSON.", 400)
         if not isinstance(data, dict):
             return _error("The body must be a JSON object.", 400)
