@@ -80,6 +80,8 @@ def test_time_called_finishes_the_hand_in_progress_then_the_leader_wins_without_
     hands = [make("N", 3), make("E", 4), make("S", 4)]
     state = run(hands, time=TimeCall(called=True))
     assert not state.over and state.awaiting_answer and state.next_phase is AC
+    answered = run(hands, time=TimeCall(called=True, hand_in_progress=True))
+    assert not answered.awaiting_answer and answered.next_phase is AC
     state = run(hands + [make("W", 3, phase=AC)], time=TimeCall(called=True))
     # 2-2 after the hand in progress: still tied, so tie-break hands follow.
     assert not state.over and state.next_phase is TB

@@ -72,6 +72,7 @@ class MatchState:
     next_dealer: Seat | None
     next_phase: Phase | None
     time_called: bool
+    hand_in_progress: bool | None = None
     bonuses: dict[Team, int] = field(default_factory=dict)
     individual: dict[Seat, int] = field(default_factory=dict)
 
@@ -97,6 +98,7 @@ class MatchState:
             self.time_called
             and not self.over
             and self.next_phase is Phase.AT_CALL
+            and self.hand_in_progress is None
         )
 
 
@@ -197,6 +199,7 @@ def replay(
         next_dealer=None if over else dealer_for(first_dealer, len(scored) + 1),
         next_phase=next_phase,
         time_called=time.called,
+        hand_in_progress=time.hand_in_progress,
         bonuses=bonuses,
         individual=individual,
     )

@@ -471,12 +471,7 @@ def table_state(scope: TableScope, now: datetime | None = None,
             "winner": match.winner or (state.winner.value if state.winner else None),
             "tied": state.tied,
             "time_called": state.time_called,
-            # MatchState.awaiting_answer stays true after a "yes" (the next hand is still
-            # the one in progress); the table has answered once the match row says so.
-            "awaiting_answer": (
-                state.awaiting_answer and match.hand_in_progress_at_call is None
-                and rnd.status == Round.Status.RUNNING
-            ),
+            "awaiting_answer": state.awaiting_answer and rnd.status == Round.Status.RUNNING,
             "in_tiebreak": state.in_tiebreak,
             "hand_in_progress_at_call": match.hand_in_progress_at_call,
             "confirmed_by": match.confirmed_by,
