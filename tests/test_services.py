@@ -290,3 +290,50 @@ def test_register_refuses_a_duplicate_name_case_insensitively(make_tournament):
     t = make_tournament(1)
     with pytest.raises(ServiceError, match="already registered"):
         register_player(t, "player a001", "A", by="test")
+
+
+@pytest.fixture
+def final_round(make_tournament):
+    """A one-table event whose single preliminary round is over and whose final (games to
+    2 points, so one march wins a game) is seeded."""
+    from tournaments.services import standings
+
+    t = make_tournament(1, preliminary_rounds=1, target=2, final_target=2)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.select_related("round__tournament").get()
+    play.set_first_dealer(match, Seat.N, by="test")
+    record(match, made("N", 5), "prelim")
+    rounds.finalize_round(rnd, by="test")
+    return t, standings.seed_final(t, by="test")
+
+
+def win_final_game(final, game: int, maker: str):
+    match = final.matches.select_related("round__tournament").get(game=game)
+    play.set_first_dealer(match, Seat.N, by="test")
+    return record(match, made(maker, 5), f"final-{game}")
+
+
+def test_undoing_a_finished_final_game_drops_the_empty_next_game(final_round):
+    from tournaments.services import standings
+
+    t, final = final_round
+    won = win_final_game(final, 1, "N")
+    assert list(final.matches.values_list("game", flat=True)) == [1, 2]
+    play.undo_last_hand(won.entry.match, by="table 1")
+    assert list(final.matches.values_list("game", "status")) == [(1, "waiting")]
+    assert standings.champions(t) is None and standings.final_progress(t).next_game is None
+
+
+def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_round):
+    from tournaments.services import standings
+
+    t, final = final_round
+    win_final_game(final, 1, "N")
+    second = win_final_game(final, 2, "E")
+    win_final_game(final, 3, "E")
+    assert standings.champions(t) == "B"
+    with pytest.raises(ServiceError, match="game 3 of the final already has hands"):
+        play.correct_hand(second.entry, made("N", 5), by="director", reason="misread")
+    assert standings.champions(t) == "B"
+    assert HandEntry.objects.get(pk=second.entry.pk).state == HandEntry.State.STANDING

@@ -131,14 +131,38 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     SeatRow.objects.bulk_update(
         seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
     )
-    if is_final and state.over:
-        _next_final_game(match)
+    if is_final:
+        _sync_final_games(match)
 
 
-def _next_final_game(match: Match) -> None:
+def _sync_final_games(match: Match) -> None:
+    """Keep the final's games a valid best-of-N after any change to one of them.
+
+    An undo or correction can leave a game unfinished, or decide the final, while a
+    later game exists. A later game nobody has entered a hand in is removed (nothing is
+    lost); one with hands makes the change refused, since its hands would be orphaned.
+    """
     games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
     winners = [Team(g.winner) if g.is_over and g.winner else None for g in games]
-    fs = final_state(winners, match.round.tournament.final_games_to_win)
+    to_win = match.round.tournament.final_games_to_win
+    keep = len(games)
+    while True:
+        try:
+            # The longest run of games that is still a valid final ([] always is).
+            fs = final_state(winners[:keep], to_win)
+            break
+        except ValueError:
+            keep -= 1
+    extra = games[keep:]
+    if extra:
+        started = [g.game for g in extra if g.hands.exists()]
+        if started:
+            raise ServiceError(
+                f"Refused: game {started[0]} of the final already has hands recorded, so "
+                f"game {match.game} can no longer "
+                f"{'be left unfinished' if not match.is_over else 'decide the final'}."
+            )
+        Match.objects.filter(pk__in=[g.pk for g in extra]).delete()
     if fs.next_game is not None:
         Match.objects.get_or_create(round_id=match.round_id, table=1, game=fs.next_game)
 
