@@ -81,3 +81,12 @@ def test_first_pair_to_win_two_games_are_champions():
     assert final_state([Team.NS, None], 2).next_game is None
     with pytest.raises(ValueError, match="after the final was decided"):
         final_state([Team.NS, Team.NS, Team.EW], 2)
+
+
+def test_with_the_lot_before_a_link_the_lot_mark_follows_the_links_before_it():
+    a = record("a", (9, 1, 0, True, 1))     # total 10, 1 win
+    b = record("b", (10, 0, 0, False, 3))   # total 10, no win: only the lot separates them
+    c = record("c", (4, 0, 0, False, -3))   # alone on 4
+    ranked = rank([a, b, c], ("total", "lot", "wins"), 1)
+    marks = {s.player: s.decided_by_lot for s in ranked}
+    assert marks == {"a": True, "b": True, "c": False}

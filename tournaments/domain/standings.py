@@ -81,23 +81,24 @@ def rank(records: Sequence[PlayerRecord], chain: Sequence[str], lot_seed: int) -
     """Rank one division by the tiebreak chain; equal players share a rank without lot."""
     lots = lot_order([r.player for r in records], lot_seed)
 
-    def key(record: PlayerRecord, with_lot: bool = True) -> tuple[int, ...]:
-        parts = []
-        for link in chain:
-            if link == "lot":
-                if with_lot:
-                    parts.append(lots[record.player])
-            else:
-                parts.append(-getattr(record, link))
-        return tuple(parts)
+    def key(record: PlayerRecord) -> tuple[int, ...]:
+        return tuple(
+            lots[record.player] if link == "lot" else -getattr(record, link) for link in chain
+        )
+
+    # The lot decides between players equal on every link before it; links after the
+    # lot never come into play, so they must not hide (or fake) a tie broken by lot.
+    before_lot = tuple(chain[:chain.index("lot")]) if "lot" in chain else None
+
+    def tie(record: PlayerRecord) -> tuple[int, ...]:
+        return tuple(-getattr(record, link) for link in before_lot or ())
 
     ordered = sorted(records, key=key)
     result: list[Standing] = []
     for i, record in enumerate(ordered):
-        before = key(ordered[i - 1], False) if i else None
-        after = key(ordered[i + 1], False) if i + 1 < len(ordered) else None
-        here = key(record, False)
-        tied_by_lot = "lot" in chain and here in (before, after)
+        before = tie(ordered[i - 1]) if i else None
+        after = tie(ordered[i + 1]) if i + 1 < len(ordered) else None
+        tied_by_lot = before_lot is not None and tie(record) in (before, after)
         position = result[-1].rank if i and key(ordered[i - 1]) == key(record) else i + 1
         result.append(Standing(position, record, lots[record.player], tied_by_lot))
     return result
