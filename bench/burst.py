@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--worker-class", default="sync")
     parser.add_argument("--threads", type=int, default=1)
-    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
     args = parser.parse_args(argv)
 
