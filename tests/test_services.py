@@ -337,3 +337,23 @@ def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_roun
         play.correct_hand(second.entry, made("N", 5), by="director", reason="misread")
     assert standings.champions(t) == "B"
     assert HandEntry.objects.get(pk=second.entry.pk).state == HandEntry.State.STANDING
+
+
+def test_saving_settings_from_a_stale_page_keeps_the_status_and_refuses_scoring_changes(
+        make_tournament):
+    from dataclasses import replace
+
+    from tournaments.models import Tournament
+    from tournaments.services.tournaments import update_tournament
+
+    t = make_tournament(1)
+    stale = Tournament.objects.get(pk=t.pk)  # the settings page, loaded before the draw
+    rounds.draw_first_round(t, by="test", seed=1)
+    with pytest.raises(ServiceError, match="Scoring rules cannot change"):
+        update_tournament(stale, name="Club Night", rules=replace(stale.rules, target=12),
+                          by="director")
+    update_tournament(stale, name="Club Night II",
+                      rules=replace(stale.rules, round_minutes=25), by="director")
+    t.refresh_from_db()
+    assert (t.name, t.round_minutes, t.target) == ("Club Night II", 25, 10)
+    assert t.status == Tournament.Status.PRELIMINARY

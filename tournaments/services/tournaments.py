@@ -55,20 +55,24 @@ def update_tournament(tournament: Tournament, *, name: str, rules: RuleSettings,
         rules.validated()
     except InvalidSettings as exc:
         raise ServiceError(str(exc)) from exc
-    old = tournament.rules
-    played = tournament.rounds.filter(kind="preliminary").count()
-    if played and _scoring_changed(old, rules):
-        raise ServiceError(
-            "Scoring rules cannot change once play has started; only the round time "
-            "and the number of rounds can."
-        )
-    if played > rules.preliminary_rounds:
-        raise ServiceError(f"{played} preliminary rounds are already seated.")
     with transaction.atomic():
+        # Lock and re-read: the caller's instance may be stale (a draw may have started
+        # play meanwhile), and a plain save() would write its old status back.
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        old = tournament.rules
+        played = tournament.rounds.filter(kind="preliminary").count()
+        if played and _scoring_changed(old, rules):
+            raise ServiceError(
+                "Scoring rules cannot change once play has started; only the round time "
+                "and the number of rounds can."
+            )
+        if played > rules.preliminary_rounds:
+            raise ServiceError(f"{played} preliminary rounds are already seated.")
         tournament.name = name.strip() or tournament.name
-        for field, value in rule_values(rules).items():
+        values = rule_values(rules)
+        for field, value in values.items():
             setattr(tournament, field, value)
-        tournament.save()
+        tournament.save(update_fields=["name", *values])
         changed = [
             f"{k} {getattr(old, k)} → {getattr(rules, k)}"
             for k in Tournament.RULE_FIELDS + ("tiebreaks",)
