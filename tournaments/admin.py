@@ -1,6 +1,9 @@
 """Django admin for every model. The history (hands, overrides, activity) is read-only:
 the admin is a window on the data, and changes that the rules care about go through the
-console, which calls the services."""
+console, which calls the services. So rounds, seats, matches, pauses and table links are
+read-only here too (editing or deleting them would bypass the services, and deleting a
+round or a match would delete its hands), as are a tournament's rule settings and
+status and a player's tournament and division."""
 
 from __future__ import annotations
 
@@ -57,8 +60,21 @@ class TournamentAdmin(admin.ModelAdmin):
                     "created_at")
     list_filter = ("status",)
     search_fields = ("name", "slug")
-    readonly_fields = ("slug", "lot_seed", "created_at")
+    # The settings page validates the rules and refuses scoring changes once play has
+    # started; the status moves only with the draw, the final and the finish.
+    readonly_fields = ("slug", "lot_seed", "created_at", "status", *Tournament.RULE_FIELDS,
+                       "tiebreaks")
     date_hierarchy = "created_at"
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a new tournament needs a slug and a lot seed: the console makes it
+
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None
+                              ) -> bool:
+        # Deleting a tournament that has been drawn would delete its hands.
+        if obj is not None and obj.rounds.exists():
+            return False
+        return super().has_delete_permission(request, obj)
 
 
 @admin.register(Player)
@@ -68,6 +84,11 @@ class PlayerAdmin(admin.ModelAdmin):
     search_fields = ("name", "tournament__name")
     list_select_related = ("tournament",)
     actions = ("check_in",)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None
+                            ) -> tuple[str, ...]:
+        # The console refuses a division change once seated; standings group by it.
+        return ("tournament", "division") if obj is not None else ()
 
     @admin.action(description="Check in the selected players")
     def check_in(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
@@ -94,7 +115,7 @@ class PauseInline(admin.TabularInline):
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "tournament", "number", "kind", "status", "started_at",
                     "called_at", "finished_at")
     list_filter = ("kind", "status", "tournament")
@@ -105,14 +126,14 @@ class RoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(RoundPause)
-class RoundPauseAdmin(admin.ModelAdmin):
+class RoundPauseAdmin(ReadOnlyAdmin):
     list_display = ("round", "started_at", "ended_at", "started_by")
     list_filter = ("round__tournament",)
     list_select_related = ("round__tournament",)
 
 
 @admin.register(Seat)
-class SeatAdmin(admin.ModelAdmin):
+class SeatAdmin(ReadOnlyAdmin):
     list_display = ("round", "table", "position", "player", "team_score", "bonus",
                     "individual", "points", "won", "margin")
     list_filter = ("round__tournament", "round__number", "position", "won")
@@ -137,7 +158,7 @@ class OverrideInline(ReadOnlyInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(ReadOnlyAdmin):
     list_display = ("__str__", "table", "game", "status", "score_ns", "score_ew",
                     "hands_played", "winner", "has_renege", "has_correction", "has_override",
                     "last_entry_at")
@@ -182,7 +203,7 @@ class WinnerOverrideAdmin(ReadOnlyAdmin):
 
 
 @admin.register(TableLink)
-class TableLinkAdmin(admin.ModelAdmin):
+class TableLinkAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "table", "created_at", "revoked_at")
     list_filter = ("tournament", ("revoked_at", admin.EmptyFieldListFilter))
     search_fields = ("tournament__name", "=table")
