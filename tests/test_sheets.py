@@ -381,3 +381,23 @@ def test_table_cards_before_the_draw_are_not_found(director_client, make_tournam
     assert director_client.get(url("table_cards", t.slug)).status_code == 404
     # The standings of registered players print (everyone level) before round 1.
     assert "Before round 1" in pages(director_client.get(url("standings", t.slug, "A")))[0]
+
+
+def test_a_scoresheet_caps_the_running_totals_when_scores_are_capped(make_tournament):
+    from tournaments.domain.hands import Hand, Outcome
+    from tournaments.services import play
+    from tournaments.services.rounds import start_round
+
+    t = make_tournament(1, cap_at_target=True)
+    rnd = draw_first_round(t, by="test", seed=5)
+    start_round(rnd, by="test")
+    match = rnd.matches.select_related("round__tournament").get()
+    play.set_first_dealer(match, Seat.N, by="test")
+    hands = [Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5)] * 4  # 8 points
+    hands.append(Hand(Outcome.PLAYED, maker=Seat.S, alone=True, maker_tricks=5))  # +4
+    for n, hand in enumerate(hands):
+        play.record_hand(match, hand, client_key=f"cap-{n}", by="test")
+    match.refresh_from_db()
+    assert (match.score_ns, match.score_ew) == (10, 0)
+    last = sheets.scoresheets(rnd, 1).sheets[0].hands[-1]
+    assert (last.points_ns, last.total_ns, last.total_ew) == (4, 10, 0)

@@ -277,11 +277,15 @@ def _hand_note(entry: HandEntry) -> str:
     return ""
 
 
-def _hand_lines(entries: list[HandEntry]) -> tuple[HandLine, ...]:
+def _hand_lines(entries: list[HandEntry], cap: int | None = None) -> tuple[HandLine, ...]:
+    """The grid's rows; ``cap`` is the target when scores are capped at it, as the match
+    score is (a hand's own points are stored uncapped)."""
     lines = []
     ns = ew = 0
     for e in entries:
         ns, ew = ns + e.points_ns, ew + e.points_ew
+        if cap is not None:
+            ns, ew = min(ns, cap), min(ew, cap)
         played = e.outcome == HandEntry.Outcome.PLAYED
         lines.append(HandLine(
             number=e.number, dealer=Seat(e.dealer),
@@ -315,6 +319,9 @@ def scoresheets(rnd: Round, table: int | None = None,
         hands[entry.match_id].append(entry)
     # The final gets a sheet for every game it could need (best of three: three sheets).
     games = range(1, 2 * tournament.final_games_to_win) if final else [1]
+    cap = None
+    if tournament.cap_at_target:
+        cap = tournament.final_target if final else tournament.target
     sheets = []
     for t, seats in tables.items():
         for game in games:
@@ -322,7 +329,7 @@ def scoresheets(rnd: Round, table: int | None = None,
             sheets.append(Scoresheet(
                 table=t, game=game if final else None, seats=seats,
                 first_dealer=Seat(match.first_dealer) if match and match.first_dealer else None,
-                hands=_hand_lines(hands[match.pk]) if match else (),
+                hands=_hand_lines(hands[match.pk], cap) if match else (),
             ))
     return Scoresheets(
         event=tournament.name, round_label=str(rnd), final=final,
