@@ -152,6 +152,18 @@ def test_no_hand_in_progress_ends_an_untied_match(running):
     assert match.status == Match.Status.FINISHED and match.winner == "NS"
 
 
+def test_a_confirmed_result_cannot_be_reopened_by_changing_the_time_call_answer(running):
+    _, rnd, match = running
+    record(match, made("N", 3), "k1")
+    rounds.call_time(rnd, by="director")
+    play.answer_time_call(match, False, by="table 1")
+    play.confirm_match(match, agree=True, by="Opponent")
+    with pytest.raises(ServiceError, match="confirmed"):
+        play.answer_time_call(match, True, by="table 1")
+    match.refresh_from_db()
+    assert match.status == Match.Status.CONFIRMED and match.hand_in_progress_at_call is False
+
+
 def test_an_entry_queued_offline_before_the_call_stays_a_regular_hand(running):
     _, rnd, match = running
     rounds.call_time(rnd, by="director")
@@ -284,6 +296,20 @@ def test_import_reports_every_bad_line_and_imports_nothing(make_tournament):
         (7, "expected 2 columns (name,division), found 3."),
     ]
     assert Player.objects.count() == before
+
+
+def test_scoring_settings_cannot_change_once_play_has_started(make_tournament):
+    from dataclasses import replace
+
+    from tournaments.services.tournaments import update_tournament
+
+    t = make_tournament(1)
+    rounds.draw_first_round(t, by="test", seed=1)
+    with pytest.raises(ServiceError, match="Scoring rules cannot change"):
+        update_tournament(t, name=t.name, rules=replace(t.rules, target=12), by="director")
+    update_tournament(t, name=t.name, rules=replace(t.rules, round_minutes=25), by="director")
+    t.refresh_from_db()
+    assert (t.target, t.round_minutes) == (10, 25)
 
 
 def test_register_refuses_a_duplicate_name_case_insensitively(make_tournament):

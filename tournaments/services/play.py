@@ -291,6 +291,9 @@ def answer_time_call(match: Match, in_progress: bool, *, by: str,
         _require_open(match)
         if not match_time(match, now).called:
             raise ServiceError("Time has not been called for this table.")
+        if match.status == Match.Status.CONFIRMED:
+            # Changing the answer could reopen the match, as an undo would.
+            raise ServiceError("The result is confirmed; ask the director to correct it.")
         entries = standing_hands(match)
         if any(e.phase != Phase.REGULAR for e in entries):
             raise ServiceError("The hand in progress at the call is already recorded.")
