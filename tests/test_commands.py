@@ -57,3 +57,4 @@ def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     assert running.number == 3
     assert demo.rounds.filter(status=Round.Status.FINISHED).count() == 2
     assert HandEntry.objects.filter(match__round=running).exists()
+

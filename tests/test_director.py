@@ -115,12 +115,14 @@ def test_a_nonsense_setting_is_refused_with_a_message(director_client, field, va
     assert not Tournament.objects.exists()
 
 
-def test_scoring_rules_cannot_change_once_play_has_started(director_client, make_tournament):
+def test_scoring_rules_are_locked_once_play_has_started(director_client, make_tournament):
     t, _ = drawn(make_tournament)
-    response = director_client.post(url("settings", t.slug), settings_post(target=12))
-    assert response.status_code == 422
-    assert "Scoring rules cannot change" in response.content.decode()
-    response = director_client.post(url("settings", t.slug), settings_post(round_minutes=30))
+    page = director_client.get(url("settings", t.slug)).content.decode()
+    assert "scoring settings are locked" in page
+    assert 'name="target" value="10" required disabled' in page
+    assert 'name="round_minutes" value="20" required id' in page
+    response = director_client.post(url("settings", t.slug),
+                                    settings_post(target=12, round_minutes=30))
     assert response.status_code == 302
     t.refresh_from_db()
     assert (t.target, t.round_minutes) == (10, 30)
@@ -181,6 +183,8 @@ def test_csv_import_previews_and_refuses_the_whole_file_on_one_bad_line(director
     assert "Nothing was imported" in page
     assert "Line 3: division must be A or B, not &#x27;C&#x27;." in page
     assert "Line 4: Player A001 is already registered." in page
+    # The bad line is shown as written, so the director can see what to fix.
+    assert '<td class="num">3</td><td>New Two</td><td>C</td>' in page
     assert not Player.objects.filter(name="New One").exists()
 
     good = "name,division\nNew One,A\nNew Two,B\n"
@@ -437,7 +441,7 @@ def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
     t = finished_prelims(make_tournament)
     page = director_client.get(url("standings", t.slug)).content.decode()
     head = text(page.split("<thead")[1].split("</thead>")[0])
-    assert head.endswith("Rank Player R1 R2 Bonuses Awards/ penalties Total Wins Margin")
+    assert head.endswith("Rank Player R1 R2 Bonuses Awards & penalties Total Wins Margin")
     assert "Division A" in page and "Division B" in page
     csv_text = director_client.get(url("standings_csv", t.slug, "A")).content.decode()
     header, *rows = csv_text.strip().splitlines()

@@ -64,3 +64,10 @@ def test_public_index_lists_running_tournaments(client, make_tournament):
     t = make_tournament(1, name="Winter Cup")
     page = client.get("/").content.decode()
     assert "Winter Cup" in page and reverse("public:projector", args=[t.slug]) in page
+
+
+def test_production_error_pages_are_friendly(client, settings, db):
+    settings.DEBUG = False
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()

@@ -9,6 +9,7 @@ from django import forms
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
 from .models import Division, HandEntry, SeatPosition, TeamChoice, Tournament
+from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
     "preliminary_rounds": "Preliminary rounds",
@@ -39,7 +40,7 @@ class TournamentForm(forms.Form):
         help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
     )
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         for name in Tournament.RULE_FIELDS:
             label = RULE_LABELS[name]
@@ -48,6 +49,13 @@ class TournamentForm(forms.Form):
             else:
                 self.fields[name] = forms.IntegerField(label=label)
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
+        # Disabled fields keep their initial values whatever is posted, so a locked
+        # setting is shown but cannot be changed mid-event.
+        self.locked = locked
+        if locked:
+            for name in (*Tournament.RULE_FIELDS, "tiebreaks"):
+                if name not in EDITABLE_AFTER_START:
+                    self.fields[name].disabled = True
 
     @classmethod
     def initial_for(cls, tournament: Tournament | None) -> dict[str, object]:

@@ -62,7 +62,7 @@ class StandingsTable(tables.Table):
     player = tables.Column(accessor="player__name", verbose_name="Player")
     bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses",
                             attrs=NUM)
-    individual = tables.Column(accessor="record__individual", verbose_name="Awards/ penalties",
+    individual = tables.Column(accessor="record__individual", verbose_name="Awards & penalties",
                                attrs=NUM)
     total = tables.Column(accessor="record__total",
                           attrs={"th": {"class": "num"}, "td": {"class": "num total"}})

@@ -299,7 +299,7 @@ class Finalist:
         r = self.row.record
         text = (
             f"Rank {self.row.rank} in division {self.division}: {r.total} points, "
-            f"{r.wins} wins, margin {r.margin:+d}"
+            f"{r.wins} win{'' if r.wins == 1 else 's'}, margin {r.margin:+d}"
         )
         if self.row.standing.decided_by_lot:
             text += ", placed by lot"

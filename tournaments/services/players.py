@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
@@ -95,6 +96,8 @@ class ImportRow:
 class ImportReport:
     rows: list[ImportRow] = field(default_factory=list)
     errors: list[tuple[int, str]] = field(default_factory=list)
+    # The cells of every line as read, so a preview can show a bad line as written.
+    cells: dict[int, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -129,6 +132,7 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
             continue
         if number == 1 and [c.strip().lower() for c in cells[:2]] == ["name", "division"]:
             continue
+        report.cells[number] = cells
         if len(cells) != 2:
             report.errors.append(
                 (number, f"expected 2 columns (name,division), found {len(cells)}.")
@@ -160,7 +164,7 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
 
 
 def import_players(tournament: Tournament, data: bytes | str, *, by: str,
-                   checked_in: bool = False) -> ImportReport:
+                   checked_in: bool = False, now: datetime | None = None) -> ImportReport:
     """Import every row or none: any bad row refuses the whole file."""
     report = parse_players_csv(tournament, data)
     if not report.ok:
@@ -172,7 +176,8 @@ def import_players(tournament: Tournament, data: bytes | str, *, by: str,
                        checked_in=checked_in)
                 for r in report.rows
             )
-            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.")
+            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.",
+                at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))
     return report

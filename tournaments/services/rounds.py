@@ -53,7 +53,7 @@ def _write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
 
 
 def draw_first_round(tournament: Tournament, *, by: str, seed: int | None = None,
-                     redraw: bool = False) -> Round:
+                     redraw: bool = False, now: datetime | None = None) -> Round:
     """Round 1: a seeded random draw of the checked-in players."""
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
@@ -78,7 +78,7 @@ def draw_first_round(tournament: Tournament, *, by: str, seed: int | None = None
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
         log(tournament, by, "draw",
-            f"Drew round 1: {len(seating)} tables, seed {seed}.")
+            f"Drew round 1: {len(seating)} tables, seed {seed}.", at=now)
     return rnd
 
 
@@ -212,7 +212,7 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
     return rnd
 
 
-def seat_next_round(tournament: Tournament, *, by: str) -> Round:
+def seat_next_round(tournament: Tournament, *, by: str, now: datetime | None = None) -> Round:
     """Seat the next preliminary round by the winner-split rotation."""
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
@@ -234,7 +234,7 @@ def seat_next_round(tournament: Tournament, *, by: str) -> Round:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=last.number + 1)
         _write_seating(rnd, new_seating)
-        log(tournament, by, "seat", f"Seated {rnd} by rotation.")
+        log(tournament, by, "seat", f"Seated {rnd} by rotation.", at=now)
     return rnd
 
 

@@ -47,14 +47,16 @@ class Simulation:
         self.clock = EPOCH
 
     def setup(self) -> Tournament:
-        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48))
+        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48),
+                              now=self.clock)
         names = player_names(4 * self.tables, self.rng)
         csv_text = "name,division\n" + "".join(
             f"{n},{'A' if i % 2 == 0 else 'B'}\n" for i, n in enumerate(names)
         )
-        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True)
+        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True,
+                                               now=self.clock)
         assert report.ok, report.error_text()
-        rounds.draw_first_round(t, by=SIM, seed=self.rng.getrandbits(48))
+        rounds.draw_first_round(t, by=SIM, seed=self.rng.getrandbits(48), now=self.clock)
         self.tournament = t
         return t
 
@@ -112,7 +114,7 @@ class Simulation:
         t = self.setup()
         for number in range(1, t.preliminary_rounds + 1):
             if number > 1:
-                rounds.seat_next_round(t, by=SIM)
+                rounds.seat_next_round(t, by=SIM, now=self.clock)
             self.play_round(t.rounds.get(number=number))
         final = standings.seed_final(t, by=SIM, now=self.clock)
         while standings.champions(t) is None:
@@ -137,9 +139,9 @@ def demo_event(tables: int, name: str, *, round_started: datetime, seed: int = 2
     t = sim.setup()
     for number in range(1, rounds_played + 1):
         if number > 1:
-            rounds.seat_next_round(t, by=SIM)
+            rounds.seat_next_round(t, by=SIM, now=sim.clock)
         sim.play_round(t.rounds.get(number=number))
-    rounds.seat_next_round(t, by=SIM)
+    rounds.seat_next_round(t, by=SIM, now=sim.clock)
     current = t.rounds.get(number=rounds_played + 1)
     rounds.start_round(current, by=SIM, now=round_started)
     # A few hands at most tables, so the board shows a room in play.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import replace
+from datetime import datetime
 
 from django.db import transaction
 from django.utils.text import slugify
@@ -21,6 +22,15 @@ def unique_slug(name: str) -> str:
     return slug
 
 
+# Once play has started only these settings may change: scores already recorded were
+# counted under the others.
+EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds")
+
+
+def scoring_locked(tournament: Tournament) -> bool:
+    return tournament.rounds.filter(kind="preliminary").exists()
+
+
 def rule_values(rules: RuleSettings) -> dict[str, object]:
     values = {name: getattr(rules, name) for name in Tournament.RULE_FIELDS}
     values["tiebreaks"] = ",".join(rules.tiebreaks)
@@ -29,7 +39,7 @@ def rule_values(rules: RuleSettings) -> dict[str, object]:
 
 def create_tournament(
     name: str, *, rules: RuleSettings | None = None, by: str = "system",
-    lot_seed: int | None = None,
+    lot_seed: int | None = None, now: datetime | None = None,
 ) -> Tournament:
     name = name.strip()
     if not name:
@@ -45,7 +55,7 @@ def create_tournament(
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
             **rule_values(rules),
         )
-        log(tournament, by, "create", f"Created tournament {name}.")
+        log(tournament, by, "create", f"Created tournament {name}.", at=now)
     return tournament
 
 
@@ -83,6 +93,5 @@ def update_tournament(tournament: Tournament, *, name: str, rules: RuleSettings,
 
 
 def _scoring_changed(old: RuleSettings, new: RuleSettings) -> bool:
-    return replace(old, round_minutes=0, preliminary_rounds=0) != replace(
-        new, round_minutes=0, preliminary_rounds=0
-    )
+    free = dict.fromkeys(EDITABLE_AFTER_START, 0)
+    return replace(old, **free) != replace(new, **free)

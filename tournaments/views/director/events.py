@@ -12,7 +12,7 @@ from ...models import Round, Tournament
 from ...services import ServiceError
 from ...services.console import readiness
 from ...services.standings import champions
-from ...services.tournaments import create_tournament, update_tournament
+from ...services.tournaments import create_tournament, scoring_locked, update_tournament
 from .common import director_required, sheet_links, tournament_or_404, who
 
 
@@ -45,7 +45,8 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(t))
+    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(t),
+                          locked=scoring_locked(t))
     context = {"form": form, "tournament": t, "creating": False}
     if request.method == "POST":
         if form.is_valid():
@@ -73,4 +74,5 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
         "all_seated": len(prelim) >= t.preliminary_rounds,
         "champions": champions(t) if t.status in ("final", "finished") else None,
         "sheets": sheet_links(t, current),
+        "tiebreak_text": ", ".join(t.rules.tiebreaks),
     })

@@ -175,7 +175,15 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
         report = parse_players_csv(t, text)
     # One list in file order: the good lines and, in place, what is wrong with the others.
     lines = sorted([(r.line, r.name, r.division, "") for r in report.rows]
-                   + [(line, "", "", message) for line, message in report.errors])
+                   + [(line, *_as_written(report.cells.get(line, [])), message)
+                      for line, message in report.errors])
     context.update(report=report, text=text, checked_in=checked, lines=lines)
     return render(request, "director/players/import.html", context,
                   status=200 if report.ok else 422)
+
+
+def _as_written(cells: list[str]) -> tuple[str, str]:
+    """A bad line's name and division cells as the file had them (extra cells joined)."""
+    name = cells[0] if cells else ""
+    rest = ",".join(cells[1:]) if len(cells) > 1 else ""
+    return name, rest
