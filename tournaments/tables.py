@@ -101,7 +101,8 @@ class StandingsTable(tables.Table):
 
 
 class ActivityTable(tables.Table):
-    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name="When")
+    # Entries of one instant keep the order they were written in.
+    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name="When", order_by=("at", "id"))
     actor = tables.Column(verbose_name="Who")
     action = tables.Column(verbose_name="What")
     summary = tables.Column(verbose_name="Details", orderable=False)
