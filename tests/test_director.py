@@ -371,6 +371,19 @@ def test_correcting_a_hand_needs_a_reason_and_keeps_the_original(director_client
     assert HandEntry.objects.filter(match=match).count() == 2
 
 
+def test_the_hand_log_shows_awards_and_penalties(director_client, make_tournament):
+    t, rnd = drawn(make_tournament)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(match, Seat.N, by="t")
+    play.record_hand(match, Hand(Outcome.RENEGE, renege_by=Seat.E), client_key="r1", by="t")
+    play.record_hand(match, Hand(Outcome.PLAYED, maker=Seat.S, alone=True, maker_tricks=5),
+                     client_key="r2", by="t")
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    log = page.split('id="hand-log"')[1].split("</table>")[0]
+    assert "<td>E −2</td>" in log and "<td>S +1</td>" in log
+
+
 def test_overriding_a_winner_needs_a_reason(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test")

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 
 from ..domain.clock import Pause, RoundClock
 from ..domain.final import final_state
-from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
+from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team, score_hand
 from ..domain.match import (
     NO_CLOCK,
     InvalidMatch,
@@ -27,6 +27,7 @@ from ..domain.match import (
     check_next,
     replay,
 )
+from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
 from . import Conflict, ServiceError, log, now_or
@@ -58,6 +59,17 @@ def hand_of(entry: HandEntry) -> Hand:
         renege_by=Seat(entry.renege_by) if entry.renege_by else None,
         dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
     )
+
+
+def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = False) -> str:
+    """A hand's awards and penalties as text, e.g. "E −2", for hand logs."""
+    try:
+        hand = hand_of(entry)
+    except ValueError:
+        return ""
+    people = score_hand(hand, rules, individual=not final).individual
+    return ", ".join(f"{seat.value} {points:+d}".replace("-", "−") for seat, points in
+                     people.items())
 
 
 def standing_hands(match: Match) -> list[HandEntry]:

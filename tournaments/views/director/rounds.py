@@ -237,6 +237,11 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         .order_by("number", "entered_at", "pk")
     )
     t = rnd.tournament
+    rules = t.rules
+    for h in hands:
+        h.individual_text = play_service.individual_points(
+            h, rules, final=rnd.kind == Round.Kind.FINAL
+        )
     link = TableLink.objects.filter(tournament=t, table=table,
                                     revoked_at__isnull=True).first()
     url = request.build_absolute_uri(f"/t/{link.token}/") if link else None
