@@ -383,3 +383,47 @@ def test_saving_settings_from_a_stale_page_keeps_the_status_and_refuses_scoring_
     t.refresh_from_db()
     assert (t.name, t.round_minutes, t.target) == ("Club Night II", 25, 10)
     assert t.status == Tournament.Status.PRELIMINARY
+
+
+@pytest.mark.django_db(transaction=True)
+def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournament):
+    """On PostgreSQL, a hand being written must not hold the tournament or round rows,
+    or every other table (and the director) would wait behind it."""
+    import threading
+
+    from django.db import connection, connections, transaction
+    from django.db.utils import OperationalError
+
+    if not connection.features.has_select_for_update_nowait:
+        pytest.skip("row locks exist only on PostgreSQL here")
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    match = rnd.matches.get(table=1)
+    locked, release = threading.Event(), threading.Event()
+
+    def hold_match_lock() -> None:
+        try:
+            with transaction.atomic():
+                play._lock(match)
+                locked.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=hold_match_lock)
+    worker.start()
+    try:
+        assert locked.wait(10)
+        with transaction.atomic():
+            from tournaments.models import Tournament
+
+            Tournament.objects.select_for_update(nowait=True).get(pk=t.pk)
+            Round.objects.select_for_update(nowait=True).get(pk=rnd.pk)
+            other = Match.objects.select_for_update(nowait=True).get(pk=rnd.matches.get(
+                table=2).pk)
+            assert other.table == 2
+            with pytest.raises(OperationalError), transaction.atomic():
+                Match.objects.select_for_update(nowait=True).get(pk=match.pk)
+    finally:
+        release.set()
+        worker.join()

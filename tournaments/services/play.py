@@ -97,7 +97,9 @@ def match_state(match: Match, now: datetime | None = None) -> MatchState:
 
 def _lock(match: Match) -> Match:
     locked = (
-        Match.objects.select_for_update()
+        # Lock the match row only: a plain FOR UPDATE would also lock the joined round and
+        # tournament rows on PostgreSQL and make every table's hands wait for each other.
+        Match.objects.select_for_update(of=("self",))
         .select_related("round__tournament")
         .get(pk=match.pk)
     )

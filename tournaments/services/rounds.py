@@ -23,7 +23,11 @@ def _lock_tournament(tournament: Tournament) -> Tournament:
 
 
 def _lock_round(rnd: Round) -> Round:
-    return Round.objects.select_for_update().select_related("tournament").get(pk=rnd.pk)
+    # of=("self",): on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
+    # row, serialising every write of the event behind it.
+    return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(
+        pk=rnd.pk
+    )
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
@@ -173,7 +177,9 @@ def extend_table(match: Match, minutes: int, *, by: str, reason: str = "") -> Ma
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("round__tournament").get(
+        match = Match.objects.select_for_update(of=("self",)).select_related(
+            "round__tournament"
+        ).get(
             pk=match.pk
         )
         if match.round.status == Round.Status.FINISHED:
@@ -243,6 +249,8 @@ def revoke_link(tournament: Tournament, table: int, *, by: str,
     """Revoke a table's tablet link and issue a new one."""
     now = now_or(now)
     with transaction.atomic():
+        # Serialises two reissues of one table (a double click) on the one-live-link rule.
+        _lock_tournament(tournament)
         TableLink.objects.filter(
             tournament=tournament, table=table, revoked_at__isnull=True
         ).update(revoked_at=now)
