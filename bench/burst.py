@@ -51,11 +51,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
+    parser.add_argument("--conn-max-age", default="0",
+                        help="CONN_MAX_AGE for the server (0: a connection per request)")
     args = parser.parse_args(argv)
 
     database = fresh_database(args.db, args.name)
     static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
-    env = production_env(database, VAR, static)
+    env = production_env(database, VAR, static, CONN_MAX_AGE=args.conn_max_age)
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     import django
@@ -73,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     port = args.port or free_port()
     server = Server(env, port, workers=args.workers, worker_class=args.worker_class,
                     threads=args.threads, log=VAR / "gunicorn.log")
-    print(f"{args.db}: gunicorn {args.workers} x {args.worker_class}"
+    print(f"{args.db} (CONN_MAX_AGE={args.conn_max_age}): "
+          f"gunicorn {args.workers} x {args.worker_class}"
           f"{f' x {args.threads} threads' if args.threads > 1 else ''} on 127.0.0.1:{port}, "
           f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}")
     try:
