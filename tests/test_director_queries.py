@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -59,3 +61,19 @@ def test_standings_page_queries_do_not_grow_with_the_event(director_client, even
     with django_assert_num_queries(STANDINGS_QUERIES):
         response = director_client.get(page)
     assert response.status_code == 200
+    # A page of each division at a time: 8 players a division at 4 tables, 50 of 200 at 100.
+    per_division = min(event.players.count() // 2, 50)
+    html = response.content.decode()
+    for division in "AB":
+        section = html.split(f'id="division-{division}"')[1].split("</section>")[0]
+        assert section.split("<tbody")[1].count("<tr") == per_division
+
+
+def test_standings_pages_through_a_large_division(director_client, event):
+    if event.players.count() < 200:
+        pytest.skip("one page holds a small division")
+    page = reverse("director:standings", args=[event.slug]) + "?a-page=2"
+    html = director_client.get(page).content.decode()
+    section = html.split('id="division-A"')[1].split("</section>")[0]
+    first_rank = re.search(r'<td class="num">\s*(\d+)', section.split("<tbody")[1])
+    assert first_rank is not None and first_rank.group(1) == "51"

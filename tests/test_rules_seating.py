@@ -133,3 +133,10 @@ def test_swap_across_divisions_is_refused():
     divisions = {p: p[0] for p in table(1).seats.values()}
     with pytest.raises(SeatingError, match="same division"):
         swap(seating, "A1a", "B1a", divisions)
+
+
+def test_the_draw_depends_on_the_seed_and_the_order_of_ids_not_their_digits():
+    # Ids 8..15 and 108..115 are in the same order; the same seed must seat them alike.
+    low = draw(list(range(8, 12)), list(range(12, 16)), random.Random(5))
+    high = draw(list(range(108, 112)), list(range(112, 116)), random.Random(5))
+    assert [{s: p + 100 for s, p in t.seats.items()} for t in low] == [t.seats for t in high]

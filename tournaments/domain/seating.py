@@ -39,6 +39,16 @@ class TableSeating:
         return None
 
 
+def stable_order(player: PlayerId) -> tuple[int, object]:
+    """A sort key independent of input order: numbers numerically, anything else by repr.
+
+    (Sorting ids by repr would put 10 before 9, so the same seed would seat the same
+    players differently once their ids cross a power of ten.)"""
+    if isinstance(player, int):
+        return (0, player)
+    return (1, repr(player))
+
+
 def _count(n: int, division: str) -> str:
     return f"{n} {division} player" + ("" if n == 1 else "s")
 
@@ -81,8 +91,8 @@ def draw(a_players: Sequence[PlayerId], b_players: Sequence[PlayerId],
          rng: random.Random) -> list[TableSeating]:
     """Round 1: a random draw, reproducible from the generator's seed."""
     tables = check_counts(len(a_players), len(b_players))
-    a = sorted(a_players, key=repr)
-    b = sorted(b_players, key=repr)
+    a = sorted(a_players, key=stable_order)
+    b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
     rng.shuffle(b)
     return [

@@ -13,6 +13,8 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from .seating import stable_order
+
 PlayerId = Hashable
 
 
@@ -72,7 +74,7 @@ class Standing:
 
 def lot_order(players: Iterable[PlayerId], seed: int) -> dict[PlayerId, int]:
     """Each player's position in the draw by lot; the same seed gives the same draw."""
-    order = sorted(players, key=repr)
+    order = sorted(players, key=stable_order)
     random.Random(seed).shuffle(order)
     return {p: i for i, p in enumerate(order)}
 
@@ -81,24 +83,30 @@ def rank(records: Sequence[PlayerRecord], chain: Sequence[str], lot_seed: int) -
     """Rank one division by the tiebreak chain; equal players share a rank without lot."""
     lots = lot_order([r.player for r in records], lot_seed)
 
-    def key(record: PlayerRecord) -> tuple[int, ...]:
-        return tuple(
-            lots[record.player] if link == "lot" else -getattr(record, link) for link in chain
-        )
-
+    # Each record's sums are computed once: a 1,000-player division compares them often.
+    values = [
+        {"total": r.total, "wins": r.wins, "margin": r.margin, "lot": lots[r.player]}
+        for r in records
+    ]
+    keys = [
+        tuple(v[link] if link == "lot" else -v[link] for link in chain) for v in values
+    ]
     # The lot decides between players equal on every link before it; links after the
     # lot never come into play, so they must not hide (or fake) a tie broken by lot.
     before_lot = tuple(chain[:chain.index("lot")]) if "lot" in chain else None
+    ties = [tuple(-v[link] for link in before_lot or ()) for v in values]
 
-    def tie(record: PlayerRecord) -> tuple[int, ...]:
-        return tuple(-getattr(record, link) for link in before_lot or ())
-
-    ordered = sorted(records, key=key)
+    order = sorted(range(len(records)), key=keys.__getitem__)
     result: list[Standing] = []
-    for i, record in enumerate(ordered):
-        before = tie(ordered[i - 1]) if i else None
-        after = tie(ordered[i + 1]) if i + 1 < len(ordered) else None
-        tied_by_lot = before_lot is not None and tie(record) in (before, after)
-        position = result[-1].rank if i and key(ordered[i - 1]) == key(record) else i + 1
+    for i, index in enumerate(order):
+        prev = order[i - 1] if i else None
+        nxt = order[i + 1] if i + 1 < len(order) else None
+        tied_by_lot = before_lot is not None and (
+            (prev is not None and ties[prev] == ties[index])
+            or (nxt is not None and ties[nxt] == ties[index])
+        )
+        shared = prev is not None and keys[prev] == keys[index]
+        position = result[-1].rank if shared else i + 1
+        record = records[index]
         result.append(Standing(position, record, lots[record.player], tied_by_lot))
     return result

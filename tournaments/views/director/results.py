@@ -20,16 +20,25 @@ from ...services.console import finalists, seating_tables
 from ...tables import ActivityTable, StandingsTable
 from .common import director_required, optional_url, tournament_or_404, who
 
+# A page of a division at a time: a 500-table event has 1,000 players a division, and
+# rendering them all makes the page slow to build and to read (the CSV and PDF have all).
+STANDINGS_PER_PAGE = 50
 
-def _standings_tables(t: Tournament) -> dict[str, StandingsTable]:
+
+def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, StandingsTable]:
     rows = standing_service.standings(t)
-    return {d: StandingsTable(rows[d], t.preliminary_rounds) for d in ("A", "B")}
+    tables = {}
+    for d in ("A", "B"):
+        table = StandingsTable(rows[d], t.preliminary_rounds, prefix=f"{d.lower()}-")
+        RequestConfig(request, paginate={"per_page": STANDINGS_PER_PAGE}).configure(table)
+        tables[d] = table
+    return tables
 
 
 @director_required
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    tables = _standings_tables(t)
+    tables = _standings_tables(request, t)
     return render(request, "director/standings.html", {
         "tournament": t, "tables": tables, "chain": t.tiebreaks.replace(",", " → "),
         "pdf": {d: [(p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
