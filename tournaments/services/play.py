@@ -109,6 +109,9 @@ def _lock(match: Match) -> Match:
 def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     """Rewrite the match's and its seats' result columns from a replay."""
     hands = state.hands
+    # The seats carry results only while the match is over; a hand in a match that was
+    # not over and still is not changes nothing there (the common case, so skip it).
+    had_results = match.is_over
     match.score_ns = state.score[Team.NS]
     match.score_ew = state.score[Team.EW]
     match.bonus_ns = state.bonuses.get(Team.NS, 0)
@@ -116,8 +119,12 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     match.hands_played = len(hands)
     match.has_renege = any(h.hand.outcome is Outcome.RENEGE for h in hands)
     match.recorded_winner = state.winner.value if state.winner else ""
-    override = match.overrides.order_by("-created_at", "-id").first() if state.over else None
-    match.has_override = match.overrides.exists()
+    override = None
+    if state.over:
+        # Overrides are only ever added to a finished match, so one that is not over
+        # keeps its flag as it was.
+        override = match.overrides.order_by("-created_at", "-id").first()
+        match.has_override = override is not None
     match.winner = override.winner if override else match.recorded_winner
     if state.over:
         if match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
@@ -128,10 +135,15 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     match.save()
 
     is_final = match.round.kind == Round.Kind.FINAL
+    if is_final:
+        _sync_final_games(match)
+        return
+    if not (state.over or had_results):
+        return
     seats = list(SeatRow.objects.filter(round_id=match.round_id, table=match.table))
     for seat in seats:
         position = Seat(seat.position)
-        if state.over and not is_final:
+        if state.over:
             team = position.team
             seat.team_score = state.score[team]
             seat.bonus = state.bonuses.get(team, 0)
@@ -145,8 +157,6 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     SeatRow.objects.bulk_update(
         seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
     )
-    if is_final:
-        _sync_final_games(match)
 
 
 def _sync_final_games(match: Match) -> None:
