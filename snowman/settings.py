@@ -103,7 +103,11 @@ SQLITE_OPTIONS = {
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'snowman.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # Persistent connections: a new PostgreSQL connection forks a backend and a new
+        # SQLite one re-runs the PRAGMAs, on every request, which a round-end burst of
+        # tablets pays hundreds of times a second.
+        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -396,7 +396,7 @@ def table_state(scope: TableScope, now: datetime | None = None,
     t = scope.tournament
     where = table_rounds(scope)
     match, next_round = where.match, where.next_round
-    if match_id is not None:
+    if match_id is not None and not (match is not None and str(match_id) == str(match.pk)):
         named = match_for(scope, match_id)
         if match is None or named.pk != match.pk:
             # An earlier match of this table, asked for by a tablet that was offline.
