@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
-    parser.add_argument("--conn-max-age", default="0",
+    parser.add_argument("--conn-max-age", default="60",
                         help="CONN_MAX_AGE for the server (0: a connection per request)")
     args = parser.parse_args(argv)
 
