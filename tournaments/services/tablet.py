@@ -337,8 +337,22 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _seat_rows(round_ids: list[int]) -> list[SeatRow]:
-    return list(SeatRow.objects.filter(round_id__in=round_ids).select_related("player"))
+def _seat_rows(match: Match, next_round: Round | None) -> list[SeatRow]:
+    """This table's seats and, once the next round is seated, the seats of the tables its
+    players go to: only those, since a 500-table round has 2,000 seats and every tablet
+    asks for its state every few seconds."""
+    here = list(
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table)
+        .select_related("player")
+    )
+    if next_round is None:
+        return here
+    going_to = SeatRow.objects.filter(
+        round=next_round, player_id__in=[s.player_id for s in here]
+    ).values("table")
+    return here + list(
+        SeatRow.objects.filter(round=next_round, table__in=going_to).select_related("player")
+    )
 
 
 def _entry_json(entry: HandEntry) -> dict[str, Any]:
@@ -415,8 +429,7 @@ def table_state(scope: TableScope, now: datetime | None = None,
     play.touch(match, now)
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
-    round_ids = [rnd.pk] + ([next_round.pk] if next_round else [])
-    seats = _seat_rows(round_ids)
+    seats = _seat_rows(match, next_round)
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     entries = list(match.hands.all().order_by("number", "entered_at", "pk"))
     standing = [e for e in entries if e.state == HandEntry.State.STANDING]
