@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from ..domain.hands import Seat
 from ..models import HandEntry, Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
 from .standings import champions, standings
@@ -18,7 +19,7 @@ def _hand(entry: HandEntry) -> dict[str, Any]:
         "number": entry.number,
         "dealer": entry.dealer,
         "outcome": entry.outcome,
-        "makers": ("NS" if entry.maker in "NS" else "EW") if played else None,
+        "makers": Seat(entry.maker).team.value if played else None,
         "maker": entry.maker if played else None,
         "alone": entry.alone,
         "maker_tricks": entry.maker_tricks if played else None,

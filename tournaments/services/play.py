@@ -159,6 +159,11 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     )
 
 
+def game_winners(games: Sequence[Match]) -> list[Team | None]:
+    """Each final game's winner in order, None for a game still in play."""
+    return [Team(g.winner) if g.is_over and g.winner else None for g in games]
+
+
 def _sync_final_games(match: Match) -> None:
     """Keep the final's games a valid best-of-N after any change to one of them.
 
@@ -167,7 +172,7 @@ def _sync_final_games(match: Match) -> None:
     lost); one with hands makes the change refused, since its hands would be orphaned.
     """
     games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
-    winners = [Team(g.winner) if g.is_over and g.winner else None for g in games]
+    winners = game_winners(games)
     to_win = match.round.tournament.final_games_to_win
     keep = len(games)
     while True:

@@ -16,6 +16,7 @@ from ..domain.standings import PlayerRecord, RoundLine, Standing, rank
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
+from .play import game_winners
 from .rounds import _lock_tournament, _write_seating
 
 
@@ -70,8 +71,7 @@ def final_progress(tournament: Tournament) -> FinalState | None:
     if rnd is None:
         return None
     games = rnd.matches.order_by("game")
-    winners = [Team(g.winner) if g.is_over and g.winner else None for g in games]
-    return final_state(winners, tournament.final_games_to_win)
+    return final_state(game_winners(games), tournament.final_games_to_win)
 
 
 def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) -> Round:

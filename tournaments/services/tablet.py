@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from ..domain.clock import Pause
+from ..domain.final import final_state
 from ..domain.hands import SEATS, Hand, Outcome, Seat, Team
 from ..domain.match import MatchState
 from ..models import HandEntry, Match, Round, TableLink, Tournament
@@ -516,16 +517,19 @@ def table_state(scope: TableScope, now: datetime | None = None,
 
 
 def _final_games(match: Match) -> dict[str, Any]:
-    games = list(
-        Match.objects.filter(round_id=match.round_id).order_by("game")
-        .values("game", "status", "winner", "score_ns", "score_ew")
-    )
-    wins = {"NS": 0, "EW": 0}
-    for g in games:
-        if g["winner"] and g["status"] in ("finished", "confirmed", "disputed"):
-            wins[g["winner"]] += 1
-    return {"games": games, "wins": wins,
-            "games_to_win": match.round.tournament.final_games_to_win}
+    games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
+    to_win = match.round.tournament.final_games_to_win
+    # services.play keeps the games a valid best-of-N on every change.
+    wins = final_state(play.game_winners(games), to_win).wins
+    return {
+        "games": [
+            {"game": g.game, "status": g.status, "winner": g.winner,
+             "score_ns": g.score_ns, "score_ew": g.score_ew}
+            for g in games
+        ],
+        "wins": {team.value: n for team, n in wins.items()},
+        "games_to_win": to_win,
+    }
 
 
 def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> dict[str, Any]:

@@ -6,14 +6,10 @@ a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from io import BytesIO
-from typing import Any
 
-from django.contrib.auth.decorators import user_passes_test
 from django.core.exceptions import BadRequest
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils import timezone
 
@@ -25,20 +21,12 @@ from ..pdf import standings as standings_pdf
 from ..pdf import table_cards as table_cards_pdf
 from ..pdf.styles import DEFAULT_PAPER, PAPERS
 from ..services import sheets
+from .director.common import director_required, round_or_404, tournament_or_404
 
-View = Callable[..., HttpResponse]
 # Round numbers are smallints and tables 32-bit: anything larger cannot exist, and
 # PostgreSQL would refuse the lookup with an error instead of finding nothing.
 MAX_ROUND = 32767
 MAX_TABLE = 2**31 - 1
-
-
-def _is_director(user: Any) -> bool:
-    return bool(user.is_active and user.is_staff)
-
-
-def director_required(view: View) -> View:
-    return user_passes_test(_is_director)(view)
 
 
 def _paper(request: HttpRequest) -> str:
@@ -48,15 +36,10 @@ def _paper(request: HttpRequest) -> str:
     return paper
 
 
-def _tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
-
-
 def _round(tournament: Tournament, number: int) -> Round:
     if number > MAX_ROUND:
         raise Http404("No such round.")
-    return get_object_or_404(Round.objects.select_related("tournament"),
-                             tournament=tournament, number=number)
+    return round_or_404(tournament, number)
 
 
 def _pdf(data: bytes, filename: str) -> FileResponse:
@@ -71,7 +54,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     if division not in Division.values:
         raise Http404("Divisions are A and B.")
     paper = _paper(request)
-    tournament = _tournament(slug)
+    tournament = tournament_or_404(slug)
     sheet = sheets.standings_sheet(tournament, division, timezone.now())
     return _pdf(standings_pdf.build(sheet, paper),
                 f"{slug}-standings-{division}-{paper}.pdf")
@@ -80,7 +63,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 @director_required
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     paper = _paper(request)
-    rnd = _round(_tournament(slug), number)
+    rnd = _round(tournament_or_404(slug), number)
     sheet = sheets.seating_sheet(rnd, timezone.now())
     return _pdf(seating_pdf.build(sheet, paper), f"{slug}-seating-round-{number}-{paper}.pdf")
 
@@ -88,7 +71,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @director_required
 def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
     paper = _paper(request)
-    tournament = _tournament(slug)
+    tournament = tournament_or_404(slug)
 
     def link(token: str) -> str:
         return request.build_absolute_uri(reverse("tablet:link", args=[token]))
@@ -103,7 +86,7 @@ def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
 def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     paper = _paper(request)
-    rnd = _round(_tournament(slug), number)
+    rnd = _round(tournament_or_404(slug), number)
     table: int | None = None
     if request.GET.get("table"):
         raw = request.GET["table"]
@@ -121,5 +104,5 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @director_required
 def final(request: HttpRequest, slug: str) -> HttpResponse:
     paper = _paper(request)
-    results = sheets.final_results(_tournament(slug), now=timezone.now())
+    results = sheets.final_results(tournament_or_404(slug), now=timezone.now())
     return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")
