@@ -15,7 +15,7 @@ import statistics
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -41,9 +41,10 @@ class Post:
     body: bytes
 
 
-def match_hands(table: int, rules: RuleSettings, rng: random.Random,
+def match_hands(table: int, match: int, rules: RuleSettings, rng: random.Random,
                 tag: str) -> list[Post]:
-    """A whole match (to the target, no time call) as the tablet would send it."""
+    """A whole match (to the target, no time call) as the tablet would send it: naming
+    the match, as the tablet does so that a queued hand never lands in a later round."""
     first_dealer = rng.choice(SEATS)
     hands: list[PhasedHand] = []
     posts = []
@@ -53,7 +54,8 @@ def match_hands(table: int, rules: RuleSettings, rng: random.Random,
         number = len(hands)
         key = f"{tag}-{table}-{number}-{uuid.UUID(int=rng.getrandbits(128)).hex[:12]}"
         body = {
-            "client_key": key, "number": number, "outcome": hand.outcome.value,
+            "client_key": key, "number": number, "match": match,
+            "outcome": hand.outcome.value,
             "maker": hand.maker.value if hand.maker else None, "alone": hand.alone,
             "maker_tricks": hand.maker_tricks,
             "renege_by": hand.renege_by.value if hand.renege_by else None,
@@ -65,8 +67,11 @@ def match_hands(table: int, rules: RuleSettings, rng: random.Random,
             return posts
 
 
-def plan(tables: Iterable[int], rules: RuleSettings, seed: int, tag: str) -> dict[int, list[Post]]:
-    return {t: match_hands(t, rules, random.Random(f"{seed}-{tag}-{t}"), tag) for t in tables}
+def plan(matches: Mapping[int, int], rules: RuleSettings, seed: int,
+         tag: str) -> dict[int, list[Post]]:
+    """Each table's match (``matches``: table → match id) as its tablet will send it."""
+    return {t: match_hands(t, m, rules, random.Random(f"{seed}-{tag}-{t}"), tag)
+            for t, m in matches.items()}
 
 
 # --- One tablet ----------------------------------------------------------------------

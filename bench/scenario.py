@@ -54,6 +54,11 @@ def tokens(t: Tournament) -> dict[int, str]:
                 .values_list("table", "token"))
 
 
+def matches(rnd: Round) -> dict[int, int]:
+    """Table → the id of its match in the round."""
+    return dict(Match.objects.filter(round=rnd, game=1).values_list("table", "id"))
+
+
 def next_round(t: Tournament) -> Round:
     """Finalize the round the tablets finished and start the next one."""
     current = t.rounds.order_by("-number").first()
@@ -129,7 +134,7 @@ def run(t: Tournament, port: int, *, floor: bool = True,
     report = Report(len(tables))
     tablets = {n: Tablet(port, links[n]) for n in tables}
     open_all(list(tablets.values()))
-    first = plan(tables, t.rules, seed=1, tag=f"r1-{t.pk}")
+    first = plan(matches(t1), t.rules, seed=1, tag=f"r1-{t.pk}")
     per_tablet = max(len(p) for p in first.values())
     connections.close_all()
 
@@ -150,7 +155,7 @@ def run(t: Tournament, port: int, *, floor: bool = True,
     t2 = next_round(t)
     if before_double:
         before_double()
-    second = plan(tables, t.rules, seed=2, tag=f"r2-{t.pk}")
+    second = plan(matches(t2), t.rules, seed=2, tag=f"r2-{t.pk}")
     jobs = []
     for n in tables:
         twin = Tablet(port, links[n])
@@ -182,7 +187,7 @@ def run_with_crash(t: Tournament, port: int, restart: Callable[[], None],
     report = Report(len(tables))
     tablets = {n: Tablet(port, links[n]) for n in tables}
     open_all(list(tablets.values()))
-    posts = plan(tables, t.rules, seed=3, tag=f"crash-{t.pk}")
+    posts = plan(matches(rnd), t.rules, seed=3, tag=f"crash-{t.pk}")
     total = sum(len(p) for p in posts.values())
     connections.close_all()
 

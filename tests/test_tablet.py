@@ -271,6 +271,39 @@ def test_the_state_is_read_with_a_fixed_number_of_queries(event, django_assert_m
         state(client)
 
 
+
+def _without_clock_readings(answer: dict) -> dict:
+    answer = json.loads(json.dumps(answer))
+    answer.pop("server_now")
+    answer["clock"].pop("server_now")
+    answer["clock"].pop("remaining_seconds")
+    return answer
+
+
+def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_queries(
+        event, django_assert_max_num_queries):
+    client = tablet(event, 1)
+    match = Match.objects.get(round__tournament=event, table=1)
+    assert post(client, "first-dealer", {"seat": "N", "match": match.pk})[0] == 200
+    post(client, "hands", hand(1, key="u1", maker="E", maker_tricks=5, match=match.pk))
+    post(client, "undo", {"number": 1, "match": match.pk})
+    for n in range(1, 4):
+        # Session, link, lock, the match's entries, pauses, insert, match update and
+        # seats, and the savepoint around them: none of it grows with the room.
+        with django_assert_max_num_queries(10):
+            status, body = post(client, "hands", hand(n, key=f"a{n}", match=match.pk))
+        assert status == 201
+    # Built from what recording read, the answer is what a fresh poll reads, history
+    # (the undone entry) included.
+    assert _without_clock_readings(body["state"]) == _without_clock_readings(state(client))
+    assert [h["state"] for h in body["state"]["history"]] == [
+        "undone", "standing", "standing", "standing"]
+    # A retry reads the state afresh and says the same.
+    status, again = post(client, "hands", hand(3, key="a3", match=match.pk))
+    assert status == 200 and again["duplicate"] is True
+    assert _without_clock_readings(again["state"]) == _without_clock_readings(body["state"])
+
+
 # --- time, tie-break and the end ------------------------------------------------------
 
 

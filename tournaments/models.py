@@ -150,7 +150,9 @@ class Round(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["tournament", "number"]
+        # By the key column: ordering by the relation itself would join the related
+        # table (for its own Meta.ordering) into every query of this model.
+        ordering = ["tournament_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
             models.UniqueConstraint(
@@ -212,7 +214,7 @@ class Seat(models.Model):
     margin = models.SmallIntegerField(null=True, blank=True)
 
     class Meta:
-        ordering = ["round", "table", "position"]
+        ordering = ["round_id", "table", "position"]
         constraints = [
             models.UniqueConstraint(
                 fields=["round", "table", "position"], name="seat_position_unique"
@@ -264,7 +266,7 @@ class Match(models.Model):
     dispute_note = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["round", "table", "game"]
+        ordering = ["round_id", "table", "game"]
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(fields=["round", "table", "game"], name="match_unique"),
@@ -338,7 +340,7 @@ class HandEntry(models.Model):
     end_reason = models.TextField(blank=True)
 
     class Meta:
-        ordering = ["match", "number", "entered_at"]
+        ordering = ["match_id", "number", "entered_at"]
         verbose_name_plural = "hand entries"
         constraints = [
             models.UniqueConstraint(
@@ -382,7 +384,7 @@ class WinnerOverride(models.Model):
     created_at = models.DateTimeField()
 
     class Meta:
-        ordering = ["match", "created_at"]
+        ordering = ["match_id", "created_at"]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="override_needs_reason"),
             models.CheckConstraint(condition=Q(winner__in=["NS", "EW"]), name="override_winner"),
@@ -404,7 +406,7 @@ class TableLink(models.Model):
     revoked_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["tournament", "table", "-created_at"]
+        ordering = ["tournament_id", "table", "-created_at"]
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "table"], condition=Q(revoked_at__isnull=True),

@@ -95,14 +95,30 @@ def match_state(match: Match, now: datetime | None = None) -> MatchState:
     return replay_entries(match, standing_hands(match), match_time(match, now_or(now)))
 
 
-def _lock(match: Match) -> Match:
-    locked = (
-        # Lock the match row only: a plain FOR UPDATE would also lock the joined round and
-        # tournament rows on PostgreSQL and make every table's hands wait for each other.
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__tournament")
-        .get(pk=match.pk)
-    )
+class NotAtTable(ServiceError):
+    """The match a request names is not at the table the request speaks for."""
+
+
+def _lock(match: Match | int, at: tuple[int, int] | None = None) -> Match:
+    """Lock the match's row and read it afresh, with its round and tournament.
+
+    ``at`` is the (tournament, table) a tablet speaks for: the match must be there.
+    """
+    try:
+        locked = (
+            # Lock the match row only: a plain FOR UPDATE would also lock the joined round
+            # and tournament rows on PostgreSQL and make every table's hands wait for each
+            # other.
+            Match.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=match if isinstance(match, int) else match.pk)
+        )
+    except Match.DoesNotExist:
+        if at is None:
+            raise
+        raise NotAtTable("That match is not this table's.") from None
+    if at is not None and (locked.round.tournament_id, locked.table) != at:
+        raise NotAtTable("That match is not this table's.")
     return locked
 
 
@@ -202,6 +218,12 @@ class Recorded:
     state: MatchState
     duplicate: bool = False
     warnings: list[str] = field(default_factory=list)
+    # What a new hand's write already read, kept so that the tablet's answer needs no
+    # second look at the database: the locked match as written, every entry of the
+    # match in order (undone and superseded ones too) and the round's clock.
+    match: Match | None = None
+    history: list[HandEntry] | None = None
+    clock: RoundClock | None = None
 
 
 def _require_open(match: Match) -> None:
@@ -225,43 +247,53 @@ def set_first_dealer(match: Match, seat: Seat, *, by: str) -> Match:
 
 
 def record_hand(
-    match: Match, hand: Hand, *, client_key: str, by: str,
+    match: Match | int, hand: Hand, *, client_key: str, by: str,
     source: str = HandEntry.Source.TABLET, number: int | None = None,
     first_dealer: Seat | None = None, entered_at: datetime | None = None,
-    now: datetime | None = None,
+    at: tuple[int, int] | None = None, now: datetime | None = None,
 ) -> Recorded:
-    """Record the next hand; a retry with the same client key returns the first entry."""
+    """Record the next hand; a retry with the same client key returns the first entry.
+
+    The match may be given by its id alone (a tablet names it), with ``at`` the
+    (tournament, table) the tablet speaks for: it is checked under the lock.
+    """
     now = now_or(now)
+    match_id = match if isinstance(match, int) else match.pk
     client_key = (client_key or "").strip()
     if not client_key or len(client_key) > 64 or not client_key.isprintable():
         raise ServiceError("Every entry needs a client key of 1 to 64 printable characters.")
     try:
         with transaction.atomic():
-            return _record(match, hand, client_key, by, source, number, first_dealer,
-                           entered_at, now)
+            return _record(_lock(match_id, at), hand, client_key, by, source, number,
+                           first_dealer, entered_at, now)
     except IntegrityError:
-        # A concurrent retry of the same entry won the race: answer as a retry.
+        # The key is taken: by a concurrent retry of the same entry that won the race (a
+        # retry), or by another match's hand (the key lookup in _record reads only this
+        # match's entries, so the unique constraint is what catches that).
         existing = HandEntry.objects.filter(client_key=client_key).first()
-        if existing is None or existing.match_id != match.pk:
+        if existing is None:
             raise
+        if existing.match_id != match_id:
+            raise Conflict("This entry's key belongs to another table's hand.") from None
         return Recorded(existing, match_state(existing.match, now), duplicate=True)
 
 
 def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
             number: int | None, first_dealer: Seat | None, entered_at: datetime | None,
             now: datetime) -> Recorded:
-    match = _lock(match)
-    existing = HandEntry.objects.filter(client_key=client_key).first()
+    """Record a hand in the match, which the caller has locked."""
+    history = list(match.hands.order_by("number", "entered_at", "pk"))
+    entries = [e for e in history if e.state == HandEntry.State.STANDING]
+    clock = round_clock(match.round)
+    existing = next((e for e in history if e.client_key == client_key), None)
     if existing is not None:
-        if existing.match_id != match.pk:
-            raise Conflict("This entry's key belongs to another table's hand.")
-        return Recorded(existing, match_state(match, now), duplicate=True)
+        return Recorded(existing, replay_entries(match, entries, match_time(match, now, clock)),
+                        duplicate=True)
     _require_open(match)
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value
     if not match.first_dealer:
         raise ServiceError("Choose the first dealer before entering the first hand.")
-    entries = standing_hands(match)
     next_number = len(entries) + 1
     if number is not None and number != next_number:
         if number < next_number:
@@ -270,7 +302,7 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
                 f"the next hand is {next_number}."
             )
         raise ServiceError(f"The next hand is hand {next_number}, not {number}.")
-    time = match_time(match, now)
+    time = match_time(match, now, clock)
     try:
         state = replay_entries(match, entries, time)
         phase = check_next(state, hand)
@@ -282,9 +314,7 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
         and (match.round.started_at is None or entered_at >= match.round.started_at)
     ):
         # An entry queued offline before the call keeps its place as a regular hand.
-        call = round_clock(match.round).call_instant(
-            entered_at, timedelta(seconds=match.extension_seconds)
-        )
+        call = clock.call_instant(entered_at, timedelta(seconds=match.extension_seconds))
         if call is not None and entered_at < call:
             phase = Phase.REGULAR
     if phase is Phase.AT_CALL:
@@ -308,7 +338,7 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     entry.save()
     match.last_entry_at = match.last_contact_at = now
     _refresh(match, new_state, now)
-    return Recorded(entry, new_state)
+    return Recorded(entry, new_state, match=match, history=[*history, entry], clock=clock)
 
 
 def answer_time_call(match: Match, in_progress: bool, *, by: str,

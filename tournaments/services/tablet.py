@@ -25,7 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from ..domain.clock import Pause
+from ..domain.clock import RoundClock
 from ..domain.final import final_state
 from ..domain.hands import SEATS, Hand, Outcome, Seat, Team
 from ..domain.match import MatchState
@@ -140,6 +140,20 @@ def table_rounds(scope: TableScope) -> TableRounds:
     return TableRounds(current, None)
 
 
+def _named_match(match_id: object) -> int:
+    """The id of the match a request names, checked for type and range only."""
+    if isinstance(match_id, bool) or not isinstance(match_id, int | str):
+        raise BadRequest("The match must be a number.")
+    try:
+        pk = int(match_id)
+    except ValueError:
+        raise BadRequest("The match must be a number.") from None
+    if not 1 <= pk < 2**63:
+        # Beyond a bigint PostgreSQL would fail the query; no such match exists anyway.
+        raise Forbidden("That match is not this table's.")
+    return pk
+
+
 def match_for(scope: TableScope, match_id: object = None) -> Match:
     """The match a request acts on: the table's current one, or one it names.
 
@@ -151,15 +165,7 @@ def match_for(scope: TableScope, match_id: object = None) -> Match:
         if match is None:
             raise ServiceError("There is no match at this table yet.")
         return match
-    if isinstance(match_id, bool) or not isinstance(match_id, int | str):
-        raise BadRequest("The match must be a number.")
-    try:
-        pk = int(match_id)
-    except ValueError:
-        raise BadRequest("The match must be a number.") from None
-    if not 1 <= pk < 2**63:
-        # Beyond a bigint PostgreSQL would fail the query; no such match exists anyway.
-        raise Forbidden("That match is not this table's.")
+    pk = _named_match(match_id)
     match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
     if (
         match is None or match.round.tournament_id != scope.tournament.pk
@@ -262,15 +268,21 @@ def parse_hand(data: Mapping[str, Any]) -> HandRequest:
 
 
 def record(scope: TableScope, data: Mapping[str, Any],
-           now: datetime | None = None) -> tuple[play.Recorded, Match]:
+           now: datetime | None = None) -> play.Recorded:
     request = parse_hand(data)
-    match = match_for(scope, request.match_id)
-    recorded = play.record_hand(
-        match, request.hand, client_key=request.client_key, by=scope.actor,
-        number=request.number, first_dealer=request.first_dealer,
-        entered_at=request.entered_at, now=now,
+    # A named match is checked under the lock that recording takes anyway, which spares
+    # the busiest request of the day a query.
+    match: Match | int = (
+        match_for(scope) if request.match_id is None else _named_match(request.match_id)
     )
-    return recorded, match
+    try:
+        return play.record_hand(
+            match, request.hand, client_key=request.client_key, by=scope.actor,
+            number=request.number, first_dealer=request.first_dealer,
+            entered_at=request.entered_at, at=(scope.tournament.pk, scope.table), now=now,
+        )
+    except play.NotAtTable as exc:
+        raise Forbidden(exc.message) from None
 
 
 def first_dealer(scope: TableScope, data: Mapping[str, Any]) -> Match:
@@ -404,19 +416,9 @@ def _bonus_reason(state: MatchState, team: Team, target: int) -> str:
     return ", ".join(parts)
 
 
-def table_state(scope: TableScope, now: datetime | None = None,
-                match_id: object = None) -> dict[str, Any]:
-    """Everything the table screen shows, as JSON; notes the tablet's contact."""
-    now = now_or(now)
+def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
     t = scope.tournament
-    where = table_rounds(scope)
-    match, next_round = where.match, where.next_round
-    if match_id is not None and not (match is not None and str(match_id) == str(match.pk)):
-        named = match_for(scope, match_id)
-        if match is None or named.pk != match.pk:
-            # An earlier match of this table, asked for by a tablet that was offline.
-            match, next_round = named, None
-    base: dict[str, Any] = {
+    return {
         "server_now": _iso(now),
         "tournament": {"id": t.pk, "name": t.name, "status": t.status},
         "table": scope.table,
@@ -425,19 +427,56 @@ def table_state(scope: TableScope, now: datetime | None = None,
                   "remaining_seconds": None, "time_called": False, "paused": False},
         "next_round": None,
     }
+
+
+def table_state(scope: TableScope, now: datetime | None = None,
+                match_id: object = None) -> dict[str, Any]:
+    """Everything the table screen shows, as JSON; notes the tablet's contact."""
+    now = now_or(now)
+    where = table_rounds(scope)
+    match, next_round = where.match, where.next_round
+    if match_id is not None and not (match is not None and str(match_id) == str(match.pk)):
+        named = match_for(scope, match_id)
+        if match is None or named.pk != match.pk:
+            # An earlier match of this table, asked for by a tablet that was offline.
+            match, next_round = named, None
+    base = _base_json(scope, now)
     if match is None:
         return base
     play.touch(match, now)
+    entries = list(match.hands.all().order_by("number", "entered_at", "pk"))
+    standing = [e for e in entries if e.state == HandEntry.State.STANDING]
+    clock = play.round_clock(match.round)
+    state = play.replay_entries(match, standing, play.match_time(match, now, clock))
+    return _match_json(base, scope, match, next_round, entries, clock, state, now)
+
+
+def state_after_hand(scope: TableScope, recorded: play.Recorded,
+                     now: datetime | None = None) -> dict[str, Any]:
+    """The table's state in answer to a hand, from what recording it already read.
+
+    At the end of a round every table sends its hands at once, so the answer reads only
+    the seats. A new hand means the round is running, hence no next round is seated yet.
+    A retry (nothing written, nothing kept) reads the state afresh.
+    """
+    if recorded.match is None or recorded.history is None or recorded.clock is None:
+        return table_state(scope, now, match_id=recorded.entry.match_id)
+    now = now_or(now)
+    base = _base_json(scope, now)
+    return _match_json(base, scope, recorded.match, None, recorded.history, recorded.clock,
+                       recorded.state, now)
+
+
+def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
+                next_round: Round | None, entries: list[HandEntry], clock: RoundClock,
+                state: MatchState, now: datetime) -> dict[str, Any]:
+    t = scope.tournament
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
     seats = _seat_rows(match, next_round)
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
-    entries = list(match.hands.all().order_by("number", "entered_at", "pk"))
     standing = [e for e in entries if e.state == HandEntry.State.STANDING]
-    pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
-    clock = play.round_clock(rnd, pauses)
     extension = timedelta(seconds=match.extension_seconds)
-    state = play.replay_entries(match, standing, play.match_time(match, now, clock))
     rules = _rules_json(t, final)
 
     running = {h.number: h.running for h in state.hands}

@@ -119,10 +119,10 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @table_session()
 @json_action
 def hands(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    recorded, match = service.record(scope, data)
+    recorded = service.record(scope, data)
     return JsonResponse(
         {"hand": service.hand_json(recorded.entry), "duplicate": recorded.duplicate,
-         "state": service.table_state(scope, match_id=match.pk)},
+         "state": service.state_after_hand(scope, recorded)},
         status=200 if recorded.duplicate else 201,
     )
 

@@ -1,0 +1,118 @@
+"""In-process cost of the tablet's requests: a hand POST and a state poll.
+
+No server and no network: Django's test client in this process, production settings, a
+500-table event with round 1 running. Each of ``--sample`` tables posts its whole match;
+every POST is timed and its queries counted, then every table polls its state. The
+trivial view (``/bench/ping``) is timed the same way, as the floor.
+
+    .venv/bin/python -m bench.post --db sqlite
+    .venv/bin/python -m bench.post --db postgres
+
+This is the figure to watch while making a hand cheaper: the burst (``bench.burst``)
+is bounded by it, at about ``workers / cost`` POSTs a second once the cores are busy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from .burst import VAR, fresh_database
+from .server import ROOT, collectstatic, production_env
+
+
+def summary(name: str, seconds: list[float], queries: list[int]) -> str:
+    ms = sorted(s * 1000 for s in seconds)
+    p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
+    q = f", {statistics.median(queries):.0f} queries" if queries else ""
+    return (f"{name:<12} n={len(ms):<5} median {statistics.median(ms):6.2f} ms  "
+            f"p95 {p95:6.2f} ms{q}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("-n", "--tables", type=int, default=500)
+    parser.add_argument("--sample", type=int, default=40, help="tables that post")
+    parser.add_argument("--name", default="snowman_bench_post")
+    args = parser.parse_args(argv)
+
+    database = fresh_database(args.db, args.name)
+    static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
+    env = production_env(database, VAR, static, CONN_MAX_AGE="60")
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    collectstatic(env)
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from .load import plan
+    from .scenario import RULES, matches, prepare_event, tokens
+
+    t = prepare_event(args.tables, name="Post")
+    links = tokens(t)
+    step = max(1, args.tables // args.sample)
+    sample = sorted(links)[::step][: args.sample]
+    ids = matches(t.rounds.get(number=1))
+    posts = plan({table: ids[table] for table in sample}, RULES, seed=args.tables, tag="post")
+
+    clients = {}
+    for table in sample:
+        client = Client(enforce_csrf_checks=True, HTTP_HOST="127.0.0.1")
+        assert client.get(f"/t/{links[table]}/").status_code == 302
+        assert client.get("/t/table/state.json").status_code == 200
+        clients[table] = (client, client.cookies["csrftoken"].value)
+
+    def timed(call, times: list[float], counts: list[int]) -> int:
+        with CaptureQueriesContext(connection) as ctx:
+            started = time.perf_counter()
+            status = call().status_code
+            times.append(time.perf_counter() - started)
+        counts.append(len(ctx.captured_queries))
+        if os.environ.get("SHOW_SQL") and len(counts) == int(os.environ["SHOW_SQL"]):
+            for q in ctx.captured_queries:
+                print(q["time"], q["sql"][:150])
+        return status
+
+    floor: tuple[list[float], list[int]] = ([], [])
+    hands: tuple[list[float], list[int]] = ([], [])
+    polls: tuple[list[float], list[int]] = ([], [])
+    import cProfile
+    prof = cProfile.Profile() if os.environ.get("PROFILE") else None
+    if prof:
+        prof.enable()
+    for table, (client, csrf) in clients.items():
+        for _ in range(5):
+            timed(lambda c=client: c.get("/bench/ping"), *floor)
+        for post in posts[table]:
+            status = timed(lambda c=client, p=post, k=csrf: c.post(
+                "/t/table/hands", p.body, content_type="application/json",
+                headers={"X-CSRFToken": k}), *hands)
+            assert status == 201, status
+        for _ in range(3):
+            timed(lambda c=client: c.get("/t/table/state.json"), *polls)
+    if prof:
+        prof.disable()
+        prof.dump_stats(os.environ["PROFILE"])
+    print(f"{args.db}, {args.tables} tables, {len(sample)} tablets posting")
+    print(summary("floor", *floor))
+    print(summary("hand POST", *hands))
+    print(summary("state GET", *polls))
+    ratio = statistics.median(hands[0]) / statistics.median(floor[0])
+    print(f"hand POST / floor: {ratio:.0f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
