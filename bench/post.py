@@ -26,12 +26,12 @@ from .burst import VAR, fresh_database
 from .server import ROOT, collectstatic, production_env
 
 
-def summary(name: str, seconds: list[float], queries: list[int]) -> str:
+def summary(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> str:
     ms = sorted(s * 1000 for s in seconds)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    q = f", {statistics.median(queries):.0f} queries" if queries else ""
     return (f"{name:<12} n={len(ms):<5} median {statistics.median(ms):6.2f} ms  "
-            f"p95 {p95:6.2f} ms{q}")
+            f"p95 {p95:6.2f} ms  this process's CPU median "
+            f"{statistics.median(cpu) * 1000:5.2f} ms  {statistics.median(queries):.0f} queries")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -74,20 +74,21 @@ def main(argv: list[str] | None = None) -> int:
         assert client.get("/t/table/state.json").status_code == 200
         clients[table] = (client, client.cookies["csrftoken"].value)
 
-    def timed(call, times: list[float], counts: list[int]) -> int:
+    def timed(call, times: list[float], cpu: list[float], counts: list[int]) -> int:
         with CaptureQueriesContext(connection) as ctx:
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             status = call().status_code
             times.append(time.perf_counter() - started)
+            cpu.append(time.process_time() - cpu_started)
         counts.append(len(ctx.captured_queries))
         if os.environ.get("SHOW_SQL") and len(counts) == int(os.environ["SHOW_SQL"]):
             for q in ctx.captured_queries:
                 print(q["time"], q["sql"][:150])
         return status
 
-    floor: tuple[list[float], list[int]] = ([], [])
-    hands: tuple[list[float], list[int]] = ([], [])
-    polls: tuple[list[float], list[int]] = ([], [])
+    floor: tuple[list[float], list[float], list[int]] = ([], [], [])
+    hands: tuple[list[float], list[float], list[int]] = ([], [], [])
+    polls: tuple[list[float], list[float], list[int]] = ([], [], [])
     import cProfile
     prof = cProfile.Profile() if os.environ.get("PROFILE") else None
     if prof:

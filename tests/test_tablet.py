@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tournaments.models import HandEntry, Match, TableLink
 from tournaments.services import rounds
-from tournaments.services.tablet import SESSION_KEY
+from tournaments.services.tablet import COOKIE, SESSION_SECONDS
 
 pytestmark = pytest.mark.django_db
 
@@ -71,14 +71,36 @@ def test_opening_a_link_trades_the_token_for_a_session_and_drops_it_from_the_add
     response = client.get(f"/t/{link(event, 2).token}/")
     assert response.status_code == 302
     assert response["Location"] == "/t/table/"
-    assert client.session[SESSION_KEY] == {
-        "tournament": event.pk, "table": 2, "link": link(event, 2).pk,
-    }
+    cookie = client.cookies[COOKIE]
+    assert cookie.value.startswith(f"{event.pk}:2:{link(event, 2).pk}:")
+    assert cookie["httponly"] and cookie["samesite"] == "Lax" and cookie["path"] == "/t/table/"
+    assert cookie["max-age"] == SESSION_SECONDS
     page = client.get("/t/table/")
     assert page.status_code == 200
     assert link(event, 2).token not in page.content.decode()
     assert state(client)["table"] == 2
 
+
+
+def test_a_forged_altered_or_stale_table_cookie_opens_nothing(event, monkeypatch):
+    other = link(event, 2)
+    forged = Client()
+    forged.cookies[COOKIE] = f"{event.pk}:2:{other.pk}"
+    assert forged.get("/t/table/state.json").status_code == 403
+    # A real cookie for table 1, edited to say table 2: the signature no longer holds.
+    altered = tablet(event, 1)
+    value = altered.cookies[COOKIE].value
+    altered.cookies[COOKIE] = value.replace(f"{event.pk}:1:{link(event, 1).pk}",
+                                            f"{event.pk}:2:{other.pk}")
+    assert altered.get("/t/table/state.json").status_code == 403
+    # Past its age the cookie is refused, however well signed.
+    stale = tablet(event, 1)
+    assert stale.get("/t/table/state.json").status_code == 200
+    import django.core.signing as signing
+
+    later = signing.time.time() + SESSION_SECONDS + 60
+    monkeypatch.setattr(signing.time, "time", lambda: later)
+    assert stale.get("/t/table/state.json").status_code == 403
 
 def test_an_unknown_token_is_not_found(event):
     assert Client().get("/t/not-a-real-token/").status_code == 404

@@ -1,9 +1,11 @@
 """The scorekeeper's tablet: table links, the table session, and the table's state.
 
 A table's link carries a secret token (``TableLink``); opening it trades the token for a
-*table session*: ``request.session[SESSION_KEY] = {"tournament", "table", "link"}``. Every
-later request is authorised by that session alone, and only while its link is live, so
-the director's "revoke and reissue" cuts off every tablet that holds the old link.
+*table session*: a signed cookie naming the tournament, the table and the link
+(``session_value``). Every later request is authorised by that cookie alone, and only
+while its link is live, so the director's "revoke and reissue" cuts off every tablet that
+holds the old link. The cookie keeps the table session out of the session table: at the
+end of a round every tablet writes at once, and the link's row is read anyway.
 
 The same link serves the table in every round: the *current match* of a table is its
 match in the latest round, except while that round is only seated, when the table still
@@ -18,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
-from django.contrib.sessions.backends.base import SessionBase
 from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -33,7 +35,9 @@ from ..models import HandEntry, Match, Round, TableLink, Tournament
 from ..models import Seat as SeatRow
 from . import Conflict, ServiceError, now_or, play
 
-SESSION_KEY = "tablet"
+# The signed cookie that holds a table session, and its signing salt.
+COOKIE = "snowman_table"
+COOKIE_SALT = "snowman.tablet.session"
 # A tournament day is long; a tablet should not have to rescan its card at lunch.
 SESSION_SECONDS = 18 * 60 * 60
 
@@ -51,24 +55,33 @@ class BadRequest(ServiceError):
     """A payload the tablet could never have sent: wrong types, unknown values."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class TableScope:
-    tournament: Tournament
+    tournament_id: int
     table: int
-    link: TableLink
+    link_id: int
 
     @property
     def actor(self) -> str:
         return f"Table {self.table} tablet"
 
+    @cached_property
+    def tournament(self) -> Tournament:
+        return Tournament.objects.get(pk=self.tournament_id)
+
+    def knows(self, tournament: Tournament) -> None:
+        """Take the tournament read with a match, which spares reading it again."""
+        if tournament.pk == self.tournament_id:
+            self.__dict__["tournament"] = tournament
+
 
 # --- links and the session -------------------------------------------------------------
 
 
-def open_link(session: SessionBase, token: str) -> TableScope:
-    """Trade a link's token for a table session; raise Forbidden for a dead link."""
+def open_link(token: str) -> TableScope:
+    """The table a link's token opens; Forbidden for a revoked link."""
     link = (
-        TableLink.objects.select_related("tournament").filter(token=token).first()
+        TableLink.objects.filter(token=token).first()
         if token and len(token) <= 64 else None
     )
     if link is None:
@@ -78,32 +91,32 @@ def open_link(session: SessionBase, token: str) -> TableScope:
             "This table link was revoked. Ask the director for the table's new QR code.",
             revoked=True,
         )
-    # A new session id: whoever knew the old cookie gains nothing from the link.
-    session.cycle_key()
-    session[SESSION_KEY] = {
-        "tournament": link.tournament_id, "table": link.table, "link": link.pk,
-    }
-    session.set_expiry(SESSION_SECONDS)
-    return TableScope(link.tournament, link.table, link)
+    return TableScope(link.tournament_id, link.table, link.pk)
 
 
-def scope_of(session: SessionBase) -> TableScope:
-    """The table this session may see; Forbidden when there is none or its link is dead."""
-    data = session.get(SESSION_KEY)
-    if not isinstance(data, dict):
-        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.")
-    link = (
-        TableLink.objects.select_related("tournament")
-        .filter(pk=data.get("link"), tournament_id=data.get("tournament"),
-                table=data.get("table"))
-        .first()
-    )
-    if link is None or link.revoked_at is not None:
+def session_value(scope: TableScope) -> str:
+    """What the table session's cookie holds (signed by the view that sets it)."""
+    return f"{scope.tournament_id}:{scope.table}:{scope.link_id}"
+
+
+def scope_of(value: str | None) -> TableScope:
+    """The table a session cookie's (verified) value may see; Forbidden when there is
+    none or its link is dead."""
+    try:
+        tournament_id, table, link_id = (int(part) for part in (value or "").split(":"))
+    except ValueError:
+        raise Forbidden(
+            "This tablet is not linked to a table. Scan the table's QR code."
+        ) from None
+    live = TableLink.objects.filter(
+        pk=link_id, tournament_id=tournament_id, table=table, revoked_at__isnull=True
+    ).exists()
+    if not live:
         raise Forbidden(
             "This tablet's table link was revoked. Scan the table's new QR code.",
             revoked=True,
         )
-    return TableScope(link.tournament, link.table, link)
+    return TableScope(tournament_id, table, link_id)
 
 
 # --- which match ------------------------------------------------------------------------
@@ -117,7 +130,7 @@ class TableRounds:
 
 def table_rounds(scope: TableScope) -> TableRounds:
     """The table's current match, and the seated round its players go to next, if any."""
-    rounds = list(Round.objects.filter(tournament=scope.tournament).order_by("-number")[:2])
+    rounds = list(Round.objects.filter(tournament_id=scope.tournament_id).order_by("-number")[:2])
     if not rounds:
         return TableRounds(None, None)
     matches = {
@@ -168,7 +181,7 @@ def match_for(scope: TableScope, match_id: object = None) -> Match:
     pk = _named_match(match_id)
     match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
     if (
-        match is None or match.round.tournament_id != scope.tournament.pk
+        match is None or match.round.tournament_id != scope.tournament_id
         or match.table != scope.table
     ):
         raise Forbidden("That match is not this table's.")
@@ -279,7 +292,7 @@ def record(scope: TableScope, data: Mapping[str, Any],
         return play.record_hand(
             match, request.hand, client_key=request.client_key, by=scope.actor,
             number=request.number, first_dealer=request.first_dealer,
-            entered_at=request.entered_at, at=(scope.tournament.pk, scope.table), now=now,
+            entered_at=request.entered_at, at=(scope.tournament_id, scope.table), now=now,
         )
     except play.NotAtTable as exc:
         raise Forbidden(exc.message) from None
@@ -440,6 +453,8 @@ def table_state(scope: TableScope, now: datetime | None = None,
         if match is None or named.pk != match.pk:
             # An earlier match of this table, asked for by a tablet that was offline.
             match, next_round = named, None
+    if match is not None:
+        scope.knows(match.round.tournament)
     base = _base_json(scope, now)
     if match is None:
         return base
@@ -462,6 +477,7 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
     if recorded.match is None or recorded.history is None or recorded.clock is None:
         return table_state(scope, now, match_id=recorded.entry.match_id)
     now = now_or(now)
+    scope.knows(recorded.match.round.tournament)
     base = _base_json(scope, now)
     return _match_json(base, scope, recorded.match, None, recorded.history, recorded.clock,
                        recorded.state, now)

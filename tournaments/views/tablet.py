@@ -44,8 +44,12 @@ def table_session(*, page: bool = False) -> Callable[[View], View]:
     def decorate(view: View) -> View:
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            value = request.get_signed_cookie(
+                service.COOKIE, default=None, salt=service.COOKIE_SALT,
+                max_age=service.SESSION_SECONDS,
+            )
             try:
-                scope = service.scope_of(request.session)
+                scope = service.scope_of(value)
             except service.Forbidden as exc:
                 if page:
                     return render(request, "tablet/forbidden.html",
@@ -85,13 +89,21 @@ def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResp
 @never_cache
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        service.open_link(request.session, token)
+        scope = service.open_link(token)
     except TableLink.DoesNotExist:
         raise Http404("Unknown table link.") from None
     except service.Forbidden as exc:
         return render(request, "tablet/forbidden.html", {"message": exc.message}, status=403)
     # The token leaves the address bar (and the history) at once.
-    return HttpResponseRedirect(reverse("tablet:table"))
+    screen = reverse("tablet:table")
+    response = HttpResponseRedirect(screen)
+    # Every table endpoint lives under the screen's path; the cookie goes nowhere else.
+    response.set_signed_cookie(
+        service.COOKIE, service.session_value(scope), salt=service.COOKIE_SALT,
+        max_age=service.SESSION_SECONDS, path=screen,
+        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
+    )
+    return response
 
 
 @require_GET
