@@ -111,6 +111,8 @@ DATABASES = {
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Django's SQLite backend, with writers queued on a lock file (snowman/sqlite).
+    DATABASES["default"]["ENGINE"] = "snowman.sqlite"
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(

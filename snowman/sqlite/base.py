@@ -1,0 +1,74 @@
+"""SQLite whose writers queue on a lock file instead of in SQLite's busy handler.
+
+Every transaction here begins with BEGIN IMMEDIATE, so a second writer gets SQLITE_BUSY
+and SQLite's busy handler retries after sleeping 1, 2, 5, 10 … up to 100 ms, whether or
+not the lock has freed meanwhile. When every table writes at once at the end of a round,
+workers sleep while the write lock sits free and the cores idle (a quarter of them, in
+the 500-tablet burst of docs/performance.md). So a transaction first takes an exclusive
+flock(2) on a file beside the database: the kernel wakes the next writer the moment the
+previous one commits, and BEGIN IMMEDIATE then finds SQLite's lock free.
+
+The lock file only orders writers; SQLite's own lock still guards the data, and the busy
+timeout still covers writers that do not take the file lock (the sqlite3 shell, a
+statement in autocommit). The kernel drops the lock of a process that dies.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+
+from django.db.backends.sqlite3 import base
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    _writer_fd: int | None = None
+    _writer_locked = False
+
+    def _writer_lock_path(self) -> str | None:
+        if self.is_in_memory_db():
+            return None
+        return f"{self.settings_dict['NAME']}.writer-lock"
+
+    def _take_writer_lock(self) -> None:
+        if self._writer_fd is None:
+            path = self._writer_lock_path()
+            if path is None:
+                return
+            self._writer_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._writer_fd, fcntl.LOCK_EX)
+        self._writer_locked = True
+
+    def _release_writer_lock(self) -> None:
+        if self._writer_locked and self._writer_fd is not None:
+            fcntl.flock(self._writer_fd, fcntl.LOCK_UN)
+        self._writer_locked = False
+
+    def _start_transaction_under_autocommit(self) -> None:
+        self._take_writer_lock()
+        try:
+            super()._start_transaction_under_autocommit()
+        except BaseException:
+            self._release_writer_lock()
+            raise
+
+    def _commit(self) -> None:
+        try:
+            super()._commit()
+        finally:
+            self._release_writer_lock()
+
+    def _rollback(self) -> None:
+        try:
+            super()._rollback()
+        finally:
+            self._release_writer_lock()
+
+    def _close(self) -> None:
+        try:
+            super()._close()
+        finally:
+            self._release_writer_lock()
+            if self._writer_fd is not None:
+                os.close(self._writer_fd)
+                self._writer_fd = None
