@@ -147,6 +147,9 @@ class Round(models.Model):
         null=True, blank=True, help_text="Set when the director calls time early."
     )
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Set with the round's first pause and never cleared (pauses are never deleted): most
+    # rounds are never paused, and every tablet request reads the clock.
+    has_pauses = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,7 +11,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..domain.clock import Pause, RoundClock
+from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Tournament
@@ -27,9 +27,8 @@ SLOW_START_AFTER = timedelta(minutes=4)
 
 
 def clock_of(rnd: Round) -> RoundClock:
-    """The round's clock from one query for its pauses (the round's tournament is loaded)."""
-    pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
-    return round_clock(rnd, pauses)
+    """The round's clock (the round's tournament is loaded)."""
+    return round_clock(rnd)
 
 
 def current_round(tournament: Tournament) -> Round | None:

@@ -35,7 +35,10 @@ from . import Conflict, ServiceError, log, now_or
 
 def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock:
     if pauses is None:
-        pauses = [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()]
+        pauses = (
+            [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()] if rnd.has_pauses
+            else []
+        )
     return RoundClock(
         limit=timedelta(minutes=rnd.tournament.round_minutes),
         started_at=rnd.started_at, pauses=tuple(pauses), called_at=rnd.called_at,

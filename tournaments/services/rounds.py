@@ -141,6 +141,9 @@ def pause_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         if rnd.pauses.filter(ended_at__isnull=True).exists():
             raise ServiceError(f"{rnd} is already paused.")
         RoundPause.objects.create(round=rnd, started_at=now, started_by=by)
+        if not rnd.has_pauses:
+            rnd.has_pauses = True
+            rnd.save(update_fields=["has_pauses"])
         log(rnd.tournament, by, "pause", f"{rnd} paused.", at=now)
     return rnd
 
