@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 from .server import ROOT, Server, collectstatic, free_port, production_env
 
@@ -28,7 +29,7 @@ VAR = Path("/tmp/hardening-bench")
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
-def fresh_database(kind: str, name: str) -> str:
+def fresh_database(kind: str, name: str, pg_host: str = "127.0.0.1") -> str:
     if kind == "sqlite":
         VAR.mkdir(parents=True, exist_ok=True)
         for suffix in ("", "-wal", "-shm"):
@@ -39,7 +40,8 @@ def fresh_database(kind: str, name: str) -> str:
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         conn.execute(f'CREATE DATABASE "{name}"')
-    return f"postgres://postgres@127.0.0.1:5432/{name}"
+    # A host that is a directory means PostgreSQL's Unix socket there.
+    return f"postgres://postgres@{quote(pg_host, safe='')}:5432/{name}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,11 +53,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
+    parser.add_argument("--pg-host", default="127.0.0.1",
+                        help="PostgreSQL's host, or the directory of its Unix socket")
     parser.add_argument("--conn-max-age", default="60",
                         help="CONN_MAX_AGE for the server (0: a connection per request)")
     args = parser.parse_args(argv)
 
-    database = fresh_database(args.db, args.name)
+    database = fresh_database(args.db, args.name, args.pg_host)
     static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
     env = production_env(database, VAR, static, CONN_MAX_AGE=args.conn_max_age)
     os.environ.update(env)
@@ -81,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}")
     try:
         with server:
-            report = run(t, port)
+            report = run(t, port, cpu=server.cpu_seconds)
     finally:
         shutil.rmtree(static, ignore_errors=True)
     for line in report.lines():

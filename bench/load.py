@@ -194,6 +194,7 @@ class Phase:
     name: str
     results: list[Result] = field(default_factory=list)
     seconds: float = 0.0
+    cpu_seconds: float | None = None  # the server's and the database's, when measured
 
     @property
     def statuses(self) -> dict[int, int]:
@@ -227,11 +228,14 @@ class Phase:
         return (f"{self.name:<26} {len(self.results):>6} req  "
                 f"p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
                 f"max {lat['max'] * 1000:7.1f} ms  {self.throughput:7.1f} req/s  "
-                f"statuses {self.statuses}")
+                f"statuses {self.statuses}"
+                + (f"  server CPU {self.cpu_seconds * 1000 / len(self.results):.2f} ms/req"
+                   if self.cpu_seconds is not None and self.results else ""))
 
 
 def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
-            during: Callable[[list[list[Result]]], None] | None = None) -> Phase:
+            during: Callable[[list[list[Result]]], None] | None = None,
+            cpu: Callable[[], float] | None = None) -> Phase:
     """Run one job per thread, all released together; every job logs into the phase.
 
     ``during`` runs in the calling thread while the jobs run, watching their logs (the
@@ -252,6 +256,7 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
                for j, log in zip(jobs, logs, strict=True)]
     for t in threads:
         t.start()
+    cpu_before = cpu() if cpu else 0.0
     barrier.wait()
     start = time.perf_counter()
     if during is not None:
@@ -259,6 +264,8 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
     for t in threads:
         t.join()
     phase.seconds = time.perf_counter() - start
+    if cpu:
+        phase.cpu_seconds = cpu() - cpu_before
     for log in logs:
         phase.results += log
     if failures:

@@ -126,7 +126,8 @@ class Report:
 
 
 def run(t: Tournament, port: int, *, floor: bool = True,
-        before_double: Callable[[], None] | None = None) -> Report:
+        before_double: Callable[[], None] | None = None,
+        cpu: Callable[[], float] | None = None) -> Report:
     """Burst, replay, then the next round with every request sent twice at once."""
     t1 = t.rounds.get(number=1)
     links = tokens(t)
@@ -140,12 +141,14 @@ def run(t: Tournament, port: int, *, floor: bool = True,
 
     if floor:
         report.phases.append(at_once("floor (trivial view)",
-                                     ping_all(list(tablets.values()), per_tablet)))
-    report.phases.append(at_once("burst", [send_all(tablets[n], first[n]) for n in tables]))
+                                     ping_all(list(tablets.values()), per_tablet), cpu=cpu))
+    report.phases.append(at_once("burst", [send_all(tablets[n], first[n]) for n in tables],
+                                 cpu=cpu))
     report.problems += verify(t, t1, first)
     report.rows["after burst"] = HandEntry.objects.filter(match__round__tournament=t).count()
 
-    report.phases.append(at_once("replay", [send_all(tablets[n], first[n]) for n in tables]))
+    report.phases.append(at_once("replay", [send_all(tablets[n], first[n]) for n in tables],
+                                 cpu=cpu))
     report.problems += verify(t, t1, first)
     report.rows["after replay"] = HandEntry.objects.filter(match__round__tournament=t).count()
     replay = report.phase("replay")
@@ -162,7 +165,7 @@ def run(t: Tournament, port: int, *, floor: bool = True,
         twin.cookies = dict(tablets[n].cookies)
         jobs += send_twice(tablets[n], twin, second[n])
     connections.close_all()
-    report.phases.append(at_once("double send", jobs))
+    report.phases.append(at_once("double send", jobs, cpu=cpu))
     report.problems += verify(t, t2, second)
     report.rows["after double send"] = HandEntry.objects.filter(
         match__round__tournament=t).count()

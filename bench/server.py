@@ -114,6 +114,22 @@ class Server:
         self.stop()
         raise RuntimeError("gunicorn did not answer in time")
 
+    def cpu_seconds(self) -> float:
+        """CPU time used so far by this server's processes and by PostgreSQL's: what a
+        phase costs the machine, steadier than wall time on a shared one."""
+        assert self.process is not None
+        group = os.getpgid(self.process.pid)
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                comm, _, rest = stat.read_text().partition(" (")[2].rpartition(")")
+            except OSError:
+                continue  # the process ended meanwhile
+            fields = rest.split()
+            if int(fields[2]) == group or comm == "postgres":
+                total += int(fields[11]) + int(fields[12])
+        return total / os.sysconf("SC_CLK_TCK")
+
     def kill(self) -> None:
         """A crash: SIGKILL to the master and every worker, no graceful shutdown."""
         if self.process and self.process.poll() is None:

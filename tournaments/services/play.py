@@ -221,9 +221,9 @@ class Recorded:
     state: MatchState
     duplicate: bool = False
     warnings: list[str] = field(default_factory=list)
-    # What a new hand's write already read, kept so that the tablet's answer needs no
-    # second look at the database: the locked match as written, every entry of the
-    # match in order (undone and superseded ones too) and the round's clock.
+    # What recording read, kept so that the tablet's answer needs no second look at the
+    # database: the locked match as written, every entry of the match in order (undone
+    # and superseded ones too) and the round's clock.
     match: Match | None = None
     history: list[HandEntry] | None = None
     clock: RoundClock | None = None
@@ -291,7 +291,7 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     existing = next((e for e in history if e.client_key == client_key), None)
     if existing is not None:
         return Recorded(existing, replay_entries(match, entries, match_time(match, now, clock)),
-                        duplicate=True)
+                        duplicate=True, match=match, history=history, clock=clock)
     _require_open(match)
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value

@@ -471,12 +471,17 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
     """The table's state in answer to a hand, from what recording it already read.
 
     At the end of a round every table sends its hands at once, so the answer reads only
-    the seats. A new hand means the round is running, hence no next round is seated yet.
-    A retry (nothing written, nothing kept) reads the state afresh.
+    the seats. While the round runs no next round can be seated (the tablet would show
+    where to go next); otherwise, as for a retry that lost a race, read it all afresh.
     """
-    if recorded.match is None or recorded.history is None or recorded.clock is None:
+    if (
+        recorded.match is None or recorded.history is None or recorded.clock is None
+        or recorded.match.round.status != Round.Status.RUNNING
+    ):
         return table_state(scope, now, match_id=recorded.entry.match_id)
     now = now_or(now)
+    if recorded.duplicate:
+        play.touch(recorded.match, now)  # a new hand already noted the contact
     scope.knows(recorded.match.round.tournament)
     base = _base_json(scope, now)
     return _match_json(base, scope, recorded.match, None, recorded.history, recorded.clock,
