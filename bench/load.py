@@ -108,15 +108,23 @@ class Tablet:
             headers["Content-Type"] = "application/json"
             headers["X-CSRFToken"] = self.cookies.get("csrftoken", "")
         start = time.perf_counter()
-        try:
-            conn = self._connection()
-            conn.request(method, path, body=body, headers=headers)
-            response = conn.getresponse()
-            data = response.read()
-        except (OSError, http.client.HTTPException) as exc:
-            # A dead or restarted server: drop the connection, the caller decides to resend.
-            self.close()
-            return Result(0, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"), b""
+        while True:
+            reused = self.conn is not None
+            try:
+                conn = self._connection()
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+                break
+            except (OSError, http.client.HTTPException) as exc:
+                self.close()
+                if reused and isinstance(exc, http.client.RemoteDisconnected | ConnectionError):
+                    # The server had closed the idle keep-alive connection as the request
+                    # went out, unanswered: like a browser, resend once on a new one.
+                    continue
+                # A dead or restarted server: the caller decides to resend.
+                return Result(0, time.perf_counter() - start,
+                              f"{type(exc).__name__}: {exc}"), b""
         elapsed = time.perf_counter() - start
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
