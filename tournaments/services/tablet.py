@@ -468,7 +468,7 @@ def table_state(scope: TableScope, now: datetime | None = None,
 
 def state_after_hand(scope: TableScope, recorded: play.Recorded,
                      now: datetime | None = None) -> dict[str, Any]:
-    """The table's state in answer to a hand, from what recording it already read.
+    """The table's state in answer to a hand, from what recording already read.
 
     At the end of a round every table sends its hands at once, so the answer reads only
     the seats. While the round runs no next round can be seated (the tablet would show
