@@ -6,7 +6,7 @@ import pytest
 from django.utils import timezone
 
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink
+from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
 from tournaments.services import Conflict, ServiceError, play, rounds
 from tournaments.services.players import import_players, register_player
 
@@ -427,3 +427,46 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
     finally:
         release.set()
         worker.join()
+
+
+
+def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_changes(
+        make_tournament, monkeypatch):
+    from tournaments.domain.standings import rank
+    from tournaments.services import standings
+    from tournaments.services.players import edit_player, set_withdrawn
+
+    t = make_tournament(2, preliminary_rounds=2, target=2)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    for match in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(match, Seat.N, by="test")
+        record(match, made("N", 5), f"r1-{match.pk}")
+    calls = []
+    monkeypatch.setattr(standings, "rank", lambda *args: calls.append(1) or rank(*args))
+
+    def table() -> dict:
+        fresh = Tournament.objects.get(pk=t.pk)
+        return {d: [(r.player.name, r.player.withdrawn, r.record.total, r.record.wins)
+                    for r in rows] for d, rows in standings.standings(fresh).items()}
+
+    first = table()
+    assert len(calls) == 2  # one ranking a division
+    assert table() == first and len(calls) == 2  # nothing changed: the kept ranking
+
+    match = rnd.matches.select_related("round__tournament").get(table=1)
+    play.override_winner(match, Team(match.winner).other, by="director", reason="test")
+    overridden = table()
+    assert len(calls) == 4 and overridden != first
+    assert sum(wins for rows in overridden.values() for *_, wins in rows) == 4
+
+    player = Player.objects.filter(tournament=t).first()
+    edit_player(player, name="Renamed Player", division=player.division, by="director")
+    assert ("Renamed Player", False) in {row[:2] for rows in table().values() for row in rows}
+    set_withdrawn(Player.objects.get(pk=player.pk), True, by="director")
+    assert ("Renamed Player", True) in {row[:2] for rows in table().values() for row in rows}
+    assert len(calls) == 8
+
+    Tournament.objects.filter(pk=t.pk).update(tiebreaks="total,margin,wins,lot")
+    table()
+    assert len(calls) == 10

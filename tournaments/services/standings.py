@@ -35,16 +35,46 @@ class StandingRow:
         return self.standing.record
 
 
+# Ranking a 500-table event (2,000 players, 8,000 round results) costs about 50 ms, and
+# the standings page, its CSV and PDF, the projector and the console all ask for it while
+# the results change only when a match ends. So each process keeps the last ranking of
+# each tournament with the inputs it was computed from, and reuses it only while those
+# inputs, read afresh on every call, are equal: it cannot go stale.
+_ranked: dict[int, tuple[tuple, dict[str, list[StandingRow]]]] = {}
+_RANKED_TOURNAMENTS = 8
+
+
 def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
     """Each division ranked by the tiebreak chain, from the preliminary matches over."""
+    people = tuple(
+        Player.objects.filter(tournament=tournament).order_by("pk")
+        .values_list("pk", "name", "division", "withdrawn")
+    )
+    results = tuple(
+        SeatRow.objects.filter(
+            round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY,
+            points__isnull=False,
+        ).order_by("pk").values_list(
+            "player_id", "round__number", "team_score", "bonus", "individual", "won",
+            "margin",
+        )
+    )
+    inputs = (people, results, tournament.tiebreaks, tournament.lot_seed)
+    kept = _ranked.get(tournament.pk)
+    if kept is not None and kept[0] == inputs:
+        table = kept[1]
+    else:
+        table = _rank(tournament, results)
+        if len(_ranked) >= _RANKED_TOURNAMENTS:
+            _ranked.clear()
+        _ranked[tournament.pk] = (inputs, table)
+    # Callers get lists of their own; the rows themselves are frozen.
+    return {division: list(rows) for division, rows in table.items()}
+
+
+def _rank(tournament: Tournament, results: tuple) -> dict[str, list[StandingRow]]:
     players = list(Player.objects.filter(tournament=tournament))
     lines: dict[int, list[RoundLine]] = defaultdict(list)
-    results = SeatRow.objects.filter(
-        round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY,
-        points__isnull=False,
-    ).values_list(
-        "player_id", "round__number", "team_score", "bonus", "individual", "won", "margin"
-    )
     for pid, number, score, bonus, individual, won, margin in results:
         lines[pid].append(RoundLine(number, score, bonus, individual, bool(won), margin))
     chain = tournament.tiebreaks.split(",")
