@@ -79,6 +79,20 @@ def standing_hands(match: Match) -> list[HandEntry]:
     return list(match.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
 
 
+# A match's entries in the order they happened: by hand number, then, for a number
+# entered again after an undo or a correction, by when.
+HISTORY_ORDER = ("number", "entered_at", "pk")
+
+
+def history(match: Match) -> list[HandEntry]:
+    """Every entry of the match in order, undone and superseded ones too."""
+    return list(match.hands.order_by(*HISTORY_ORDER))
+
+
+def standing_of(entries: Sequence[HandEntry]) -> list[HandEntry]:
+    return [e for e in entries if e.state == HandEntry.State.STANDING]
+
+
 def replay_entries(match: Match, entries: Sequence[HandEntry], time: TimeCall) -> MatchState:
     if not match.first_dealer:
         if entries:
@@ -285,13 +299,13 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
             number: int | None, first_dealer: Seat | None, entered_at: datetime | None,
             now: datetime) -> Recorded:
     """Record a hand in the match, which the caller has locked."""
-    history = list(match.hands.order_by("number", "entered_at", "pk"))
-    entries = [e for e in history if e.state == HandEntry.State.STANDING]
+    entered = history(match)
+    entries = standing_of(entered)
     clock = round_clock(match.round)
-    existing = next((e for e in history if e.client_key == client_key), None)
+    existing = next((e for e in entered if e.client_key == client_key), None)
     if existing is not None:
         return Recorded(existing, replay_entries(match, entries, match_time(match, now, clock)),
-                        duplicate=True, match=match, history=history, clock=clock)
+                        duplicate=True, match=match, history=entered, clock=clock)
     _require_open(match)
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value
@@ -341,7 +355,7 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     entry.save()
     match.last_entry_at = match.last_contact_at = now
     _refresh(match, new_state, now)
-    return Recorded(entry, new_state, match=match, history=[*history, entry], clock=clock)
+    return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
 
 
 def answer_time_call(match: Match, in_progress: bool, *, by: str,

@@ -459,10 +459,10 @@ def table_state(scope: TableScope, now: datetime | None = None,
     if match is None:
         return base
     play.touch(match, now)
-    entries = list(match.hands.all().order_by("number", "entered_at", "pk"))
-    standing = [e for e in entries if e.state == HandEntry.State.STANDING]
+    entries = play.history(match)
     clock = play.round_clock(match.round)
-    state = play.replay_entries(match, standing, play.match_time(match, now, clock))
+    state = play.replay_entries(match, play.standing_of(entries),
+                                play.match_time(match, now, clock))
     return _match_json(base, scope, match, next_round, entries, clock, state, now)
 
 
@@ -496,7 +496,7 @@ def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
     final = rnd.kind == Round.Kind.FINAL
     seats = _seat_rows(match, next_round)
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
-    standing = [e for e in entries if e.state == HandEntry.State.STANDING]
+    standing = play.standing_of(entries)
     extension = timedelta(seconds=match.extension_seconds)
     rules = _rules_json(t, final)
 

@@ -234,7 +234,7 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
     match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
     hands = list(
         HandEntry.objects.filter(match=match).select_related("replaces")
-        .order_by("number", "entered_at", "pk")
+        .order_by(*play_service.HISTORY_ORDER)
     )
     t = rnd.tournament
     rules = t.rules
