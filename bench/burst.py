@@ -17,13 +17,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
-import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
 
-from .server import ROOT, Server, collectstatic, free_port, production_env
+from .server import Server, free_port, setup_django
 
 VAR = Path("/tmp/hardening-bench")
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -60,16 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     database = fresh_database(args.db, args.name, args.pg_host)
-    static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
-    env = production_env(database, VAR, static, CONN_MAX_AGE=args.conn_max_age)
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
-    collectstatic(env)
+    env, static = setup_django(database, VAR, CONN_MAX_AGE=args.conn_max_age)
 
     from .scenario import prepare_event, run
 

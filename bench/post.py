@@ -7,6 +7,7 @@ trivial view (``/bench/ping``) is timed the same way, as the floor.
 
     .venv/bin/python -m bench.post --db sqlite
     .venv/bin/python -m bench.post --db postgres
+    .venv/bin/python -m bench.post --db sqlite --show-sql --profile /tmp/post.prof
 
 This is the figure to watch while making a hand cheaper: the burst (``bench.burst``)
 is bounded by it, at about ``workers / cost`` POSTs a second once the cores are busy.
@@ -15,15 +16,14 @@ is bounded by it, at about ``workers / cost`` POSTs a second once the cores are 
 from __future__ import annotations
 
 import argparse
-import os
+import cProfile
+import shutil
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 from .burst import VAR, fresh_database
-from .server import ROOT, collectstatic, production_env
+from .server import setup_django
 
 
 def summary(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> str:
@@ -40,19 +40,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--tables", type=int, default=500)
     parser.add_argument("--sample", type=int, default=40, help="tables that post")
     parser.add_argument("--name", default="snowman_bench_post")
+    parser.add_argument("--show-sql", action="store_true",
+                        help="print the statements of one hand POST")
+    parser.add_argument("--profile", metavar="FILE",
+                        help="write a cProfile of the requests to FILE")
     args = parser.parse_args(argv)
 
-    database = fresh_database(args.db, args.name)
-    static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
-    env = production_env(database, VAR, static, CONN_MAX_AGE="60")
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.core.management import call_command
+    _, static = setup_django(fresh_database(args.db, args.name), VAR)
+    try:
+        return measure(args)
+    finally:
+        shutil.rmtree(static, ignore_errors=True)
 
-    django.setup()
-    call_command("migrate", verbosity=0)
-    collectstatic(env)
+
+def measure(args: argparse.Namespace) -> int:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -74,38 +75,42 @@ def main(argv: list[str] | None = None) -> int:
         assert client.get("/t/table/state.json").status_code == 200
         clients[table] = (client, client.cookies["csrftoken"].value)
 
-    def timed(call, times: list[float], cpu: list[float], counts: list[int]) -> int:
+    def timed(call, times: list[float], cpu: list[float],
+              counts: list[int]) -> tuple[int, list[str]]:
         with CaptureQueriesContext(connection) as ctx:
             started, cpu_started = time.perf_counter(), time.process_time()
             status = call().status_code
             times.append(time.perf_counter() - started)
             cpu.append(time.process_time() - cpu_started)
         counts.append(len(ctx.captured_queries))
-        if os.environ.get("SHOW_SQL") and len(counts) == int(os.environ["SHOW_SQL"]):
-            for q in ctx.captured_queries:
-                print(q["time"], q["sql"][:150])
-        return status
+        return status, [q["sql"] for q in ctx.captured_queries]
 
     floor: tuple[list[float], list[float], list[int]] = ([], [], [])
     hands: tuple[list[float], list[float], list[int]] = ([], [], [])
     polls: tuple[list[float], list[float], list[int]] = ([], [], [])
-    import cProfile
-    prof = cProfile.Profile() if os.environ.get("PROFILE") else None
-    if prof:
-        prof.enable()
+    second_hand: list[str] = []  # a hand that neither starts nor ends its match
+    profile = cProfile.Profile() if args.profile else None
+    if profile:
+        profile.enable()
     for table, (client, csrf) in clients.items():
         for _ in range(5):
             timed(lambda c=client: c.get("/bench/ping"), *floor)
         for post in posts[table]:
-            status = timed(lambda c=client, p=post, k=csrf: c.post(
+            status, sql = timed(lambda c=client, p=post, k=csrf: c.post(
                 "/t/table/hands", p.body, content_type="application/json",
                 headers={"X-CSRFToken": k}), *hands)
             assert status == 201, status
+            if post.number == 2 and not second_hand:
+                second_hand = sql
         for _ in range(3):
             timed(lambda c=client: c.get("/t/table/state.json"), *polls)
-    if prof:
-        prof.disable()
-        prof.dump_stats(os.environ["PROFILE"])
+    if profile:
+        profile.disable()
+        profile.dump_stats(args.profile)
+    if args.show_sql:
+        print("the statements of a hand POST (the second of a match):")
+        for sql in second_hand:
+            print("  " + sql[:150])
     print(f"{args.db}, {args.tables} tables, {len(sample)} tablets posting")
     print(summary("floor", *floor))
     print(summary("hand POST", *hands))

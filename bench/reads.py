@@ -15,14 +15,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
-import tempfile
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from .burst import VAR, fresh_database
-from .server import ROOT, Server, collectstatic, free_port, production_env
+from .server import Server, free_port, setup_django
 
 PAGES = [
     # (label, URL name, arguments after the slug)
@@ -102,15 +99,7 @@ def main(argv: list[str] | None = None) -> int:
         database = f"sqlite:///{VAR / name}.sqlite3"
     else:
         database = f"postgres://postgres@127.0.0.1:5432/{name}"
-    static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
-    env = production_env(database, VAR, static)
-    os.environ.update(env)
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.core.management import call_command
-
-    django.setup()
-    call_command("migrate", verbosity=0)
+    env, static = setup_django(database, VAR)
     from django.db import connections
     from django.urls import NoReverseMatch, reverse
 
@@ -126,7 +115,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"event: {t.players.count()} players, {t.rounds.count()} rounds, "
           f"{HandEntry.objects.filter(match__round__tournament=t).count()} hands")
     cookie = director_cookie()
-    collectstatic(env)
     connections.close_all()
 
     from .load import Result, Tablet, at_once

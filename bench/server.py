@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -61,6 +62,23 @@ def production_env(database: str, var_dir: Path, static_root: Path,
     )
     env.update(extra)
     return env
+
+
+def setup_django(database: str, var_dir: Path, **extra: str) -> tuple[dict[str, str], Path]:
+    """Production settings for this process and the servers it starts, against
+    ``database`` (migrated here), with static files collected into a throwaway directory
+    that the caller removes. Returns the environment and that directory."""
+    static = Path(tempfile.mkdtemp(prefix="hardening-static-"))
+    env = production_env(database, var_dir, static, **extra)
+    os.environ.update(env)
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    collectstatic(env)
+    return env, static
 
 
 def collectstatic(env: dict[str, str]) -> None:
