@@ -73,6 +73,8 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
 
 
 def _rank(tournament: Tournament, results: tuple) -> dict[str, list[StandingRow]]:
+    # The rows carry the players themselves (pages and sheets read them), which cost
+    # five times the plain values compared above: read only when ranking.
     players = list(Player.objects.filter(tournament=tournament))
     lines: dict[int, list[RoundLine]] = defaultdict(list)
     for pid, number, score, bonus, individual, won, margin in results:
