@@ -203,6 +203,10 @@ class Phase:
     results: list[Result] = field(default_factory=list)
     seconds: float = 0.0
     cpu_seconds: float | None = None  # the server's and the database's, when measured
+    db_cpu_seconds: float | None = None  # the database's part of it
+    # This process's: the simulated tablets share the server's cores, so what they burn
+    # is CPU the server did not get.
+    client_cpu_seconds: float | None = None
 
     @property
     def statuses(self) -> dict[int, int]:
@@ -238,12 +242,15 @@ class Phase:
                 f"max {lat['max'] * 1000:7.1f} ms  {self.throughput:7.1f} req/s  "
                 f"statuses {self.statuses}"
                 + (f"  server CPU {self.cpu_seconds * 1000 / len(self.results):.2f} ms/req"
-                   if self.cpu_seconds is not None and self.results else ""))
+                   f" (PostgreSQL {(self.db_cpu_seconds or 0) * 1000 / len(self.results):.2f})"
+                   if self.cpu_seconds is not None and self.results else "")
+                + (f"  tablets' CPU {self.client_cpu_seconds * 1000 / len(self.results):.2f}"
+                   " ms/req" if self.client_cpu_seconds is not None and self.results else ""))
 
 
 def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
             during: Callable[[list[list[Result]]], None] | None = None,
-            cpu: Callable[[], float] | None = None) -> Phase:
+            cpu: Callable[[], tuple[float, float]] | None = None) -> Phase:
     """Run one job per thread, all released together; every job logs into the phase.
 
     ``during`` runs in the calling thread while the jobs run, watching their logs (the
@@ -264,7 +271,8 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
                for j, log in zip(jobs, logs, strict=True)]
     for t in threads:
         t.start()
-    cpu_before = cpu() if cpu else 0.0
+    cpu_before = cpu() if cpu else (0.0, 0.0)
+    client_before = time.process_time()
     barrier.wait()
     start = time.perf_counter()
     if during is not None:
@@ -272,8 +280,11 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
     for t in threads:
         t.join()
     phase.seconds = time.perf_counter() - start
+    phase.client_cpu_seconds = time.process_time() - client_before
     if cpu:
-        phase.cpu_seconds = cpu() - cpu_before
+        app, database = (after - before for after, before in zip(cpu(), cpu_before,
+                                                                   strict=True))
+        phase.cpu_seconds, phase.db_cpu_seconds = app + database, database
     for log in logs:
         phase.results += log
     if failures:

@@ -127,7 +127,7 @@ class Report:
 
 def run(t: Tournament, port: int, *, floor: bool = True,
         before_double: Callable[[], None] | None = None,
-        cpu: Callable[[], float] | None = None) -> Report:
+        cpu: Callable[[], tuple[float, float]] | None = None) -> Report:
     """Burst, replay, then the next round with every request sent twice at once."""
     t1 = t.rounds.get(number=1)
     links = tokens(t)

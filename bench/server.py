@@ -111,6 +111,8 @@ class Server:
         ]
 
     def start(self, timeout: float = 60) -> Server:
+        if self.log:
+            self.log.parent.mkdir(parents=True, exist_ok=True)
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
             self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
@@ -132,21 +134,27 @@ class Server:
         self.stop()
         raise RuntimeError("gunicorn did not answer in time")
 
-    def cpu_seconds(self) -> float:
+    def cpu_seconds(self) -> tuple[float, float]:
         """CPU time used so far by this server's processes and by PostgreSQL's: what a
         phase costs the machine, steadier than wall time on a shared one."""
         assert self.process is not None
         group = os.getpgid(self.process.pid)
-        total = 0
+        app = database = 0
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
                 comm, _, rest = stat.read_text().partition(" (")[2].rpartition(")")
             except OSError:
                 continue  # the process ended meanwhile
             fields = rest.split()
-            if int(fields[2]) == group or comm == "postgres":
-                total += int(fields[11]) + int(fields[12])
-        return total / os.sysconf("SC_CLK_TCK")
+            # utime and stime, and those of the children it reaped: PostgreSQL's
+            # backends end with their connections (the postmaster reaps them).
+            ticks = sum(int(f) for f in fields[11:15])
+            if int(fields[2]) == group:
+                app += ticks
+            elif comm == "postgres":
+                database += ticks
+        tick = os.sysconf("SC_CLK_TCK")
+        return app / tick, database / tick
 
     def kill(self) -> None:
         """A crash: SIGKILL to the master and every worker, no graceful shutdown."""

@@ -107,7 +107,11 @@ DATABASES = {
         # SQLite one re-runs the PRAGMAs, on every request, which a round-end burst of
         # tablets pays hundreds of times a second.
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
+        # Off by default: a health check is a "SELECT 1" round trip before every
+        # request's first query. Without it, a connection that a database restart broke
+        # fails one request per worker and is then replaced (tablets resend); turn it on
+        # where connections break often (a pooler or a failover in between).
+        conn_health_checks=os.environ.get("CONN_HEALTH_CHECKS", "0") == "1",
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -283,6 +283,21 @@ def test_a_double_tap_on_save_stores_one_hand(page, live_server, make_tournament
     expect(page.locator(".tb-hand")).to_have_count(2)
 
 
+def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
+    page, live_server, make_tournament,
+):
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    start(page, "N")
+    # From here on only the hands' answers (which leave out who sits where) get through.
+    page.route("**/t/table/state.json*", lambda route: route.abort())
+    enter(page, "E", 3)
+    expect(page.locator(".tb-hand")).to_have_count(1)
+    expect(page.locator("#tb-score-EW")).to_have_text("1")
+    for position in "NESW":
+        expect(seat(page, position)).to_contain_text(name_at(t, 1, position))
+
+
 def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
     page, live_server, make_tournament,
 ):

@@ -228,6 +228,16 @@
         && state.match.id < server.match.id) return;
     if (!state.next_round && server && server.next_round && server.match && state.match
         && server.match.id === state.match.id) state.next_round = server.next_round;
+    // The answer to a hand leaves out who sits where (a hand never changes it): keep the
+    // names this tablet knows for the match; the poll after the queue is sent has them.
+    const known = server && server.match && state.match && server.match.id === state.match.id
+      ? server.seats : [];
+    for (const s of state.seats || []) {
+      if ("player" in s) continue;
+      const k = known.find((x) => x.seat === s.seat);
+      s.player = k ? k.player : null;
+      s.division = k ? k.division : null;
+    }
     server = state;
     store("state", server);
     const c = state.clock;

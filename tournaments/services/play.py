@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists
 
 from ..domain.clock import Pause, RoundClock
 from ..domain.final import final_state
@@ -116,26 +117,49 @@ class NotAtTable(ServiceError):
     """The match a request names is not at the table the request speaks for."""
 
 
-def _lock(match: Match | int, at: tuple[int, int] | None = None) -> Match:
+class NotAllowed(ServiceError):
+    """The speaker's permission (``AtTable.allowed``) no longer holds."""
+
+
+@dataclass(frozen=True)
+class AtTable:
+    """Who speaks for a table: a tablet, for (tournament, table).
+
+    ``allowed`` is a boolean SQL expression (the tablet's link is live) evaluated in the
+    query that locks the match: at the end of a round every table writes at once, and a
+    separate check would cost each hand another round trip.
+    """
+
+    tournament_id: int
+    table: int
+    allowed: Exists | None = None
+
+
+def _lock(match: Match | int, at: AtTable | None = None) -> Match:
     """Lock the match's row and read it afresh, with its round and tournament.
 
-    ``at`` is the (tournament, table) a tablet speaks for: the match must be there.
+    ``at`` is the tablet that speaks: the match must be at its table and its
+    permission must hold.
     """
+    query = (
+        # Lock the match row only: a plain FOR UPDATE would also lock the joined round
+        # and tournament rows on PostgreSQL and make every table's hands wait for each
+        # other.
+        Match.objects.select_for_update(of=("self",)).select_related("round__tournament")
+    )
+    if at is not None and at.allowed is not None:
+        query = query.annotate(allowed=at.allowed)
     try:
-        locked = (
-            # Lock the match row only: a plain FOR UPDATE would also lock the joined round
-            # and tournament rows on PostgreSQL and make every table's hands wait for each
-            # other.
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .get(pk=match if isinstance(match, int) else match.pk)
-        )
+        locked = query.get(pk=match if isinstance(match, int) else match.pk)
     except Match.DoesNotExist:
         if at is None:
             raise
         raise NotAtTable("That match is not this table's.") from None
-    if at is not None and (locked.round.tournament_id, locked.table) != at:
-        raise NotAtTable("That match is not this table's.")
+    if at is not None:
+        if at.allowed is not None and not locked.allowed:
+            raise NotAllowed("Not allowed to write at this table any more.")
+        if (locked.round.tournament_id, locked.table) != (at.tournament_id, at.table):
+            raise NotAtTable("That match is not this table's.")
     return locked
 
 
@@ -267,12 +291,12 @@ def record_hand(
     match: Match | int, hand: Hand, *, client_key: str, by: str,
     source: str = HandEntry.Source.TABLET, number: int | None = None,
     first_dealer: Seat | None = None, entered_at: datetime | None = None,
-    at: tuple[int, int] | None = None, now: datetime | None = None,
+    at: AtTable | None = None, now: datetime | None = None,
 ) -> Recorded:
     """Record the next hand; a retry with the same client key returns the first entry.
 
-    The match may be given by its id alone (a tablet names it), with ``at`` the
-    (tournament, table) the tablet speaks for: it is checked under the lock.
+    The match may be given by its id alone (a tablet names it), with ``at`` the tablet
+    that speaks for the table: it is checked under the lock.
     """
     now = now_or(now)
     match_id = match if isinstance(match, int) else match.pk

@@ -24,6 +24,7 @@ from functools import cached_property
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
@@ -99,24 +100,34 @@ def session_value(scope: TableScope) -> str:
     return f"{scope.tournament_id}:{scope.table}:{scope.link_id}"
 
 
-def scope_of(value: str | None) -> TableScope:
+REVOKED = "This tablet's table link was revoked. Scan the table's new QR code."
+
+
+def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     """The table a session cookie's (verified) value may see; Forbidden when there is
-    none or its link is dead."""
+    none or, unless the caller checks it later (``live_link``), its link is dead."""
     try:
         tournament_id, table, link_id = (int(part) for part in (value or "").split(":"))
     except ValueError:
         raise Forbidden(
             "This tablet is not linked to a table. Scan the table's QR code."
         ) from None
-    live = TableLink.objects.filter(
-        pk=link_id, tournament_id=tournament_id, table=table, revoked_at__isnull=True
-    ).exists()
-    if not live:
-        raise Forbidden(
-            "This tablet's table link was revoked. Scan the table's new QR code.",
-            revoked=True,
-        )
-    return TableScope(tournament_id, table, link_id)
+    scope = TableScope(tournament_id, table, link_id)
+    if check_link and not _live_links(scope).exists():
+        raise Forbidden(REVOKED, revoked=True)
+    return scope
+
+
+def _live_links(scope: TableScope) -> QuerySet[TableLink]:
+    return TableLink.objects.filter(
+        pk=scope.link_id, tournament_id=scope.tournament_id, table=scope.table,
+        revoked_at__isnull=True,
+    )
+
+
+def live_link(scope: TableScope) -> Exists:
+    """The session's link is live, as a condition to check inside another query."""
+    return Exists(_live_links(scope))
 
 
 # --- which match ------------------------------------------------------------------------
@@ -282,9 +293,10 @@ def parse_hand(data: Mapping[str, Any]) -> HandRequest:
 
 def record(scope: TableScope, data: Mapping[str, Any],
            now: datetime | None = None) -> play.Recorded:
+    """Record a hand for a table session whose link has not been checked yet: it is, with
+    the named match, under the lock that recording takes anyway, which spares the
+    busiest request of the day two queries."""
     request = parse_hand(data)
-    # A named match is checked under the lock that recording takes anyway, which spares
-    # the busiest request of the day a query.
     match: Match | int = (
         match_for(scope) if request.match_id is None else _named_match(request.match_id)
     )
@@ -292,8 +304,11 @@ def record(scope: TableScope, data: Mapping[str, Any],
         return play.record_hand(
             match, request.hand, client_key=request.client_key, by=scope.actor,
             number=request.number, first_dealer=request.first_dealer,
-            entered_at=request.entered_at, at=(scope.tournament_id, scope.table), now=now,
+            entered_at=request.entered_at, now=now,
+            at=play.AtTable(scope.tournament_id, scope.table, allowed=live_link(scope)),
         )
+    except play.NotAllowed:
+        raise Forbidden(REVOKED, revoked=True) from None
     except play.NotAtTable as exc:
         raise Forbidden(exc.message) from None
 
@@ -470,9 +485,12 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
                      now: datetime | None = None) -> dict[str, Any]:
     """The table's state in answer to a hand, from what recording already read.
 
-    At the end of a round every table sends its hands at once, so the answer reads only
-    the seats. While the round runs no next round can be seated (the tablet would show
-    where to go next); otherwise, as for a retry that lost a race, read it all afresh.
+    At the end of a round every table sends its hands at once, so the answer reads
+    nothing more: its seats carry the hand's awards and points but not who sits there (a
+    hand never changes that; the tablet keeps the names from the table's state, which it
+    asks for again once its queue is sent). While the round runs no next round can be
+    seated (the tablet would show where to go next); otherwise, as for a retry that lost
+    a race, read it all afresh.
     """
     if (
         recorded.match is None or recorded.history is None or recorded.clock is None
@@ -485,16 +503,18 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
     scope.knows(recorded.match.round.tournament)
     base = _base_json(scope, now)
     return _match_json(base, scope, recorded.match, None, recorded.history, recorded.clock,
-                       recorded.state, now)
+                       recorded.state, now, seating=False)
 
 
 def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
                 next_round: Round | None, entries: list[HandEntry], clock: RoundClock,
-                state: MatchState, now: datetime) -> dict[str, Any]:
+                state: MatchState, now: datetime, *, seating: bool = True) -> dict[str, Any]:
+    """The match's part of the table's state; ``seating=False`` leaves out who sits
+    where (the seats' ``player`` and ``division``)."""
     t = scope.tournament
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
-    seats = _seat_rows(match, next_round)
+    seats = _seat_rows(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
     extension = timedelta(seconds=match.extension_seconds)
@@ -510,15 +530,17 @@ def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
 
     seat_rows = []
     for seat in SEATS:
-        row = here.get(seat.value)
-        seat_rows.append({
+        seat_row: dict[str, Any] = {
             "seat": seat.value,
             "team": seat.team.value,
-            "player": row.player.name if row else None,
-            "division": row.player.division if row else None,
             "individual": state.individual.get(seat, 0),
             "points": state.player_points(seat) if state.over and not final else None,
-        })
+        }
+        if seating:
+            row = here.get(seat.value)
+            seat_row["player"] = row.player.name if row else None
+            seat_row["division"] = row.player.division if row else None
+        seat_rows.append(seat_row)
 
     limited = not final and rnd.started_at is not None
     base.update({

@@ -38,8 +38,13 @@ def _error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def table_session(*, page: bool = False) -> Callable[[View], View]:
-    """Resolve the request's table scope, or answer 403 (an HTML page for the screen)."""
+def table_session(*, page: bool = False, link_checked_later: bool = False
+                  ) -> Callable[[View], View]:
+    """Resolve the request's table scope, or answer 403 (an HTML page for the screen).
+
+    ``link_checked_later``: the view's service checks that the session's link is live
+    in a query of its own (``services.tablet.live_link``) instead of here.
+    """
 
     def decorate(view: View) -> View:
         @wraps(view)
@@ -49,7 +54,7 @@ def table_session(*, page: bool = False) -> Callable[[View], View]:
                 max_age=service.SESSION_SECONDS,
             )
             try:
-                scope = service.scope_of(value)
+                scope = service.scope_of(value, check_link=not link_checked_later)
             except service.Forbidden as exc:
                 if page:
                     return render(request, "tablet/forbidden.html",
@@ -76,7 +81,7 @@ def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResp
         try:
             return view(request, scope, data)
         except service.Forbidden as exc:
-            return _error(exc.message, 403)
+            return _error(exc.message, 403, revoked=exc.revoked)
         except Conflict as exc:
             return _error(exc.message, 409)
         except ServiceError as exc:
@@ -128,7 +133,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 
 
 @require_POST
-@table_session()
+@table_session(link_checked_later=True)
 @json_action
 def hands(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
     recorded = service.record(scope, data)
