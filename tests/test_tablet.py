@@ -11,7 +11,15 @@ from django.utils import timezone
 
 from tournaments.models import HandEntry, Match, Seat, TableLink
 from tournaments.services import rounds
-from tournaments.services.tablet import COOKIE, SESSION_SECONDS
+from tournaments.services.tablet import (
+    COOKIE,
+    SESSION_SECONDS,
+    Forbidden,
+    TableScope,
+    live_link,
+    scope_of,
+    session_value,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -123,6 +131,30 @@ def test_a_revoked_link_no_longer_opens_and_its_sessions_end(event):
     fresh = Client()
     assert fresh.get(f"/t/{new.token}/").status_code == 302
     assert state(fresh)["table"] == 1
+
+
+def test_the_link_check_inside_the_lock_agrees_with_the_session_check(event):
+    live = link(event, 1)
+    scopes = [TableScope(event.pk, 1, live.pk), TableScope(event.pk, 2, live.pk),
+              TableScope(event.pk + 1, 1, live.pk), TableScope(event.pk, 1, live.pk + 99)]
+
+    def agree() -> list[bool]:
+        verdicts = []
+        for scope in scopes:
+            try:
+                scope_of(session_value(scope))
+                by_session = True
+            except Forbidden:
+                by_session = False
+            in_query = Match.objects.annotate(ok=live_link(scope)).values_list(
+                "ok", flat=True).first()
+            assert bool(in_query) == by_session, scope
+            verdicts.append(by_session)
+        return verdicts
+
+    assert agree() == [True, False, False, False]
+    rounds.revoke_link(event, 1, by="director")
+    assert agree() == [False, False, False, False]
 
 
 @pytest.mark.parametrize("path", ["hands", "first-dealer", "undo", "answer-call", "confirm"])
