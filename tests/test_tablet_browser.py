@@ -296,6 +296,7 @@ def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
     expect(page.locator("#tb-score-EW")).to_have_text("1")
     for position in "NESW":
         expect(seat(page, position)).to_contain_text(name_at(t, 1, position))
+    shot(page, "15-names-from-hand-answers")
 
 
 def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
