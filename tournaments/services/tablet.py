@@ -24,7 +24,7 @@ from functools import cache, cached_property
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import BooleanField, QuerySet
+from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -114,18 +114,17 @@ def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
             "This tablet is not linked to a table. Scan the table's QR code."
         ) from None
     scope = TableScope(tournament_id, table, link_id)
-    if check_link and not _live_links(scope).exists():
-        raise Forbidden(REVOKED, revoked=True)
+    if check_link:
+        with connection.cursor() as cursor:
+            cursor.execute(f"SELECT {_live_link_sql()}", _live_link_params(scope))
+            if not cursor.fetchone()[0]:
+                raise Forbidden(REVOKED, revoked=True)
     return scope
 
 
-def _live_links(scope: TableScope) -> QuerySet[TableLink]:
-    return TableLink.objects.filter(
-        pk=scope.link_id, tournament_id=scope.tournament_id, table=scope.table,
-        revoked_at__isnull=True,
-    )
-
-
+# The link-is-live condition, written out once for the session check and for the lock's
+# query: Django takes about 0.4 ms to resolve an ``Exists()`` subquery on every call, as
+# long as the rest of the lock's query, on the busiest request of the day.
 @cache
 def _live_link_sql() -> str:
     qn = connection.ops.quote_name
@@ -138,14 +137,13 @@ def _live_link_sql() -> str:
     )
 
 
-def live_link(scope: TableScope) -> RawSQL:
-    """The session's link is live, as a condition to check inside another query.
+def _live_link_params(scope: TableScope) -> tuple[int, int, int]:
+    return (scope.link_id, scope.tournament_id, scope.table)
 
-    The same condition as ``_live_links``, written out: Django takes about 0.4 ms to
-    resolve an ``Exists()`` subquery on every call, as long as the rest of the lock's
-    query, on the busiest request of the day."""
-    return RawSQL(_live_link_sql(), (scope.link_id, scope.tournament_id, scope.table),
-                  output_field=BooleanField())
+
+def live_link(scope: TableScope) -> RawSQL:
+    """The session's link is live, as a condition to check inside another query."""
+    return RawSQL(_live_link_sql(), _live_link_params(scope), output_field=BooleanField())
 
 
 # --- which match ------------------------------------------------------------------------
