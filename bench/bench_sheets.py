@@ -81,12 +81,15 @@ def play_match(rng: random.Random, rules: Any) -> tuple[Any, list[Any], Any]:
     hands: list[PhasedHand] = []
     while True:
         n = len(hands)
-        phase = Phase.REGULAR if n < budget else Phase.AT_CALL if n == budget \
-            else Phase.TIEBREAK
+        phase = Phase.REGULAR if n < budget else Phase.AT_CALL if n == budget else Phase.TIEBREAK
         hands.append(PhasedHand(random_hand(rng), phase))
         called = phase is not Phase.REGULAR
-        state = replay(hands, first_dealer=first, rules=rules,
-                       time=TimeCall(called=called, hand_in_progress=True if called else None))
+        state = replay(
+            hands,
+            first_dealer=first,
+            rules=rules,
+            time=TimeCall(called=called, hand_in_progress=True if called else None),
+        )
         if state.over:
             return first, hands, state
 
@@ -111,15 +114,25 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
         for scored, phased in zip(state.hands, hands, strict=True):
             at += timedelta(seconds=rng.randint(70, 230))
             h = scored.hand
-            entries.append(HandEntry(
-                match=match, number=scored.number,
-                client_key=f"bench-{match.pk}-{scored.number}", outcome=h.outcome.value,
-                maker=h.maker.value if h.maker else "", alone=h.alone,
-                maker_tricks=h.maker_tricks, renege_by=h.renege_by.value if h.renege_by else "",
-                dealer=scored.dealer.value, phase=phased.phase.value,
-                points_ns=scored.score.points[Team.NS], points_ew=scored.score.points[Team.EW],
-                source=HandEntry.Source.SIMULATION, entered_at=at, entered_by=f"Table {table}",
-            ))
+            entries.append(
+                HandEntry(
+                    match=match,
+                    number=scored.number,
+                    client_key=f"bench-{match.pk}-{scored.number}",
+                    outcome=h.outcome.value,
+                    maker=h.maker.value if h.maker else "",
+                    alone=h.alone,
+                    maker_tricks=h.maker_tricks,
+                    renege_by=h.renege_by.value if h.renege_by else "",
+                    dealer=scored.dealer.value,
+                    phase=phased.phase.value,
+                    points_ns=scored.score.points[Team.NS],
+                    points_ew=scored.score.points[Team.EW],
+                    source=HandEntry.Source.SIMULATION,
+                    entered_at=at,
+                    entered_by=f"Table {table}",
+                )
+            )
         assert state.winner is not None
         match.status = Match.Status.CONFIRMED
         match.first_dealer = first.value
@@ -144,16 +157,32 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
         HandEntry.objects.bulk_create(entries, batch_size=2000)
         Match.objects.bulk_update(
             list(matches.values()),
-            ["status", "first_dealer", "hand_in_progress_at_call", "score_ns", "score_ew",
-             "bonus_ns", "bonus_ew", "hands_played", "has_renege", "recorded_winner", "winner",
-             "last_entry_at", "confirmed_at", "confirmed_by"], batch_size=1000,
+            [
+                "status",
+                "first_dealer",
+                "hand_in_progress_at_call",
+                "score_ns",
+                "score_ew",
+                "bonus_ns",
+                "bonus_ew",
+                "hands_played",
+                "has_renege",
+                "recorded_winner",
+                "winner",
+                "last_entry_at",
+                "confirmed_at",
+                "confirmed_by",
+            ],
+            batch_size=1000,
         )
         SeatRow.objects.bulk_update(
             [s for table in seats.values() for s in table],
-            ["team_score", "bonus", "individual", "points", "won", "margin"], batch_size=2000,
+            ["team_score", "bonus", "individual", "points", "won", "margin"],
+            batch_size=2000,
         )
-        Round.objects.filter(pk=rnd.pk).update(status=Round.Status.FINISHED, started_at=start,
-                                               finished_at=end)
+        Round.objects.filter(pk=rnd.pk).update(
+            status=Round.Status.FINISHED, started_at=start, finished_at=end
+        )
 
 
 def build_event(tables: int, rounds: int, seed: int) -> Any:
@@ -164,8 +193,7 @@ def build_event(tables: int, rounds: int, seed: int) -> Any:
     from tournaments.services.tournaments import create_tournament
 
     rng = random.Random(seed)
-    t = create_tournament(NAME, by=BY, lot_seed=seed,
-                          rules=RuleSettings(preliminary_rounds=rounds))
+    t = create_tournament(NAME, by=BY, lot_seed=seed, rules=RuleSettings(preliminary_rounds=rounds))
     names = player_names(4 * tables, rng)
     # A few names from outside Helvetica's encoding, as a real field would have.
     names[5], names[6] = "Łukasz Dvořák", "Şükrü Çağlar"
@@ -199,8 +227,7 @@ def play_final(t: Any, seed: int) -> None:
         play.set_first_dealer(game, rng.choice(SEATS), by=BY)
         while True:
             n += 1
-            result = play.record_hand(game, random_hand(rng), client_key=f"bench-final-{n}",
-                                      by=BY)
+            result = play.record_hand(game, random_hand(rng), client_key=f"bench-final-{n}", by=BY)
             if result.state.over:
                 break
     standings.finish_tournament(t, by=BY)
@@ -224,10 +251,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--paper", choices=["letter", "a4"], default="letter")
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
-    parser.add_argument("--reuse", action="store_true",
-                        help="time the event left by the previous run instead of building one")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="also write each PDF into this folder, to look at")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the event left by the previous run instead of building one",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="also write each PDF into this folder, to look at"
+    )
     args = parser.parse_args(argv)
     load_before = os.getloadavg()
     configure(args.db, args.reuse)
@@ -251,17 +282,32 @@ def main(argv: list[str] | None = None) -> None:
         return f"https://snowman.example.org/t/{token}/"
 
     documents: list[tuple[str, Callable[[], Any], Callable[[Any], bytes]]] = [
-        ("standings, division A", lambda: sheets.standings_sheet(t, "A"),
-         lambda s: standings.build(s, args.paper)),
-        ("standings, division B", lambda: sheets.standings_sheet(t, "B"),
-         lambda s: standings.build(s, args.paper)),
-        (f"seating, round {last.number}", lambda: sheets.seating_sheet(last),
-         lambda s: seating.build(s, args.paper)),
-        (f"scoresheets, round {last.number}", lambda: sheets.scoresheets(last),
-         lambda s: scoresheets.build(s, args.paper)),
+        (
+            "standings, division A",
+            lambda: sheets.standings_sheet(t, "A"),
+            lambda s: standings.build(s, args.paper),
+        ),
+        (
+            "standings, division B",
+            lambda: sheets.standings_sheet(t, "B"),
+            lambda s: standings.build(s, args.paper),
+        ),
+        (
+            f"seating, round {last.number}",
+            lambda: sheets.seating_sheet(last),
+            lambda s: seating.build(s, args.paper),
+        ),
+        (
+            f"scoresheets, round {last.number}",
+            lambda: sheets.scoresheets(last),
+            lambda s: scoresheets.build(s, args.paper),
+        ),
         # Cards for every table of the last preliminary round, even once the final is on.
-        (f"table cards, round {last.number}", lambda: sheets.table_cards(t, link, rnd=last),
-         lambda s: table_cards.build(s, args.paper)),
+        (
+            f"table cards, round {last.number}",
+            lambda: sheets.table_cards(t, link, rnd=last),
+            lambda s: table_cards.build(s, args.paper),
+        ),
     ]
     rows = []
     for label, query, build in documents:
@@ -275,16 +321,22 @@ def main(argv: list[str] | None = None) -> None:
     b_time, pdf = timed(lambda: final.build(data, args.paper), args.repeat)
     rows.append(("final results", q_time, b_time, pdf))
 
-    print(f"sheets benchmark: {tables} tables, {4 * tables} players, {args.db}, "
-          f"{args.paper}, median of {args.repeat}; event "
-          f"{'reused' if args.reuse else f'built in {built:.1f} s'}")
-    print(f"  cpus {os.cpu_count()}, load average before {load_before[0]:.2f} "
-          f"{load_before[1]:.2f} {load_before[2]:.2f}")
+    print(
+        f"sheets benchmark: {tables} tables, {4 * tables} players, {args.db}, "
+        f"{args.paper}, median of {args.repeat}; event "
+        f"{'reused' if args.reuse else f'built in {built:.1f} s'}"
+    )
+    print(
+        f"  cpus {os.cpu_count()}, load average before {load_before[0]:.2f} "
+        f"{load_before[1]:.2f} {load_before[2]:.2f}"
+    )
     print(f"  {'document':<26} {'query':>8} {'build':>8} {'total':>8} {'pages':>6} {'size':>9}")
     for label, q_time, b_time, pdf in rows:
         pages = len(PdfReader(BytesIO(pdf)).pages)
-        print(f"  {label:<26} {q_time:7.2f}s {b_time:7.2f}s {q_time + b_time:7.2f}s "
-              f"{pages:6d} {len(pdf) / 1024:7.0f} kB")
+        print(
+            f"  {label:<26} {q_time:7.2f}s {b_time:7.2f}s {q_time + b_time:7.2f}s "
+            f"{pages:6d} {len(pdf) / 1024:7.0f} kB"
+        )
         if args.out:
             args.out.mkdir(parents=True, exist_ok=True)
             (args.out / f"{label.replace(', ', '-').replace(' ', '-')}.pdf").write_bytes(pdf)

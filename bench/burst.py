@@ -51,10 +51,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
-    parser.add_argument("--pg-host", default="127.0.0.1",
-                        help="PostgreSQL's host, or the directory of its Unix socket")
-    parser.add_argument("--conn-max-age", default="60",
-                        help="CONN_MAX_AGE for the server (0: a connection per request)")
+    parser.add_argument(
+        "--pg-host",
+        default="127.0.0.1",
+        help="PostgreSQL's host, or the directory of its Unix socket",
+    )
+    parser.add_argument(
+        "--conn-max-age",
+        default="60",
+        help="CONN_MAX_AGE for the server (0: a connection per request)",
+    )
     args = parser.parse_args(argv)
 
     database = fresh_database(args.db, args.name, args.pg_host)
@@ -66,12 +72,20 @@ def main(argv: list[str] | None = None) -> int:
     t = prepare_event(args.tables)
     print(f"prepared {args.tables} tables in {time.perf_counter() - started:.1f} s")
     port = args.port or free_port()
-    server = Server(env, port, workers=args.workers, worker_class=args.worker_class,
-                    threads=args.threads, log=VAR / "gunicorn.log")
-    print(f"{args.db} (CONN_MAX_AGE={args.conn_max_age}): "
-          f"gunicorn {args.workers} x {args.worker_class}"
-          f"{f' x {args.threads} threads' if args.threads > 1 else ''} on 127.0.0.1:{port}, "
-          f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}")
+    server = Server(
+        env,
+        port,
+        workers=args.workers,
+        worker_class=args.worker_class,
+        threads=args.threads,
+        log=VAR / "gunicorn.log",
+    )
+    print(
+        f"{args.db} (CONN_MAX_AGE={args.conn_max_age}): "
+        f"gunicorn {args.workers} x {args.worker_class}"
+        f"{f' x {args.threads} threads' if args.threads > 1 else ''} on 127.0.0.1:{port}, "
+        f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}"
+    )
     try:
         with server:
             report = run(t, port, cpu=server.cpu_seconds)

@@ -52,14 +52,24 @@ def main(argv: list[str] | None = None) -> None:
             won = rng.random() < 0.5
             score = 10 if won else rng.randint(0, 9)
             margin = rng.randint(1, 10) * (1 if won else -1)
-            lines[pid].append(RoundLine(number, score, rng.choice((0, 0, 1, 3)) if won else 0,
-                                        rng.choice((0, 0, 0, 1, -2)), won, margin))
+            lines[pid].append(
+                RoundLine(
+                    number,
+                    score,
+                    rng.choice((0, 0, 1, 3)) if won else 0,
+                    rng.choice((0, 0, 0, 1, -2)),
+                    won,
+                    margin,
+                )
+            )
     records_a = [PlayerRecord(p, tuple(lines[p])) for p in a_ids]
     records_b = [PlayerRecord(p, tuple(lines[p])) for p in b_ids]
 
     def standings() -> tuple[list, list]:
-        return (rank(records_a, TIEBREAK_KEYS, args.seed),
-                rank(records_b, TIEBREAK_KEYS, args.seed))
+        return (
+            rank(records_a, TIEBREAK_KEYS, args.seed),
+            rank(records_b, TIEBREAK_KEYS, args.seed),
+        )
 
     ranked_a, ranked_b = standings()
 
@@ -67,11 +77,14 @@ def main(argv: list[str] | None = None) -> None:
         "draw (round 1)": timed(lambda: draw(a_ids, b_ids, random.Random(1)), args.repeat),
         "rotate (next round)": timed(lambda: rotate(results), args.repeat),
         f"rank both divisions ({args.rounds} rounds)": timed(standings, args.repeat),
-        "seed final": timed(lambda: seed_final([s.player for s in ranked_a],
-                                               [s.player for s in ranked_b]), args.repeat),
+        "seed final": timed(
+            lambda: seed_final([s.player for s in ranked_a], [s.player for s in ranked_b]),
+            args.repeat,
+        ),
     }
-    print(f"compute benchmark: {t} tables, {4 * t} players, "
-          f"{args.repeat} repetitions, median / max")
+    print(
+        f"compute benchmark: {t} tables, {4 * t} players, {args.repeat} repetitions, median / max"
+    )
     for name, (median, worst) in figures.items():
         print(f"  {name:<38} {median:9.2f} ms  {worst:9.2f} ms")
 

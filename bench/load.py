@@ -41,8 +41,9 @@ class Post:
     body: bytes
 
 
-def match_hands(table: int, match: int, rules: RuleSettings, rng: random.Random,
-                tag: str) -> list[Post]:
+def match_hands(
+    table: int, match: int, rules: RuleSettings, rng: random.Random, tag: str
+) -> list[Post]:
     """A whole match (to the target, no time call) as the tablet would send it: naming
     the match, as the tablet does so that a queued hand never lands in a later round."""
     first_dealer = rng.choice(SEATS)
@@ -54,9 +55,12 @@ def match_hands(table: int, match: int, rules: RuleSettings, rng: random.Random,
         number = len(hands)
         key = f"{tag}-{table}-{number}-{uuid.UUID(int=rng.getrandbits(128)).hex[:12]}"
         body = {
-            "client_key": key, "number": number, "match": match,
+            "client_key": key,
+            "number": number,
+            "match": match,
             "outcome": hand.outcome.value,
-            "maker": hand.maker.value if hand.maker else None, "alone": hand.alone,
+            "maker": hand.maker.value if hand.maker else None,
+            "alone": hand.alone,
             "maker_tricks": hand.maker_tricks,
             "renege_by": hand.renege_by.value if hand.renege_by else None,
             "first_dealer": first_dealer.value,
@@ -67,11 +71,14 @@ def match_hands(table: int, match: int, rules: RuleSettings, rng: random.Random,
             return posts
 
 
-def plan(matches: Mapping[int, int], rules: RuleSettings, seed: int,
-         tag: str) -> dict[int, list[Post]]:
+def plan(
+    matches: Mapping[int, int], rules: RuleSettings, seed: int, tag: str
+) -> dict[int, list[Post]]:
     """Each table's match (``matches``: table → match id) as its tablet will send it."""
-    return {t: match_hands(t, m, rules, random.Random(f"{seed}-{tag}-{t}"), tag)
-            for t, m in matches.items()}
+    return {
+        t: match_hands(t, m, rules, random.Random(f"{seed}-{tag}-{t}"), tag)
+        for t, m in matches.items()
+    }
 
 
 # --- One tablet ----------------------------------------------------------------------
@@ -123,8 +130,7 @@ class Tablet:
                     # went out, unanswered: like a browser, resend once on a new one.
                     continue
                 # A dead or restarted server: the caller decides to resend.
-                return Result(0, time.perf_counter() - start,
-                              f"{type(exc).__name__}: {exc}"), b""
+                return Result(0, time.perf_counter() - start, f"{type(exc).__name__}: {exc}"), b""
         elapsed = time.perf_counter() - start
         for header, value in response.getheaders():
             if header.lower() == "set-cookie":
@@ -150,8 +156,9 @@ class Tablet:
             result.error = data[:200].decode("utf-8", "replace")
         return result
 
-    def send_until_acknowledged(self, post: Post, log: list[Result],
-                                give_up: float = 120) -> Result:
+    def send_until_acknowledged(
+        self, post: Post, log: list[Result], give_up: float = 120
+    ) -> Result:
         """What the offline queue does: resend the same body until the server has it."""
         deadline = time.monotonic() + give_up
         while True:
@@ -227,8 +234,11 @@ class Phase:
         times = sorted(r.seconds for r in self.results if r.status)
         if not times:
             return {"p50": 0.0, "p95": 0.0, "max": 0.0}
-        cuts = statistics.quantiles(times, n=100, method="inclusive") if len(times) > 1 \
+        cuts = (
+            statistics.quantiles(times, n=100, method="inclusive")
+            if len(times) > 1
             else [times[0]] * 99
+        )
         return {"p50": cuts[49], "p95": cuts[94], "max": times[-1]}
 
     @property
@@ -237,20 +247,31 @@ class Phase:
 
     def line(self) -> str:
         lat = self.latency()
-        return (f"{self.name:<26} {len(self.results):>6} req  "
-                f"p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
-                f"max {lat['max'] * 1000:7.1f} ms  {self.throughput:7.1f} req/s  "
-                f"statuses {self.statuses}"
-                + (f"  server CPU {self.cpu_seconds * 1000 / len(self.results):.2f} ms/req"
-                   f" (PostgreSQL {(self.db_cpu_seconds or 0) * 1000 / len(self.results):.2f})"
-                   if self.cpu_seconds is not None and self.results else "")
-                + (f"  tablets' CPU {self.client_cpu_seconds * 1000 / len(self.results):.2f}"
-                   " ms/req" if self.client_cpu_seconds is not None and self.results else ""))
+        return (
+            f"{self.name:<26} {len(self.results):>6} req  "
+            f"p50 {lat['p50'] * 1000:7.1f} ms  p95 {lat['p95'] * 1000:7.1f} ms  "
+            f"max {lat['max'] * 1000:7.1f} ms  {self.throughput:7.1f} req/s  "
+            f"statuses {self.statuses}"
+            + (
+                f"  server CPU {self.cpu_seconds * 1000 / len(self.results):.2f} ms/req"
+                f" (PostgreSQL {(self.db_cpu_seconds or 0) * 1000 / len(self.results):.2f})"
+                if self.cpu_seconds is not None and self.results
+                else ""
+            )
+            + (
+                f"  tablets' CPU {self.client_cpu_seconds * 1000 / len(self.results):.2f} ms/req"
+                if self.client_cpu_seconds is not None and self.results
+                else ""
+            )
+        )
 
 
-def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
-            during: Callable[[list[list[Result]]], None] | None = None,
-            cpu: Callable[[], tuple[float, float]] | None = None) -> Phase:
+def at_once(
+    name: str,
+    jobs: Sequence[Callable[[list[Result]], None]],
+    during: Callable[[list[list[Result]]], None] | None = None,
+    cpu: Callable[[], tuple[float, float]] | None = None,
+) -> Phase:
     """Run one job per thread, all released together; every job logs into the phase.
 
     ``during`` runs in the calling thread while the jobs run, watching their logs (the
@@ -267,8 +288,10 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
         except BaseException as exc:  # noqa: BLE001 - reported by the caller
             failures.append(exc)
 
-    threads = [threading.Thread(target=run, args=(j, log), daemon=True)
-               for j, log in zip(jobs, logs, strict=True)]
+    threads = [
+        threading.Thread(target=run, args=(j, log), daemon=True)
+        for j, log in zip(jobs, logs, strict=True)
+    ]
     for t in threads:
         t.start()
     cpu_before = cpu() if cpu else (0.0, 0.0)
@@ -282,8 +305,7 @@ def at_once(name: str, jobs: Sequence[Callable[[list[Result]], None]],
     phase.seconds = time.perf_counter() - start
     phase.client_cpu_seconds = time.process_time() - client_before
     if cpu:
-        app, database = (after - before for after, before in zip(cpu(), cpu_before,
-                                                                   strict=True))
+        app, database = (after - before for after, before in zip(cpu(), cpu_before, strict=True))
         phase.cpu_seconds, phase.db_cpu_seconds = app + database, database
     for log in logs:
         phase.results += log
@@ -304,8 +326,9 @@ def send_all(tablet: Tablet, posts: Sequence[Post]) -> Callable[[list[Result]], 
     return job
 
 
-def send_twice(first: Tablet, second: Tablet,
-               posts: Sequence[Post]) -> list[Callable[[list[Result]], None]]:
+def send_twice(
+    first: Tablet, second: Tablet, posts: Sequence[Post]
+) -> list[Callable[[list[Result]], None]]:
     """Two connections of one tablet send every hand at the same instant."""
     gate = threading.Barrier(2)
 
@@ -314,6 +337,7 @@ def send_twice(first: Tablet, second: Tablet,
             for post in posts:
                 gate.wait()
                 log.append(tablet.send(post))
+
         return run
 
     return [job(first), job(second)]
@@ -326,6 +350,7 @@ def ping_all(tablets: Sequence[Tablet], count: int) -> list[Callable[[list[Resul
         def run(log: list[Result]) -> None:
             for _ in range(count):
                 log.append(tablet.request("GET", "/bench/ping")[0])
+
         return run
 
     return [job(t) for t in tablets]

@@ -29,9 +29,11 @@ from .server import setup_django
 def summary(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> str:
     ms = sorted(s * 1000 for s in seconds)
     p95 = ms[min(len(ms) - 1, int(len(ms) * 0.95))]
-    return (f"{name:<12} n={len(ms):<5} median {statistics.median(ms):6.2f} ms  "
-            f"p95 {p95:6.2f} ms  this process's CPU median "
-            f"{statistics.median(cpu) * 1000:5.2f} ms  {statistics.median(queries):.0f} queries")
+    return (
+        f"{name:<12} n={len(ms):<5} median {statistics.median(ms):6.2f} ms  "
+        f"p95 {p95:6.2f} ms  this process's CPU median "
+        f"{statistics.median(cpu) * 1000:5.2f} ms  {statistics.median(queries):.0f} queries"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,10 +42,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--tables", type=int, default=500)
     parser.add_argument("--sample", type=int, default=40, help="tables that post")
     parser.add_argument("--name", default="snowman_bench_post")
-    parser.add_argument("--show-sql", action="store_true",
-                        help="print the statements of one hand POST")
-    parser.add_argument("--profile", metavar="FILE",
-                        help="write a cProfile of the requests to FILE")
+    parser.add_argument(
+        "--show-sql", action="store_true", help="print the statements of one hand POST"
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="write a cProfile of the requests to FILE"
+    )
     args = parser.parse_args(argv)
 
     _, static = setup_django(fresh_database(args.db, args.name), VAR)
@@ -75,8 +79,9 @@ def measure(args: argparse.Namespace) -> int:
         assert client.get("/t/table/state.json").status_code == 200
         clients[table] = (client, client.cookies["csrftoken"].value)
 
-    def timed(call, times: list[float], cpu: list[float],
-              counts: list[int]) -> tuple[int, list[str]]:
+    def timed(
+        call, times: list[float], cpu: list[float], counts: list[int]
+    ) -> tuple[int, list[str]]:
         with CaptureQueriesContext(connection) as ctx:
             started, cpu_started = time.perf_counter(), time.process_time()
             status = call().status_code
@@ -96,9 +101,15 @@ def measure(args: argparse.Namespace) -> int:
         for _ in range(5):
             timed(lambda c=client: c.get("/bench/ping"), *floor)
         for post in posts[table]:
-            status, sql = timed(lambda c=client, p=post, k=csrf: c.post(
-                "/t/table/hands", p.body, content_type="application/json",
-                headers={"X-CSRFToken": k}), *hands)
+            status, sql = timed(
+                lambda c=client, p=post, k=csrf: c.post(
+                    "/t/table/hands",
+                    p.body,
+                    content_type="application/json",
+                    headers={"X-CSRFToken": k},
+                ),
+                *hands,
+            )
             assert status == 201, status
             if post.number == 2 and not second_hand:
                 second_hand = sql

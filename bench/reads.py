@@ -52,8 +52,13 @@ def build_event(tables: int, seed: int):
     for match in live.matches.select_related("round__tournament").filter(table__lte=tables // 2):
         play.set_first_dealer(match, Seat(sim.rng.choice("NESW")), by="bench")
         for n in range(1, 1 + sim.rng.randint(1, 5)):
-            play.record_hand(match, random_hand(sim.rng), client_key=f"live-{match.pk}-{n}",
-                             by="bench", source=HandEntry.Source.SIMULATION)
+            play.record_hand(
+                match,
+                random_hand(sim.rng),
+                client_key=f"live-{match.pk}-{n}",
+                by="bench",
+                source=HandEntry.Source.SIMULATION,
+            )
     return t
 
 
@@ -64,8 +69,7 @@ def director_cookie() -> str:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    user, _ = User.objects.get_or_create(username="bench-director",
-                                         defaults={"is_staff": True})
+    user, _ = User.objects.get_or_create(username="bench-director", defaults={"is_staff": True})
     user.set_password("bench-director-password")
     user.is_staff = True
     user.save()
@@ -112,8 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         marker.write_text(database)
         print(f"  built in {time.perf_counter() - started:.0f} s")
     t = Tournament.objects.get(name=f"Reads {args.tables} tables")
-    print(f"event: {t.players.count()} players, {t.rounds.count()} rounds, "
-          f"{HandEntry.objects.filter(match__round__tournament=t).count()} hands")
+    print(
+        f"event: {t.players.count()} players, {t.rounds.count()} rounds, "
+        f"{HandEntry.objects.filter(match__round__tournament=t).count()} hands"
+    )
     cookie = director_cookie()
     connections.close_all()
 
@@ -127,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             missing.append(f"{label} ({url_name})")
 
     port = args.port or free_port()
-    print(f"{args.db}: gunicorn {args.workers} x sync on 127.0.0.1:{port}, {os.cpu_count()} "
-          f"cpus, load {os.getloadavg()[0]:.2f}; {args.readers} concurrent readers")
+    print(
+        f"{args.db}: gunicorn {args.workers} x sync on 127.0.0.1:{port}, {os.cpu_count()} "
+        f"cpus, load {os.getloadavg()[0]:.2f}; {args.readers} concurrent readers"
+    )
 
     def reader() -> Tablet:
         client = Tablet(port, "")
@@ -138,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     def reads(client: Tablet, url: str, count: int) -> Callable[[list[Result]], None]:
         def run(log: list[Result]) -> None:
             log.extend(client.request("GET", url)[0] for _ in range(count))
+
         return run
 
     failures = 0
@@ -151,19 +160,21 @@ def main(argv: list[str] | None = None) -> int:
                     failures += 1
                     continue
                 single = at_once(f"{label} single", [reads(client, url, args.single)])
-                crowd = at_once(f"{label} x{args.readers}", [
-                    reads(reader(), url, args.requests) for _ in range(args.readers)
-                ])
+                crowd = at_once(
+                    f"{label} x{args.readers}",
+                    [reads(reader(), url, args.requests) for _ in range(args.readers)],
+                )
                 s, c = single.latency(), crowd.latency()
-                bad = {k: v for k, v in {**single.statuses, **crowd.statuses}.items()
-                       if k != 200}
+                bad = {k: v for k, v in {**single.statuses, **crowd.statuses}.items() if k != 200}
                 failures += bool(bad)
-                print(f"{label:<26} {len(body) / 1024:7.0f} KiB  single p50 "
-                      f"{s['p50'] * 1000:6.0f} ms p95 {s['p95'] * 1000:6.0f} ms | "
-                      f"{args.readers} readers p50 {c['p50'] * 1000:6.0f} ms p95 "
-                      f"{c['p95'] * 1000:6.0f} ms max {c['max'] * 1000:6.0f} ms "
-                      f"{crowd.throughput:6.1f} req/s" + (f"  NOT 200: {bad}" if bad else ""),
-                      flush=True)
+                print(
+                    f"{label:<26} {len(body) / 1024:7.0f} KiB  single p50 "
+                    f"{s['p50'] * 1000:6.0f} ms p95 {s['p95'] * 1000:6.0f} ms | "
+                    f"{args.readers} readers p50 {c['p50'] * 1000:6.0f} ms p95 "
+                    f"{c['p95'] * 1000:6.0f} ms max {c['max'] * 1000:6.0f} ms "
+                    f"{crowd.throughput:6.1f} req/s" + (f"  NOT 200: {bad}" if bad else ""),
+                    flush=True,
+                )
     finally:
         shutil.rmtree(static, ignore_errors=True)
     if missing:

@@ -39,8 +39,9 @@ RULES = RuleSettings(round_minutes=240)
 
 def prepare_event(tables: int, name: str = "Burst") -> Tournament:
     """A tournament with round 1 drawn and running, every table with a live link."""
-    t = create_tournament(f"{name} {tables} tables {time.time_ns()}", by=BY, rules=RULES,
-                          lot_seed=tables)
+    t = create_tournament(
+        f"{name} {tables} tables {time.time_ns()}", by=BY, rules=RULES, lot_seed=tables
+    )
     rows = [f"Player {d}{i:04d},{d}" for d in "AB" for i in range(1, 2 * tables + 1)]
     report = import_players(t, "name,division\n" + "\n".join(rows), by=BY, checked_in=True)
     assert report.ok, report.error_text()
@@ -50,8 +51,11 @@ def prepare_event(tables: int, name: str = "Burst") -> Tournament:
 
 
 def tokens(t: Tournament) -> dict[int, str]:
-    return dict(TableLink.objects.filter(tournament=t, revoked_at__isnull=True)
-                .values_list("table", "token"))
+    return dict(
+        TableLink.objects.filter(tournament=t, revoked_at__isnull=True).values_list(
+            "table", "token"
+        )
+    )
 
 
 def matches(rnd: Round) -> dict[int, int]:
@@ -70,8 +74,11 @@ def verify(t: Tournament, rnd: Round, posts: dict[int, list[Post]]) -> list[str]
     """Every expected hand stored exactly once, nothing else: the problems found."""
     problems = []
     expected = {p.client_key: (p.table, p.number) for ps in posts.values() for p in ps}
-    stored = list(HandEntry.objects.filter(match__round=rnd)
-                  .values_list("client_key", "match__table", "number", "state"))
+    stored = list(
+        HandEntry.objects.filter(match__round=rnd).values_list(
+            "client_key", "match__table", "number", "state"
+        )
+    )
     got = {key: (table, number) for key, table, number, _ in stored}
     if len(stored) != len(expected):
         problems.append(f"{rnd}: {len(stored)} hand rows stored, {len(expected)} expected")
@@ -90,8 +97,10 @@ def verify(t: Tournament, rnd: Round, posts: dict[int, list[Post]]) -> list[str]
     for m in Match.objects.filter(round=rnd):
         want = len(posts.get(m.table, []))
         if m.hands_played != want or (want and m.status != Match.Status.FINISHED):
-            problems.append(f"{rnd} table {m.table}: {m.hands_played} hands, "
-                            f"status {m.status}; expected {want} and finished")
+            problems.append(
+                f"{rnd} table {m.table}: {m.hands_played} hands, "
+                f"status {m.status}; expected {want} and finished"
+            )
     return problems
 
 
@@ -112,8 +121,10 @@ class Report:
 
     def lines(self) -> list[str]:
         out = [p.line() for p in self.phases]
-        floor, burst = (next((p for p in self.phases if p.name == n), None)
-                        for n in ("floor (trivial view)", "burst"))
+        floor, burst = (
+            next((p for p in self.phases if p.name == n), None)
+            for n in ("floor (trivial view)", "burst")
+        )
         if floor and burst:
             f, b = floor.latency(), burst.latency()
             out.append(
@@ -125,9 +136,14 @@ class Report:
         return out
 
 
-def run(t: Tournament, port: int, *, floor: bool = True,
-        before_double: Callable[[], None] | None = None,
-        cpu: Callable[[], tuple[float, float]] | None = None) -> Report:
+def run(
+    t: Tournament,
+    port: int,
+    *,
+    floor: bool = True,
+    before_double: Callable[[], None] | None = None,
+    cpu: Callable[[], tuple[float, float]] | None = None,
+) -> Report:
     """Burst, replay, then the next round with every request sent twice at once."""
     t1 = t.rounds.get(number=1)
     links = tokens(t)
@@ -140,15 +156,18 @@ def run(t: Tournament, port: int, *, floor: bool = True,
     connections.close_all()
 
     if floor:
-        report.phases.append(at_once("floor (trivial view)",
-                                     ping_all(list(tablets.values()), per_tablet), cpu=cpu))
-    report.phases.append(at_once("burst", [send_all(tablets[n], first[n]) for n in tables],
-                                 cpu=cpu))
+        report.phases.append(
+            at_once("floor (trivial view)", ping_all(list(tablets.values()), per_tablet), cpu=cpu)
+        )
+    report.phases.append(
+        at_once("burst", [send_all(tablets[n], first[n]) for n in tables], cpu=cpu)
+    )
     report.problems += verify(t, t1, first)
     report.rows["after burst"] = HandEntry.objects.filter(match__round__tournament=t).count()
 
-    report.phases.append(at_once("replay", [send_all(tablets[n], first[n]) for n in tables],
-                                 cpu=cpu))
+    report.phases.append(
+        at_once("replay", [send_all(tablets[n], first[n]) for n in tables], cpu=cpu)
+    )
     report.problems += verify(t, t1, first)
     report.rows["after replay"] = HandEntry.objects.filter(match__round__tournament=t).count()
     replay = report.phase("replay")
@@ -167,8 +186,7 @@ def run(t: Tournament, port: int, *, floor: bool = True,
     connections.close_all()
     report.phases.append(at_once("double send", jobs, cpu=cpu))
     report.problems += verify(t, t2, second)
-    report.rows["after double send"] = HandEntry.objects.filter(
-        match__round__tournament=t).count()
+    report.rows["after double send"] = HandEntry.objects.filter(match__round__tournament=t).count()
     double = report.phase("double send")
     created = double.statuses.get(201, 0)
     if created != sum(len(p) for p in second.values()):
@@ -180,8 +198,13 @@ def run(t: Tournament, port: int, *, floor: bool = True,
     return report
 
 
-def run_with_crash(t: Tournament, port: int, restart: Callable[[], None],
-                   crash: Callable[[], None], at_fraction: float = 0.4) -> Report:
+def run_with_crash(
+    t: Tournament,
+    port: int,
+    restart: Callable[[], None],
+    crash: Callable[[], None],
+    at_fraction: float = 0.4,
+) -> Report:
     """Kill the server once ``at_fraction`` of the hands are acknowledged, restart it,
     and let every tablet resend what it has not seen acknowledged."""
     rnd = t.rounds.get(number=1)
@@ -203,12 +226,14 @@ def run_with_crash(t: Tournament, port: int, restart: Callable[[], None],
             time.sleep(0.01)
         crash()
         report.rows["acknowledged before the crash"] = sum(
-            1 for log in logs for r in list(log) if r.status == 201)
+            1 for log in logs for r in list(log) if r.status == 201
+        )
         time.sleep(1)
         restart()
 
-    phase = at_once("burst with a crash", [send_all(tablets[n], posts[n]) for n in tables],
-                    during=crash_midway)
+    phase = at_once(
+        "burst with a crash", [send_all(tablets[n], posts[n]) for n in tables], during=crash_midway
+    )
     report.phases.append(phase)
     report.problems += verify(t, rnd, posts)
     report.rows["stored"] = HandEntry.objects.filter(match__round=rnd).count()

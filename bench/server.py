@@ -41,13 +41,21 @@ def database_url(settings_dict: dict) -> str:
     raise ValueError(f"no DATABASE_URL for {engine}")
 
 
-def production_env(database: str, var_dir: Path, static_root: Path,
-                   **extra: str) -> dict[str, str]:
+def production_env(database: str, var_dir: Path, static_root: Path, **extra: str) -> dict[str, str]:
     """The environment of a production deployment, minus TLS (the bench speaks plain
     HTTP on the loopback, so the SSL redirect is off; everything else is as deployed)."""
-    env = {k: v for k, v in os.environ.items()
-           if k not in {"DEBUG", "SECURE_SSL_REDIRECT", "DATABASE_URL", "CONN_MAX_AGE",
-                        "DJANGO_ALLOW_ASYNC_UNSAFE"}}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in {
+            "DEBUG",
+            "SECURE_SSL_REDIRECT",
+            "DATABASE_URL",
+            "CONN_MAX_AGE",
+            "DJANGO_ALLOW_ASYNC_UNSAFE",
+        }
+    }
     env.update(
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
@@ -85,7 +93,10 @@ def collectstatic(env: dict[str, str]) -> None:
     manifest = Path(env["STATIC_ROOT"]) / "staticfiles.json"
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"],
-        cwd=ROOT, env=env, check=True, timeout=300,
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
     )
     assert manifest.exists(), "collectstatic wrote no manifest"
 
@@ -93,8 +104,16 @@ def collectstatic(env: dict[str, str]) -> None:
 class Server:
     """gunicorn in its own process group, so a crash can be simulated with SIGKILL."""
 
-    def __init__(self, env: dict[str, str], port: int, *, workers: int = 4,
-                 worker_class: str = "sync", threads: int = 1, log: Path | None = None) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        port: int,
+        *,
+        workers: int = 4,
+        worker_class: str = "sync",
+        threads: int = 1,
+        log: Path | None = None,
+    ) -> None:
         self.env, self.port = env, port
         self.workers, self.worker_class, self.threads = workers, worker_class, threads
         self.log = log
@@ -103,11 +122,24 @@ class Server:
     @property
     def command(self) -> list[str]:
         return [
-            str(VENV_BIN / "gunicorn"), "snowman.wsgi:application",
-            "--bind", f"127.0.0.1:{self.port}", "--workers", str(self.workers),
-            "--worker-class", self.worker_class, "--threads", str(self.threads),
-            "--backlog", "4096", "--timeout", "120", "--graceful-timeout", "5",
-            "--log-level", "warning",
+            str(VENV_BIN / "gunicorn"),
+            "snowman.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{self.port}",
+            "--workers",
+            str(self.workers),
+            "--worker-class",
+            self.worker_class,
+            "--threads",
+            str(self.threads),
+            "--backlog",
+            "4096",
+            "--timeout",
+            "120",
+            "--graceful-timeout",
+            "5",
+            "--log-level",
+            "warning",
         ]
 
     def start(self, timeout: float = 60) -> Server:
@@ -115,7 +147,11 @@ class Server:
             self.log.parent.mkdir(parents=True, exist_ok=True)
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.process = subprocess.Popen(
-            self.command, cwd=ROOT, env=self.env, stdout=out, stderr=subprocess.STDOUT,
+            self.command,
+            cwd=ROOT,
+            env=self.env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
             start_new_session=True,
         )
         deadline = time.monotonic() + timeout
@@ -177,8 +213,9 @@ class Server:
         self.stop()
 
 
-def for_test_database(settings_dict: dict, var_dir: Path, static_root: Path,
-                      workers: int = 3) -> Server:
+def for_test_database(
+    settings_dict: dict, var_dir: Path, static_root: Path, workers: int = 3
+) -> Server:
     """A server on a free port against the database pytest-django made for the tests."""
     env = production_env(database_url(settings_dict), var_dir, static_root)
     return Server(env, free_port(), workers=workers, log=var_dir / "gunicorn.log")

@@ -23,8 +23,18 @@ from tournaments.services import play, rounds
 
 pytestmark = pytest.mark.django_db
 
-MODELS = [Tournament, Player, Round, RoundPause, SeatRow, Match, HandEntry, WinnerOverride,
-          TableLink, Activity]
+MODELS = [
+    Tournament,
+    Player,
+    Round,
+    RoundPause,
+    SeatRow,
+    Match,
+    HandEntry,
+    WinnerOverride,
+    TableLink,
+    Activity,
+]
 
 
 @pytest.fixture
@@ -43,8 +53,9 @@ def played(make_tournament) -> Tournament:
     match = rnd.matches.select_related("round__tournament").get(table=1)
     play.set_first_dealer(match, Seat.N, by="t")
     for n in range(5):
-        play.record_hand(match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t",
-                         client_key=f"a{n}")
+        play.record_hand(
+            match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t", client_key=f"a{n}"
+        )
     play.override_winner(match, Team.EW, by="t", reason="test")
     return t
 
@@ -86,17 +97,19 @@ def test_history_is_read_only(superuser_client, played):
 def test_check_in_action_checks_in_the_selected_players(superuser_client, played):
     Player.objects.update(checked_in=False)
     chosen = list(Player.objects.order_by("name").values_list("pk", flat=True)[:3])
-    response = superuser_client.post(reverse("admin:tournaments_player_changelist"), {
-        "action": "check_in", "_selected_action": chosen,
-    })
+    response = superuser_client.post(
+        reverse("admin:tournaments_player_changelist"),
+        {
+            "action": "check_in",
+            "_selected_action": chosen,
+        },
+    )
     assert response.status_code == 302
-    assert set(Player.objects.filter(checked_in=True).values_list("pk", flat=True)) == set(
-        chosen)
+    assert set(Player.objects.filter(checked_in=True).values_list("pk", flat=True)) == set(chosen)
     assert Activity.objects.filter(action="check-in", actor="root").exists()
 
 
-def test_rows_the_services_keep_cannot_be_edited_or_deleted_in_the_admin(superuser_client,
-                                                                          played):
+def test_rows_the_services_keep_cannot_be_edited_or_deleted_in_the_admin(superuser_client, played):
     # Deleting a round or a match would delete its hands; editing one would bypass the
     # services (a match marked confirmed without hands, a first dealer changed under them).
     request = type("R", (), {"user": None})()
@@ -106,8 +119,9 @@ def test_rows_the_services_keep_cannot_be_edited_or_deleted_in_the_admin(superus
         assert not model_admin.has_delete_permission(request), model
         assert not model_admin.has_add_permission(request), model
     match = Match.objects.get(round__number=1, table=1)
-    response = superuser_client.post(reverse("admin:tournaments_match_delete", args=[match.pk]),
-                                     {"post": "yes"})
+    response = superuser_client.post(
+        reverse("admin:tournaments_match_delete", args=[match.pk]), {"post": "yes"}
+    )
     assert response.status_code == 403
     assert HandEntry.objects.filter(match=match).count() == 5
 
@@ -117,19 +131,37 @@ def test_a_tournaments_rules_and_status_are_not_edited_in_the_admin(superuser_cl
     url = reverse("admin:tournaments_tournament_change", args=[t.pk])
     form = {name: getattr(t, name) for name in Tournament.RULE_FIELDS}
     form = {k: ("on" if v else "") if isinstance(v, bool) else v for k, v in form.items()}
-    form.update(name="Renamed", target=3, tiebreaks="bogus", status="finished",
-                created_at_0="2026-01-01", created_at_1="09:00:00")
+    form.update(
+        name="Renamed",
+        target=3,
+        tiebreaks="bogus",
+        status="finished",
+        created_at_0="2026-01-01",
+        created_at_1="09:00:00",
+    )
     response = superuser_client.post(url, form)
     assert response.status_code == 302
     t.refresh_from_db()
     assert (t.name, t.target, t.tiebreaks, t.status) == (
-        "Renamed", 10, "total,wins,margin,lot", "preliminary")
-    assert superuser_client.get(reverse("admin:tournaments_tournament_delete",
-                                        args=[t.pk])).status_code == 403
+        "Renamed",
+        10,
+        "total,wins,margin,lot",
+        "preliminary",
+    )
+    assert (
+        superuser_client.get(
+            reverse("admin:tournaments_tournament_delete", args=[t.pk])
+        ).status_code
+        == 403
+    )
     player = Player.objects.filter(tournament=t).order_by("name").first()
     response = superuser_client.post(
         reverse("admin:tournaments_player_change", args=[player.pk]),
-        {"name": player.name, "division": "B" if player.division == "A" else "A",
-         "checked_in": "on"})
+        {
+            "name": player.name,
+            "division": "B" if player.division == "A" else "A",
+            "checked_in": "on",
+        },
+    )
     player_after = Player.objects.get(pk=player.pk)
     assert player_after.division == player.division

@@ -38,7 +38,8 @@ def test_import_players_imports_a_good_file(tournament, tmp_path):
     call_command("import_players", tournament.slug, str(path), stdout=out)
     assert "Imported 2 players" in out.getvalue()
     assert sorted(Player.objects.values_list("name", "division")) == [
-        ("Ann Lee", "A"), ("Béa Ngô", "B")
+        ("Ann Lee", "A"),
+        ("Béa Ngô", "B"),
     ]
 
 
@@ -57,4 +58,3 @@ def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     assert running.number == 3
     assert demo.rounds.filter(status=Round.Status.FINISHED).count() == 2
     assert HandEntry.objects.filter(match__round=running).exists()
-

@@ -44,8 +44,13 @@ def play_out(rnd: Round, seed: int = 1) -> None:
         n = 0
         while True:
             n += 1
-            result = play.record_hand(match, random_hand(rng), by="test", now=now,
-                                      client_key=f"t{rnd.pk}-{match.table}-{match.game}-{n}")
+            result = play.record_hand(
+                match,
+                random_hand(rng),
+                by="test",
+                now=now,
+                client_key=f"t{rnd.pk}-{match.table}-{match.game}-{n}",
+            )
             if result.state.over:
                 break
 
@@ -58,12 +63,24 @@ def drawn(make_tournament, tables: int = 2, **rules: object) -> tuple[Tournament
 
 # --- sign-in ----------------------------------------------------------------------------
 
+
 def test_every_director_page_asks_for_a_staff_login(client, make_tournament, django_user_model):
     t, rnd = drawn(make_tournament)
-    pages = [url("home"), url("create"), url("tournament", t.slug), url("players", t.slug),
-             url("desk", t.slug), url("seating", t.slug, 1), url("round", t.slug, 1),
-             url("board", t.slug, 1), url("table", t.slug, 1, 1), url("standings", t.slug),
-             url("final", t.slug), url("activity", t.slug), url("import", t.slug)]
+    pages = [
+        url("home"),
+        url("create"),
+        url("tournament", t.slug),
+        url("players", t.slug),
+        url("desk", t.slug),
+        url("seating", t.slug, 1),
+        url("round", t.slug, 1),
+        url("board", t.slug, 1),
+        url("table", t.slug, 1, 1),
+        url("standings", t.slug),
+        url("final", t.slug),
+        url("activity", t.slug),
+        url("import", t.slug),
+    ]
     for page in pages:
         response = client.get(page)
         assert response.status_code == 302 and "/accounts/login/" in response["Location"], page
@@ -72,20 +89,33 @@ def test_every_director_page_asks_for_a_staff_login(client, make_tournament, dja
 
 
 def test_the_sign_in_page_leads_to_the_tournament_list(client, director):
-    response = client.post("/accounts/login/", {"username": "director",
-                                                "password": "a-long-director-password"})
+    response = client.post(
+        "/accounts/login/", {"username": "director", "password": "a-long-director-password"}
+    )
     assert response.status_code == 302 and response["Location"] == url("home")
     assert b"Tournaments" in client.get(url("home")).content
 
 
 # --- tournaments ------------------------------------------------------------------------
 
+
 def settings_post(**changes: object) -> dict[str, object]:
     data: dict[str, object] = {
-        "name": "Spring Snowman", "preliminary_rounds": 5, "round_minutes": 20, "target": 10,
-        "points_make": 1, "points_march": 2, "points_alone_march": 4, "points_euchre": 2,
-        "points_renege": 2, "alone_march_award": 1, "renege_penalty": -2, "reach_bonus": 1,
-        "skunk_bonus": 2, "final_games_to_win": 2, "final_target": 10,
+        "name": "Spring Snowman",
+        "preliminary_rounds": 5,
+        "round_minutes": 20,
+        "target": 10,
+        "points_make": 1,
+        "points_march": 2,
+        "points_alone_march": 4,
+        "points_euchre": 2,
+        "points_renege": 2,
+        "alone_march_award": 1,
+        "renege_penalty": -2,
+        "reach_bonus": 1,
+        "skunk_bonus": 2,
+        "final_games_to_win": 2,
+        "final_target": 10,
         "tiebreaks": "total, wins, margin, lot",
     }
     data.update(changes)
@@ -93,21 +123,32 @@ def settings_post(**changes: object) -> dict[str, object]:
 
 
 def test_creating_a_tournament_keeps_every_rule_setting(director_client):
-    response = director_client.post(url("create"), settings_post(
-        target=11, skunk_includes_reach="on", round_minutes=25, tiebreaks="total,margin,wins"))
+    response = director_client.post(
+        url("create"),
+        settings_post(
+            target=11, skunk_includes_reach="on", round_minutes=25, tiebreaks="total,margin,wins"
+        ),
+    )
     t = Tournament.objects.get()
     assert response.status_code == 302 and response["Location"] == url("players", t.slug)
     assert (t.target, t.round_minutes, t.skunk_includes_reach, t.tiebreaks) == (
-        11, 25, True, "total,margin,wins")
+        11,
+        25,
+        True,
+        "total,margin,wins",
+    )
     assert Activity.objects.filter(tournament=t, action="create", actor="director").exists()
 
 
-@pytest.mark.parametrize("field,value,message", [
-    ("target", 0, "The target score must be between 1 and 100."),
-    ("renege_penalty", 2, "The renege penalty must be zero or negative."),
-    ("alone_march_award", -1, "The lone-march award cannot be negative."),
-    ("tiebreaks", "wins,total", "Players are ranked by total first."),
-])
+@pytest.mark.parametrize(
+    "field,value,message",
+    [
+        ("target", 0, "The target score must be between 1 and 100."),
+        ("renege_penalty", 2, "The renege penalty must be zero or negative."),
+        ("alone_march_award", -1, "The lone-march award cannot be negative."),
+        ("tiebreaks", "wins,total", "Players are ranked by total first."),
+    ],
+)
 def test_a_nonsense_setting_is_refused_with_a_message(director_client, field, value, message):
     response = director_client.post(url("create"), settings_post(**{field: value}))
     assert response.status_code == 422
@@ -121,14 +162,16 @@ def test_scoring_rules_are_locked_once_play_has_started(director_client, make_to
     assert "scoring settings are locked" in page
     assert 'name="target" value="10" required disabled' in page
     assert 'name="round_minutes" value="20" required id' in page
-    response = director_client.post(url("settings", t.slug),
-                                    settings_post(target=12, round_minutes=30))
+    response = director_client.post(
+        url("settings", t.slug), settings_post(target=12, round_minutes=30)
+    )
     assert response.status_code == 302
     t.refresh_from_db()
     assert (t.target, t.round_minutes) == (10, 30)
 
 
 # --- players and check-in ---------------------------------------------------------------
+
 
 def test_players_page_shows_counts_tables_and_exactly_who_is_missing(director_client, db):
     from tournaments.services.players import import_players
@@ -154,12 +197,14 @@ def test_players_table_searches_and_sorts(director_client, make_tournament):
 
 def test_adding_a_duplicate_player_is_refused(director_client, make_tournament):
     t = make_tournament(1)
-    response = director_client.post(url("players", t.slug), {"name": "player a001",
-                                                             "division": "A"})
+    response = director_client.post(
+        url("players", t.slug), {"name": "player a001", "division": "A"}
+    )
     assert response.status_code == 422
     assert "already registered" in response.content.decode()
-    response = director_client.post(url("players", t.slug), {"name": "Zed", "division": "B",
-                                                             "checked_in": "on"})
+    response = director_client.post(
+        url("players", t.slug), {"name": "Zed", "division": "B", "checked_in": "on"}
+    )
     assert response.status_code == 302
     assert Player.objects.get(name="Zed").checked_in
 
@@ -173,8 +218,9 @@ def test_editing_and_withdrawing_a_player(director_client, make_tournament):
     assert (p.name, p.withdrawn) == ("Ann Lee", True)
 
 
-def test_csv_import_previews_and_refuses_the_whole_file_on_one_bad_line(director_client,
-                                                                         make_tournament):
+def test_csv_import_previews_and_refuses_the_whole_file_on_one_bad_line(
+    director_client, make_tournament
+):
     t = make_tournament(1)
     bad = "name,division\nNew One,A\nNew Two,C\nPlayer A001,B\n"
     response = director_client.post(url("import", t.slug), {"text": bad})
@@ -191,8 +237,9 @@ def test_csv_import_previews_and_refuses_the_whole_file_on_one_bad_line(director
     page = director_client.post(url("import", t.slug), {"text": good}).content.decode()
     assert "2 players ready to import" in page and "Import 2 players" in page
     assert not Player.objects.filter(name="New One").exists()
-    response = director_client.post(url("import", t.slug),
-                                    {"text": good, "confirm": "1", "checked_in": "on"})
+    response = director_client.post(
+        url("import", t.slug), {"text": good, "confirm": "1", "checked_in": "on"}
+    )
     assert response.status_code == 302
     assert Player.objects.filter(name__startswith="New ", checked_in=True).count() == 2
 
@@ -212,13 +259,16 @@ def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(directo
 
     t = create_tournament("Club", by="t")
     import_players(t, "Ann Lee,A\nAnna Park,A\nBob Dunn,B\n", by="t")
-    found = director_client.get(url("desk", t.slug), {"q": "ann"},
-                                headers={"HX-Request": "true"}).content.decode()
+    found = director_client.get(
+        url("desk", t.slug), {"q": "ann"}, headers={"HX-Request": "true"}
+    ).content.decode()
     assert "Ann Lee" in found and "Anna Park" in found and "Bob Dunn" not in found
     ann = Player.objects.get(name="Ann Lee")
-    response = director_client.post(url("checkin", t.slug, ann.pk),
-                                    {"checked_in": "1", "mode": "desk"},
-                                    headers={"HX-Request": "true"})
+    response = director_client.post(
+        url("checkin", t.slug, ann.pk),
+        {"checked_in": "1", "mode": "desk"},
+        headers={"HX-Request": "true"},
+    )
     body = response.content.decode()
     assert "✓ Checked in" in body and 'hx-swap-oob="true"' in body
     assert 'data-count="A">1<' in body
@@ -228,6 +278,7 @@ def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(directo
 
 
 # --- draw and seating -------------------------------------------------------------------
+
 
 def test_draw_is_refused_with_the_shortfall(director_client, make_tournament):
     t = make_tournament(2)
@@ -243,8 +294,7 @@ def test_draw_shows_seating_by_table_and_find_your_seat(director_client, make_to
     page = response.content.decode()
     assert "Round 1 seating" in page and 'id="by-table"' in page
     rnd = t.rounds.get()
-    seats = {s.position: s.player.name for s in rnd.seats.select_related("player")
-             .filter(table=2)}
+    seats = {s.position: s.player.name for s in rnd.seats.select_related("player").filter(table=2)}
     finder = rows_of(page, "find-your-seat")
     assert len(finder) == 8
     assert f"{seats['N']} A 2 N {seats['S']} {seats['E']} & {seats['W']}" in finder
@@ -268,8 +318,9 @@ def test_swap_two_players_of_a_division_before_the_start(director_client, make_t
     response = director_client.post(url("swap", t.slug, 1), {"first": a1.pk, "second": b1.pk})
     assert response.status_code == 422
     assert "same division" in response.content.decode()
-    director_client.post(url("swap", t.slug, 1), {"first": a1.pk, "second": a2.pk,
-                                                  "reason": "family"})
+    director_client.post(
+        url("swap", t.slug, 1), {"first": a1.pk, "second": a2.pk, "reason": "family"}
+    )
     assert rnd.seats.get(table=1, position="N").player == a2
     rounds.start_round(rnd, by="test")
     response = director_client.post(url("swap", t.slug, 1), {"first": a1.pk, "second": a2.pk})
@@ -278,6 +329,7 @@ def test_swap_two_players_of_a_division_before_the_start(director_client, make_t
 
 
 # --- the round console ------------------------------------------------------------------
+
 
 def test_clock_controls_start_pause_resume_and_call(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
@@ -293,31 +345,37 @@ def test_clock_controls_start_pause_resume_and_call(director_client, make_tourna
     assert board.count("Time called</span>") == 2
 
 
-def test_live_board_shows_status_score_hands_flags_and_attention(director_client,
-                                                                 make_tournament):
+def test_live_board_shows_status_score_hands_flags_and_attention(director_client, make_tournament):
     t, rnd = drawn(make_tournament, 3)
     rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=10))
     m1, m2, m3 = rnd.matches.select_related("round__tournament").order_by("table")
     play.set_first_dealer(m1, Seat.N, by="t")
-    play.record_hand(m1, Hand(Outcome.RENEGE, renege_by=Seat.E), client_key="k1", by="t",
-                     now=timezone.now() - timedelta(minutes=8))
+    play.record_hand(
+        m1,
+        Hand(Outcome.RENEGE, renege_by=Seat.E),
+        client_key="k1",
+        by="t",
+        now=timezone.now() - timedelta(minutes=8),
+    )
     play.set_first_dealer(m2, Seat.N, by="t")
     for n in range(5):
-        play.record_hand(m2, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t",
-                         client_key=f"k2-{n}")
+        play.record_hand(
+            m2, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t", client_key=f"k2-{n}"
+        )
     play.confirm_match(m2, agree=False, by="Bob", note="wrong count")
     page = director_client.get(url("round", t.slug, 1)).content.decode()
     assert 'hx-trigger="every 3s"' in page
     board = director_client.get(url("board", t.slug, 1)).content.decode()
     row1 = board.split('data-table="1"')[1].split("</tr>")[0]
-    assert "Playing" in row1 and ">2</span>–<span class=\"ew\">0<" in row1
+    assert "Playing" in row1 and '>2</span>–<span class="ew">0<' in row1
     assert "renege" in row1 and "no entry for a while" in row1
     row2 = board.split('data-table="2"')[1].split("</tr>")[0]
     assert "Disputed" in row2 and "result disputed" in row2
     row3 = board.split('data-table="3"')[1].split("</tr>")[0]
     assert "Waiting" in row3 and "no hand entered yet" in row3
-    only = director_client.get(url("board", t.slug, 1),
-                               {"only": "attention", "sort": "attention"}).content.decode()
+    only = director_client.get(
+        url("board", t.slug, 1), {"only": "attention", "sort": "attention"}
+    ).content.decode()
     assert only.index('data-table="2"') < only.index('data-table="1"')
 
 
@@ -347,17 +405,21 @@ def test_table_detail_shows_link_qr_and_reissues_the_link(director_client, make_
     assert f"/t/{new.token}/" in page and f"/t/{old.token}/" not in page
 
 
-def test_correcting_a_hand_needs_a_reason_and_keeps_the_original(director_client,
-                                                                 make_tournament):
+def test_correcting_a_hand_needs_a_reason_and_keeps_the_original(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test")
     match = rnd.matches.select_related("round__tournament").get(table=1)
     play.set_first_dealer(match, Seat.N, by="t")
-    entry = play.record_hand(match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=3),
-                             client_key="c1", by="t").entry
+    entry = play.record_hand(
+        match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=3), client_key="c1", by="t"
+    ).entry
     prefix = f"h{entry.pk}-"
-    post = {prefix + "client_key": "fix-1", prefix + "outcome": "played",
-            prefix + "maker": "E", prefix + "maker_tricks": "5"}
+    post = {
+        prefix + "client_key": "fix-1",
+        prefix + "outcome": "played",
+        prefix + "maker": "E",
+        prefix + "maker_tricks": "5",
+    }
     response = director_client.post(url("hand_correct", t.slug, 1, 1, entry.pk), post)
     assert response.status_code == 422
     assert "This field is required" in response.content.decode()
@@ -377,8 +439,12 @@ def test_the_hand_log_shows_awards_and_penalties(director_client, make_tournamen
     match = rnd.matches.select_related("round__tournament").get(table=1)
     play.set_first_dealer(match, Seat.N, by="t")
     play.record_hand(match, Hand(Outcome.RENEGE, renege_by=Seat.E), client_key="r1", by="t")
-    play.record_hand(match, Hand(Outcome.PLAYED, maker=Seat.S, alone=True, maker_tricks=5),
-                     client_key="r2", by="t")
+    play.record_hand(
+        match,
+        Hand(Outcome.PLAYED, maker=Seat.S, alone=True, maker_tricks=5),
+        client_key="r2",
+        by="t",
+    )
     page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
     log = page.split('id="hand-log"')[1].split("</table>")[0]
     assert "<td>E −2</td>" in log and "<td>S +1</td>" in log
@@ -392,8 +458,9 @@ def test_overriding_a_winner_needs_a_reason(director_client, make_tournament):
     other = "EW" if match.winner == "NS" else "NS"
     response = director_client.post(url("table_override", t.slug, 1, 1), {"winner": other})
     assert response.status_code == 422
-    response = director_client.post(url("table_override", t.slug, 1, 1),
-                                    {"winner": other, "reason": "score sheet shows it"})
+    response = director_client.post(
+        url("table_override", t.slug, 1, 1), {"winner": other, "reason": "score sheet shows it"}
+    )
     assert response.status_code == 302
     match.refresh_from_db()
     assert match.winner == other and match.has_override
@@ -402,7 +469,8 @@ def test_overriding_a_winner_needs_a_reason(director_client, make_tournament):
 
 
 def test_finalize_is_refused_while_a_table_is_unfinished_then_seats_the_next_round(
-        director_client, make_tournament):
+    director_client, make_tournament
+):
     t, rnd = drawn(make_tournament, 3, preliminary_rounds=2)
     rounds.start_round(rnd, by="test")
     response = director_client.post(url("finalize", t.slug, 1))
@@ -414,8 +482,7 @@ def test_finalize_is_refused_while_a_table_is_unfinished_then_seats_the_next_rou
     assert response.status_code == 302 and response["Location"] == url("seating", t.slug, 2)
     rnd2 = t.rounds.get(number=2)
     winners_1 = rnd.matches.get(table=1).winner
-    stay = {s.player_id for s in rnd.seats.filter(table=1,
-                                                   position__in=list(winners_1))}
+    stay = {s.player_id for s in rnd.seats.filter(table=1, position__in=list(winners_1))}
     assert stay == {s.player_id for s in rnd2.seats.filter(table=1, position__in=["E", "S"])}
     rounds.start_round(rnd2, by="test")
     play_out(rnd2, seed=2)
@@ -437,6 +504,7 @@ def test_a_disputed_table_can_be_accepted_by_the_director(director_client, make_
 
 # --- standings, the final, the log ------------------------------------------------------
 
+
 def finished_prelims(make_tournament, tables: int = 2) -> Tournament:
     t, rnd = drawn(make_tournament, tables, preliminary_rounds=2)
     for number in (1, 2):
@@ -450,7 +518,8 @@ def finished_prelims(make_tournament, tables: int = 2) -> Tournament:
 
 
 def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
-        director_client, make_tournament):
+    director_client, make_tournament
+):
     t = finished_prelims(make_tournament)
     page = director_client.get(url("standings", t.slug)).content.decode()
     head = text(page.split("<thead")[1].split("</thead>")[0])
@@ -468,8 +537,9 @@ def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
     assert page.count('title="Tie broken by lot"') == 4
 
 
-def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(director_client,
-                                                                    make_tournament):
+def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(
+    director_client, make_tournament
+):
     t = finished_prelims(make_tournament)
     page = director_client.get(url("final", t.slug)).content.decode()
     assert "Rank 1 in division A" in page and "Seed the final" in page
@@ -477,15 +547,23 @@ def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(director_cli
     director_client.post(url("final_dealer", t.slug), {"seat": "N"})
     for game in range(2):
         for n in range(5):
-            response = director_client.post(url("final_hand", t.slug), {
-                "client_key": f"final-{game}-{n}", "outcome": "played", "maker": "N",
-                "maker_tricks": "5"})
+            response = director_client.post(
+                url("final_hand", t.slug),
+                {
+                    "client_key": f"final-{game}-{n}",
+                    "outcome": "played",
+                    "maker": "N",
+                    "maker_tricks": "5",
+                },
+            )
             assert response.status_code == 302
         if game == 0:
             director_client.post(url("final_dealer", t.slug), {"seat": "E"})
     # A double submit of the last form is recognised by its key and adds nothing.
-    director_client.post(url("final_hand", t.slug), {
-        "client_key": "final-1-4", "outcome": "played", "maker": "N", "maker_tricks": "5"})
+    director_client.post(
+        url("final_hand", t.slug),
+        {"client_key": "final-1-4", "outcome": "played", "maker": "N", "maker_tricks": "5"},
+    )
     page = director_client.get(url("final", t.slug)).content.decode()
     assert 'id="champions"' in page and "division A pair" in page
     seats = {s.position: s.player.name for s in final_round(t).seats.select_related("player")}
@@ -495,13 +573,16 @@ def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(director_cli
     assert t.status == Tournament.Status.FINISHED
 
 
-def test_an_impossible_final_hand_is_refused_with_the_rules_message(director_client,
-                                                                    make_tournament):
+def test_an_impossible_final_hand_is_refused_with_the_rules_message(
+    director_client, make_tournament
+):
     t = finished_prelims(make_tournament)
     director_client.post(url("final_seed", t.slug))
     director_client.post(url("final_dealer", t.slug), {"seat": "N"})
-    response = director_client.post(url("final_hand", t.slug), {
-        "client_key": "bad", "outcome": "played", "maker": "", "maker_tricks": "3"})
+    response = director_client.post(
+        url("final_hand", t.slug),
+        {"client_key": "bad", "outcome": "played", "maker": "", "maker_tricks": "3"},
+    )
     assert response.status_code == 422
     assert "Choose the player who made trump." in response.content.decode()
 
@@ -510,8 +591,9 @@ def test_activity_log_lists_who_when_what_and_why(director_client, make_tourname
     t, rnd = drawn(make_tournament)
     a1 = rnd.seats.get(table=1, position="N").player
     a2 = rnd.seats.get(table=2, position="N").player
-    director_client.post(url("swap", t.slug, 1), {"first": a1.pk, "second": a2.pk,
-                                                  "reason": "they asked nicely"})
+    director_client.post(
+        url("swap", t.slug, 1), {"first": a1.pk, "second": a2.pk, "reason": "they asked nicely"}
+    )
     page = director_client.get(url("activity", t.slug)).content.decode()
     assert "they asked nicely" in page and "swap" in page and ">director<" in page
     filtered = director_client.get(url("activity", t.slug), {"action": "draw"}).content
@@ -520,7 +602,13 @@ def test_activity_log_lists_who_when_what_and_why(director_client, make_tourname
 
 def test_overview_pages_render_through_the_whole_event(director_client, make_tournament):
     t = finished_prelims(make_tournament)
-    for page in (url("home"), url("tournament", t.slug), url("settings", t.slug),
-                 url("round", t.slug, 2), url("seating", t.slug, 2),
-                 url("table", t.slug, 2, 1), url("players", t.slug)):
+    for page in (
+        url("home"),
+        url("tournament", t.slug),
+        url("settings", t.slug),
+        url("round", t.slug, 2),
+        url("seating", t.slug, 2),
+        url("table", t.slug, 2, 1),
+        url("players", t.slug),
+    ):
         assert director_client.get(page).status_code == 200, page

@@ -16,10 +16,26 @@ from tournaments.services.standings import standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-A_NAMES = ["Ann Lee", "Bob Novak", "Cara Park", "Dev Quist", "Eli Reyes", "Fay Schmidt",
-           "Gus Tanaka", "Hana Ueda"]
-B_NAMES = ["Ivan Vogel", "Jo Walsh", "Kai Young", "Lena Zhang", "Max Brandt", "Nia Costa",
-           "Otto Dunn", "Pia Evans"]
+A_NAMES = [
+    "Ann Lee",
+    "Bob Novak",
+    "Cara Park",
+    "Dev Quist",
+    "Eli Reyes",
+    "Fay Schmidt",
+    "Gus Tanaka",
+    "Hana Ueda",
+]
+B_NAMES = [
+    "Ivan Vogel",
+    "Jo Walsh",
+    "Kai Young",
+    "Lena Zhang",
+    "Max Brandt",
+    "Nia Costa",
+    "Otto Dunn",
+    "Pia Evans",
+]
 
 
 def results_arrive(rnd: Round, seed: int) -> None:
@@ -30,8 +46,12 @@ def results_arrive(rnd: Round, seed: int) -> None:
         n = 0
         while True:
             n += 1
-            result = play.record_hand(match, random_hand(rng), by=f"Table {match.table}",
-                                      client_key=f"b{rnd.pk}-{match.table}-{n}")
+            result = play.record_hand(
+                match,
+                random_hand(rng),
+                by=f"Table {match.table}",
+                client_key=f"b{rnd.pk}-{match.table}-{n}",
+            )
             if result.state.over:
                 break
 
@@ -65,8 +85,9 @@ def run_round(page: Page, t: Tournament, number: int, last: bool) -> None:
     page.get_by_role("button", name=label).click()
 
 
-def test_a_director_runs_a_small_event_from_sign_in_to_champions(live_server, page, director,
-                                                                  tmp_path):
+def test_a_director_runs_a_small_event_from_sign_in_to_champions(
+    live_server, page, director, tmp_path
+):
     base = live_server.url
     page.on("dialog", lambda dialog: dialog.accept())
 
@@ -85,7 +106,8 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(live_server, pa
     page.fill("#id_target", "0")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.locator(".settings-form")).to_contain_text(
-        "The target score must be between 1 and 100.")
+        "The target score must be between 1 and 100."
+    )
     page.fill("#id_target", "10")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.locator("h1")).to_have_text("Players")
@@ -94,8 +116,11 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(live_server, pa
 
     # Import 16 players from a CSV file: preview first, then import.
     csv_file = tmp_path / "players.csv"
-    csv_file.write_text("name,division\n" + "".join(f"{n},A\n" for n in A_NAMES)
-                        + "".join(f"{n},B\n" for n in B_NAMES))
+    csv_file.write_text(
+        "name,division\n"
+        + "".join(f"{n},A\n" for n in A_NAMES)
+        + "".join(f"{n},B\n" for n in B_NAMES)
+    )
     page.get_by_role("link", name="Import CSV").click()
     page.set_input_files("#id_file", str(csv_file))
     page.get_by_role("button", name="Preview").click()
@@ -130,8 +155,7 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(live_server, pa
     expect(page.locator("h1")).to_have_text("Round 2 seating")
     r1 = t.rounds.get(number=1)
     m1 = r1.matches.get(table=1)
-    seats1 = {s.position: s.player.name for s in r1.seats.select_related("player").filter(
-        table=1)}
+    seats1 = {s.position: s.player.name for s in r1.seats.select_related("player").filter(table=1)}
     aw, bw = (seats1["N"], seats1["S"]) if m1.winner == "NS" else (seats1["E"], seats1["W"])
     # The winners stay at table 1, split: Aw at E, Bw at S.
     expect(by_table_row(page, 1)).to_contain_text(aw)

@@ -34,29 +34,33 @@ def event(request, make_tournament) -> Tournament:
     rounds.start_round(rnd, by="test")
     for match in rnd.matches.select_related("round__tournament").order_by("table")[:3]:
         play.set_first_dealer(match, Seat.N, by="test")
-        play.record_hand(match, Hand(Outcome.RENEGE, renege_by=Seat.E), by="test",
-                         client_key=f"q-{match.pk}")
+        play.record_hand(
+            match, Hand(Outcome.RENEGE, renege_by=Seat.E), by="test", client_key=f"q-{match.pk}"
+        )
     return t
 
 
-def test_live_board_queries_do_not_grow_with_the_event(director_client, event,
-                                                       django_assert_num_queries):
+def test_live_board_queries_do_not_grow_with_the_event(
+    director_client, event, django_assert_num_queries
+):
     page = reverse("director:board", args=[event.slug, 2])
     with django_assert_num_queries(BOARD_QUERIES):
         response = director_client.get(page)
-    assert response.content.decode().count("<tr class=\"status-") == event.players.count() // 4
+    assert response.content.decode().count('<tr class="status-') == event.players.count() // 4
 
 
-def test_players_page_queries_do_not_grow_with_the_event(director_client, event,
-                                                         django_assert_num_queries):
+def test_players_page_queries_do_not_grow_with_the_event(
+    director_client, event, django_assert_num_queries
+):
     page = reverse("director:players", args=[event.slug])
     with django_assert_num_queries(PLAYERS_QUERIES):
         response = director_client.get(page)
     assert response.content.decode().count('id="player-') == event.players.count()
 
 
-def test_standings_page_queries_do_not_grow_with_the_event(director_client, event,
-                                                           django_assert_num_queries):
+def test_standings_page_queries_do_not_grow_with_the_event(
+    director_client, event, django_assert_num_queries
+):
     page = reverse("director:standings", args=[event.slug])
     with django_assert_num_queries(STANDINGS_QUERIES):
         response = director_client.get(page)

@@ -31,9 +31,7 @@ class InjectedFault(Exception):
 def snapshot() -> dict[str, list[tuple]]:
     """Every row of every table the app and its sessions own."""
     models = [*apps.get_app_config("tournaments").get_models()]
-    return {
-        m._meta.label: sorted(m.objects.order_by().values_list(), key=repr) for m in models
-    }
+    return {m._meta.label: sorted(m.objects.order_by().values_list(), key=repr) for m in models}
 
 
 @contextmanager
@@ -88,8 +86,9 @@ def play_out(match: Match, prefix: str = "k") -> None:
     n = len(state.hands)
     while not state.over:
         n += 1
-        state = play.record_hand(match, MAKE, client_key=f"{prefix}-{match.pk}-{n}",
-                                 by="test").state
+        state = play.record_hand(
+            match, MAKE, client_key=f"{prefix}-{match.pk}-{n}", by="test"
+        ).state
 
 
 @pytest.fixture
@@ -105,8 +104,9 @@ def first_match(rnd: Round) -> Match:
 
 def test_recording_a_hand_is_all_or_nothing(running):
     match = first_match(running)
-    assert_atomic(lambda: play.record_hand(
-        match, MAKE, client_key="first", by="tablet", first_dealer=Seat.N))
+    assert_atomic(
+        lambda: play.record_hand(match, MAKE, client_key="first", by="tablet", first_dealer=Seat.N)
+    )
 
 
 def test_the_hand_that_ends_the_match_is_all_or_nothing(running):
@@ -133,15 +133,19 @@ def test_a_correction_is_all_or_nothing(running):
     play_out(match)
     entry = HandEntry.objects.get(match=match, number=4)
     euchred = Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=1)
-    assert_atomic(lambda: play.correct_hand(
-        entry, euchred, by="director", reason="misheard", client_key="fix-4"))
+    assert_atomic(
+        lambda: play.correct_hand(
+            entry, euchred, by="director", reason="misheard", client_key="fix-4"
+        )
+    )
 
 
 def test_a_winner_override_is_all_or_nothing(running):
     match = first_match(running)
     play_out(match)
-    assert_atomic(lambda: play.override_winner(match, Team.EW, by="director",
-                                               reason="renege seen late"))
+    assert_atomic(
+        lambda: play.override_winner(match, Team.EW, by="director", reason="renege seen late")
+    )
 
 
 def test_seating_the_next_round_is_all_or_nothing(running):
@@ -192,16 +196,16 @@ def static_root(tmp_path_factory):
     return collected_static(tmp_path_factory.mktemp("static"))
 
 
-def test_a_server_crash_mid_burst_loses_and_doubles_nothing(transactional_db, tmp_path,
-                                                            static_root):
+def test_a_server_crash_mid_burst_loses_and_doubles_nothing(
+    transactional_db, tmp_path, static_root
+):
     from bench import scenario
     from bench.server import for_test_database
 
     server = for_test_database(connection.settings_dict, tmp_path, static_root)
     t = scenario.prepare_event(20)
     with server:
-        report = scenario.run_with_crash(t, server.port, restart=server.start,
-                                         crash=server.kill)
+        report = scenario.run_with_crash(t, server.port, restart=server.start, crash=server.kill)
     assert not report.problems, "\n".join(report.lines())
     phase = report.phase("burst with a crash")
     # The crash really happened part-way: some hands were in already, some answers lost.

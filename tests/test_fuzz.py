@@ -17,21 +17,36 @@ from tournaments.models import Player
 from tournaments.services.players import import_players, parse_players_csv
 
 FUZZ = settings(
-    max_examples=60, deadline=None,
+    max_examples=60,
+    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 # --- CSV import --------------------------------------------------------------------
 
-nasty_text = st.text(
-    alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=120
-)
+nasty_text = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=120)
 names = st.one_of(
     st.text(min_size=0, max_size=90),
     nasty_text,
-    st.sampled_from(["Ann Lee", " ann  lee ", "ANN LEE", "Straße", "STRASSE", "x" * 81,
-                     "x" * 80, "a\x00b", "tab\there", '"quoted, name"', "=cmd|' /C calc'!A0",
-                     "Zoë", "\u202eevil", "line\nbreak", ""]),
+    st.sampled_from(
+        [
+            "Ann Lee",
+            " ann  lee ",
+            "ANN LEE",
+            "Straße",
+            "STRASSE",
+            "x" * 81,
+            "x" * 80,
+            "a\x00b",
+            "tab\there",
+            '"quoted, name"',
+            "=cmd|' /C calc'!A0",
+            "Zoë",
+            "\u202eevil",
+            "line\nbreak",
+            "",
+        ]
+    ),
 )
 divisions = st.one_of(
     st.sampled_from(["A", "B", "a", " b ", "C", "", "AB", "Ａ"]), st.text(max_size=3)
@@ -59,8 +74,7 @@ def to_csv(cells_per_row: list[list[str]], header: bool, line_end: str) -> str:
 
 csv_payloads = st.one_of(
     st.builds(to_csv, rows, st.booleans(), st.sampled_from(["\n", "\r\n", "\r"])),
-    st.builds(lambda s: s.encode("utf-8"),
-              st.builds(to_csv, rows, st.booleans(), st.just("\n"))),
+    st.builds(lambda s: s.encode("utf-8"), st.builds(to_csv, rows, st.booleans(), st.just("\n"))),
     st.builds(lambda s: "\ufeff" + s, st.builds(to_csv, rows, st.booleans(), st.just("\n"))),
     st.binary(max_size=300),
     st.builds(lambda s: s.encode("latin-1", "replace"), nasty_text),
@@ -110,8 +124,15 @@ def test_a_file_with_one_bad_row_imports_nothing(make_tournament, extra):
     assert player_rows(t) == before
 
 
-@pytest.mark.parametrize("payload", [b"\xff\xfe\x00n\x00a", "name,division\n" + "x,A\n" * 3,
-                                     "name,division\n\"unterminated,A\n", "\x00,A\n"])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        b"\xff\xfe\x00n\x00a",
+        "name,division\n" + "x,A\n" * 3,
+        'name,division\n"unterminated,A\n',
+        "\x00,A\n",
+    ],
+)
 def test_known_bad_files_are_refused_with_a_reason(make_tournament, payload):
     t = make_tournament(1)
     before = player_rows(t)
@@ -124,15 +145,37 @@ def test_known_bad_files_are_refused_with_a_reason(make_tournament, payload):
 
 HUGE = [2**31, 2**63, 10**20, -(2**63) - 1]
 odd_scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.sampled_from(HUGE),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
-    st.sampled_from(["", "N", "E", "S", "W", "X", "played", "renege", "misdeal", "3", "\x00",
-                     "x" * 5000, "1e309", "NaN", "9" * 30]),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from(HUGE),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.sampled_from(
+        [
+            "",
+            "N",
+            "E",
+            "S",
+            "W",
+            "X",
+            "played",
+            "renege",
+            "misdeal",
+            "3",
+            "\x00",
+            "x" * 5000,
+            "1e309",
+            "NaN",
+            "9" * 30,
+        ]
+    ),
 )
 json_values = st.recursive(
     odd_scalars,
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner,
-                                                                 max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
     max_leaves=6,
 )
 
@@ -162,25 +205,45 @@ def snapshot():
 
 # --- Tablet endpoints ----------------------------------------------------------------
 
-VALID_HAND = {"client_key": "fuzz-base", "number": 4, "outcome": "played", "maker": "S",
-              "alone": False, "maker_tricks": 3, "renege_by": None, "first_dealer": "N",
-              "entered_at": "2026-11-30T10:02:03Z"}
+VALID_HAND = {
+    "client_key": "fuzz-base",
+    "number": 4,
+    "outcome": "played",
+    "maker": "S",
+    "alone": False,
+    "maker_tricks": 3,
+    "renege_by": None,
+    "first_dealer": "N",
+    "entered_at": "2026-11-30T10:02:03Z",
+}
 HAND_KEYS = [*VALID_HAND, "match", "dealer_partner_ordered_up"]
-WEIRD_TIMES = ["0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59-14:00", "2026-13-45T25:61:00Z",
-               "2026-11-30", "2026-11-30T10:02:03", "now", "2026-11-30T10:02:03.999999999Z"]
+WEIRD_TIMES = [
+    "0001-01-01T00:00:00+14:00",
+    "9999-12-31T23:59:59-14:00",
+    "2026-13-45T25:61:00Z",
+    "2026-11-30",
+    "2026-11-30T10:02:03",
+    "now",
+    "2026-11-30T10:02:03.999999999Z",
+]
 near_valid_hands = st.builds(
     lambda changes: {**VALID_HAND, **changes},
-    st.dictionaries(st.sampled_from(HAND_KEYS),
-                    st.one_of(json_values, st.sampled_from(WEIRD_TIMES)), min_size=1,
-                    max_size=4),
+    st.dictionaries(
+        st.sampled_from(HAND_KEYS),
+        st.one_of(json_values, st.sampled_from(WEIRD_TIMES)),
+        min_size=1,
+        max_size=4,
+    ),
 )
 tablet_bodies = st.one_of(
     st.binary(max_size=200),
     json_values.map(lambda v: json.dumps(v).encode()),
     near_valid_hands.map(lambda v: json.dumps(v).encode()),
-    st.dictionaries(st.sampled_from(["seat", "number", "in_progress", "agree", "by", "note",
-                                     "match"]), json_values, max_size=4)
-    .map(lambda v: json.dumps(v).encode()),
+    st.dictionaries(
+        st.sampled_from(["seat", "number", "in_progress", "agree", "by", "note", "match"]),
+        json_values,
+        max_size=4,
+    ).map(lambda v: json.dumps(v).encode()),
 )
 TABLET_POSTS = ["hands", "first-dealer", "undo", "answer-call", "confirm"]
 TABLET_ANSWERS = {200, 201, 400, 403, 409, 422}
@@ -215,8 +278,11 @@ def test_tablet_endpoints_answer_any_body_with_a_clear_refusal(tablet, action, b
     assert_clear_answer(response, before)
 
 
-@given(match=st.one_of(st.text(max_size=30), st.integers().map(str),
-                       st.sampled_from([str(h) for h in HUGE])))
+@given(
+    match=st.one_of(
+        st.text(max_size=30), st.integers().map(str), st.sampled_from([str(h) for h in HUGE])
+    )
+)
 @FUZZ
 def test_the_tablet_state_refuses_any_match_parameter_cleanly(tablet, match):
     before = snapshot()
@@ -237,15 +303,51 @@ def test_any_token_opens_nothing_but_its_own_table(mid_round, token):
 
 # --- Director forms ----------------------------------------------------------------
 
-RULE_FIELDS = ["preliminary_rounds", "round_minutes", "target", "points_make", "points_march",
-               "points_alone_march", "points_euchre", "points_renege", "alone_march_award",
-               "renege_penalty", "reach_bonus", "skunk_bonus", "skunk_includes_reach",
-               "cap_at_target", "final_games_to_win", "final_target"]
+RULE_FIELDS = [
+    "preliminary_rounds",
+    "round_minutes",
+    "target",
+    "points_make",
+    "points_march",
+    "points_alone_march",
+    "points_euchre",
+    "points_renege",
+    "alone_march_award",
+    "renege_penalty",
+    "reach_bonus",
+    "skunk_bonus",
+    "skunk_includes_reach",
+    "cap_at_target",
+    "final_games_to_win",
+    "final_target",
+]
 HAND_FIELDS = ["client_key", "outcome", "maker", "alone", "maker_tricks", "renege_by"]
 form_values = st.one_of(
-    st.text(max_size=40), st.integers().map(str), st.sampled_from([str(h) for h in HUGE]),
-    st.sampled_from(["", "1", "0", "on", "A", "B", "NS", "EW", "N", "S", "played", "renege",
-                     "misdeal", "total,wins,margin,lot", "lot", "x" * 300, "\x00", "-1"]),
+    st.text(max_size=40),
+    st.integers().map(str),
+    st.sampled_from([str(h) for h in HUGE]),
+    st.sampled_from(
+        [
+            "",
+            "1",
+            "0",
+            "on",
+            "A",
+            "B",
+            "NS",
+            "EW",
+            "N",
+            "S",
+            "played",
+            "renege",
+            "misdeal",
+            "total,wins,margin,lot",
+            "lot",
+            "x" * 300,
+            "\x00",
+            "-1",
+        ]
+    ),
 )
 
 
@@ -273,8 +375,10 @@ def director_targets(t) -> list[tuple[str, list[str]]]:
         (rnd + "tables/2/override/", ["winner", "reason", "game"]),
         (rnd + "tables/2/close/", ["reason", "game"]),
         (rnd + "tables/1/relink/", ["game"]),
-        (rnd + f"tables/1/hands/{hand}/correct/",
-         [f"h{hand}-{f}" for f in HAND_FIELDS] + ["reason", "game"]),
+        (
+            rnd + f"tables/1/hands/{hand}/correct/",
+            [f"h{hand}-{f}" for f in HAND_FIELDS] + ["reason", "game"],
+        ),
         (f"/director/{s}/final/seed/", []),
         (f"/director/{s}/final/dealer/", ["seat"]),
         (f"/director/{s}/final/hand/", HAND_FIELDS),
@@ -294,8 +398,9 @@ def test_director_forms_answer_any_post_with_a_form_error_or_a_change(
     targets = director_targets(mid_round)
     assert len(targets) == 22
     url, fields = targets[target]
-    chosen = data.draw(st.lists(st.sampled_from(fields), unique=True), label="fields") \
-        if fields else []
+    chosen = (
+        data.draw(st.lists(st.sampled_from(fields), unique=True), label="fields") if fields else []
+    )
     payload = {name: data.draw(form_values, label=name) for name in chosen}
     before = snapshot()
     response = director_client.post(url, payload)
@@ -321,38 +426,46 @@ def test_the_import_form_takes_any_upload(director_client, mid_round, upload):
             assert snapshot() == before
 
 
-@given(number=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
-       table=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
-       game=st.one_of(st.text(max_size=10), st.sampled_from(["1", "2", "-1", "9" * 25])),
-       division=st.sampled_from(["A", "B", "C", "a", "AB", "%00"]))
+@given(
+    number=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
+    table=st.one_of(st.integers(min_value=0), st.sampled_from(HUGE[:3])),
+    game=st.one_of(st.text(max_size=10), st.sampled_from(["1", "2", "-1", "9" * 25])),
+    division=st.sampled_from(["A", "B", "C", "a", "AB", "%00"]),
+)
 @FUZZ
-def test_director_pages_take_any_number_in_the_address(director_client, mid_round, number,
-                                                       table, game, division):
+def test_director_pages_take_any_number_in_the_address(
+    director_client, mid_round, number, table, game, division
+):
     s = mid_round.slug
-    for url in (f"/director/{s}/rounds/{number}/", f"/director/{s}/rounds/{number}/board/",
-                f"/director/{s}/rounds/{number}/seating/",
-                f"/director/{s}/rounds/{number}/tables/{table}/?game={game}",
-                f"/director/{s}/players/{table}/edit/",
-                f"/director/{s}/standings/{division}.csv",
-                f"/director/sheets/{s}/standings/{division}.pdf",
-                f"/director/sheets/{s}/rounds/{number}/seating.pdf"):
+    for url in (
+        f"/director/{s}/rounds/{number}/",
+        f"/director/{s}/rounds/{number}/board/",
+        f"/director/{s}/rounds/{number}/seating/",
+        f"/director/{s}/rounds/{number}/tables/{table}/?game={game}",
+        f"/director/{s}/players/{table}/edit/",
+        f"/director/{s}/standings/{division}.csv",
+        f"/director/sheets/{s}/standings/{division}.pdf",
+        f"/director/sheets/{s}/rounds/{number}/seating.pdf",
+    ):
         response = director_client.get(url)
         assert response.status_code in (200, 302, 404), (url, response.status_code)
 
 
-@pytest.mark.parametrize("action,body", [
-    ("hands", {**VALID_HAND, "client_key": "nul\x00key"}),
-    ("hands", {**VALID_HAND, "match": "9" * 30}),
-    ("hands", {**VALID_HAND, "entered_at": "0001-01-01T00:00:00+14:00"}),
-    ("hands", {**VALID_HAND, "maker_tricks": 10**30}),
-    ("undo", {"number": 2**63}),
-    ("confirm", {"agree": False, "by": "\x00", "note": "\x00"}),
-    ("first-dealer", {"seat": "N\x00"}),
-])
+@pytest.mark.parametrize(
+    "action,body",
+    [
+        ("hands", {**VALID_HAND, "client_key": "nul\x00key"}),
+        ("hands", {**VALID_HAND, "match": "9" * 30}),
+        ("hands", {**VALID_HAND, "entered_at": "0001-01-01T00:00:00+14:00"}),
+        ("hands", {**VALID_HAND, "maker_tricks": 10**30}),
+        ("undo", {"number": 2**63}),
+        ("confirm", {"agree": False, "by": "\x00", "note": "\x00"}),
+        ("first-dealer", {"seat": "N\x00"}),
+    ],
+)
 def test_tablet_edge_cases_are_refused_cleanly(tablet, action, body):
     before = snapshot()
-    response = tablet.post(f"/t/table/{action}", json.dumps(body),
-                           content_type="application/json")
+    response = tablet.post(f"/t/table/{action}", json.dumps(body), content_type="application/json")
     assert_clear_answer(response, before)
 
 
@@ -367,6 +480,9 @@ def test_a_dispute_note_the_database_cannot_store_is_refused(mid_round, note):
     tablet.get(f"/t/{link.token}/")
     name = mid_round.rounds.get(number=1).seats.filter(table=2).first().player.name
     before = snapshot()
-    response = tablet.post("/t/table/confirm", {"agree": False, "by": name, "note": note},
-                           content_type="application/json")
+    response = tablet.post(
+        "/t/table/confirm",
+        {"agree": False, "by": name, "note": note},
+        content_type="application/json",
+    )
     assert_clear_answer(response, before, {400, 422})

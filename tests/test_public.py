@@ -40,7 +40,10 @@ def test_clock_counts_down_from_the_server_time(client, make_tournament):
     rnd = rounds.draw_first_round(t, by="t", seed=1)
     data = client.get(reverse("public:clock", args=[t.slug])).json()
     assert (data["started"], data["remaining_seconds"], data["limit_seconds"]) == (
-        False, 1200, 1200)
+        False,
+        1200,
+        1200,
+    )
     rounds.start_round(rnd, by="t", now=timezone.now() - timedelta(minutes=5))
     data = client.get(reverse("public:clock", args=[t.slug])).json()
     assert data["started"] and not data["paused"] and not data["called"]

@@ -51,6 +51,7 @@ def test_settings_default_to_the_rule_sheet_and_refuse_nonsense():
     rules = RuleSettings()
     assert (rules.preliminary_rounds, rules.round_minutes, rules.target) == (5, 20, 10)
     assert rules.errors() == {}
-    errors = RuleSettings(target=0, renege_penalty=2, alone_march_award=-1,
-                          tiebreaks=("wins", "total")).errors()
+    errors = RuleSettings(
+        target=0, renege_penalty=2, alone_march_award=-1, tiebreaks=("wins", "total")
+    ).errors()
     assert set(errors) == {"target", "renege_penalty", "alone_march_award", "tiebreaks"}

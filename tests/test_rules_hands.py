@@ -53,8 +53,15 @@ def test_misdeal_scores_nothing():
 
 
 def test_custom_point_settings_change_the_values_not_the_code():
-    rules = RuleSettings(points_make=2, points_march=3, points_alone_march=5, points_euchre=4,
-                         points_renege=3, alone_march_award=2, renege_penalty=-3)
+    rules = RuleSettings(
+        points_make=2,
+        points_march=3,
+        points_alone_march=5,
+        points_euchre=4,
+        points_renege=3,
+        alone_march_award=2,
+        renege_penalty=-3,
+    )
     assert score_hand(played(Seat.N, 3), rules).points[Team.NS] == 2
     assert score_hand(played(Seat.N, 5), rules).points[Team.NS] == 3
     assert score_hand(played(Seat.N, 5, True), rules).individual == {Seat.N: 2}
@@ -64,8 +71,9 @@ def test_custom_point_settings_change_the_values_not_the_code():
 
 def test_the_final_gives_no_individual_points():
     assert score_hand(played(Seat.N, 5, True), RULES, individual=False).individual == {}
-    assert score_hand(Hand(Outcome.RENEGE, renege_by=Seat.N), RULES,
-                      individual=False).individual == {}
+    assert (
+        score_hand(Hand(Outcome.RENEGE, renege_by=Seat.N), RULES, individual=False).individual == {}
+    )
 
 
 @pytest.mark.parametrize(
@@ -90,13 +98,15 @@ def test_dealers_partner_who_orders_up_must_go_alone():
     hand = Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=3, dealer_partner_ordered_up=True)
     with pytest.raises(InvalidHand, match="must go alone"):
         hand.validate(dealer=Seat.N)
-    Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=3, alone=True,
-         dealer_partner_ordered_up=True).validate(dealer=Seat.N)
+    Hand(
+        Outcome.PLAYED, maker=Seat.S, maker_tricks=3, alone=True, dealer_partner_ordered_up=True
+    ).validate(dealer=Seat.N)
 
 
 def test_only_the_dealers_partner_can_be_recorded_as_ordering_up_the_dealer():
-    hand = Hand(Outcome.PLAYED, maker=Seat.E, maker_tricks=3, alone=True,
-                dealer_partner_ordered_up=True)
+    hand = Hand(
+        Outcome.PLAYED, maker=Seat.E, maker_tricks=3, alone=True, dealer_partner_ordered_up=True
+    )
     with pytest.raises(InvalidHand, match="dealer's partner"):
         hand.validate(dealer=Seat.N)
 

@@ -11,8 +11,9 @@ R, AC, TB = Phase.REGULAR, Phase.AT_CALL, Phase.TIEBREAK
 
 
 def make(maker: str, tricks: int, alone: bool = False, phase: Phase = R) -> PhasedHand:
-    return PhasedHand(Hand(Outcome.PLAYED, maker=Seat(maker), alone=alone, maker_tricks=tricks),
-                      phase)
+    return PhasedHand(
+        Hand(Outcome.PLAYED, maker=Seat(maker), alone=alone, maker_tricks=tricks), phase
+    )
 
 
 def renege(seat: str, phase: Phase = R) -> PhasedHand:
@@ -85,8 +86,9 @@ def test_time_called_finishes_the_hand_in_progress_then_the_leader_wins_without_
     state = run(hands + [make("W", 3, phase=AC)], time=TimeCall(called=True))
     # 2-2 after the hand in progress: still tied, so tie-break hands follow.
     assert not state.over and state.next_phase is TB
-    state = run(hands + [make("W", 3, phase=AC), make("N", 0, phase=TB)],
-                time=TimeCall(called=True))
+    state = run(
+        hands + [make("W", 3, phase=AC), make("N", 0, phase=TB)], time=TimeCall(called=True)
+    )
     assert state.over and state.winner is Team.EW
     assert state.score == {Team.NS: 2, Team.EW: 4}
     assert state.bonuses == {Team.NS: 0, Team.EW: 0}
@@ -106,8 +108,14 @@ def test_reaching_the_target_in_the_hand_in_progress_at_the_call_earns_the_reach
 
 
 def test_reaching_the_target_in_a_tiebreak_hand_earns_no_reach_bonus():
-    hands = [make("N", 5, True), make("N", 5, True), make("E", 5, True), make("E", 5, True),
-             misdeal(AC), make("S", 5, phase=TB)]
+    hands = [
+        make("N", 5, True),
+        make("N", 5, True),
+        make("E", 5, True),
+        make("E", 5, True),
+        misdeal(AC),
+        make("S", 5, phase=TB),
+    ]
     state = run(hands, time=TimeCall(called=True, hand_in_progress=True))
     assert state.score == {Team.NS: 10, Team.EW: 8} and state.over
     assert state.bonuses == {Team.NS: 0, Team.EW: 0}
@@ -152,8 +160,7 @@ def test_renege_ends_the_hand_and_penalises_only_the_reneging_player():
 
 
 def test_the_loser_keeps_their_team_score():
-    state = run([make("E", 4), make("N", 5, True), make("S", 5, True), make("N", 3),
-                 make("S", 4)])
+    state = run([make("E", 4), make("N", 5, True), make("S", 5, True), make("N", 3), make("S", 4)])
     assert state.winner is Team.NS
     assert state.player_points(Seat.E) == 1 and state.player_points(Seat.W) == 1
     assert state.margin(Team.EW) == -9

@@ -20,8 +20,7 @@ from tournaments.domain.seating import (
 
 
 def table(t: int) -> TableSeating:
-    return TableSeating(t, {Seat.N: f"A{t}a", Seat.E: f"A{t}b", Seat.S: f"B{t}a",
-                            Seat.W: f"B{t}b"})
+    return TableSeating(t, {Seat.N: f"A{t}a", Seat.E: f"A{t}b", Seat.S: f"B{t}a", Seat.W: f"B{t}b"})
 
 
 def test_worked_example_of_three_tables_matches_the_rules():
@@ -60,9 +59,13 @@ def test_rotation_refuses_a_missing_table():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(min_value=1, max_value=60).flatmap(
-    lambda t: st.tuples(st.just(t), st.lists(st.sampled_from(list(Team)), min_size=t,
-                                             max_size=t))))
+@given(
+    st.integers(min_value=1, max_value=60).flatmap(
+        lambda t: st.tuples(
+            st.just(t), st.lists(st.sampled_from(list(Team)), min_size=t, max_size=t)
+        )
+    )
+)
 def test_rotation_properties_for_any_number_of_tables(case):
     count, winners = case
     results = [TableResult(table(t), winners[t - 1]) for t in range(1, count + 1)]
@@ -102,12 +105,20 @@ def test_draw_is_reproducible_from_its_seed_and_seats_a_at_n_e_and_b_at_s_w():
 @pytest.mark.parametrize(
     "a, b, message",
     [
-        (10, 7, "For 5 tables, 3 more B players needed; or for 3 tables, 4 A players and "
-                "1 B player too many."),
+        (
+            10,
+            7,
+            "For 5 tables, 3 more B players needed; or for 3 tables, 4 A players and "
+            "1 B player too many.",
+        ),
         (4, 6, "For 3 tables, 2 more A players needed; or for 2 tables, 2 B players too many."),
         (0, 0, "For 1 table, 2 more A players and 2 more B players needed."),
-        (3, 3, "For 2 tables, 1 more A player and 1 more B player needed; or for 1 table, "
-               "1 A player and 1 B player too many."),
+        (
+            3,
+            3,
+            "For 2 tables, 1 more A player and 1 more B player needed; or for 1 table, "
+            "1 A player and 1 B player too many.",
+        ),
     ],
 )
 def test_seating_is_refused_naming_the_exact_shortfall(a, b, message):

@@ -11,10 +11,13 @@ CHAIN = ("total", "wins", "margin", "lot")
 
 
 def record(pid: str, *lines: tuple[int, int, int, bool, int]) -> PlayerRecord:
-    return PlayerRecord(pid, tuple(
-        RoundLine(i + 1, score, bonus, ind, won, margin)
-        for i, (score, bonus, ind, won, margin) in enumerate(lines)
-    ))
+    return PlayerRecord(
+        pid,
+        tuple(
+            RoundLine(i + 1, score, bonus, ind, won, margin)
+            for i, (score, bonus, ind, won, margin) in enumerate(lines)
+        ),
+    )
 
 
 def test_total_is_team_score_plus_bonuses_plus_individual_points_over_rounds():
@@ -23,16 +26,15 @@ def test_total_is_team_score_plus_bonuses_plus_individual_points_over_rounds():
 
 
 def test_higher_total_ranks_first():
-    ranked = rank([record("a", (5, 0, 0, False, -5)), record("b", (11, 1, 0, True, 5))],
-                  CHAIN, 1)
+    ranked = rank([record("a", (5, 0, 0, False, -5)), record("b", (11, 1, 0, True, 5))], CHAIN, 1)
     assert [s.player for s in ranked] == ["b", "a"]
     assert [s.rank for s in ranked] == [1, 2]
 
 
 def test_equal_totals_are_broken_by_wins_then_margin():
-    a = record("a", (10, 0, 0, False, -1))          # 10, 0 wins
-    b = record("b", (9, 1, 0, True, 2))             # 10, 1 win, margin 2
-    c = record("c", (9, 1, 0, True, 5))             # 10, 1 win, margin 5
+    a = record("a", (10, 0, 0, False, -1))  # 10, 0 wins
+    b = record("b", (9, 1, 0, True, 2))  # 10, 1 win, margin 2
+    c = record("c", (9, 1, 0, True, 5))  # 10, 1 win, margin 5
     ranked = rank([a, b, c], CHAIN, 1)
     assert [s.player for s in ranked] == ["c", "b", "a"]
     assert not any(s.decided_by_lot for s in ranked)
@@ -49,15 +51,18 @@ def test_a_full_tie_is_drawn_by_lot_reproducibly_and_marked():
 
 
 def test_without_lot_in_the_chain_tied_players_share_a_rank():
-    players = [record("a", (7, 0, 0, True, 2)), record("b", (7, 0, 0, True, 2)),
-               record("c", (3, 0, 0, False, -2))]
+    players = [
+        record("a", (7, 0, 0, True, 2)),
+        record("b", (7, 0, 0, True, 2)),
+        record("c", (3, 0, 0, False, -2)),
+    ]
     ranked = rank(players, ("total", "wins", "margin"), 1)
     assert [s.rank for s in ranked] == [1, 1, 3]
 
 
 def test_the_chain_order_is_configurable():
-    a = record("a", (9, 1, 0, True, 1))     # total 10, margin 1
-    b = record("b", (10, 0, 0, False, 3))   # total 10, margin 3, no win
+    a = record("a", (9, 1, 0, True, 1))  # total 10, margin 1
+    b = record("b", (10, 0, 0, False, 3))  # total 10, margin 3, no win
     assert [s.player for s in rank([a, b], ("total", "wins", "margin", "lot"), 1)] == ["a", "b"]
     assert [s.player for s in rank([a, b], ("total", "margin", "wins", "lot"), 1)] == ["b", "a"]
 
@@ -84,9 +89,9 @@ def test_first_pair_to_win_two_games_are_champions():
 
 
 def test_with_the_lot_before_a_link_the_lot_mark_follows_the_links_before_it():
-    a = record("a", (9, 1, 0, True, 1))     # total 10, 1 win
-    b = record("b", (10, 0, 0, False, 3))   # total 10, no win: only the lot separates them
-    c = record("c", (4, 0, 0, False, -3))   # alone on 4
+    a = record("a", (9, 1, 0, True, 1))  # total 10, 1 win
+    b = record("b", (10, 0, 0, False, 3))  # total 10, no win: only the lot separates them
+    c = record("c", (4, 0, 0, False, -3))  # alone on 4
     ranked = rank([a, b, c], ("total", "lot", "wins"), 1)
     marks = {s.player: s.decided_by_lot for s in ranked}
     assert marks == {"a": True, "b": True, "c": False}

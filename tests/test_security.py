@@ -29,8 +29,12 @@ def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     dropped = {"DEBUG", "SECURE_SSL_REDIRECT", "DJANGO_ALLOW_ASYNC_UNSAFE", "DATABASE_URL"}
     env = {k: v for k, v in os.environ.items() if k not in dropped}
     env.update(
-        DEBUG="0", SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="snowman.example.com",
-        SNOWMAN_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="snowman.settings", **extra,
+        DEBUG="0",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        ALLOWED_HOSTS="snowman.example.com",
+        SNOWMAN_VAR_DIR=str(tmp_path),
+        DJANGO_SETTINGS_MODULE="snowman.settings",
+        **extra,
     )
     return env
 
@@ -38,7 +42,11 @@ def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
 def test_deploy_check_is_clean_under_production_settings(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=ROOT, env=production_env(tmp_path), capture_output=True, text=True, timeout=120,
+        cwd=ROOT,
+        env=production_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
@@ -48,8 +56,12 @@ def test_production_settings_refuse_to_start_without_a_secret_key(tmp_path):
     env = production_env(tmp_path)
     env["SECRET_KEY"] = ""
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env,
-        capture_output=True, text=True, timeout=120,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
@@ -185,8 +197,10 @@ def two_directors(django_user_model):
 def test_five_bad_passwords_lock_that_user_from_that_address_only(client, two_directors):
     from axes.models import AccessAttempt
 
-    answers = [sign_in(client, "xavier", "wrong", "10.0.0.1").status_code
-               for _ in range(settings.AXES_FAILURE_LIMIT)]
+    answers = [
+        sign_in(client, "xavier", "wrong", "10.0.0.1").status_code
+        for _ in range(settings.AXES_FAILURE_LIMIT)
+    ]
     # The fifth failure is the one that locks.
     assert answers == [200] * (settings.AXES_FAILURE_LIMIT - 1) + [429]
     # Even the right password is refused for xavier at 10.0.0.1 now.
@@ -233,8 +247,16 @@ def test_director_session_expires_after_twelve_hours(client, director):
 # --- A table's session reaches its own table's open match and nothing else --------------
 
 POSTS = {
-    "hands": {"client_key": "sec-1", "number": 1, "outcome": "played", "maker": "S",
-              "alone": False, "maker_tricks": 3, "renege_by": None, "first_dealer": "N"},
+    "hands": {
+        "client_key": "sec-1",
+        "number": 1,
+        "outcome": "played",
+        "maker": "S",
+        "alone": False,
+        "maker_tricks": 3,
+        "renege_by": None,
+        "first_dealer": "N",
+    },
     "first-dealer": {"seat": "E"},
     "undo": {"number": 1},
     "answer-call": {"in_progress": True},
@@ -243,8 +265,9 @@ POSTS = {
 
 
 def post(client, action: str, **extra: object):
-    return client.post(f"/t/table/{action}", {**POSTS[action], **extra},
-                       content_type="application/json")
+    return client.post(
+        f"/t/table/{action}", {**POSTS[action], **extra}, content_type="application/json"
+    )
 
 
 def tablet_for(link) -> object:
@@ -342,15 +365,20 @@ def test_tablet_posts_need_the_csrf_token(two_events):
     tablet.get("/t/table/state.json")
     assert post(tablet, "hands").status_code == 403
     token = tablet.cookies["csrftoken"].value
-    response = tablet.post("/t/table/hands", POSTS["hands"], content_type="application/json",
-                           HTTP_X_CSRFTOKEN=token)
+    response = tablet.post(
+        "/t/table/hands", POSTS["hands"], content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
     assert response.status_code == 201
 
 
 def test_a_table_session_opens_no_director_page(two_events):
     (home, links), _ = two_events
     tablet = tablet_for(links[1])
-    for url in ("/director/", f"/director/{home.slug}/", f"/director/{home.slug}/standings/",
-                f"/director/sheets/{home.slug}/table-cards.pdf"):
+    for url in (
+        "/director/",
+        f"/director/{home.slug}/",
+        f"/director/{home.slug}/standings/",
+        f"/director/sheets/{home.slug}/table-cards.pdf",
+    ):
         response = tablet.get(url)
         assert response.status_code == 302 and response["Location"].startswith(LOGIN), url

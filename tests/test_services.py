@@ -275,16 +275,15 @@ def test_pause_and_resume_move_the_call(running):
         rounds.pause_round(rnd, by="director", now=now)
     rounds.resume_round(rnd, by="director", now=now + timedelta(minutes=5))
     clock = play.round_clock(Round.objects.get(pk=rnd.pk))
-    assert clock.call_instant(now + timedelta(minutes=6)) == rnd.started_at + timedelta(
-        minutes=25
-    )
+    assert clock.call_instant(now + timedelta(minutes=6)) == rnd.started_at + timedelta(minutes=25)
 
 
 def test_import_reports_every_bad_line_and_imports_nothing(make_tournament):
     t = make_tournament(1)
     before = Player.objects.count()
     report = import_players(
-        t, "name,division\nNew One,A\n,B\nNew Two,C\nNew One,B\nPlayer A001,A\nx,y,z\n",
+        t,
+        "name,division\nNew One,A\n,B\nNew Two,C\nNew One,B\nPlayer A001,A\nx,y,z\n",
         by="test",
     )
     assert not report.ok
@@ -366,7 +365,8 @@ def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_roun
 
 
 def test_saving_settings_from_a_stale_page_keeps_the_status_and_refuses_scoring_changes(
-        make_tournament):
+    make_tournament,
+):
     from dataclasses import replace
 
     from tournaments.models import Tournament
@@ -376,10 +376,12 @@ def test_saving_settings_from_a_stale_page_keeps_the_status_and_refuses_scoring_
     stale = Tournament.objects.get(pk=t.pk)  # the settings page, loaded before the draw
     rounds.draw_first_round(t, by="test", seed=1)
     with pytest.raises(ServiceError, match="Scoring rules cannot change"):
-        update_tournament(stale, name="Club Night", rules=replace(stale.rules, target=12),
-                          by="director")
-    update_tournament(stale, name="Club Night II",
-                      rules=replace(stale.rules, round_minutes=25), by="director")
+        update_tournament(
+            stale, name="Club Night", rules=replace(stale.rules, target=12), by="director"
+        )
+    update_tournament(
+        stale, name="Club Night II", rules=replace(stale.rules, round_minutes=25), by="director"
+    )
     t.refresh_from_db()
     assert (t.name, t.round_minutes, t.target) == ("Club Night II", 25, 10)
     assert t.status == Tournament.Status.PRELIMINARY
@@ -419,8 +421,7 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
 
             Tournament.objects.select_for_update(nowait=True).get(pk=t.pk)
             Round.objects.select_for_update(nowait=True).get(pk=rnd.pk)
-            other = Match.objects.select_for_update(nowait=True).get(pk=rnd.matches.get(
-                table=2).pk)
+            other = Match.objects.select_for_update(nowait=True).get(pk=rnd.matches.get(table=2).pk)
             assert other.table == 2
             with pytest.raises(OperationalError), transaction.atomic():
                 Match.objects.select_for_update(nowait=True).get(pk=match.pk)
@@ -429,9 +430,9 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
         worker.join()
 
 
-
 def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_changes(
-        make_tournament, monkeypatch):
+    make_tournament, monkeypatch
+):
     from tournaments.domain.standings import rank
     from tournaments.services import standings
     from tournaments.services.players import edit_player, set_withdrawn
@@ -447,8 +448,10 @@ def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_chan
 
     def table() -> dict:
         fresh = Tournament.objects.get(pk=t.pk)
-        return {d: [(r.player.name, r.player.withdrawn, r.record.total, r.record.wins)
-                    for r in rows] for d, rows in standings.standings(fresh).items()}
+        return {
+            d: [(r.player.name, r.player.withdrawn, r.record.total, r.record.wins) for r in rows]
+            for d, rows in standings.standings(fresh).items()
+        }
 
     first = table()
     assert len(calls) == 2  # one ranking a division

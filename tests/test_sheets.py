@@ -31,8 +31,11 @@ PRINTED = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 def pdf_pages(data: bytes) -> list[str]:
     """Each page's text as laid out, runs of spaces collapsed: a row reads as one line."""
     return [
-        "\n".join(" ".join(line.split()) for line in
-                  page.extract_text(extraction_mode="layout").splitlines() if line.strip())
+        "\n".join(
+            " ".join(line.split())
+            for line in page.extract_text(extraction_mode="layout").splitlines()
+            if line.strip()
+        )
         for page in PdfReader(BytesIO(data)).pages
     ]
 
@@ -91,22 +94,34 @@ def test_standings_sheet_lists_the_division_in_rank_order_with_points_per_round(
         numbers = re.findall(r"[+-]?\d+", line.split(row.player.name, 1)[1])
         per_round = [str(row.by_round[n]) for n in range(1, 6)]
         assert numbers[:5] == per_round
-        assert numbers[-3:] == [str(row.record.total), str(row.record.wins),
-                                f"{row.record.margin:+d}" if row.record.margin else "0"]
+        assert numbers[-3:] == [
+            str(row.record.total),
+            str(row.record.wins),
+            f"{row.record.margin:+d}" if row.record.margin else "0",
+        ]
     assert not any(row.player.name in page for row in standings(event)["B"])
 
 
 def test_standings_header_repeats_on_every_page_and_pages_are_numbered(db):
     lines = tuple(
         sheets.StandingLine(
-            rank=i, shared=False, name=f"Player {i:04d}", withdrawn=False,
-            by_round=(5, 6, 7, None, None), bonuses=1, individual=0, total=18, wins=2,
-            margin=3, by_lot=False,
+            rank=i,
+            shared=False,
+            name=f"Player {i:04d}",
+            withdrawn=False,
+            by_round=(5, 6, 7, None, None),
+            bonuses=1,
+            individual=0,
+            total=18,
+            wins=2,
+            margin=3,
+            by_lot=False,
         )
         for i in range(1, 201)
     )
-    sheet = sheets.StandingsSheet("Big Night", "B", (1, 2, 3, 4, 5), "After round 3 of 5",
-                                  42, lines, PRINTED)
+    sheet = sheets.StandingsSheet(
+        "Big Night", "B", (1, 2, 3, 4, 5), "After round 3 of 5", 42, lines, PRINTED
+    )
     text = pdf_pages(standings_pdf.build(sheet, "letter"))
     assert len(text) > 2
     for number, page in enumerate(text, start=1):
@@ -126,12 +141,17 @@ def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
 
 def test_shared_ranks_and_withdrawn_players_are_marked(db):
     def line(rank: int, name: str, withdrawn: bool = False) -> sheets.StandingLine:
-        return sheets.StandingLine(rank, rank == 2, name, withdrawn, (3,), 0, 0, 3, 1, 0,
-                                   False)
+        return sheets.StandingLine(rank, rank == 2, name, withdrawn, (3,), 0, 0, 3, 1, 0, False)
 
-    sheet = sheets.StandingsSheet("Club", "A", (1,), "After round 1 of 1", 1,
-                                  (line(1, "Ann"), line(2, "Bob"), line(2, "Cy", True)),
-                                  PRINTED)
+    sheet = sheets.StandingsSheet(
+        "Club",
+        "A",
+        (1,),
+        "After round 1 of 1",
+        1,
+        (line(1, "Ann"), line(2, "Bob"), line(2, "Cy", True)),
+        PRINTED,
+    )
     page = pdf_pages(standings_pdf.build(sheet))[0]
     assert "2= Bob" in page and "Cy (withdrawn)" in page
 
@@ -158,16 +178,16 @@ def test_names_with_accents_render_on_every_sheet(director_client, event):
     seats = dict(cards.cards[0].seats)
     seats[Seat.W] = sheets.Seated("Łukasz Dvořák", "B")
     card = sheets.TableCard(1, "https://x.example/t/a/", seats)
-    page = pdf_pages(cards_pdf.build(sheets.TableCards("Zürich Open", "Final", (card,),
-                                                       PRINTED)))[0]
+    page = pdf_pages(cards_pdf.build(sheets.TableCards("Zürich Open", "Final", (card,), PRINTED)))[
+        0
+    ]
     assert "Łukasz Dvořák (B)" in page and "Zürich Open" in page
 
 
 # --- seating ---------------------------------------------------------------------
 
 
-def test_seating_chart_lists_each_table_then_every_player_alphabetically(director_client,
-                                                                         drawn):
+def test_seating_chart_lists_each_table_then_every_player_alphabetically(director_client, drawn):
     rnd = drawn.rounds.get(number=1)
     text = pages(director_client.get(url("seating", drawn.slug, 1)))
     assert len(text) == 2
@@ -185,26 +205,37 @@ def test_seating_chart_lists_each_table_then_every_player_alphabetically(directo
     for table, seats in tables.items():
         for position, name in seats.items():
             partner = seats[Seat(position).partner.value]
-            assert f"{name} ({'A' if position in 'NE' else 'B'}) {table} {position} {partner}" \
+            assert (
+                f"{name} ({'A' if position in 'NE' else 'B'}) {table} {position} {partner}"
                 in by_name
+            )
 
 
 def test_find_your_seat_files_accented_names_under_their_base_letter():
     names = ["Zoe", "Łukasz", "Oscar", "Ørjan", "émile", "Eli", "Åsa", "lena"]
     assert sorted(names, key=sheets.sort_key) == [
-        "Åsa", "Eli", "émile", "lena", "Łukasz", "Ørjan", "Oscar", "Zoe"
+        "Åsa",
+        "Eli",
+        "émile",
+        "lena",
+        "Łukasz",
+        "Ørjan",
+        "Oscar",
+        "Zoe",
     ]
 
 
 def test_seating_for_a_large_round_runs_to_several_numbered_pages(db):
     tables = tuple(
-        sheets.TableLine(t, {s: sheets.Seated(f"P{t}{s.value}", "A" if s in "NE" else "B")
-                             for s in Seat})
+        sheets.TableLine(
+            t, {s: sheets.Seated(f"P{t}{s.value}", "A" if s in "NE" else "B") for s in Seat}
+        )
         for t in range(1, 121)
     )
     players = tuple(
         sheets.FindLine(f"P{t}{s.value}", "A", t, s, f"P{t}{s.partner.value}")
-        for t in range(1, 121) for s in Seat
+        for t in range(1, 121)
+        for s in Seat
     )
     from tournaments.pdf import seating as seating_pdf
 
@@ -220,14 +251,16 @@ def test_seating_for_a_large_round_runs_to_several_numbered_pages(db):
 # --- table cards -----------------------------------------------------------------
 
 
-def test_table_cards_are_one_page_per_table_with_number_link_and_seats(director_client,
-                                                                       drawn):
+def test_table_cards_are_one_page_per_table_with_number_link_and_seats(director_client, drawn):
     revoke_link(drawn, 2, by="test")  # the card must carry the new link, not the old one
     text = pages(director_client.get(url("table_cards", drawn.slug)))
     assert len(text) == 3
     tables = seated(drawn.rounds.get(number=1))
-    links = dict(TableLink.objects.filter(tournament=drawn, revoked_at__isnull=True)
-                 .values_list("table", "token"))
+    links = dict(
+        TableLink.objects.filter(tournament=drawn, revoked_at__isnull=True).values_list(
+            "table", "token"
+        )
+    )
     for table, page in enumerate(text, start=1):
         assert "TABLE" in page and f"Table {table}" in page
         assert f"http://testserver/t/{links[table]}/" in page
@@ -246,11 +279,14 @@ def test_the_printed_qr_code_is_the_link(tmp_path):
     draw_qr(c, link, 0, 0, modules * 10)
     c.showPage()
     c.save()
-    subprocess.run(["pdftoppm", "-r", "72", "-png", "-singlefile", str(out),
-                    str(tmp_path / "qr")], check=True)
+    subprocess.run(
+        ["pdftoppm", "-r", "72", "-png", "-singlefile", str(out), str(tmp_path / "qr")], check=True
+    )
     image = Image.open(tmp_path / "qr.png").convert("L")
-    seen = [[image.getpixel((x * 10 + 5, y * 10 + 5)) < 128 for x in range(modules)]
-            for y in range(modules)]
+    seen = [
+        [image.getpixel((x * 10 + 5, y * 10 + 5)) < 128 for x in range(modules)]
+        for y in range(modules)
+    ]
     expected = [[bool(v) for v in row] for row in qr.matrix_iter(scale=1, border=4)]
     assert seen == expected
 
@@ -274,16 +310,27 @@ def test_scoresheets_have_a_page_per_table_with_names_grid_boxes_and_signatures(
         assert f"Table {table}" in page and "Backup scoresheet" in page
         for position, name in tables[table].items():
             assert f"{position} {name}" in page
-        for label in ("Dealer", "Makers", "Alone", "Tricks", "points", "total",
-                      "Time called at", "Reach bonus (+1)", "Skunk bonus (+2)",
-                      "Renege penalty (-2)", "Team NS", "Team EW", "signature"):
+        for label in (
+            "Dealer",
+            "Makers",
+            "Alone",
+            "Tricks",
+            "points",
+            "total",
+            "Time called at",
+            "Reach bonus (+1)",
+            "Skunk bonus (+2)",
+            "Renege penalty (-2)",
+            "Team NS",
+            "Team EW",
+            "signature",
+        ):
             assert label in page
         assert "First dealer (circle)" in page
         assert "\n20 " in page  # twenty hand rows
 
 
-def test_a_scoresheet_for_one_table_carries_the_hands_already_recorded(director_client,
-                                                                       event):
+def test_a_scoresheet_for_one_table_carries_the_hands_already_recorded(director_client, event):
     match = Match.objects.get(round__tournament=event, round__number=3, table=2)
     text = pages(director_client.get(url("scoresheets", event.slug, 3, table="2")))
     assert len(text) == 1
@@ -297,8 +344,7 @@ def test_a_scoresheet_for_one_table_carries_the_hands_already_recorded(director_
     assert f"\n{match.hands_played + 1} {dealer.value} NS / EW" in page
 
 
-def test_final_scoresheets_have_a_page_for_every_game_and_no_bonus_boxes(director_client,
-                                                                       event):
+def test_final_scoresheets_have_a_page_for_every_game_and_no_bonus_boxes(director_client, event):
     final = event.rounds.get(kind=Round.Kind.FINAL)
     text = pages(director_client.get(url("scoresheets", event.slug, final.number)))
     assert len(text) == 3  # best of three
@@ -337,9 +383,13 @@ def test_final_results_before_the_final_say_so(director_client, drawn):
 
 @pytest.mark.parametrize(("paper", "size"), [("letter", (612, 792)), ("a4", (595, 842))])
 def test_every_sheet_comes_in_letter_and_a4(director_client, drawn, paper, size):
-    for name, args in [("standings", (drawn.slug, "A")), ("seating", (drawn.slug, 1)),
-                       ("table_cards", (drawn.slug,)), ("scoresheets", (drawn.slug, 1)),
-                       ("final", (drawn.slug,))]:
+    for name, args in [
+        ("standings", (drawn.slug, "A")),
+        ("seating", (drawn.slug, 1)),
+        ("table_cards", (drawn.slug,)),
+        ("scoresheets", (drawn.slug, 1)),
+        ("final", (drawn.slug,)),
+    ]:
         response = director_client.get(url(name, *args, paper=paper))
         assert response.status_code == 200
         assert response["Content-Disposition"].startswith("inline; filename=")
@@ -357,20 +407,23 @@ def test_sheets_need_a_staff_login(client, django_user_model, drawn):
     assert response.status_code == 302 and response["Content-Type"] != "application/pdf"
 
 
-@pytest.mark.parametrize(("name", "args", "query", "status"), [
-    ("standings", ("nope", "A"), {}, 404),
-    ("standings", (None, "C"), {}, 404),
-    ("standings", (None, "A"), {"paper": "legal"}, 400),
-    ("seating", (None, 9), {}, 404),
-    ("seating", (None, 99999999999999999999), {}, 404),
-    ("scoresheets", (None, 2), {}, 404),
-    ("scoresheets", (None, 1), {"table": "x"}, 400),
-    ("scoresheets", (None, 1), {"table": "0"}, 400),
-    ("scoresheets", (None, 1), {"table": "99999999999999"}, 400),
-    ("scoresheets", (None, 1), {"table": "4"}, 404),
-    ("final", ("nope",), {}, 404),
-    ("table_cards", ("nope",), {}, 404),
-])
+@pytest.mark.parametrize(
+    ("name", "args", "query", "status"),
+    [
+        ("standings", ("nope", "A"), {}, 404),
+        ("standings", (None, "C"), {}, 404),
+        ("standings", (None, "A"), {"paper": "legal"}, 400),
+        ("seating", (None, 9), {}, 404),
+        ("seating", (None, 99999999999999999999), {}, 404),
+        ("scoresheets", (None, 2), {}, 404),
+        ("scoresheets", (None, 1), {"table": "x"}, 400),
+        ("scoresheets", (None, 1), {"table": "0"}, 400),
+        ("scoresheets", (None, 1), {"table": "99999999999999"}, 400),
+        ("scoresheets", (None, 1), {"table": "4"}, 404),
+        ("final", ("nope",), {}, 404),
+        ("table_cards", ("nope",), {}, 404),
+    ],
+)
 def test_bad_arguments_are_refused_clearly(director_client, drawn, name, args, query, status):
     args = tuple(drawn.slug if a is None else a for a in args)
     assert director_client.get(url(name, *args, **query)).status_code == status

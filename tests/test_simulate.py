@@ -132,8 +132,11 @@ def check_event(data: dict, tables: int) -> None:
             t = m["table"]
             here = by_table[t]
             w = here["winner"]
-            aw, bw = (here["seats"]["N"], here["seats"]["S"]) if w == "NS" else (
-                here["seats"]["E"], here["seats"]["W"])
+            aw, bw = (
+                (here["seats"]["N"], here["seats"]["S"])
+                if w == "NS"
+                else (here["seats"]["E"], here["seats"]["W"])
+            )
             up = by_table[t % tables + 1]
             down = by_table[(t - 2) % tables + 1]
             incoming_a = up["seats"]["E"] if up["winner"] == "NS" else up["seats"]["N"]
@@ -157,8 +160,12 @@ def check_event(data: dict, tables: int) -> None:
 
     final = data["final"]
     a, b = data["standings"]["A"], data["standings"]["B"]
-    assert final["seats"] == {"N": a[0]["player"], "S": a[1]["player"],
-                              "E": b[0]["player"], "W": b[1]["player"]}
+    assert final["seats"] == {
+        "N": a[0]["player"],
+        "S": a[1]["player"],
+        "E": b[0]["player"],
+        "W": b[1]["player"],
+    }
     wins = {"NS": 0, "EW": 0}
     for game in final["games"]:
         assert max(wins.values()) < rules["final_games_to_win"]
@@ -192,7 +199,8 @@ def test_the_same_seed_plays_the_same_event():
         names = {p["id"]: p["name"] for p in data["players"]}
         return [
             ([names[m["seats"][s]] for s in "NESW"], m["hands"], m["score"])
-            for r in data["rounds"] for m in r["matches"]
+            for r in data["rounds"]
+            for m in r["matches"]
         ]
 
     assert shape(run_simulation(3, seed=8)) == shape(run_simulation(3, seed=8))

@@ -37,8 +37,9 @@ def test_a_transaction_holds_the_writer_lock_until_it_commits():
         t = Tournament.objects.create(name="Locked", lot_seed=1)
         assert not other_writer_could_begin()
         with transaction.atomic():  # a savepoint takes nothing more
-            Activity.objects.create(tournament=t, at=timezone.now(), actor="test",
-                                    action="note", summary="x")
+            Activity.objects.create(
+                tournament=t, at=timezone.now(), actor="test", action="note", summary="x"
+            )
         assert not other_writer_could_begin()
     assert other_writer_could_begin()
     assert Activity.objects.filter(tournament=t).count() == 1

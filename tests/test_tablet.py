@@ -45,15 +45,21 @@ def tablet(t, table: int, client: Client | None = None) -> Client:
 
 
 def post(client: Client, path: str, body: object) -> tuple[int, dict]:
-    response = client.post(f"/t/table/{path}", json.dumps(body),
-                           content_type="application/json")
+    response = client.post(f"/t/table/{path}", json.dumps(body), content_type="application/json")
     return response.status_code, response.json()
 
 
 def hand(number: int, key: str | None = None, **fields: object) -> dict:
-    body = {"client_key": key or f"key-{number}", "number": number, "outcome": "played",
-            "maker": "N", "alone": False, "maker_tricks": 3, "renege_by": None,
-            "first_dealer": "N"}
+    body = {
+        "client_key": key or f"key-{number}",
+        "number": number,
+        "outcome": "played",
+        "maker": "N",
+        "alone": False,
+        "maker_tricks": 3,
+        "renege_by": None,
+        "first_dealer": "N",
+    }
     body.update(fields)
     return body
 
@@ -89,7 +95,6 @@ def test_opening_a_link_trades_the_token_for_a_session_and_drops_it_from_the_add
     assert state(client)["table"] == 2
 
 
-
 def test_a_forged_altered_or_stale_table_cookie_opens_nothing(event, monkeypatch):
     other = link(event, 2)
     forged = Client()
@@ -98,8 +103,9 @@ def test_a_forged_altered_or_stale_table_cookie_opens_nothing(event, monkeypatch
     # A real cookie for table 1, edited to say table 2: the signature no longer holds.
     altered = tablet(event, 1)
     value = altered.cookies[COOKIE].value
-    altered.cookies[COOKIE] = value.replace(f"{event.pk}:1:{link(event, 1).pk}",
-                                            f"{event.pk}:2:{other.pk}")
+    altered.cookies[COOKIE] = value.replace(
+        f"{event.pk}:1:{link(event, 1).pk}", f"{event.pk}:2:{other.pk}"
+    )
     assert altered.get("/t/table/state.json").status_code == 403
     # Past its age the cookie is refused, however well signed.
     stale = tablet(event, 1)
@@ -109,6 +115,7 @@ def test_a_forged_altered_or_stale_table_cookie_opens_nothing(event, monkeypatch
     later = signing.time.time() + SESSION_SECONDS + 60
     monkeypatch.setattr(signing.time, "time", lambda: later)
     assert stale.get("/t/table/state.json").status_code == 403
+
 
 def test_an_unknown_token_is_not_found(event):
     assert Client().get("/t/not-a-real-token/").status_code == 404
@@ -135,8 +142,12 @@ def test_a_revoked_link_no_longer_opens_and_its_sessions_end(event):
 
 def test_the_link_check_inside_the_lock_agrees_with_the_session_check(event):
     live = link(event, 1)
-    scopes = [TableScope(event.pk, 1, live.pk), TableScope(event.pk, 2, live.pk),
-              TableScope(event.pk + 1, 1, live.pk), TableScope(event.pk, 1, live.pk + 99)]
+    scopes = [
+        TableScope(event.pk, 1, live.pk),
+        TableScope(event.pk, 2, live.pk),
+        TableScope(event.pk + 1, 1, live.pk),
+        TableScope(event.pk, 1, live.pk + 99),
+    ]
 
     def agree() -> list[bool]:
         verdicts = []
@@ -146,8 +157,9 @@ def test_the_link_check_inside_the_lock_agrees_with_the_session_check(event):
                 by_session = True
             except Forbidden:
                 by_session = False
-            in_query = Match.objects.annotate(ok=live_link(scope)).values_list(
-                "ok", flat=True).first()
+            in_query = (
+                Match.objects.annotate(ok=live_link(scope)).values_list("ok", flat=True).first()
+            )
             assert bool(in_query) == by_session, scope
             verdicts.append(by_session)
         return verdicts
@@ -188,12 +200,20 @@ def test_a_session_for_one_table_cannot_read_or_write_another(event):
 def test_csrf_stays_on_and_the_cookie_comes_with_the_state(event):
     client = Client(enforce_csrf_checks=True)
     client.get(f"/t/{link(event, 1).token}/")
-    assert client.post("/t/table/hands", json.dumps(hand(1)),
-                       content_type="application/json").status_code == 403
+    assert (
+        client.post(
+            "/t/table/hands", json.dumps(hand(1)), content_type="application/json"
+        ).status_code
+        == 403
+    )
     client.get("/t/table/state.json")
     token = client.cookies["csrftoken"].value
-    response = client.post("/t/table/hands", json.dumps(hand(1)),
-                           content_type="application/json", HTTP_X_CSRFTOKEN=token)
+    response = client.post(
+        "/t/table/hands",
+        json.dumps(hand(1)),
+        content_type="application/json",
+        HTTP_X_CSRFTOKEN=token,
+    )
     assert response.status_code == 201
 
 
@@ -220,33 +240,36 @@ def test_two_entries_for_the_same_hand_are_refused_never_both_kept(event):
     assert HandEntry.objects.filter(match__table=1).count() == 1
 
 
-@pytest.mark.parametrize("body", [
-    {"outcome": "played", "maker": "N", "maker_tricks": 6},
-    {"outcome": "played", "maker": "N"},
-    {"outcome": "played", "maker_tricks": 3},
-    {"outcome": "played", "maker": "X", "maker_tricks": 3},
-    {"outcome": "played", "maker": "N", "maker_tricks": "3"},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3.5},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "alone": "yes"},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "renege_by": "E"},
-    {"outcome": "renege"},
-    {"outcome": "renege", "renege_by": "E", "maker_tricks": 2},
-    {"outcome": "misdeal", "maker": "N"},
-    {"outcome": "bogus"},
-    {"outcome": ["played"]},
-    {"outcome": "played", "maker": ["N"], "maker_tricks": 3},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "yesterday"},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "2026-01-01T10:00"},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": 12},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": -1},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": 9},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": ""},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": "k" * 65},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": 5},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": "abc"},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": {"id": 1}},
-    {"outcome": "played", "maker": "N", "maker_tricks": 3, "first_dealer": "Q"},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"outcome": "played", "maker": "N", "maker_tricks": 6},
+        {"outcome": "played", "maker": "N"},
+        {"outcome": "played", "maker_tricks": 3},
+        {"outcome": "played", "maker": "X", "maker_tricks": 3},
+        {"outcome": "played", "maker": "N", "maker_tricks": "3"},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3.5},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "alone": "yes"},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "renege_by": "E"},
+        {"outcome": "renege"},
+        {"outcome": "renege", "renege_by": "E", "maker_tricks": 2},
+        {"outcome": "misdeal", "maker": "N"},
+        {"outcome": "bogus"},
+        {"outcome": ["played"]},
+        {"outcome": "played", "maker": ["N"], "maker_tricks": 3},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "yesterday"},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "2026-01-01T10:00"},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": 12},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": -1},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": 9},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": ""},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": "k" * 65},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": 5},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": "abc"},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "match": {"id": 1}},
+        {"outcome": "played", "maker": "N", "maker_tricks": 3, "first_dealer": "Q"},
+    ],
+)
 def test_impossible_or_malformed_hands_answer_422_and_store_nothing(event, body):
     client = tablet(event, 1)
     payload = {"client_key": "k1", "first_dealer": "N", **body}
@@ -256,8 +279,7 @@ def test_impossible_or_malformed_hands_answer_422_and_store_nothing(event, body)
     assert not HandEntry.objects.exists()
 
 
-@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe",
-                                 b"[" * 100_000])
+@pytest.mark.parametrize("raw", [b"not json", b"[1, 2]", b'"text"', b"\xff\xfe", b"[" * 100_000])
 def test_a_body_that_is_not_a_json_object_answers_400(event, raw):
     client = tablet(event, 1)
     response = client.post("/t/table/hands", raw, content_type="application/json")
@@ -271,8 +293,11 @@ def test_the_first_hand_needs_a_first_dealer_and_the_deal_passes_clockwise(event
     status, body = post(client, "first-dealer", {"seat": "W"})
     assert status == 200 and body["state"]["match"]["dealer"] == "W"
     assert post(client, "first-dealer", {"seat": "Z"})[0] == 422
-    post(client, "hands", hand(1, first_dealer=None, outcome="misdeal", maker=None,
-                               maker_tricks=None))
+    post(
+        client,
+        "hands",
+        hand(1, first_dealer=None, outcome="misdeal", maker=None, maker_tricks=None),
+    )
     data = state(client)
     assert [h["dealer"] for h in data["hands"]] == ["W"]
     assert data["match"]["dealer"] == "N"
@@ -291,8 +316,7 @@ def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(even
     assert status == 200
     data = body["state"]
     assert data["match"]["score"] == {"NS": 1, "EW": 0}
-    assert [(h["number"], h["state"]) for h in data["history"]] == [
-        (1, "standing"), (2, "undone")]
+    assert [(h["number"], h["state"]) for h in data["history"]] == [(1, "standing"), (2, "undone")]
     assert [h["number"] for h in data["hands"]] == [1]
     assert data["match"]["next_number"] == 2
 
@@ -300,8 +324,7 @@ def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(even
 def test_a_lone_march_and_a_renege_show_awards_and_penalties_per_seat(event):
     client = tablet(event, 1)
     post(client, "hands", hand(1, maker="E", alone=True, maker_tricks=5))
-    post(client, "hands", {"client_key": "r", "number": 2, "outcome": "renege",
-                           "renege_by": "S"})
+    post(client, "hands", {"client_key": "r", "number": 2, "outcome": "renege", "renege_by": "S"})
     data = state(client)
     assert data["match"]["score"] == {"NS": 0, "EW": 6}
     individual = {s["seat"]: s["individual"] for s in data["seats"]}
@@ -329,7 +352,6 @@ def test_the_state_is_read_with_a_fixed_number_of_queries(event, django_assert_m
         state(client)
 
 
-
 def _without_clock_readings(answer: dict) -> dict:
     answer = json.loads(json.dumps(answer))
     answer.pop("server_now")
@@ -339,7 +361,8 @@ def _without_clock_readings(answer: dict) -> dict:
 
 
 def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_queries(
-        event, django_assert_num_queries):
+    event, django_assert_num_queries
+):
     client = tablet(event, 1)
     match = Match.objects.get(round__tournament=event, table=1)
     assert post(client, "first-dealer", {"seat": "N", "match": match.pk})[0] == 200
@@ -354,14 +377,20 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     # Built from what recording read, the answer is what a fresh poll reads, history
     # (the undone entry) included, but for who sits where, which a hand never changes.
     polled = state(client)
-    names = {s.position: s.player.name for s in
-             Seat.objects.filter(round_id=match.round_id, table=1).select_related("player")}
+    names = {
+        s.position: s.player.name
+        for s in Seat.objects.filter(round_id=match.round_id, table=1).select_related("player")
+    }
     assert [s["player"] for s in polled["seats"]] == [names[s["seat"]] for s in polled["seats"]]
     for seat in polled["seats"]:
         del seat["player"], seat["division"]
     assert _without_clock_readings(body["state"]) == _without_clock_readings(polled)
     assert [h["state"] for h in body["state"]["history"]] == [
-        "undone", "standing", "standing", "standing"]
+        "undone",
+        "standing",
+        "standing",
+        "standing",
+    ]
     # A retry reads the state afresh and says the same.
     status, again = post(client, "hands", hand(3, key="a3", match=match.pk))
     assert status == 200 and again["duplicate"] is True
@@ -384,7 +413,7 @@ def test_a_hand_entered_offline_before_the_call_stays_a_regular_hand(event):
 
 def test_time_called_with_a_hand_in_progress_then_a_tie_broken_by_a_tiebreak_hand(event):
     client = tablet(event, 1)
-    post(client, "hands", hand(1, maker="N", maker_tricks=3))      # NS 1
+    post(client, "hands", hand(1, maker="N", maker_tricks=3))  # NS 1
     rounds.call_time(event.rounds.get(number=1), by="director")
     data = state(client)
     assert data["clock"]["time_called"] and data["clock"]["remaining_seconds"] == 0
@@ -405,7 +434,7 @@ def test_time_called_with_a_hand_in_progress_then_a_tie_broken_by_a_tiebreak_han
 
 def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(event):
     client = tablet(event, 1)
-    for n in range(1, 4):   # 4 + 4 + 2 = 10-0: reach and skunk
+    for n in range(1, 4):  # 4 + 4 + 2 = 10-0: reach and skunk
         post(client, "hands", hand(n, maker="N", alone=n < 3, maker_tricks=5))
     data = state(client)
     match = data["match"]
@@ -418,8 +447,9 @@ def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(ev
     east = next(s["player"] for s in data["seats"] if s["seat"] == "E")
     assert post(client, "confirm", {"agree": True, "by": "Someone Else"})[0] == 422
     assert post(client, "confirm", {"agree": False, "by": east, "note": ""})[0] == 422
-    status, body = post(client, "confirm", {"agree": False, "by": east,
-                                            "note": "Hand 2 was not alone"})
+    status, body = post(
+        client, "confirm", {"agree": False, "by": east, "note": "Hand 2 was not alone"}
+    )
     assert status == 200 and body["state"]["match"]["status"] == "disputed"
     assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
     status, body = post(client, "confirm", {"agree": True, "by": east, "note": ""})
@@ -444,7 +474,7 @@ def test_after_the_next_round_is_seated_each_player_learns_where_to_go(event):
     for move in nxt["moves"]:
         assert move["table"] in (1, 2) and move["seat"] in "NESW" and move["partner"]
         if move["player"] in winners:
-            assert move["table"] == 1   # winners stay, split
+            assert move["table"] == 1  # winners stay, split
     rounds.start_round(event.rounds.get(number=2), by="director")
     data = state(clients[1])
     assert data["round"]["number"] == 2 and data["next_round"] is None
@@ -492,8 +522,7 @@ def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_t
     assert final["clock"]["limited"] is False and final["clock"]["remaining_seconds"] is None
     assert final["final"]["wins"] == {"NS": 0, "EW": 0}
     for n in range(1, 4):
-        status, _ = post(clients[1], "hands", hand(n, key=f"f1-{n}", alone=n < 3,
-                                                   maker_tricks=5))
+        status, _ = post(clients[1], "hands", hand(n, key=f"f1-{n}", alone=n < 3, maker_tricks=5))
         assert status == 201
     game_two = state(clients[1])
     assert game_two["match"]["game"] == 2 and game_two["match"]["next_number"] == 1

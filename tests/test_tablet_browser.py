@@ -19,14 +19,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path("/tmp/tablet-shots")
 PORTRAIT = {"width": 768, "height": 1024}
 LANDSCAPE = {"width": 1280, "height": 800}
-WAIT = 12_000   # ms: the tablet polls every 3 s
+WAIT = 12_000  # ms: the tablet polls every 3 s
 
 
 def shot(page: Page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size or LANDSCAPE
-    page.screenshot(path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"),
-                    full_page=True)
+    page.screenshot(
+        path=str(SHOTS / f"{name}-{size['width']}x{size['height']}.png"), full_page=True
+    )
 
 
 def seated(make_tournament, tables: int) -> Tournament:
@@ -109,15 +110,19 @@ def check_targets(page: Page) -> None:
 
 def csp_errors(page: Page) -> list[str]:
     errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text)
-            if "Content Security Policy" in m.text else None)
+    page.on(
+        "console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None
+    )
     page.on("pageerror", lambda e: errors.append(str(e)))
     return errors
 
 
 @pytest.mark.parametrize("viewport", [LANDSCAPE, PORTRAIT], ids=["landscape", "portrait"])
 def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
-    chromium, live_server, make_tournament, viewport,
+    chromium,
+    live_server,
+    make_tournament,
+    viewport,
 ):
     t = seated(make_tournament, tables=1)
     context = chromium.new_context(viewport=viewport)
@@ -136,24 +141,24 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     expect(page.locator("#tb-preview")).to_contain_text("lone march → EW +4")
     shot(page, "02-entry-preview")
     check_targets(page)
-    page.click("#tb-save")                              # 1: EW 4, E +1
+    page.click("#tb-save")  # 1: EW 4, E +1
     all_sent(page)
-    expect(seat(page, "E")).to_contain_text("Dealer")   # the deal passed clockwise
+    expect(seat(page, "E")).to_contain_text("Dealer")  # the deal passed clockwise
 
     page.click("#tb-renege")
     page.click('#tb-dialog-choices [data-value="S"]')
     expect(page.locator("#tb-dialog-preview")).to_contain_text("EW +2")
     shot(page, "03-renege")
     check_targets(page)
-    page.click("#tb-dialog-ok")                         # 2: EW 6, S -2
+    page.click("#tb-dialog-ok")  # 2: EW 6, S -2
     page.click("#tb-misdeal")
     expect(page.locator("#tb-dialog-title")).to_contain_text("Misdeal in hand 3")
     shot(page, "04-misdeal")
-    page.click("#tb-dialog-ok")                         # 3: misdeal
-    enter(page, "N", 3)                                 # 4: NS 1
-    enter(page, "W", 2)                                 # 5: NS 3 (euchre)
-    enter(page, "E", 5)                                 # 6: EW 8 (march)
-    enter(page, "N", 4)                                 # 7: NS 4 ... undone
+    page.click("#tb-dialog-ok")  # 3: misdeal
+    enter(page, "N", 3)  # 4: NS 1
+    enter(page, "W", 2)  # 5: NS 3 (euchre)
+    enter(page, "E", 5)  # 6: EW 8 (march)
+    enter(page, "N", 4)  # 7: NS 4 ... undone
     all_sent(page)
     page.click("#tb-undo")
     expect(page.locator("#tb-dialog-title")).to_have_text("Undo hand 7?")
@@ -163,8 +168,8 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     expect(page.locator(".tb-hand-undone")).to_have_count(1)
     expect(page.locator("#tb-score-NS")).to_have_text("3")
     shot(page, "06-history")
-    enter(page, "W", 4)                                 # 7: EW 9
-    enter(page, "E", 3)                                 # 8: EW 10, the end
+    enter(page, "W", 4)  # 7: EW 9
+    enter(page, "E", 3)  # 8: EW 10, the end
     all_sent(page)
 
     end = page.locator("#tb-end")
@@ -191,7 +196,15 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     assert match.status == Match.Status.CONFIRMED and match.confirmed_by == west
     assert (match.score_ns, match.score_ew, match.bonus_ew, match.winner) == (3, 10, 1, "EW")
     assert [h.outcome for h in standing(match)] == [
-        "played", "renege", "misdeal", "played", "played", "played", "played", "played"]
+        "played",
+        "renege",
+        "misdeal",
+        "played",
+        "played",
+        "played",
+        "played",
+        "played",
+    ]
     assert match.hands.filter(state="undone").count() == 1
     points = dict(match.round.seats.filter(table=1).values_list("position", "points"))
     assert points == {"N": 3, "S": 1, "E": 12, "W": 11}
@@ -213,21 +226,23 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
 
 def _cached(page: Page) -> bool:
     return page.evaluate(
-        "async () => !!(window.caches && await caches.match(location.pathname,"
-        " {ignoreVary: true}))"
+        "async () => !!(window.caches && await caches.match(location.pathname, {ignoreVary: true}))"
     )
 
 
 def test_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
-    page, live_server, make_tournament,
+    page,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=2)
     open_table(page, live_server, t, 2)
     start(page, "W")
     enter(page, "N", 3)
     all_sent(page)
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller"
-                           " !== undefined")
+    page.wait_for_function(
+        "navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
+    )
     for _ in range(50):
         if _cached(page):
             break
@@ -241,7 +256,7 @@ def test_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
     page.click("#tb-dialog-ok")
     expect(page.locator("#tb-net")).to_have_text("Offline · 3 not yet sent", timeout=WAIT)
     expect(page.locator(".tb-hand-pending")).to_have_count(3)
-    expect(page.locator("#tb-score-NS")).to_have_text("7")    # 1 + 4 + renege 2
+    expect(page.locator("#tb-score-NS")).to_have_text("7")  # 1 + 4 + renege 2
     shot(page, "09-offline")
 
     page.reload()
@@ -258,7 +273,11 @@ def test_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
     expect(page.locator(".tb-hand-pending")).to_have_count(0)
     hands = standing(match)
     assert [(h.number, h.outcome, h.maker or h.renege_by) for h in hands] == [
-        (1, "played", "N"), (2, "played", "E"), (3, "played", "S"), (4, "renege", "W")]
+        (1, "played", "N"),
+        (2, "played", "E"),
+        (3, "played", "S"),
+        (4, "renege", "W"),
+    ]
     assert match.hands.count() == 4
     assert [h.dealer for h in hands] == ["W", "N", "E", "S"]
     match.refresh_from_db()
@@ -284,7 +303,9 @@ def test_a_double_tap_on_save_stores_one_hand(page, live_server, make_tournament
 
 
 def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
-    page, live_server, make_tournament,
+    page,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=1)
     open_table(page, live_server, t, 1)
@@ -300,7 +321,9 @@ def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
 
 
 def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
-    page, live_server, make_tournament,
+    page,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=1)
     open_table(page, live_server, t, 1)
@@ -310,8 +333,10 @@ def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
     page.on("response", lambda r: statuses.append(r.status) if r.url.endswith("/hands") else None)
     seat(page, "W").click()
     page.click('#tb-tricks [data-tricks="3"]')
-    page.evaluate("() => { document.cookie = 'csrftoken=stale; path=/';"
-                  " document.getElementById('tb-save').click(); }")
+    page.evaluate(
+        "() => { document.cookie = 'csrftoken=stale; path=/';"
+        " document.getElementById('tb-save').click(); }"
+    )
     all_sent(page)
     assert statuses == [403, 201]
     match = Match.objects.get(round__tournament=t, table=1)
@@ -320,7 +345,9 @@ def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
 
 
 def test_a_table_session_cannot_touch_another_table_and_a_revoked_link_stops(
-    page, live_server, make_tournament,
+    page,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=4)
     open_table(page, live_server, t, 3)
@@ -349,12 +376,14 @@ def test_a_table_session_cannot_touch_another_table_and_a_revoked_link_stops(
     response = page.goto(f"{live_server.url}/t/{old}/")
     assert response is not None and response.status == 403
     expect(page.get_by_role("alert")).to_contain_text("revoked")
-    open_table(page, live_server, t, 3)                  # the reissued link works
+    open_table(page, live_server, t, 3)  # the reissued link works
     expect(page.locator("#tb-start")).to_be_visible()
 
 
 def test_two_tablets_see_each_others_hands_and_a_clash_keeps_one(
-    chromium, live_server, make_tournament,
+    chromium,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=1)
     first = chromium.new_context(viewport=LANDSCAPE).new_page()
@@ -367,53 +396,60 @@ def test_two_tablets_see_each_others_hands_and_a_clash_keeps_one(
     expect(second.locator("#tb-score-NS")).to_have_text("1", timeout=WAIT)
 
     second.context.set_offline(True)
-    enter(second, "E", 3)                  # hand 2, queued on the second tablet
-    enter(first, "W", 5)                   # hand 2, stored from the first
+    enter(second, "E", 3)  # hand 2, queued on the second tablet
+    enter(first, "W", 5)  # hand 2, stored from the first
     all_sent(first)
     second.context.set_offline(False)
-    expect(second.locator("#tb-refused")).to_contain_text("Hand 2 (",
-                                                          timeout=WAIT)
+    expect(second.locator("#tb-refused")).to_contain_text("Hand 2 (", timeout=WAIT)
     expect(second.locator("#tb-refused")).to_contain_text("already recorded")
     expect(second.locator("#tb-score-EW")).to_have_text("2", timeout=WAIT)
     shot(second, "11-clash")
     match = Match.objects.get(round__tournament=t, table=1)
     assert [(h.number, h.maker, h.maker_tricks) for h in standing(match)] == [
-        (1, "N", 3), (2, "W", 5)]
+        (1, "N", 3),
+        (2, "W", 5),
+    ]
     first.context.close()
     second.context.close()
 
 
 def test_time_called_mid_hand_then_a_tie_broken_by_a_tiebreak_hand(
-    chromium, live_server, make_tournament,
+    chromium,
+    live_server,
+    make_tournament,
 ):
     t = seated(make_tournament, tables=1)
     page = chromium.new_context(viewport=PORTRAIT).new_page()
     open_table(page, live_server, t, 1)
     expect(page.locator("#tb-clock")).to_have_text(re.compile(r"^(19|20):\d\d$"))
     start(page, "E")
-    enter(page, "N", 3)        # NS 1
-    enter(page, "E", 4)        # EW 1
-    enter(page, "S", 3)        # NS 2
+    enter(page, "N", 3)  # NS 1
+    enter(page, "E", 4)  # EW 1
+    enter(page, "S", 3)  # NS 2
     all_sent(page)
 
-    rounds.call_time(t.rounds.get(number=1), by="director")   # a hand is being played
+    rounds.call_time(t.rounds.get(number=1), by="director")  # a hand is being played
     expect(page.locator("#tb-call")).to_be_visible(timeout=WAIT)
     expect(page.locator("#tb-clock")).to_have_text("Time")
     expect(page.locator("#tb-entry")).to_be_hidden()
     shot(page, "12-time-called")
     page.click("#tb-call-yes")
-    expect(page.locator("#tb-banner")).to_contain_text("finish the hand in progress",
-                                                      timeout=WAIT)
-    enter(page, "W", 3)        # the hand in progress: EW 2, tied
+    expect(page.locator("#tb-banner")).to_contain_text("finish the hand in progress", timeout=WAIT)
+    enter(page, "W", 3)  # the hand in progress: EW 2, tied
     expect(page.locator("#tb-banner")).to_contain_text("Tie-break", timeout=WAIT)
     expect(page.locator("#tb-entry-h")).to_contain_text("tie-break")
     shot(page, "13-tiebreak")
-    enter(page, "E", 1)        # euchred: NS 4
+    enter(page, "E", 1)  # euchred: NS 4
     expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
     expect(page.locator("#tb-end-result")).to_have_text("North–South win 4–2.")
     shot(page, "14-end-after-tiebreak")
     match = Match.objects.get(round__tournament=t, table=1)
     assert [h.phase for h in standing(match)] == [
-        "regular", "regular", "regular", "at_call", "tiebreak"]
+        "regular",
+        "regular",
+        "regular",
+        "at_call",
+        "tiebreak",
+    ]
     assert (match.score_ns, match.score_ew, match.bonus_ns, match.winner) == (4, 2, 0, "NS")
     page.context.close()

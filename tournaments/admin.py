@@ -56,21 +56,33 @@ class ReadOnlyInline(admin.TabularInline):
 
 @admin.register(Tournament)
 class TournamentAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "status", "preliminary_rounds", "round_minutes", "target",
-                    "created_at")
+    list_display = (
+        "name",
+        "slug",
+        "status",
+        "preliminary_rounds",
+        "round_minutes",
+        "target",
+        "created_at",
+    )
     list_filter = ("status",)
     search_fields = ("name", "slug")
     # The settings page validates the rules and refuses scoring changes once play has
     # started; the status moves only with the draw, the final and the finish.
-    readonly_fields = ("slug", "lot_seed", "created_at", "status", *Tournament.RULE_FIELDS,
-                       "tiebreaks")
+    readonly_fields = (
+        "slug",
+        "lot_seed",
+        "created_at",
+        "status",
+        *Tournament.RULE_FIELDS,
+        "tiebreaks",
+    )
     date_hierarchy = "created_at"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a new tournament needs a slug and a lot seed: the console makes it
 
-    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None
-                              ) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Tournament | None = None) -> bool:
         # Deleting a tournament that has been drawn would delete its hands.
         if obj is not None and obj.rounds.exists():
             return False
@@ -85,8 +97,9 @@ class PlayerAdmin(admin.ModelAdmin):
     list_select_related = ("tournament",)
     actions = ("check_in",)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Player | None = None
-                            ) -> tuple[str, ...]:
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Player | None = None
+    ) -> tuple[str, ...]:
         # The console refuses a division change once seated; standings group by it.
         return ("tournament", "division") if obj is not None else ()
 
@@ -116,8 +129,16 @@ class PauseInline(admin.TabularInline):
 
 @admin.register(Round)
 class RoundAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "tournament", "number", "kind", "status", "started_at",
-                    "called_at", "finished_at")
+    list_display = (
+        "__str__",
+        "tournament",
+        "number",
+        "kind",
+        "status",
+        "started_at",
+        "called_at",
+        "finished_at",
+    )
     list_filter = ("kind", "status", "tournament")
     search_fields = ("tournament__name",)
     list_select_related = ("tournament",)
@@ -134,8 +155,18 @@ class RoundPauseAdmin(ReadOnlyAdmin):
 
 @admin.register(Seat)
 class SeatAdmin(ReadOnlyAdmin):
-    list_display = ("round", "table", "position", "player", "team_score", "bonus",
-                    "individual", "points", "won", "margin")
+    list_display = (
+        "round",
+        "table",
+        "position",
+        "player",
+        "team_score",
+        "bonus",
+        "individual",
+        "points",
+        "won",
+        "margin",
+    )
     list_filter = ("round__tournament", "round__number", "position", "won")
     search_fields = ("player__name",)
     list_select_related = ("round__tournament", "player")
@@ -144,9 +175,24 @@ class SeatAdmin(ReadOnlyAdmin):
 
 class HandInline(ReadOnlyInline):
     model = HandEntry
-    fields = ("number", "state", "dealer", "outcome", "maker", "alone", "maker_tricks",
-              "renege_by", "phase", "points_ns", "points_ew", "source", "entered_at",
-              "entered_by", "reason", "end_reason")
+    fields = (
+        "number",
+        "state",
+        "dealer",
+        "outcome",
+        "maker",
+        "alone",
+        "maker_tricks",
+        "renege_by",
+        "phase",
+        "points_ns",
+        "points_ew",
+        "source",
+        "entered_at",
+        "entered_by",
+        "reason",
+        "end_reason",
+    )
     readonly_fields = fields
     ordering = ("number", "entered_at")
 
@@ -159,36 +205,81 @@ class OverrideInline(ReadOnlyInline):
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "table", "game", "status", "score_ns", "score_ew",
-                    "hands_played", "winner", "has_renege", "has_correction", "has_override",
-                    "last_entry_at")
-    list_filter = ("status", "has_renege", "has_correction", "has_override",
-                   "round__tournament", "round__number")
+    list_display = (
+        "__str__",
+        "table",
+        "game",
+        "status",
+        "score_ns",
+        "score_ew",
+        "hands_played",
+        "winner",
+        "has_renege",
+        "has_correction",
+        "has_override",
+        "last_entry_at",
+    )
+    list_filter = (
+        "status",
+        "has_renege",
+        "has_correction",
+        "has_override",
+        "round__tournament",
+        "round__number",
+    )
     search_fields = ("round__tournament__name", "=table")
     list_select_related = ("round__tournament",)
     readonly_fields = (
-        "seats", "score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played",
-        "recorded_winner", "winner", "has_renege", "has_correction", "has_override",
-        "last_entry_at", "last_contact_at", "confirmed_by", "confirmed_at",
+        "seats",
+        "score_ns",
+        "score_ew",
+        "bonus_ns",
+        "bonus_ew",
+        "hands_played",
+        "recorded_winner",
+        "winner",
+        "has_renege",
+        "has_correction",
+        "has_override",
+        "last_entry_at",
+        "last_contact_at",
+        "confirmed_by",
+        "confirmed_at",
     )
     inlines = (HandInline, OverrideInline)
 
     @admin.display(description="Seats")
     def seats(self, obj: Match) -> str:
         # Seats belong to the round and table rather than to the match row.
-        rows = Seat.objects.filter(round_id=obj.round_id, table=obj.table).select_related(
-            "player")
-        return format_html_join(
-            ", ", "{}: {} ({})",
-            ((s.position, s.player.name, s.player.division) for s in rows),
-        ) or "—"
+        rows = Seat.objects.filter(round_id=obj.round_id, table=obj.table).select_related("player")
+        return (
+            format_html_join(
+                ", ",
+                "{}: {} ({})",
+                ((s.position, s.player.name, s.player.division) for s in rows),
+            )
+            or "—"
+        )
 
 
 @admin.register(HandEntry)
 class HandEntryAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "number", "state", "outcome", "maker", "maker_tricks", "alone",
-                    "renege_by", "phase", "points_ns", "points_ew", "source", "entered_by",
-                    "entered_at")
+    list_display = (
+        "__str__",
+        "number",
+        "state",
+        "outcome",
+        "maker",
+        "maker_tricks",
+        "alone",
+        "renege_by",
+        "phase",
+        "points_ns",
+        "points_ew",
+        "source",
+        "entered_by",
+        "entered_at",
+    )
     list_filter = ("state", "outcome", "phase", "source", "match__round__tournament")
     search_fields = ("client_key", "entered_by", "reason")
     list_select_related = ("match__round__tournament",)

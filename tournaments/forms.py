@@ -36,7 +36,8 @@ class TournamentForm(forms.Form):
 
     name = forms.CharField(max_length=120)
     tiebreaks = forms.CharField(
-        max_length=40, label="Tiebreak chain",
+        max_length=40,
+        label="Tiebreak chain",
         help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
     )
 
@@ -69,8 +70,9 @@ class TournamentForm(forms.Form):
         data = super().clean() or {}
         if any(name in self.errors for name in Tournament.RULE_FIELDS):
             return data
-        chain = tuple(k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",")
-                      if k.strip())
+        chain = tuple(
+            k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
+        )
         values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
         rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
@@ -90,7 +92,8 @@ class ImportForm(forms.Form):
 
     file = forms.FileField(required=False, label="CSV file (name,division)")
     text = forms.CharField(
-        required=False, widget=forms.Textarea(attrs={"rows": 8}),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
         label="…or paste the lines here",
     )
     checked_in = forms.BooleanField(required=False, label="Check them in on import")
@@ -152,7 +155,10 @@ class HandForm(forms.Form):
     maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Maker")
     alone = forms.BooleanField(required=False, label="Alone")
     maker_tricks = forms.TypedChoiceField(
-        coerce=int, empty_value=None, required=False, label="Makers' tricks",
+        coerce=int,
+        empty_value=None,
+        required=False,
+        label="Makers' tricks",
         choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
     )
     renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Renege by")
@@ -168,8 +174,12 @@ class HandForm(forms.Form):
         outcome = Outcome(d["outcome"])
         # Send only what the outcome uses; the rules engine refuses what is inconsistent.
         if outcome is Outcome.PLAYED:
-            return Hand(outcome, maker=Seat(d["maker"]) if d["maker"] else None,
-                        alone=d["alone"], maker_tricks=d["maker_tricks"])
+            return Hand(
+                outcome,
+                maker=Seat(d["maker"]) if d["maker"] else None,
+                alone=d["alone"],
+                maker_tricks=d["maker_tricks"],
+            )
         if outcome is Outcome.RENEGE:
             return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
         return Hand(outcome)

@@ -68,19 +68,26 @@ class Tournament(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(preliminary_rounds__gte=1) & Q(round_minutes__gte=1)
-                & Q(target__gte=1) & Q(final_target__gte=1) & Q(final_games_to_win__gte=1),
+                condition=Q(preliminary_rounds__gte=1)
+                & Q(round_minutes__gte=1)
+                & Q(target__gte=1)
+                & Q(final_target__gte=1)
+                & Q(final_games_to_win__gte=1),
                 name="tournament_positive_limits",
             ),
             models.CheckConstraint(
-                condition=Q(points_make__gte=1) & Q(points_march__gte=1)
-                & Q(points_alone_march__gte=1) & Q(points_euchre__gte=1)
+                condition=Q(points_make__gte=1)
+                & Q(points_march__gte=1)
+                & Q(points_alone_march__gte=1)
+                & Q(points_euchre__gte=1)
                 & Q(points_renege__gte=1),
                 name="tournament_positive_points",
             ),
             models.CheckConstraint(
-                condition=Q(alone_march_award__gte=0) & Q(renege_penalty__lte=0)
-                & Q(reach_bonus__gte=0) & Q(skunk_bonus__gte=0),
+                condition=Q(alone_march_award__gte=0)
+                & Q(renege_penalty__lte=0)
+                & Q(reach_bonus__gte=0)
+                & Q(skunk_bonus__gte=0),
                 name="tournament_award_signs",
             ),
             models.CheckConstraint(
@@ -93,10 +100,22 @@ class Tournament(models.Model):
         return self.name
 
     RULE_FIELDS = (
-        "preliminary_rounds", "round_minutes", "target", "points_make", "points_march",
-        "points_alone_march", "points_euchre", "points_renege", "alone_march_award",
-        "renege_penalty", "reach_bonus", "skunk_bonus", "skunk_includes_reach",
-        "cap_at_target", "final_games_to_win", "final_target",
+        "preliminary_rounds",
+        "round_minutes",
+        "target",
+        "points_make",
+        "points_march",
+        "points_alone_march",
+        "points_euchre",
+        "points_renege",
+        "alone_march_award",
+        "renege_penalty",
+        "reach_bonus",
+        "skunk_bonus",
+        "skunk_includes_reach",
+        "cap_at_target",
+        "final_games_to_win",
+        "final_target",
     )
 
     @property
@@ -256,7 +275,9 @@ class Match(models.Model):
     hands_played = models.PositiveSmallIntegerField(default=0)
     recorded_winner = models.CharField(max_length=2, choices=TeamChoice, blank=True)
     winner = models.CharField(
-        max_length=2, choices=TeamChoice, blank=True,
+        max_length=2,
+        choices=TeamChoice,
+        blank=True,
         help_text="The recorded winner, or the director's override.",
     )
     has_renege = models.BooleanField(default=False)
@@ -347,7 +368,8 @@ class HandEntry(models.Model):
         verbose_name_plural = "hand entries"
         constraints = [
             models.UniqueConstraint(
-                fields=["match", "number"], condition=Q(state="standing"),
+                fields=["match", "number"],
+                condition=Q(state="standing"),
                 name="one_standing_hand_per_number",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
@@ -357,12 +379,25 @@ class HandEntry(models.Model):
             ),
             models.CheckConstraint(
                 condition=(
-                    Q(outcome="played", maker__in=["N", "E", "S", "W"],
-                      maker_tricks__isnull=False, renege_by="")
-                    | Q(outcome="renege", renege_by__in=["N", "E", "S", "W"],
-                        maker_tricks__isnull=True, alone=False)
-                    | Q(outcome="misdeal", maker="", renege_by="", maker_tricks__isnull=True,
-                        alone=False)
+                    Q(
+                        outcome="played",
+                        maker__in=["N", "E", "S", "W"],
+                        maker_tricks__isnull=False,
+                        renege_by="",
+                    )
+                    | Q(
+                        outcome="renege",
+                        renege_by__in=["N", "E", "S", "W"],
+                        maker_tricks__isnull=True,
+                        alone=False,
+                    )
+                    | Q(
+                        outcome="misdeal",
+                        maker="",
+                        renege_by="",
+                        maker_tricks__isnull=True,
+                        alone=False,
+                    )
                 ),
                 name="hand_outcome_consistent",
             ),
@@ -400,9 +435,7 @@ class WinnerOverride(models.Model):
 class TableLink(models.Model):
     """A table's tablet link: the token is a capability, printed as a QR code on the card."""
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="table_links"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_links")
     table = models.PositiveIntegerField()
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -412,7 +445,8 @@ class TableLink(models.Model):
         ordering = ["tournament_id", "table", "-created_at"]
         constraints = [
             models.UniqueConstraint(
-                fields=["tournament", "table"], condition=Q(revoked_at__isnull=True),
+                fields=["tournament", "table"],
+                condition=Q(revoked_at__isnull=True),
                 name="one_live_link_per_table",
             ),
             models.CheckConstraint(condition=Q(table__gte=1), name="link_table_positive"),
@@ -426,9 +460,7 @@ class TableLink(models.Model):
 class Activity(models.Model):
     """The activity log: every change with who, when, what and why."""
 
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="activity"
-    )
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="activity")
     at = models.DateTimeField()
     actor = models.CharField(max_length=150)
     action = models.CharField(max_length=40)

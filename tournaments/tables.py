@@ -14,11 +14,14 @@ class PlayerTable(tables.Table):
     name = tables.Column(linkify=False)
     division = tables.Column(verbose_name="Div.")
     checked_in = tables.TemplateColumn(
-        template_name="director/players/_checkin_cell.html", verbose_name="Checked in",
+        template_name="director/players/_checkin_cell.html",
+        verbose_name="Checked in",
     )
     withdrawn = tables.BooleanColumn(yesno="withdrawn,")
     actions = tables.TemplateColumn(
-        template_name="director/players/_actions_cell.html", orderable=False, verbose_name="",
+        template_name="director/players/_actions_cell.html",
+        orderable=False,
+        verbose_name="",
     )
 
     class Meta:
@@ -31,8 +34,7 @@ class PlayerTable(tables.Table):
         empty_text = "No players match."
 
     def render_division(self, value: str, record: Player) -> str:
-        return format_html('<span class="div div-{}">{}</span>', record.division,
-                           record.division)
+        return format_html('<span class="div div-{}">{}</span>', record.division, record.division)
 
 
 class SeatFinderTable(tables.Table):
@@ -60,12 +62,13 @@ class StandingsTable(tables.Table):
 
     rank = tables.Column(attrs=NUM)
     player = tables.Column(accessor="player__name", verbose_name="Player")
-    bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses",
-                            attrs=NUM)
-    individual = tables.Column(accessor="record__individual", verbose_name="Awards & penalties",
-                               attrs=NUM)
-    total = tables.Column(accessor="record__total",
-                          attrs={"th": {"class": "num"}, "td": {"class": "num total"}})
+    bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses", attrs=NUM)
+    individual = tables.Column(
+        accessor="record__individual", verbose_name="Awards & penalties", attrs=NUM
+    )
+    total = tables.Column(
+        accessor="record__total", attrs={"th": {"class": "num"}, "td": {"class": "num total"}}
+    )
     wins = tables.Column(accessor="record__wins", attrs=NUM)
     margin = tables.Column(accessor="record__margin", attrs=NUM)
 
@@ -76,19 +79,36 @@ class StandingsTable(tables.Table):
 
     def __init__(self, rows: list[StandingRow], rounds: int, **kwargs: object) -> None:
         extra = [
-            (f"r{n}", tables.Column(verbose_name=f"R{n}", attrs=NUM,
-                                    accessor=f"by_round__{n}", default="—"))
+            (
+                f"r{n}",
+                tables.Column(
+                    verbose_name=f"R{n}", attrs=NUM, accessor=f"by_round__{n}", default="—"
+                ),
+            )
             for n in range(1, rounds + 1)
         ]
-        sequence = ["rank", "player", *[f"r{n}" for n in range(1, rounds + 1)],
-                    "bonuses", "individual", "total", "wins", "margin"]
-        super().__init__(rows, extra_columns=extra, sequence=sequence,  # type: ignore[arg-type]
-                         **kwargs)
+        sequence = [
+            "rank",
+            "player",
+            *[f"r{n}" for n in range(1, rounds + 1)],
+            "bonuses",
+            "individual",
+            "total",
+            "wins",
+            "margin",
+        ]
+        super().__init__(
+            rows,
+            extra_columns=extra,
+            sequence=sequence,  # type: ignore[arg-type]
+            **kwargs,
+        )
 
     def render_rank(self, record: StandingRow) -> str:
         if record.standing.decided_by_lot:
-            return format_html('{} <abbr class="lot" title="Tie broken by lot">lot</abbr>',
-                               record.rank)
+            return format_html(
+                '{} <abbr class="lot" title="Tie broken by lot">lot</abbr>', record.rank
+            )
         return str(record.rank)
 
     def render_player(self, record: StandingRow) -> str:
@@ -118,6 +138,7 @@ class ActivityTable(tables.Table):
         match = record.match
         if match is None:
             return value
-        url = reverse("director:table", args=[record.tournament.slug, match.round.number,
-                                              match.table])
+        url = reverse(
+            "director:table", args=[record.tournament.slug, match.round.number, match.table]
+        )
         return format_html('{} <a href="{}">open table</a>', value, url)

@@ -99,8 +99,13 @@ class Hand:
             if self.maker_tricks is not None or self.alone or self.dealer_partner_ordered_up:
                 raise InvalidHand("A renege ends the hand: record only who reneged.")
         elif self.outcome is Outcome.MISDEAL:
-            if (self.maker is not None or self.maker_tricks is not None or self.alone
-                    or self.renege_by is not None or self.dealer_partner_ordered_up):
+            if (
+                self.maker is not None
+                or self.maker_tricks is not None
+                or self.alone
+                or self.renege_by is not None
+                or self.dealer_partner_ordered_up
+            ):
                 raise InvalidHand("A misdeal scores nothing: record no makers, tricks or renege.")
         else:  # pragma: no cover - StrEnum makes this unreachable
             raise InvalidHand(f"Unknown outcome {self.outcome!r}.")

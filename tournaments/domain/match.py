@@ -125,9 +125,7 @@ def replay(
     for index, entry in enumerate(hands):
         number = index + 1
         if reached is not None:
-            raise InvalidMatch(
-                f"Hand {number} comes after the match ended at hand {len(scored)}."
-            )
+            raise InvalidMatch(f"Hand {number} comes after the match ended at hand {len(scored)}.")
         phase = entry.phase
         if final and phase is not Phase.REGULAR:
             raise InvalidMatch("The final has no time limit: every hand is regular.")
@@ -222,4 +220,3 @@ def check_next(state: MatchState, hand: Hand) -> Phase:
     assert state.next_dealer is not None and state.next_phase is not None
     hand.validate(state.next_dealer)
     return state.next_phase
-

@@ -55,8 +55,13 @@ class RuleSettings:
             errs["final_target"] = "The final's game target must be between 1 and 100."
         if not 1 <= self.final_games_to_win <= 5:
             errs["final_games_to_win"] = "The final is won with 1 to 5 games."
-        for name in ("points_make", "points_march", "points_alone_march", "points_euchre",
-                     "points_renege"):
+        for name in (
+            "points_make",
+            "points_march",
+            "points_alone_march",
+            "points_euchre",
+            "points_renege",
+        ):
             if not 1 <= getattr(self, name) <= 20:
                 errs[name] = "Hand points must be between 1 and 20."
         if not 0 <= self.alone_march_award <= 20:
@@ -70,9 +75,7 @@ class RuleSettings:
         if not keys or keys[0] != "total":
             errs["tiebreaks"] = "Players are ranked by total first."
         elif len(set(keys)) != len(keys) or not set(keys) <= set(TIEBREAK_KEYS):
-            errs["tiebreaks"] = (
-                "Use each of total, wins, margin, lot at most once."
-            )
+            errs["tiebreaks"] = "Use each of total, wins, margin, lot at most once."
         return errs
 
     def validated(self) -> RuleSettings:

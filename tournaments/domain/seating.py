@@ -62,15 +62,15 @@ def shortfall(a_count: int, b_count: int) -> str | None:
     up = max(2, a_count + a_count % 2, b_count + b_count % 2) // 2
     options = []
     missing = [
-        _count(up * 2 - n, f"more {d}") for n, d in ((a_count, "A"), (b_count, "B"))
+        _count(up * 2 - n, f"more {d}")
+        for n, d in ((a_count, "A"), (b_count, "B"))
         if up * 2 - n > 0
     ]
     options.append(f"for {up} table{'s' if up != 1 else ''}, {' and '.join(missing)} needed")
     down = min(a_count // 2, b_count // 2)
     if down >= 1 and down != up:
         extra = [
-            _count(n - down * 2, d) for n, d in ((a_count, "A"), (b_count, "B"))
-            if n - down * 2 > 0
+            _count(n - down * 2, d) for n, d in ((a_count, "A"), (b_count, "B")) if n - down * 2 > 0
         ]
         options.append(
             f"for {down} table{'s' if down != 1 else ''}, {' and '.join(extra)} too many"
@@ -87,8 +87,9 @@ def check_counts(a_count: int, b_count: int) -> int:
     return a_count // 2
 
 
-def draw(a_players: Sequence[PlayerId], b_players: Sequence[PlayerId],
-         rng: random.Random) -> list[TableSeating]:
+def draw(
+    a_players: Sequence[PlayerId], b_players: Sequence[PlayerId], rng: random.Random
+) -> list[TableSeating]:
     """Round 1: a random draw, reproducible from the generator's seed."""
     tables = check_counts(len(a_players), len(b_players))
     a = sorted(a_players, key=stable_order)
@@ -104,8 +105,12 @@ def draw(a_players: Sequence[PlayerId], b_players: Sequence[PlayerId],
     ]
 
 
-def swap(seating: Sequence[TableSeating], first: PlayerId, second: PlayerId,
-         division_of: dict[PlayerId, str]) -> list[TableSeating]:
+def swap(
+    seating: Sequence[TableSeating],
+    first: PlayerId,
+    second: PlayerId,
+    division_of: dict[PlayerId, str],
+) -> list[TableSeating]:
     """Swap two players of the same division before a round starts."""
     if first == second:
         raise SeatingError("Choose two different players to swap.")

@@ -23,12 +23,16 @@ def random_hand(rng: random.Random) -> Hand:
     alone = rng.random() < 0.12
     tricks_roll = rng.random()
     if alone:
-        tricks = rng.choice((0, 1, 2)) if tricks_roll < 0.25 else (
-            rng.choice((3, 4)) if tricks_roll < 0.7 else 5
+        tricks = (
+            rng.choice((0, 1, 2))
+            if tricks_roll < 0.25
+            else (rng.choice((3, 4)) if tricks_roll < 0.7 else 5)
         )
     else:
-        tricks = rng.choice((0, 1, 2)) if tricks_roll < 0.2 else (
-            rng.choice((3, 4)) if tricks_roll < 0.8 else 5
+        tricks = (
+            rng.choice((0, 1, 2))
+            if tricks_roll < 0.2
+            else (rng.choice((3, 4)) if tricks_roll < 0.8 else 5)
         )
     return Hand(Outcome.PLAYED, maker=maker, alone=alone, maker_tricks=tricks)
 

@@ -88,12 +88,10 @@ def rank(records: Sequence[PlayerRecord], chain: Sequence[str], lot_seed: int) -
         {"total": r.total, "wins": r.wins, "margin": r.margin, "lot": lots[r.player]}
         for r in records
     ]
-    keys = [
-        tuple(v[link] if link == "lot" else -v[link] for link in chain) for v in values
-    ]
+    keys = [tuple(v[link] if link == "lot" else -v[link] for link in chain) for v in values]
     # The lot decides between players equal on every link before it; links after the
     # lot never come into play, so they must not hide (or fake) a tie broken by lot.
-    before_lot = tuple(chain[:chain.index("lot")]) if "lot" in chain else None
+    before_lot = tuple(chain[: chain.index("lot")]) if "lot" in chain else None
     ties = [tuple(-v[link] for link in before_lot or ()) for v in values]
 
     order = sorted(range(len(records)), key=keys.__getitem__)

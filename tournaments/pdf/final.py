@@ -27,92 +27,144 @@ def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) ->
     widths[1] = width - sum(widths)
     rows: list[list[Any]] = [["Rank", "Player", "Total", "Wins", "Margin"]]
     for line in lines:
-        rows.append([rank_label(line), st.fit(line.name, fonts.regular, 9, widths[1] - 6),
-                     str(line.total), str(line.wins), signed(line.margin)])
+        rows.append(
+            [
+                rank_label(line),
+                st.fit(line.name, fonts.regular, 9, widths[1] - 6),
+                str(line.total),
+                str(line.wins),
+                signed(line.margin),
+            ]
+        )
     if not lines:
         rows.append(["", "No results yet.", "", "", ""])
-    return Table(rows, colWidths=widths, repeatRows=1, style=st.table_style() + [
-        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
-        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
-        ("FONTSIZE", (0, 0), (-1, -1), 9),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-    ])
+    return Table(
+        rows,
+        colWidths=widths,
+        repeatRows=1,
+        style=st.table_style()
+        + [
+            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+            ("FONTNAME", (2, 1), (2, -1), fonts.bold),
+            ("FONTSIZE", (0, 0), (-1, -1), 9),
+            ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        ],
+    )
 
 
 def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
-    names = [results.event, *(n for names in results.pairs.values() for n in names),
-             *(line.name for lines in results.top.values() for line in lines)]
+    names = [
+        results.event,
+        *(n for names in results.pairs.values() for n in names),
+        *(line.name for lines in results.top.values() for line in lines),
+    ]
     fonts = st.fonts_for(names)
     s = st.styles(fonts)
     pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = SimpleDocTemplate(
-        out, pagesize=pagesize, leftMargin=st.MARGIN, rightMargin=st.MARGIN,
-        topMargin=st.MARGIN, bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{results.event}: final results", author="Snowman",
+        out,
+        pagesize=pagesize,
+        leftMargin=st.MARGIN,
+        rightMargin=st.MARGIN,
+        topMargin=st.MARGIN,
+        bottomMargin=st.MARGIN + 0.1 * inch,
+        title=f"{results.event}: final results",
+        author="Snowman",
     )
     width = doc.width
-    champion_style = ParagraphStyle("champions", parent=s.title, fontSize=24, leading=30,
-                                       alignment=1)
+    champion_style = ParagraphStyle(
+        "champions", parent=s.title, fontSize=24, leading=30, alignment=1
+    )
     story: list[Any] = [
         Paragraph(st.escape(results.event), s.title),
-        Paragraph(f"{st.escape(results.status)} · printed {st.printed(results.printed_at)}",
-                  s.subtitle),
+        Paragraph(
+            f"{st.escape(results.status)} · printed {st.printed(results.printed_at)}", s.subtitle
+        ),
         Paragraph("Champions", s.heading),
     ]
     if results.champions is not None:
         story += [
             Paragraph(st.escape(pair(results, results.champions)), champion_style),
-            Paragraph(f"Division {DIVISION_OF[results.champions]} pair, winning the final "
-                      f"{results.wins[results.champions]}–"
-                      f"{results.wins[results.champions.other]} in games.", s.body),
+            Paragraph(
+                f"Division {DIVISION_OF[results.champions]} pair, winning the final "
+                f"{results.wins[results.champions]}–"
+                f"{results.wins[results.champions.other]} in games.",
+                s.body,
+            ),
         ]
     else:
         story.append(Paragraph("Not yet decided.", s.body))
 
     story.append(Paragraph("The final", s.heading))
     if results.pairs:
-        rows: list[list[Any]] = [[
-            "Game", st.fit(f"Team NS (A): {pair(results, Team.NS)}", fonts.bold, 9,
-                           width / 2 - 0.5 * inch),
-            st.fit(f"Team EW (B): {pair(results, Team.EW)}", fonts.bold, 9,
-                   width / 2 - 0.5 * inch),
-            "Won by",
-        ]]
+        rows: list[list[Any]] = [
+            [
+                "Game",
+                st.fit(
+                    f"Team NS (A): {pair(results, Team.NS)}", fonts.bold, 9, width / 2 - 0.5 * inch
+                ),
+                st.fit(
+                    f"Team EW (B): {pair(results, Team.EW)}", fonts.bold, 9, width / 2 - 0.5 * inch
+                ),
+                "Won by",
+            ]
+        ]
         for game in results.games:
-            rows.append([str(game.number), str(game.score_ns), str(game.score_ew),
-                         game.winner.value if game.winner else game.status.lower()])
+            rows.append(
+                [
+                    str(game.number),
+                    str(game.score_ns),
+                    str(game.score_ew),
+                    game.winner.value if game.winner else game.status.lower(),
+                ]
+            )
         rows.append(["Games", str(results.wins[Team.NS]), str(results.wins[Team.EW]), ""])
-        story.append(Table(
-            rows, colWidths=[0.6 * inch, width / 2 - 0.6 * inch, width / 2 - 0.6 * inch,
-                             0.6 * inch],
-            style=st.table_style(zebra=False) + [
-                ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-                ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
-                ("FONTNAME", (0, -1), (-1, -1), fonts.bold),
-                ("LINEABOVE", (0, -1), (-1, -1), 0.8, st.INK),
-                ("FONTSIZE", (0, 0), (-1, -1), 10),
-                ("ALIGN", (0, 0), (-1, -1), "CENTER"),
-                ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
-            ],
-        ))
+        story.append(
+            Table(
+                rows,
+                colWidths=[0.6 * inch, width / 2 - 0.6 * inch, width / 2 - 0.6 * inch, 0.6 * inch],
+                style=st.table_style(zebra=False)
+                + [
+                    ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+                    ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+                    ("FONTNAME", (0, -1), (-1, -1), fonts.bold),
+                    ("LINEABOVE", (0, -1), (-1, -1), 0.8, st.INK),
+                    ("FONTSIZE", (0, 0), (-1, -1), 10),
+                    ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                    ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
+                ],
+            )
+        )
     else:
         story.append(Paragraph("The final is not seated yet.", s.body))
 
     story.append(Paragraph("Top of each division (preliminary rounds)", s.heading))
     half = (width - 0.25 * inch) / 2
-    story.append(Table(
-        [[Paragraph(f"<b>Division {d}</b>", s.body) for d in ("A", "B")],
-         [top_table(results.top.get(d, ()), fonts, half) for d in ("A", "B")]],
-        colWidths=[half + 0.125 * inch] * 2,
-        style=[("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
-               ("RIGHTPADDING", (0, 0), (-1, -1), 0)],
-    ))
-    story += [Spacer(1, 6), Paragraph(
-        "Total = points over the preliminary rounds; equal totals are ordered by the "
-        "event's tiebreak chain, † marking an order drawn by lot. = marks a shared rank. "
-        "The final decides the champions and adds nothing to the totals.", s.small)]
+    story.append(
+        Table(
+            [
+                [Paragraph(f"<b>Division {d}</b>", s.body) for d in ("A", "B")],
+                [top_table(results.top.get(d, ()), fonts, half) for d in ("A", "B")],
+            ],
+            colWidths=[half + 0.125 * inch] * 2,
+            style=[
+                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+            ],
+        )
+    )
+    story += [
+        Spacer(1, 6),
+        Paragraph(
+            "Total = points over the preliminary rounds; equal totals are ordered by the "
+            "event's tiebreak chain, † marking an order drawn by lot. = marks a shared rank. "
+            "The final decides the champions and adds nothing to the totals.",
+            s.small,
+        ),
+    ]
     footer = f"{results.event} · final results · printed {st.printed(results.printed_at)}"
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

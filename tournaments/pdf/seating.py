@@ -41,29 +41,49 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = BaseDocTemplate(
-        out, pagesize=pagesize, leftMargin=st.MARGIN, rightMargin=st.MARGIN,
-        topMargin=st.MARGIN, bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{sheet.event}: seating, {sheet.round_label}", author="Snowman",
+        out,
+        pagesize=pagesize,
+        leftMargin=st.MARGIN,
+        rightMargin=st.MARGIN,
+        topMargin=st.MARGIN,
+        bottomMargin=st.MARGIN + 0.1 * inch,
+        title=f"{sheet.event}: seating, {sheet.round_label}",
+        author="Snowman",
     )
     full = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="full")
     half = (doc.width - COLUMN_GAP) / 2
 
     def columns(height: float) -> list[Frame]:
         return [
-            Frame(doc.leftMargin + i * (half + COLUMN_GAP), doc.bottomMargin, half, height,
-                  id=f"col{i}")
+            Frame(
+                doc.leftMargin + i * (half + COLUMN_GAP),
+                doc.bottomMargin,
+                half,
+                height,
+                id=f"col{i}",
+            )
             for i in (0, 1)
         ]
 
     # The first page of the name list has its title across both columns.
-    title = Frame(doc.leftMargin, doc.bottomMargin + doc.height - TITLE_HEIGHT, doc.width,
-                  TITLE_HEIGHT, id="title")
-    doc.addPageTemplates([
-        PageTemplate("tables", [full]),
-        PageTemplate("names_first", [title, *columns(doc.height - TITLE_HEIGHT)],
-                     autoNextPageTemplate="names"),
-        PageTemplate("names", columns(doc.height)),
-    ])
+    title = Frame(
+        doc.leftMargin,
+        doc.bottomMargin + doc.height - TITLE_HEIGHT,
+        doc.width,
+        TITLE_HEIGHT,
+        id="title",
+    )
+    doc.addPageTemplates(
+        [
+            PageTemplate("tables", [full]),
+            PageTemplate(
+                "names_first",
+                [title, *columns(doc.height - TITLE_HEIGHT)],
+                autoNextPageTemplate="names",
+            ),
+            PageTemplate("names", columns(doc.height)),
+        ]
+    )
 
     size = 9.5
     table_col = 0.6 * inch
@@ -73,48 +93,69 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         cells = []
         for team in (Team.NS, Team.EW):
             # Two lines per team: A/B marks show the division, seat letters the chair.
-            cells.append("\n".join(
-                seat_line(seat, line.seats.get(seat), fonts.regular, size, team_width - 8)
-                for seat in team.seats
-            ))
+            cells.append(
+                "\n".join(
+                    seat_line(seat, line.seats.get(seat), fonts.regular, size, team_width - 8)
+                    for seat in team.seats
+                )
+            )
         rows.append([str(line.table), *cells])
-    by_table = LongTable(rows, colWidths=[table_col, team_width, team_width], repeatRows=1,
-                         style=st.table_style() + [
-                             ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-                             ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
-                             ("FONTNAME", (0, 1), (0, -1), fonts.bold),
-                             ("FONTSIZE", (0, 0), (-1, -1), size),
-                             ("FONTSIZE", (0, 1), (0, -1), size + 4),
-                             ("LEADING", (0, 0), (-1, -1), size + 2.5),
-                             ("ALIGN", (0, 0), (0, -1), "CENTER"),
-                             ("LINEBEFORE", (2, 0), (2, -1), 0.6, st.INK),
-                         ])
+    by_table = LongTable(
+        rows,
+        colWidths=[table_col, team_width, team_width],
+        repeatRows=1,
+        style=st.table_style()
+        + [
+            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+            ("FONTNAME", (0, 1), (0, -1), fonts.bold),
+            ("FONTSIZE", (0, 0), (-1, -1), size),
+            ("FONTSIZE", (0, 1), (0, -1), size + 4),
+            ("LEADING", (0, 0), (-1, -1), size + 2.5),
+            ("ALIGN", (0, 0), (0, -1), "CENTER"),
+            ("LINEBEFORE", (2, 0), (2, -1), 0.6, st.INK),
+        ],
+    )
 
     name_size = 9
     widths = [half * 0.42, half * 0.12, half * 0.10, half * 0.36]
     names: list[list[Any]] = [["Name", "Table", "Seat", "Partner"]]
     for p in sheet.players:
-        names.append([
-            st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
-            str(p.table), p.seat.value, st.fit(p.partner, fonts.regular, name_size,
-                                               widths[3] - 6),
-        ])
-    by_name = LongTable(names, colWidths=widths, repeatRows=1, style=st.table_style() + [
-        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
-        ("FONTNAME", (1, 1), (2, -1), fonts.bold),
-        ("FONTSIZE", (0, 0), (-1, -1), name_size),
-        ("LEADING", (0, 0), (-1, -1), name_size + 2),
-        ("ALIGN", (1, 0), (2, -1), "CENTER"),
-    ])
+        names.append(
+            [
+                st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
+                str(p.table),
+                p.seat.value,
+                st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
+            ]
+        )
+    by_name = LongTable(
+        names,
+        colWidths=widths,
+        repeatRows=1,
+        style=st.table_style()
+        + [
+            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+            ("FONTNAME", (1, 1), (2, -1), fonts.bold),
+            ("FONTSIZE", (0, 0), (-1, -1), name_size),
+            ("LEADING", (0, 0), (-1, -1), name_size + 2),
+            ("ALIGN", (1, 0), (2, -1), "CENTER"),
+        ],
+    )
 
-    subtitle = f"{st.escape(sheet.round_label)} · {len(sheet.tables)} tables · " \
-               f"printed {st.printed(sheet.printed_at)}"
+    subtitle = (
+        f"{st.escape(sheet.round_label)} · {len(sheet.tables)} tables · "
+        f"printed {st.printed(sheet.printed_at)}"
+    )
     story: list[Any] = [
         Paragraph(st.escape(sheet.event), s.title),
         Paragraph(f"Seating by table · {subtitle}", s.subtitle),
-        Paragraph("A players sit North and East, B players South and West; partners sit "
-                  "opposite. (A)/(B) marks each player's division.", s.small),
+        Paragraph(
+            "A players sit North and East, B players South and West; partners sit "
+            "opposite. (A)/(B) marks each player's division.",
+            s.small,
+        ),
         by_table,
         NextPageTemplate("names_first"),
         PageBreak(),
@@ -123,7 +164,8 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         FrameBreak(),
         by_name,
     ]
-    footer = f"{sheet.event} · seating, {sheet.round_label} · printed " \
-             f"{st.printed(sheet.printed_at)}"
+    footer = (
+        f"{sheet.event} · seating, {sheet.round_label} · printed {st.printed(sheet.printed_at)}"
+    )
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

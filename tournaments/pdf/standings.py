@@ -12,8 +12,14 @@ from ..services.sheets import StandingLine, StandingsSheet
 from . import styles as st
 
 LOT_MARK = "†"
-FIXED = {"rank": 0.5 * inch, "bonus": 0.5 * inch, "awards": 0.6 * inch,
-         "total": 0.5 * inch, "wins": 0.42 * inch, "margin": 0.55 * inch}
+FIXED = {
+    "rank": 0.5 * inch,
+    "bonus": 0.5 * inch,
+    "awards": 0.6 * inch,
+    "total": 0.5 * inch,
+    "wins": 0.42 * inch,
+    "margin": 0.55 * inch,
+}
 ROUND_WIDTH = 0.36 * inch
 MIN_NAME = 1.6 * inch
 
@@ -32,15 +38,21 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = SimpleDocTemplate(
-        out, pagesize=pagesize, leftMargin=st.MARGIN, rightMargin=st.MARGIN,
-        topMargin=st.MARGIN, bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{sheet.event}: standings, division {sheet.division}", author="Snowman",
+        out,
+        pagesize=pagesize,
+        leftMargin=st.MARGIN,
+        rightMargin=st.MARGIN,
+        topMargin=st.MARGIN,
+        bottomMargin=st.MARGIN + 0.1 * inch,
+        title=f"{sheet.event}: standings, division {sheet.division}",
+        author="Snowman",
     )
     width = doc.width
     fixed = sum(FIXED.values())
     # Many rounds squeeze the round columns before the names lose their room.
-    round_width = min(ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME)
-                                       / max(1, len(sheet.rounds))))
+    round_width = min(
+        ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
+    )
     name_width = width - fixed - round_width * len(sheet.rounds)
     size = s.cell.fontSize
 
@@ -51,20 +63,42 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             return text
         return Paragraph(st.escape(text), s.cell)
 
-    header = ["Rank", "Player", *(f"R{n}" for n in sheet.rounds),
-              "Bonus", "Awards", "Total", "Wins", "Margin"]
+    header = [
+        "Rank",
+        "Player",
+        *(f"R{n}" for n in sheet.rounds),
+        "Bonus",
+        "Awards",
+        "Total",
+        "Wins",
+        "Margin",
+    ]
     rows: list[list[Any]] = [header]
     for line in sheet.lines:
-        rows.append([
-            rank_label(line), name_cell(line),
-            *("" if p is None else str(p) for p in line.by_round),
-            str(line.bonuses), signed(line.individual), str(line.total), str(line.wins),
-            signed(line.margin),
-        ])
+        rows.append(
+            [
+                rank_label(line),
+                name_cell(line),
+                *("" if p is None else str(p) for p in line.by_round),
+                str(line.bonuses),
+                signed(line.individual),
+                str(line.total),
+                str(line.wins),
+                signed(line.margin),
+            ]
+        )
     if not sheet.lines:
         rows.append(["", "No players registered in this division.", *[""] * (len(header) - 2)])
-    widths = [FIXED["rank"], name_width, *[round_width] * len(sheet.rounds), FIXED["bonus"],
-              FIXED["awards"], FIXED["total"], FIXED["wins"], FIXED["margin"]]
+    widths = [
+        FIXED["rank"],
+        name_width,
+        *[round_width] * len(sheet.rounds),
+        FIXED["bonus"],
+        FIXED["awards"],
+        FIXED["total"],
+        FIXED["wins"],
+        FIXED["margin"],
+    ]
     total_col = 2 + len(sheet.rounds) + 2
     style = st.table_style() + [
         ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
@@ -85,15 +119,23 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     )
     story = [
         Paragraph(st.escape(sheet.event), s.title),
-        Paragraph(f"Standings, division {sheet.division} · {st.escape(sheet.status)} · "
-                  f"printed {st.printed(sheet.printed_at)}", s.subtitle),
+        Paragraph(
+            f"Standings, division {sheet.division} · {st.escape(sheet.status)} · "
+            f"printed {st.printed(sheet.printed_at)}",
+            s.subtitle,
+        ),
         table,
         Spacer(1, 6),
-        Paragraph("Points per round = team score + team bonuses + own awards and penalties. "
-                  "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
-                  + st.escape(lot_note), s.small),
+        Paragraph(
+            "Points per round = team score + team bonuses + own awards and penalties. "
+            "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+            + st.escape(lot_note),
+            s.small,
+        ),
     ]
-    footer = f"{sheet.event} · standings, division {sheet.division} · {sheet.status} · " \
-             f"printed {st.printed(sheet.printed_at)}"
+    footer = (
+        f"{sheet.event} · standings, division {sheet.division} · {sheet.status} · "
+        f"printed {st.printed(sheet.printed_at)}"
+    )
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

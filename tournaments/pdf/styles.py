@@ -40,12 +40,16 @@ HEADER_SHADE = colors.HexColor("#D9D9D9")
 
 # Debian's fonts-liberation2 / fonts-dejavu-core; the first one found is used.
 TTF_CANDIDATES: tuple[tuple[str, Path, Path], ...] = (
-    ("LiberationSans",
-     Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
-     Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf")),
-    ("DejaVuSans",
-     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
-     Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")),
+    (
+        "LiberationSans",
+        Path("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
+        Path("/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf"),
+    ),
+    (
+        "DejaVuSans",
+        Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+        Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
+    ),
 )
 
 
@@ -106,20 +110,29 @@ class Styles:
 
 
 def styles(fonts: Fonts, cell_size: float = 9) -> Styles:
-    base = ParagraphStyle("base", fontName=fonts.regular, fontSize=10, leading=12,
-                          textColor=INK, alignment=TA_LEFT)
+    base = ParagraphStyle(
+        "base", fontName=fonts.regular, fontSize=10, leading=12, textColor=INK, alignment=TA_LEFT
+    )
     return Styles(
         fonts=fonts,
-        title=ParagraphStyle("title", parent=base, fontName=fonts.bold, fontSize=18,
-                             leading=22, spaceAfter=2),
-        subtitle=ParagraphStyle("subtitle", parent=base, fontSize=11, leading=14,
-                                textColor=MUTED, spaceAfter=8),
-        heading=ParagraphStyle("heading", parent=base, fontName=fonts.bold, fontSize=13,
-                               leading=16, spaceBefore=10, spaceAfter=4),
+        title=ParagraphStyle(
+            "title", parent=base, fontName=fonts.bold, fontSize=18, leading=22, spaceAfter=2
+        ),
+        subtitle=ParagraphStyle(
+            "subtitle", parent=base, fontSize=11, leading=14, textColor=MUTED, spaceAfter=8
+        ),
+        heading=ParagraphStyle(
+            "heading",
+            parent=base,
+            fontName=fonts.bold,
+            fontSize=13,
+            leading=16,
+            spaceBefore=10,
+            spaceAfter=4,
+        ),
         body=base,
         small=ParagraphStyle("small", parent=base, fontSize=8, leading=10, textColor=MUTED),
-        cell=ParagraphStyle("cell", parent=base, fontSize=cell_size,
-                            leading=cell_size + 1.5),
+        cell=ParagraphStyle("cell", parent=base, fontSize=cell_size, leading=cell_size + 1.5),
     )
 
 
@@ -162,8 +175,7 @@ def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
             self.setFont(fonts.regular, 8)
             self.setFillColor(MUTED)
             self.drawString(MARGIN, MARGIN - FOOTER_GAP, left)
-            self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP,
-                                 f"Page {number} of {total}")
+            self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP, f"Page {number} of {total}")
             self.restoreState()
 
     return NumberedCanvas

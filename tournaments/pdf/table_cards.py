@@ -48,16 +48,23 @@ def fitted_size(text: str, font: str, size: float, width: float, smallest: float
     return size
 
 
-def draw_name(c: Canvas, seat: Seat, player: Seated | None, x: float, y: float,
-              width: float, fonts: st.Fonts, align: str) -> None:
+def draw_name(
+    c: Canvas,
+    seat: Seat,
+    player: Seated | None,
+    x: float,
+    y: float,
+    width: float,
+    fonts: st.Fonts,
+    align: str,
+) -> None:
     """Seat letter above, name (with its A/B mark) below, aligned toward the table."""
     name = f"{player.name} ({player.division})" if player else "(empty)"
     size = fitted_size(name, fonts.regular, 13, width)
     name = st.fit(name, fonts.regular, size, width)
     label = {Seat.N: "North", Seat.E: "East", Seat.S: "South", Seat.W: "West"}[seat]
     label += " · team NS" if seat in (Seat.N, Seat.S) else " · team EW"
-    draw = {"center": c.drawCentredString, "left": c.drawString,
-            "right": c.drawRightString}[align]
+    draw = {"center": c.drawCentredString, "left": c.drawString, "right": c.drawRightString}[align]
     c.setFillColor(st.MUTED)
     c.setFont(fonts.regular, 8.5)
     draw(x, y + 14, label)
@@ -66,19 +73,20 @@ def draw_name(c: Canvas, seat: Seat, player: Seated | None, x: float, y: float,
     draw(x, y, name)
 
 
-def draw_card(c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts,
-              pagesize: tuple[float, float]) -> None:
+def draw_card(
+    c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts, pagesize: tuple[float, float]
+) -> None:
     width, height = pagesize
     mid = width / 2
     top = height - st.MARGIN
 
     c.setFont(fonts.bold, 13)
-    c.drawCentredString(mid, top - 12, st.fit(cards.event, fonts.bold, 13,
-                                              width - 2 * st.MARGIN))
+    c.drawCentredString(mid, top - 12, st.fit(cards.event, fonts.bold, 13, width - 2 * st.MARGIN))
     c.setFont(fonts.regular, 9)
     c.setFillColor(st.MUTED)
-    c.drawCentredString(mid, top - 26, f"{cards.round_label} · printed "
-                                       f"{st.printed(cards.printed_at)}")
+    c.drawCentredString(
+        mid, top - 26, f"{cards.round_label} · printed {st.printed(cards.printed_at)}"
+    )
     c.setFillColor(st.INK)
 
     c.setFont(fonts.bold, 26)
@@ -100,8 +108,9 @@ def draw_card(c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts,
         c.drawCentredString(mid, qr_top - qr_size - 12, "Scan to keep score on the tablet")
         c.setFont("Courier", 7)
         c.setFillColor(st.MUTED)
-        c.drawCentredString(mid, qr_top - qr_size - 24,
-                            st.fit(card.url, "Courier", 7, width - 2 * st.MARGIN))
+        c.drawCentredString(
+            mid, qr_top - qr_size - 24, st.fit(card.url, "Courier", 7, width - 2 * st.MARGIN)
+        )
         c.setFillColor(st.INK)
     else:
         c.setStrokeColor(st.RULE)
@@ -124,24 +133,40 @@ def draw_card(c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts,
     c.drawCentredString(mid, centre_y - 10, cards.round_label)
     side = (width - 2 * st.MARGIN - TABLE_SIZE) / 2 - 10
     seats = card.seats
-    draw_name(c, Seat.N, seats.get(Seat.N), mid, centre_y + half + 8,
-              width - 2 * st.MARGIN, fonts, "center")
-    draw_name(c, Seat.S, seats.get(Seat.S), mid, centre_y - half - 32,
-              width - 2 * st.MARGIN, fonts, "center")
-    draw_name(c, Seat.W, seats.get(Seat.W), mid - half - 10, centre_y - 6, side, fonts,
-              "right")
-    draw_name(c, Seat.E, seats.get(Seat.E), mid + half + 10, centre_y - 6, side, fonts,
-              "left")
+    draw_name(
+        c,
+        Seat.N,
+        seats.get(Seat.N),
+        mid,
+        centre_y + half + 8,
+        width - 2 * st.MARGIN,
+        fonts,
+        "center",
+    )
+    draw_name(
+        c,
+        Seat.S,
+        seats.get(Seat.S),
+        mid,
+        centre_y - half - 32,
+        width - 2 * st.MARGIN,
+        fonts,
+        "center",
+    )
+    draw_name(c, Seat.W, seats.get(Seat.W), mid - half - 10, centre_y - 6, side, fonts, "right")
+    draw_name(c, Seat.E, seats.get(Seat.E), mid + half + 10, centre_y - 6, side, fonts, "left")
     c.setFont(fonts.regular, 8)
     c.setFillColor(st.MUTED)
-    c.drawCentredString(mid, st.MARGIN - 4, "Partners sit opposite: North with South, "
-                                            "East with West.")
+    c.drawCentredString(
+        mid, st.MARGIN - 4, "Partners sit opposite: North with South, East with West."
+    )
     c.setFillColor(st.INK)
 
 
 def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
-    fonts = st.fonts_for([cards.event, *(p.name for card in cards.cards
-                                         for p in card.seats.values())])
+    fonts = st.fonts_for(
+        [cards.event, *(p.name for card in cards.cards for p in card.seats.values())]
+    )
     pagesize = st.paper_size(paper)
     out = BytesIO()
     c = Canvas(out, pagesize=pagesize)

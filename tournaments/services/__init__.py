@@ -34,10 +34,21 @@ def now_or(now: datetime | None) -> datetime:
 
 
 def log(
-    tournament: Tournament, actor: str, action: str, summary: str, *,
-    reason: str = "", match: Match | None = None, at: datetime | None = None,
+    tournament: Tournament,
+    actor: str,
+    action: str,
+    summary: str,
+    *,
+    reason: str = "",
+    match: Match | None = None,
+    at: datetime | None = None,
 ) -> Activity:
     return Activity.objects.create(
-        tournament=tournament, actor=actor, action=action, summary=summary,
-        reason=reason, match=match, at=now_or(at),
+        tournament=tournament,
+        actor=actor,
+        action=action,
+        summary=summary,
+        reason=reason,
+        match=match,
+        at=now_or(at),
     )

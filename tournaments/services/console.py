@@ -34,8 +34,10 @@ def clock_of(rnd: Round) -> RoundClock:
 def current_round(tournament: Tournament) -> Round | None:
     """The round being played or about to be: the highest-numbered one."""
     return (
-        Round.objects.select_related("tournament").filter(tournament=tournament)
-        .order_by("-number").first()
+        Round.objects.select_related("tournament")
+        .filter(tournament=tournament)
+        .order_by("-number")
+        .first()
     )
 
 
@@ -79,6 +81,7 @@ def clock_view(rnd: Round, now: datetime, clock: RoundClock | None = None) -> Cl
 
 # --- players and check-in -------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Readiness:
     """Who is here, how many tables that seats, and exactly what stands in the way."""
@@ -109,6 +112,7 @@ def readiness(tournament: Tournament) -> Readiness:
 
 
 # --- seating ----------------------------------------------------------------------------
+
 
 @dataclass
 class TableRow:
@@ -160,19 +164,28 @@ def find_your_seat(tables: list[TableRow]) -> list[SeatFinder]:
                 continue
             partner = row.at(seat.partner.value)
             opponents = [row.at(s.value) for s in SEATS if s.team is not seat.team]
-            lines.append(SeatFinder(
-                name=player.name, division=player.division, table=row.table, seat=seat.value,
-                partner=partner.name if partner else "",
-                opponents=" & ".join(p.name for p in opponents if p is not None),
-            ))
+            lines.append(
+                SeatFinder(
+                    name=player.name,
+                    division=player.division,
+                    table=row.table,
+                    seat=seat.value,
+                    partner=partner.name if partner else "",
+                    opponents=" & ".join(p.name for p in opponents if p is not None),
+                )
+            )
     return sorted(lines, key=lambda line: line.name.casefold())
 
 
 # --- the live board ---------------------------------------------------------------------
 
 STATUS_LABELS = {
-    "waiting": "Waiting", "playing": "Playing", "time_called": "Time called",
-    "finished": "Finished", "confirmed": "Confirmed", "disputed": "Disputed",
+    "waiting": "Waiting",
+    "playing": "Playing",
+    "time_called": "Time called",
+    "finished": "Finished",
+    "confirmed": "Confirmed",
+    "disputed": "Disputed",
 }
 # Lower sorts first when the director asks for the tables that need attention.
 URGENCY = {"disputed": 0, "time_called": 1, "stale": 2, "slow_start": 3, "unconfirmed": 4}
@@ -208,8 +221,13 @@ ATTENTION_TEXT = {
 }
 
 
-def _board_row(match: Match, names: dict[str, str], clock: RoundClock, now: datetime,
-               started_at: datetime | None) -> BoardRow:
+def _board_row(
+    match: Match,
+    names: dict[str, str],
+    clock: RoundClock,
+    now: datetime,
+    started_at: datetime | None,
+) -> BoardRow:
     extension = timedelta(seconds=match.extension_seconds)
     over = match.is_over
     called = clock.is_called(now, extension) and match.round.kind == Round.Kind.PRELIMINARY
@@ -220,36 +238,56 @@ def _board_row(match: Match, names: dict[str, str], clock: RoundClock, now: date
     else:
         status = match.status
     since = now - match.last_entry_at if match.last_entry_at else None
-    flags = [label for flag, label in (
-        (match.has_renege, "renege"), (match.has_override, "override"),
-        (match.has_correction, "correction"),
-    ) if flag]
+    flags = [
+        label
+        for flag, label in (
+            (match.has_renege, "renege"),
+            (match.has_override, "override"),
+            (match.has_correction, "correction"),
+        )
+        if flag
+    ]
     reasons: list[str] = []
     if match.status == Match.Status.DISPUTED:
         reasons.append("disputed")
     if status == "time_called":
         reasons.append("time_called")
     last = match.last_contact_at or match.last_entry_at
-    if not over and match.status == Match.Status.PLAYING and last and now - last > STALE_AFTER \
-            and not clock.paused(now):
+    if (
+        not over
+        and match.status == Match.Status.PLAYING
+        and last
+        and now - last > STALE_AFTER
+        and not clock.paused(now)
+    ):
         reasons.append("stale")
-    if (not over and match.hands_played == 0 and started_at is not None
-            and now - started_at > SLOW_START_AFTER and not clock.paused(now)):
+    if (
+        not over
+        and match.hands_played == 0
+        and started_at is not None
+        and now - started_at > SLOW_START_AFTER
+        and not clock.paused(now)
+    ):
         reasons.append("slow_start")
     if match.status == Match.Status.FINISHED:
         reasons.append("unconfirmed")
     urgency = min((URGENCY[r] for r in reasons), default=9)
     return BoardRow(
-        match=match, status=status,
+        match=match,
+        status=status,
         ns=" & ".join(n for n in (names.get("N"), names.get("S")) if n),
         ew=" & ".join(n for n in (names.get("E"), names.get("W")) if n),
-        since_entry=since, time_called=called, flags=flags,
-        attention=[ATTENTION_TEXT[r] for r in reasons], urgency=urgency,
+        since_entry=since,
+        time_called=called,
+        flags=flags,
+        attention=[ATTENTION_TEXT[r] for r in reasons],
+        urgency=urgency,
     )
 
 
-def live_board(rnd: Round, now: datetime, *, attention_only: bool = False,
-               sort: str = "table") -> list[BoardRow]:
+def live_board(
+    rnd: Round, now: datetime, *, attention_only: bool = False, sort: str = "table"
+) -> list[BoardRow]:
     """Every match of the round with what the director needs to see; three queries."""
     clock = clock_of(rnd)
     names: dict[int, dict[str, str]] = defaultdict(dict)
@@ -264,11 +302,17 @@ def live_board(rnd: Round, now: datetime, *, attention_only: bool = False,
     if attention_only:
         rows = [r for r in rows if r.attention or r.flags]
     if sort == "attention":
-        rows.sort(key=lambda r: (r.urgency, -(r.since_entry or timedelta(0)).total_seconds(),
-                                 r.table))
+        rows.sort(
+            key=lambda r: (r.urgency, -(r.since_entry or timedelta(0)).total_seconds(), r.table)
+        )
     elif sort == "idle":
-        rows.sort(key=lambda r: (r.since_entry is None,
-                                 -(r.since_entry or timedelta(0)).total_seconds(), r.table))
+        rows.sort(
+            key=lambda r: (
+                r.since_entry is None,
+                -(r.since_entry or timedelta(0)).total_seconds(),
+                r.table,
+            )
+        )
     return rows
 
 
@@ -281,6 +325,7 @@ def board_summary(rows: list[BoardRow]) -> dict[str, int]:
 
 
 # --- standings and the final ------------------------------------------------------------
+
 
 def standings_rows(tournament: Tournament) -> dict[str, list[StandingRow]]:
     return standings(tournament)
@@ -307,9 +352,11 @@ class Finalist:
         return text + "."
 
 
-def finalists(tournament: Tournament,
-              table: dict[str, list[StandingRow]] | None = None,
-              seated: dict[int, str] | None = None) -> list[Finalist]:
+def finalists(
+    tournament: Tournament,
+    table: dict[str, list[StandingRow]] | None = None,
+    seated: dict[int, str] | None = None,
+) -> list[Finalist]:
     """Who plays the final and why: the final's seats if seeded, else who would be.
 
     ``seated`` maps player id to final seat; without it the top two eligible players of

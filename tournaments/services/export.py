@@ -40,9 +40,11 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
     ).order_by("match_id", "number"):
         hands[entry.match_id].append(entry)
     matches: dict[int, list[Match]] = defaultdict(list)
-    for match in Match.objects.filter(round__tournament=tournament).prefetch_related(
-        "overrides"
-    ).order_by("table", "game"):
+    for match in (
+        Match.objects.filter(round__tournament=tournament)
+        .prefetch_related("overrides")
+        .order_by("table", "game")
+    ):
         matches[match.round_id].append(match)
 
     def seat_map(rnd: Round, table: int) -> dict[str, int]:
@@ -71,23 +73,27 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
         for m in matches[rnd.pk]:
             override = list(m.overrides.all())
             table_seats = seats[(rnd.pk, m.table)]
-            out_matches.append({
-                "table": m.table,
-                "seats": seat_map(rnd, m.table),
-                "hands": [_hand(h) for h in hands[m.pk]],
-                "score": {"NS": m.score_ns, "EW": m.score_ew},
-                "winner": m.winner or None,
-                "override": (
-                    {"winner": override[-1].winner, "reason": override[-1].reason}
-                    if override else None
-                ),
-                "bonuses": {"NS": m.bonus_ns, "EW": m.bonus_ew},
-                "players": {
-                    str(s.player_id): s.points for s in table_seats if s.points is not None
-                },
-            })
-        out_rounds.append({"number": rnd.number, "kind": rnd.kind, "status": rnd.status,
-                           "matches": out_matches})
+            out_matches.append(
+                {
+                    "table": m.table,
+                    "seats": seat_map(rnd, m.table),
+                    "hands": [_hand(h) for h in hands[m.pk]],
+                    "score": {"NS": m.score_ns, "EW": m.score_ew},
+                    "winner": m.winner or None,
+                    "override": (
+                        {"winner": override[-1].winner, "reason": override[-1].reason}
+                        if override
+                        else None
+                    ),
+                    "bonuses": {"NS": m.bonus_ns, "EW": m.bonus_ew},
+                    "players": {
+                        str(s.player_id): s.points for s in table_seats if s.points is not None
+                    },
+                }
+            )
+        out_rounds.append(
+            {"number": rnd.number, "kind": rnd.kind, "status": rnd.status, "matches": out_matches}
+        )
 
     table = standings(tournament)
     return {
@@ -106,8 +112,11 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
         "standings": {
             division: [
                 {
-                    "rank": row.rank, "player": row.player.pk, "total": row.record.total,
-                    "wins": row.record.wins, "margin": row.record.margin,
+                    "rank": row.rank,
+                    "player": row.player.pk,
+                    "total": row.record.total,
+                    "wins": row.record.wins,
+                    "margin": row.record.margin,
                     "by_lot": row.standing.decided_by_lot,
                 }
                 for row in rows

@@ -38,12 +38,13 @@ from . import Conflict, ServiceError, log, now_or
 def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock:
     if pauses is None:
         pauses = (
-            [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()] if rnd.has_pauses
-            else []
+            [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()] if rnd.has_pauses else []
         )
     return RoundClock(
         limit=timedelta(minutes=rnd.tournament.round_minutes),
-        started_at=rnd.started_at, pauses=tuple(pauses), called_at=rnd.called_at,
+        started_at=rnd.started_at,
+        pauses=tuple(pauses),
+        called_at=rnd.called_at,
     )
 
 
@@ -73,8 +74,9 @@ def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = Fa
     except ValueError:
         return ""
     people = score_hand(hand, rules, individual=not final).individual
-    return ", ".join(f"{seat.value} {points:+d}".replace("-", "−") for seat, points in
-                     people.items())
+    return ", ".join(
+        f"{seat.value} {points:+d}".replace("-", "−") for seat, points in people.items()
+    )
 
 
 def standing_hands(match: Match) -> list[HandEntry]:
@@ -101,8 +103,13 @@ def replay_entries(match: Match, entries: Sequence[HandEntry], time: TimeCall) -
     if not match.first_dealer:
         if entries:
             raise InvalidMatch("The first dealer is not recorded.")
-        return replay([], first_dealer=Seat.N, rules=match.round.tournament.rules, time=time,
-                      final=match.round.kind == Round.Kind.FINAL)
+        return replay(
+            [],
+            first_dealer=Seat.N,
+            rules=match.round.tournament.rules,
+            time=time,
+            final=match.round.kind == Round.Kind.FINAL,
+        )
     return replay(
         [PhasedHand(hand_of(e), Phase(e.phase)) for e in entries],
         first_dealer=Seat(match.first_dealer),
@@ -291,10 +298,17 @@ def set_first_dealer(match: Match, seat: Seat, *, by: str) -> Match:
 
 
 def record_hand(
-    match: Match | int, hand: Hand, *, client_key: str, by: str,
-    source: str = HandEntry.Source.TABLET, number: int | None = None,
-    first_dealer: Seat | None = None, entered_at: datetime | None = None,
-    at: AtTable | None = None, now: datetime | None = None,
+    match: Match | int,
+    hand: Hand,
+    *,
+    client_key: str,
+    by: str,
+    source: str = HandEntry.Source.TABLET,
+    number: int | None = None,
+    first_dealer: Seat | None = None,
+    entered_at: datetime | None = None,
+    at: AtTable | None = None,
+    now: datetime | None = None,
 ) -> Recorded:
     """Record the next hand; a retry with the same client key returns the first entry.
 
@@ -308,8 +322,17 @@ def record_hand(
         raise ServiceError("Every entry needs a client key of 1 to 64 printable characters.")
     try:
         with transaction.atomic():
-            return _record(_lock(match_id, at), hand, client_key, by, source, number,
-                           first_dealer, entered_at, now)
+            return _record(
+                _lock(match_id, at),
+                hand,
+                client_key,
+                by,
+                source,
+                number,
+                first_dealer,
+                entered_at,
+                now,
+            )
     except IntegrityError:
         # The key is taken: by a concurrent retry of the same entry that won the race (a
         # retry), or by another match's hand (the key lookup in _record reads only this
@@ -322,17 +345,31 @@ def record_hand(
         return Recorded(existing, match_state(existing.match, now), duplicate=True)
 
 
-def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
-            number: int | None, first_dealer: Seat | None, entered_at: datetime | None,
-            now: datetime) -> Recorded:
+def _record(
+    match: Match,
+    hand: Hand,
+    client_key: str,
+    by: str,
+    source: str,
+    number: int | None,
+    first_dealer: Seat | None,
+    entered_at: datetime | None,
+    now: datetime,
+) -> Recorded:
     """Record a hand in the match, which the caller has locked."""
     entered = history(match)
     entries = standing_of(entered)
     clock = round_clock(match.round)
     existing = next((e for e in entered if e.client_key == client_key), None)
     if existing is not None:
-        return Recorded(existing, replay_entries(match, entries, match_time(match, now, clock)),
-                        duplicate=True, match=match, history=entered, clock=clock)
+        return Recorded(
+            existing,
+            replay_entries(match, entries, match_time(match, now, clock)),
+            duplicate=True,
+            match=match,
+            history=entered,
+            clock=clock,
+        )
     _require_open(match)
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value
@@ -353,7 +390,8 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     except (InvalidHand, InvalidMatch) as exc:
         raise ServiceError(str(exc)) from exc
     if (
-        phase is Phase.AT_CALL and entered_at is not None
+        phase is Phase.AT_CALL
+        and entered_at is not None
         and entered_at <= now
         and (match.round.started_at is None or entered_at >= match.round.started_at)
     ):
@@ -367,11 +405,20 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     dealer = state.next_dealer
     assert dealer is not None
     entry = HandEntry(
-        match=match, number=next_number, client_key=client_key, outcome=hand.outcome.value,
-        maker=hand.maker.value if hand.maker else "", alone=hand.alone,
-        maker_tricks=hand.maker_tricks, renege_by=hand.renege_by.value if hand.renege_by else "",
-        dealer_partner_ordered_up=hand.dealer_partner_ordered_up, dealer=dealer.value,
-        phase=phase.value, source=source, entered_at=now, entered_by=by,
+        match=match,
+        number=next_number,
+        client_key=client_key,
+        outcome=hand.outcome.value,
+        maker=hand.maker.value if hand.maker else "",
+        alone=hand.alone,
+        maker_tricks=hand.maker_tricks,
+        renege_by=hand.renege_by.value if hand.renege_by else "",
+        dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
+        dealer=dealer.value,
+        phase=phase.value,
+        source=source,
+        entered_at=now,
+        entered_by=by,
     )
     try:
         new_state = replay_entries(match, [*entries, entry], time)
@@ -385,8 +432,9 @@ def _record(match: Match, hand: Hand, client_key: str, by: str, source: str,
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
 
 
-def answer_time_call(match: Match, in_progress: bool, *, by: str,
-                     now: datetime | None = None) -> MatchState:
+def answer_time_call(
+    match: Match, in_progress: bool, *, by: str, now: datetime | None = None
+) -> MatchState:
     """The table says whether a hand was being played when time was called."""
     now = now_or(now)
     with transaction.atomic():
@@ -410,8 +458,9 @@ def answer_time_call(match: Match, in_progress: bool, *, by: str,
     return state
 
 
-def undo_last_hand(match: Match, *, by: str, reason: str = "",
-                   now: datetime | None = None, director: bool = False) -> HandEntry:
+def undo_last_hand(
+    match: Match, *, by: str, reason: str = "", now: datetime | None = None, director: bool = False
+) -> HandEntry:
     now = now_or(now)
     with transaction.atomic():
         match = _lock(match)
@@ -430,16 +479,24 @@ def undo_last_hand(match: Match, *, by: str, reason: str = "",
         match.has_correction = True
         match.last_contact_at = now
         _refresh(match, state, now)
-        log(match.round.tournament, by, "undo", f"{match}: undid hand {last.number}.",
-            reason=reason, match=match, at=now)
+        log(
+            match.round.tournament,
+            by,
+            "undo",
+            f"{match}: undid hand {last.number}.",
+            reason=reason,
+            match=match,
+            at=now,
+        )
     return last
 
 
 def _later_round_warning(match: Match, before: str) -> list[str]:
     if match.winner == before or match.round.kind == Round.Kind.FINAL:
         return []
-    if Round.objects.filter(tournament_id=match.round.tournament_id,
-                            number__gt=match.round.number).exists():
+    if Round.objects.filter(
+        tournament_id=match.round.tournament_id, number__gt=match.round.number
+    ).exists():
         return [
             f"The winner of {match} changed after the next round was seated. "
             "The seating already made stands; reseat by hand if you must."
@@ -447,8 +504,15 @@ def _later_round_warning(match: Match, before: str) -> list[str]:
     return []
 
 
-def correct_hand(entry: HandEntry, hand: Hand, *, by: str, reason: str,
-                 client_key: str | None = None, now: datetime | None = None) -> Recorded:
+def correct_hand(
+    entry: HandEntry,
+    hand: Hand,
+    *,
+    by: str,
+    reason: str,
+    client_key: str | None = None,
+    now: datetime | None = None,
+) -> Recorded:
     """The director replaces a standing hand; the original stays in the history."""
     now = now_or(now)
     reason = reason.strip()
@@ -471,13 +535,22 @@ def correct_hand(entry: HandEntry, hand: Hand, *, by: str, reason: str,
         except InvalidHand as exc:
             raise ServiceError(str(exc)) from exc
         new = HandEntry(
-            match=match, number=entry.number, client_key=key, outcome=hand.outcome.value,
-            maker=hand.maker.value if hand.maker else "", alone=hand.alone,
+            match=match,
+            number=entry.number,
+            client_key=key,
+            outcome=hand.outcome.value,
+            maker=hand.maker.value if hand.maker else "",
+            alone=hand.alone,
             maker_tricks=hand.maker_tricks,
             renege_by=hand.renege_by.value if hand.renege_by else "",
-            dealer_partner_ordered_up=hand.dealer_partner_ordered_up, dealer=entry.dealer,
-            phase=entry.phase, source=HandEntry.Source.DIRECTOR, entered_at=now,
-            entered_by=by, reason=reason, replaces=entry,
+            dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
+            dealer=entry.dealer,
+            phase=entry.phase,
+            source=HandEntry.Source.DIRECTOR,
+            entered_at=now,
+            entered_by=by,
+            reason=reason,
+            replaces=entry,
         )
         replaced = [new if e.pk == entry.pk else e for e in entries]
         try:
@@ -496,14 +569,21 @@ def correct_hand(entry: HandEntry, hand: Hand, *, by: str, reason: str,
         new.save()
         match.has_correction = True
         _refresh(match, state, now)
-        log(match.round.tournament, by, "correct",
+        log(
+            match.round.tournament,
+            by,
+            "correct",
             f"{match}: hand {entry.number} corrected ({scored.describe}).",
-            reason=reason, match=match, at=now)
+            reason=reason,
+            match=match,
+            at=now,
+        )
         return Recorded(new, state, warnings=_later_round_warning(match, before))
 
 
-def override_winner(match: Match, winner: Team, *, by: str, reason: str,
-                    now: datetime | None = None) -> list[str]:
+def override_winner(
+    match: Match, winner: Team, *, by: str, reason: str, now: datetime | None = None
+) -> list[str]:
     now = now_or(now)
     reason = reason.strip()
     if not reason:
@@ -519,14 +599,21 @@ def override_winner(match: Match, winner: Team, *, by: str, reason: str,
         state = match_state(match, now)
         match.status = Match.Status.CONFIRMED
         _refresh(match, state, now)
-        log(match.round.tournament, by, "override",
+        log(
+            match.round.tournament,
+            by,
+            "override",
             f"{match}: winner set to {winner.value} (recorded {match.recorded_winner}).",
-            reason=reason, match=match, at=now)
+            reason=reason,
+            match=match,
+            at=now,
+        )
     return _later_round_warning(match, before)
 
 
-def confirm_match(match: Match, *, agree: bool, by: str, note: str = "",
-                  now: datetime | None = None) -> Match:
+def confirm_match(
+    match: Match, *, agree: bool, by: str, note: str = "", now: datetime | None = None
+) -> Match:
     """A player of the other team agrees with the result or disputes it."""
     now = now_or(now)
     with transaction.atomic():
@@ -546,13 +633,19 @@ def confirm_match(match: Match, *, agree: bool, by: str, note: str = "",
         match.last_contact_at = now
         match.save()
         if not agree:
-            log(match.round.tournament, by, "dispute", f"{match}: result disputed.",
-                reason=note, match=match, at=now)
+            log(
+                match.round.tournament,
+                by,
+                "dispute",
+                f"{match}: result disputed.",
+                reason=note,
+                match=match,
+                at=now,
+            )
     return match
 
 
-def close_match(match: Match, *, by: str, note: str = "",
-                now: datetime | None = None) -> Match:
+def close_match(match: Match, *, by: str, note: str = "", now: datetime | None = None) -> Match:
     """The director accepts a finished (or disputed) result as final."""
     now = now_or(now)
     with transaction.atomic():
@@ -564,8 +657,15 @@ def close_match(match: Match, *, by: str, note: str = "",
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.save()
-        log(match.round.tournament, by, "close", f"{match}: closed ({was}).", reason=note,
-            match=match, at=now)
+        log(
+            match.round.tournament,
+            by,
+            "close",
+            f"{match}: closed ({was}).",
+            reason=note,
+            match=match,
+            at=now,
+        )
     return match
 
 

@@ -20,8 +20,9 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
-def check_player(tournament: Tournament, name: str, division: str,
-                 *, exclude: Player | None = None) -> tuple[str, str]:
+def check_player(
+    tournament: Tournament, name: str, division: str, *, exclude: Player | None = None
+) -> tuple[str, str]:
     name = clean_name(name)
     division = division.strip().upper()
     if not name:
@@ -38,8 +39,9 @@ def check_player(tournament: Tournament, name: str, division: str,
     return name, division
 
 
-def register_player(tournament: Tournament, name: str, division: str, *, by: str,
-                    checked_in: bool = False) -> Player:
+def register_player(
+    tournament: Tournament, name: str, division: str, *, by: str, checked_in: bool = False
+) -> Player:
     name, division = check_player(tournament, name, division)
     try:
         with transaction.atomic():
@@ -64,8 +66,9 @@ def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
     return player
 
 
-def set_checked_in(tournament: Tournament, player_ids: Iterable[int], value: bool, *,
-                   by: str) -> int:
+def set_checked_in(
+    tournament: Tournament, player_ids: Iterable[int], value: bool, *, by: str
+) -> int:
     with transaction.atomic():
         players = Player.objects.filter(tournament=tournament, pk__in=list(player_ids))
         names = sorted(players.values_list("name", flat=True))
@@ -118,8 +121,8 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
             return report
     data = data.lstrip("\ufeff")
     existing = {
-        n.casefold() for n in Player.objects.filter(tournament=tournament)
-        .values_list("name", flat=True)
+        n.casefold()
+        for n in Player.objects.filter(tournament=tournament).values_list("name", flat=True)
     }
     seen: dict[str, int] = {}
     try:
@@ -163,8 +166,14 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
     return report
 
 
-def import_players(tournament: Tournament, data: bytes | str, *, by: str,
-                   checked_in: bool = False, now: datetime | None = None) -> ImportReport:
+def import_players(
+    tournament: Tournament,
+    data: bytes | str,
+    *,
+    by: str,
+    checked_in: bool = False,
+    now: datetime | None = None,
+) -> ImportReport:
     """Import every row or none: any bad row refuses the whole file."""
     report = parse_players_csv(tournament, data)
     if not report.ok:
@@ -172,12 +181,12 @@ def import_players(tournament: Tournament, data: bytes | str, *, by: str,
     try:
         with transaction.atomic():
             Player.objects.bulk_create(
-                Player(tournament=tournament, name=r.name, division=r.division,
-                       checked_in=checked_in)
+                Player(
+                    tournament=tournament, name=r.name, division=r.division, checked_in=checked_in
+                )
                 for r in report.rows
             )
-            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.",
-                at=now)
+            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.", at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))
     return report
@@ -188,14 +197,14 @@ def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
     from django.db.models import Count, Q
 
     rows = (
-        Player.objects.filter(tournament=tournament).values("division").annotate(
+        Player.objects.filter(tournament=tournament)
+        .values("division")
+        .annotate(
             registered=Count("id", filter=Q(withdrawn=False)),
             checked_in=Count("id", filter=Q(checked_in=True, withdrawn=False)),
         )
     )
     counts = {d: {"registered": 0, "checked_in": 0} for d in Division.values}
     for row in rows:
-        counts[row["division"]] = {
-            "registered": row["registered"], "checked_in": row["checked_in"]
-        }
+        counts[row["division"]] = {"registered": row["registered"], "checked_in": row["checked_in"]}
     return counts

@@ -25,9 +25,7 @@ def _lock_tournament(tournament: Tournament) -> Tournament:
 def _lock_round(rnd: Round) -> Round:
     # of=("self",): on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
     # row, serialising every write of the event behind it.
-    return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(
-        pk=rnd.pk
-    )
+    return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=rnd.pk)
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
@@ -42,30 +40,42 @@ def seating_of(rnd: Round) -> list[TableSeating]:
 def _write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
     SeatRow.objects.bulk_create(
         SeatRow(round=rnd, table=t.table, position=seat.value, player_id=pid)
-        for t in seating for seat, pid in t.seats.items()
+        for t in seating
+        for seat, pid in t.seats.items()
     )
     Match.objects.bulk_create(Match(round=rnd, table=t.table) for t in seating)
     live = set(
-        TableLink.objects.filter(tournament_id=rnd.tournament_id, revoked_at__isnull=True)
-        .values_list("table", flat=True)
+        TableLink.objects.filter(
+            tournament_id=rnd.tournament_id, revoked_at__isnull=True
+        ).values_list("table", flat=True)
     )
     TableLink.objects.bulk_create(
-        TableLink(tournament_id=rnd.tournament_id, table=t.table,
-                  token=secrets.token_urlsafe(32))
-        for t in seating if t.table not in live
+        TableLink(tournament_id=rnd.tournament_id, table=t.table, token=secrets.token_urlsafe(32))
+        for t in seating
+        if t.table not in live
     )
 
 
-def draw_first_round(tournament: Tournament, *, by: str, seed: int | None = None,
-                     redraw: bool = False, now: datetime | None = None) -> Round:
+def draw_first_round(
+    tournament: Tournament,
+    *,
+    by: str,
+    seed: int | None = None,
+    redraw: bool = False,
+    now: datetime | None = None,
+) -> Round:
     """Round 1: a seeded random draw of the checked-in players."""
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
         existing = tournament.rounds.first()
         if existing is not None:
-            if not redraw or existing.number != 1 or existing.status != Round.Status.SEATED \
-                    or tournament.rounds.count() > 1:
+            if (
+                not redraw
+                or existing.number != 1
+                or existing.status != Round.Status.SEATED
+                or tournament.rounds.count() > 1
+            ):
                 raise ServiceError("Round 1 is already drawn and under way.")
             existing.seats.all().delete()
             existing.matches.all().delete()
@@ -81,13 +91,11 @@ def draw_first_round(tournament: Tournament, *, by: str, seed: int | None = None
         _write_seating(rnd, seating)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
-        log(tournament, by, "draw",
-            f"Drew round 1: {len(seating)} tables, seed {seed}.", at=now)
+        log(tournament, by, "draw", f"Drew round 1: {len(seating)} tables, seed {seed}.", at=now)
     return rnd
 
 
-def swap_players(rnd: Round, first: Player, second: Player, *, by: str,
-                 reason: str = "") -> None:
+def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: str = "") -> None:
     with transaction.atomic():
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
@@ -103,10 +111,17 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str,
         SeatRow.objects.filter(round=rnd, player_id__in=[first.pk, second.pk]).delete()
         SeatRow.objects.bulk_create(
             SeatRow(round=rnd, table=t.table, position=seat.value, player_id=pid)
-            for t in changed for seat, pid in t.seats.items() if pid in (first.pk, second.pk)
+            for t in changed
+            for seat, pid in t.seats.items()
+            if pid in (first.pk, second.pk)
         )
-        log(rnd.tournament, by, "swap", f"{rnd}: swapped {first.name} and {second.name}.",
-            reason=reason)
+        log(
+            rnd.tournament,
+            by,
+            "swap",
+            f"{rnd}: swapped {first.name} and {second.name}.",
+            reason=reason,
+        )
 
 
 def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
@@ -115,9 +130,11 @@ def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
             raise ServiceError(f"{rnd} has already started.")
-        if Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number).exclude(
-            status=Round.Status.FINISHED
-        ).exists():
+        if (
+            Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number)
+            .exclude(status=Round.Status.FINISHED)
+            .exists()
+        ):
             raise ServiceError("Finalize the previous round first.")
         rnd.status, rnd.started_at = Round.Status.RUNNING, now
         rnd.save(update_fields=["status", "started_at"])
@@ -180,17 +197,23 @@ def extend_table(match: Match, minutes: int, *, by: str, reason: str = "") -> Ma
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
     with transaction.atomic():
-        match = Match.objects.select_for_update(of=("self",)).select_related(
-            "round__tournament"
-        ).get(
-            pk=match.pk
+        match = (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("round__tournament")
+            .get(pk=match.pk)
         )
         if match.round.status == Round.Status.FINISHED:
             raise ServiceError(f"{match.round} is closed.")
         match.extension_seconds = minutes * 60
         match.save(update_fields=["extension_seconds"])
-        log(match.round.tournament, by, "extend",
-            f"{match}: extension set to {minutes} min.", reason=reason, match=match)
+        log(
+            match.round.tournament,
+            by,
+            "extend",
+            f"{match}: extension set to {minutes} min.",
+            reason=reason,
+            match=match,
+        )
     return match
 
 
@@ -234,8 +257,7 @@ def seat_next_round(tournament: Tournament, *, by: str, now: datetime | None = N
             raise ServiceError(f"Finalize {last} first.")
         seating = {t.table: t for t in seating_of(last)}
         results = [
-            TableResult(seating[m.table], Team(m.winner))
-            for m in last.matches.order_by("table")
+            TableResult(seating[m.table], Team(m.winner)) for m in last.matches.order_by("table")
         ]
         try:
             new_seating = rotate(results)
@@ -247,8 +269,9 @@ def seat_next_round(tournament: Tournament, *, by: str, now: datetime | None = N
     return rnd
 
 
-def revoke_link(tournament: Tournament, table: int, *, by: str,
-                now: datetime | None = None) -> TableLink:
+def revoke_link(
+    tournament: Tournament, table: int, *, by: str, now: datetime | None = None
+) -> TableLink:
     """Revoke a table's tablet link and issue a new one."""
     now = now_or(now)
     with transaction.atomic():

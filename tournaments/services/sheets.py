@@ -153,15 +153,31 @@ class FinalResults:
 
 
 # Letters that Unicode does not decompose into a base letter and an accent.
-UNDECOMPOSED = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d",
-                              "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss",
-                              "Þ": "Th", "þ": "th", "ı": "i"})
+UNDECOMPOSED = str.maketrans(
+    {
+        "Ł": "L",
+        "ł": "l",
+        "Ø": "O",
+        "ø": "o",
+        "Đ": "D",
+        "đ": "d",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "ß": "ss",
+        "Þ": "Th",
+        "þ": "th",
+        "ı": "i",
+    }
+)
 
 
 def sort_key(name: str) -> tuple[str, str]:
     """Alphabetical as people read it: accents and case do not move a name."""
     plain = "".join(
-        c for c in unicodedata.normalize("NFKD", name.translate(UNDECOMPOSED))
+        c
+        for c in unicodedata.normalize("NFKD", name.translate(UNDECOMPOSED))
         if not unicodedata.combining(c)
     )
     return plain.casefold(), name
@@ -173,11 +189,16 @@ def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLi
         counts[row.rank] += 1
     return tuple(
         StandingLine(
-            rank=row.rank, shared=counts[row.rank] > 1, name=row.player.name,
+            rank=row.rank,
+            shared=counts[row.rank] > 1,
+            name=row.player.name,
             withdrawn=row.player.withdrawn,
             by_round=tuple(row.by_round.get(n) for n in rounds),
-            bonuses=row.record.bonuses, individual=row.record.individual,
-            total=row.record.total, wins=row.record.wins, margin=row.record.margin,
+            bonuses=row.record.bonuses,
+            individual=row.record.individual,
+            total=row.record.total,
+            wins=row.record.wins,
+            margin=row.record.margin,
             by_lot=row.standing.decided_by_lot,
         )
         for row in rows
@@ -187,8 +208,9 @@ def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLi
 def _prelim_status(tournament: Tournament) -> tuple[tuple[int, ...], str]:
     """The round columns (every planned preliminary round) and where the event stands."""
     prelims = list(tournament.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("number"))
-    columns = tuple(range(1, max([tournament.preliminary_rounds, *(r.number for r in prelims)])
-                          + 1))
+    columns = tuple(
+        range(1, max([tournament.preliminary_rounds, *(r.number for r in prelims)]) + 1)
+    )
     finished = [r.number for r in prelims if r.status == Round.Status.FINISHED]
     running = [r.number for r in prelims if r.status == Round.Status.RUNNING]
     if running:
@@ -200,13 +222,19 @@ def _prelim_status(tournament: Tournament) -> tuple[tuple[int, ...], str]:
     return columns, status
 
 
-def standings_sheet(tournament: Tournament, division: str,
-                    now: datetime | None = None) -> StandingsSheet:
+def standings_sheet(
+    tournament: Tournament, division: str, now: datetime | None = None
+) -> StandingsSheet:
     columns, status = _prelim_status(tournament)
     rows = standings(tournament)[division]
     return StandingsSheet(
-        event=tournament.name, division=division, rounds=columns, status=status,
-        lot_seed=tournament.lot_seed, lines=_lines(rows, columns), printed_at=now_or(now),
+        event=tournament.name,
+        division=division,
+        rounds=columns,
+        status=status,
+        lot_seed=tournament.lot_seed,
+        lines=_lines(rows, columns),
+        printed_at=now_or(now),
     )
 
 
@@ -222,14 +250,22 @@ def _seats_by_table(rnd: Round) -> dict[int, dict[Seat, Seated]]:
 def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     tables = _seats_by_table(rnd)
     players = [
-        FindLine(p.name, p.division, table, seat, seats[seat.partner].name
-                 if seat.partner in seats else "")
-        for table, seats in tables.items() for seat, p in seats.items()
+        FindLine(
+            p.name,
+            p.division,
+            table,
+            seat,
+            seats[seat.partner].name if seat.partner in seats else "",
+        )
+        for table, seats in tables.items()
+        for seat, p in seats.items()
     ]
     players.sort(key=lambda line: sort_key(line.name))
     return SeatingSheet(
-        event=rnd.tournament.name, round_label=str(rnd),
-        tables=tuple(TableLine(t, s) for t, s in tables.items()), players=tuple(players),
+        event=rnd.tournament.name,
+        round_label=str(rnd),
+        tables=tuple(TableLine(t, s) for t, s in tables.items()),
+        players=tuple(players),
         printed_at=now_or(now),
     )
 
@@ -239,8 +275,12 @@ def current_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.order_by("-number").first()
 
 
-def table_cards(tournament: Tournament, link_url: Callable[[str], str],
-                now: datetime | None = None, rnd: Round | None = None) -> TableCards | None:
+def table_cards(
+    tournament: Tournament,
+    link_url: Callable[[str], str],
+    now: datetime | None = None,
+    rnd: Round | None = None,
+) -> TableCards | None:
     """One card per table of ``rnd`` (the current round by default); None before the
     first draw.
 
@@ -252,11 +292,13 @@ def table_cards(tournament: Tournament, link_url: Callable[[str], str],
         return None
     tables = _seats_by_table(rnd)
     tokens = dict(
-        TableLink.objects.filter(tournament=tournament, revoked_at__isnull=True,
-                                 table__in=list(tables)).values_list("table", "token")
+        TableLink.objects.filter(
+            tournament=tournament, revoked_at__isnull=True, table__in=list(tables)
+        ).values_list("table", "token")
     )
     return TableCards(
-        event=tournament.name, round_label=str(rnd),
+        event=tournament.name,
+        round_label=str(rnd),
         cards=tuple(
             TableCard(t, link_url(tokens[t]) if t in tokens else None, seats)
             for t, seats in tables.items()
@@ -287,17 +329,24 @@ def _hand_lines(entries: list[HandEntry], cap: int | None = None) -> tuple[HandL
         if cap is not None:
             ns, ew = min(ns, cap), min(ew, cap)
         played = e.outcome == HandEntry.Outcome.PLAYED
-        lines.append(HandLine(
-            number=e.number, dealer=Seat(e.dealer),
-            makers=Seat(e.maker).team if played and e.maker else None,
-            alone=e.alone, tricks=e.maker_tricks if played else None, note=_hand_note(e),
-            points_ns=e.points_ns, points_ew=e.points_ew, total_ns=ns, total_ew=ew,
-        ))
+        lines.append(
+            HandLine(
+                number=e.number,
+                dealer=Seat(e.dealer),
+                makers=Seat(e.maker).team if played and e.maker else None,
+                alone=e.alone,
+                tricks=e.maker_tricks if played else None,
+                note=_hand_note(e),
+                points_ns=e.points_ns,
+                points_ew=e.points_ew,
+                total_ns=ns,
+                total_ew=ew,
+            )
+        )
     return tuple(lines)
 
 
-def scoresheets(rnd: Round, table: int | None = None,
-                now: datetime | None = None) -> Scoresheets:
+def scoresheets(rnd: Round, table: int | None = None, now: datetime | None = None) -> Scoresheets:
     """Backup scoresheets for a round (or one table of it).
 
     Hands the tablet already recorded are printed in the grid, so a table whose tablet
@@ -309,8 +358,7 @@ def scoresheets(rnd: Round, table: int | None = None,
     if table is not None:
         tables = {table: tables[table]} if table in tables else {}
     matches = {
-        (m.table, m.game): m
-        for m in Match.objects.filter(round=rnd, table__in=list(tables))
+        (m.table, m.game): m for m in Match.objects.filter(round=rnd, table__in=list(tables))
     }
     hands: dict[int, list[HandEntry]] = defaultdict(list)
     for entry in HandEntry.objects.filter(
@@ -326,20 +374,30 @@ def scoresheets(rnd: Round, table: int | None = None,
     for t, seats in tables.items():
         for game in games:
             match = matches.get((t, game))
-            sheets.append(Scoresheet(
-                table=t, game=game if final else None, seats=seats,
-                first_dealer=Seat(match.first_dealer) if match and match.first_dealer else None,
-                hands=_hand_lines(hands[match.pk], cap) if match else (),
-            ))
+            sheets.append(
+                Scoresheet(
+                    table=t,
+                    game=game if final else None,
+                    seats=seats,
+                    first_dealer=Seat(match.first_dealer) if match and match.first_dealer else None,
+                    hands=_hand_lines(hands[match.pk], cap) if match else (),
+                )
+            )
     return Scoresheets(
-        event=tournament.name, round_label=str(rnd), final=final,
-        games_to_win=tournament.final_games_to_win, round_minutes=tournament.round_minutes,
-        rules=tournament.rules, sheets=tuple(sheets), printed_at=now_or(now),
+        event=tournament.name,
+        round_label=str(rnd),
+        final=final,
+        games_to_win=tournament.final_games_to_win,
+        round_minutes=tournament.round_minutes,
+        rules=tournament.rules,
+        sheets=tuple(sheets),
+        printed_at=now_or(now),
     )
 
 
-def final_results(tournament: Tournament, top: int = 10,
-                  now: datetime | None = None) -> FinalResults:
+def final_results(
+    tournament: Tournament, top: int = 10, now: datetime | None = None
+) -> FinalResults:
     """Champions, the final's games and the top of each division."""
     columns, status = _prelim_status(tournament)
     table = standings(tournament)
@@ -352,12 +410,17 @@ def final_results(tournament: Tournament, top: int = 10,
         seats = _seats_by_table(rnd).get(1, {})
         pairs = {
             team: (seats[team.seats[0]].name, seats[team.seats[1]].name)
-            for team in Team if all(s in seats for s in team.seats)
+            for team in Team
+            if all(s in seats for s in team.seats)
         }
         games = tuple(
-            FinalGame(m.game, m.score_ns, m.score_ew,
-                      Team(m.winner) if m.is_over and m.winner else None,
-                      m.get_status_display())
+            FinalGame(
+                m.game,
+                m.score_ns,
+                m.score_ew,
+                Team(m.winner) if m.is_over and m.winner else None,
+                m.get_status_display(),
+            )
             for m in rnd.matches.order_by("game")
         )
         progress = final_progress(tournament)
@@ -373,10 +436,16 @@ def final_results(tournament: Tournament, top: int = 10,
     else:
         status = f"Provisional: {status.lower()}"
     return FinalResults(
-        event=tournament.name, status=status, finished=finished, champions=champions,
-        pairs=pairs, games=games, wins=wins,
-        top={d: tuple(line for line in _lines(rows, columns) if line.rank <= top)
-             for d, rows in table.items()},
+        event=tournament.name,
+        status=status,
+        finished=finished,
+        champions=champions,
+        pairs=pairs,
+        games=games,
+        wins=wins,
+        top={
+            d: tuple(line for line in _lines(rows, columns) if line.rank <= top)
+            for d, rows in table.items()
+        },
         printed_at=now_or(now),
     )
-

@@ -17,11 +17,54 @@ from . import play, rounds, standings
 from . import players as player_service
 from .tournaments import create_tournament
 
-FIRST = ["Ann", "Bob", "Cara", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivan", "Jo", "Kai",
-         "Lena", "Max", "Nia", "Otto", "Pia", "Quinn", "Rosa", "Sam", "Tess", "Uma", "Vic",
-         "Wes", "Xena", "Yuri", "Zoe"]
-LAST = ["Lee", "Moreau", "Novak", "Okafor", "Park", "Quist", "Reyes", "Schmidt", "Tanaka",
-        "Ueda", "Vogel", "Walsh", "Young", "Zhang", "Brandt", "Costa", "Dunn", "Evans"]
+FIRST = [
+    "Ann",
+    "Bob",
+    "Cara",
+    "Dev",
+    "Eli",
+    "Fay",
+    "Gus",
+    "Hana",
+    "Ivan",
+    "Jo",
+    "Kai",
+    "Lena",
+    "Max",
+    "Nia",
+    "Otto",
+    "Pia",
+    "Quinn",
+    "Rosa",
+    "Sam",
+    "Tess",
+    "Uma",
+    "Vic",
+    "Wes",
+    "Xena",
+    "Yuri",
+    "Zoe",
+]
+LAST = [
+    "Lee",
+    "Moreau",
+    "Novak",
+    "Okafor",
+    "Park",
+    "Quist",
+    "Reyes",
+    "Schmidt",
+    "Tanaka",
+    "Ueda",
+    "Vogel",
+    "Walsh",
+    "Young",
+    "Zhang",
+    "Brandt",
+    "Costa",
+    "Dunn",
+    "Evans",
+]
 SIM = "simulation"
 EPOCH = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 
@@ -47,14 +90,12 @@ class Simulation:
         self.clock = EPOCH
 
     def setup(self) -> Tournament:
-        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48),
-                              now=self.clock)
+        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock)
         names = player_names(4 * self.tables, self.rng)
         csv_text = "name,division\n" + "".join(
             f"{n},{'A' if i % 2 == 0 else 'B'}\n" for i, n in enumerate(names)
         )
-        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True,
-                                               now=self.clock)
+        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True, now=self.clock)
         assert report.ok, report.error_text()
         rounds.draw_first_round(t, by=SIM, seed=self.rng.getrandbits(48), now=self.clock)
         self.tournament = t
@@ -72,8 +113,14 @@ class Simulation:
             if deadline is not None and at >= deadline:
                 return True
             n += 1
-            result = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
-                                      by=SIM, source=HandEntry.Source.SIMULATION, now=at)
+            result = play.record_hand(
+                match,
+                random_hand(self.rng),
+                client_key=self.key(match, n),
+                by=SIM,
+                source=HandEntry.Source.SIMULATION,
+                now=at,
+            )
             if result.state.over:
                 return False
 
@@ -83,15 +130,27 @@ class Simulation:
         n = match.hands_played
         if self.rng.random() < 0.75:
             n += 1
-            state = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
-                                     by=SIM, source=HandEntry.Source.SIMULATION, now=at).state
+            state = play.record_hand(
+                match,
+                random_hand(self.rng),
+                client_key=self.key(match, n),
+                by=SIM,
+                source=HandEntry.Source.SIMULATION,
+                now=at,
+            ).state
         else:
             state = play.answer_time_call(match, False, by=SIM, now=at)
         while not state.over:
             at += hand_duration(self.rng)
             n += 1
-            state = play.record_hand(match, random_hand(self.rng), client_key=self.key(match, n),
-                                     by=SIM, source=HandEntry.Source.SIMULATION, now=at).state
+            state = play.record_hand(
+                match,
+                random_hand(self.rng),
+                client_key=self.key(match, n),
+                by=SIM,
+                source=HandEntry.Source.SIMULATION,
+                now=at,
+            ).state
 
     def play_round(self, rnd: Round) -> None:
         start = self.clock
@@ -99,7 +158,8 @@ class Simulation:
         deadline = start + timedelta(minutes=self.tournament.round_minutes)
         matches = list(rnd.matches.select_related("round__tournament").order_by("table"))
         going = [
-            m for m in matches
+            m
+            for m in matches
             if self.play_match(m, start + timedelta(seconds=self.rng.randint(10, 90)), deadline)
         ]
         for m in going:
@@ -131,8 +191,9 @@ def simulate(tables: int, seed: int, name: str | None = None) -> Tournament:
     return Simulation(tables, seed, name).run()
 
 
-def demo_event(tables: int, name: str, *, round_started: datetime, seed: int = 2026,
-               rounds_played: int = 2) -> Tournament:
+def demo_event(
+    tables: int, name: str, *, round_started: datetime, seed: int = 2026, rounds_played: int = 2
+) -> Tournament:
     """A tournament part-way through: some rounds played, the next one running now."""
     sim = Simulation(tables, seed, name)
     sim.clock = round_started - timedelta(minutes=45 * rounds_played)
@@ -152,9 +213,13 @@ def demo_event(tables: int, name: str, *, round_started: datetime, seed: int = 2
         at = round_started
         for n in range(1, sim.rng.randint(1, 4) + 1):
             at += timedelta(seconds=sim.rng.randint(60, 100))
-            result = play.record_hand(match, random_hand(sim.rng), client_key=sim.key(match, n),
-                                      by=f"Table {match.table}", now=min(at, round_started
-                                                                          + timedelta(minutes=6)))
+            result = play.record_hand(
+                match,
+                random_hand(sim.rng),
+                client_key=sim.key(match, n),
+                by=f"Table {match.table}",
+                now=min(at, round_started + timedelta(minutes=6)),
+            )
             if result.state.over:
                 break
     return t

@@ -47,15 +47,24 @@ _RANKED_TOURNAMENTS = 8
 def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
     """Each division ranked by the tiebreak chain, from the preliminary matches over."""
     people = tuple(
-        Player.objects.filter(tournament=tournament).order_by("pk")
+        Player.objects.filter(tournament=tournament)
+        .order_by("pk")
         .values_list("pk", "name", "division", "withdrawn")
     )
     results = tuple(
         SeatRow.objects.filter(
-            round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY,
+            round__tournament=tournament,
+            round__kind=Round.Kind.PRELIMINARY,
             points__isnull=False,
-        ).order_by("pk").values_list(
-            "player_id", "round__number", "team_score", "bonus", "individual", "won",
+        )
+        .order_by("pk")
+        .values_list(
+            "player_id",
+            "round__number",
+            "team_score",
+            "bonus",
+            "individual",
+            "won",
             "margin",
         )
     )
@@ -85,7 +94,8 @@ def _rank(tournament: Tournament, results: tuple) -> dict[str, list[StandingRow]
     for division in ("A", "B"):
         records = [
             PlayerRecord(p.pk, tuple(sorted(lines[p.pk], key=lambda r: r.round_number)))
-            for p in players if p.division == division
+            for p in players
+            if p.division == division
         ]
         table[division] = [
             StandingRow(s, by_id[s.player], {r.round_number: r.points for r in s.record.rounds})
@@ -129,16 +139,25 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(
-            tournament=tournament, number=done + 1, kind=Round.Kind.FINAL,
-            status=Round.Status.RUNNING, started_at=now,
+            tournament=tournament,
+            number=done + 1,
+            kind=Round.Kind.FINAL,
+            status=Round.Status.RUNNING,
+            started_at=now,
         )
         _write_seating(rnd, [seating])
         tournament.status = Tournament.Status.FINAL
         tournament.save(update_fields=["status"])
-        names = dict(Player.objects.filter(pk__in=seating.seats.values())
-                     .values_list("pk", "name"))
-        log(tournament, by, "final", "Final seeded: "
-            + ", ".join(f"{s.value} {names[p]}" for s, p in seating.seats.items()) + ".", at=now)
+        names = dict(Player.objects.filter(pk__in=seating.seats.values()).values_list("pk", "name"))
+        log(
+            tournament,
+            by,
+            "final",
+            "Final seeded: "
+            + ", ".join(f"{s.value} {names[p]}" for s, p in seating.seats.items())
+            + ".",
+            at=now,
+        )
     return rnd
 
 
@@ -150,8 +169,9 @@ def champions(tournament: Tournament) -> str | None:
     return "A" if progress.champions is Team.NS else "B"
 
 
-def finish_tournament(tournament: Tournament, *, by: str,
-                      now: datetime | None = None) -> Tournament:
+def finish_tournament(
+    tournament: Tournament, *, by: str, now: datetime | None = None
+) -> Tournament:
     now = now_or(now)
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
@@ -166,6 +186,11 @@ def finish_tournament(tournament: Tournament, *, by: str,
         )
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
-        log(tournament, by, "finish", f"Tournament finished: division {winner} pair champions.",
-            at=now)
+        log(
+            tournament,
+            by,
+            "finish",
+            f"Tournament finished: division {winner} pair champions.",
+            at=now,
+        )
     return tournament

@@ -82,10 +82,7 @@ class TableScope:
 
 def open_link(token: str) -> TableScope:
     """The table a link's token opens; Forbidden for a revoked link."""
-    link = (
-        TableLink.objects.filter(token=token).first()
-        if token and len(token) <= 64 else None
-    )
+    link = TableLink.objects.filter(token=token).first() if token and len(token) <= 64 else None
     if link is None:
         raise TableLink.DoesNotExist("Unknown table link.")
     if link.revoked_at is not None:
@@ -110,9 +107,7 @@ def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     try:
         tournament_id, table, link_id = (int(part) for part in (value or "").split(":"))
     except ValueError:
-        raise Forbidden(
-            "This tablet is not linked to a table. Scan the table's QR code."
-        ) from None
+        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.") from None
     scope = TableScope(tournament_id, table, link_id)
     if check_link:
         with connection.cursor() as cursor:
@@ -128,8 +123,10 @@ def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
 @cache
 def _live_link_sql() -> str:
     qn = connection.ops.quote_name
-    column = {f: qn(TableLink._meta.get_field(f).column)
-              for f in ("id", "tournament", "table", "revoked_at")}
+    column = {
+        f: qn(TableLink._meta.get_field(f).column)
+        for f in ("id", "tournament", "table", "revoked_at")
+    }
     return (
         f"EXISTS (SELECT 1 FROM {qn(TableLink._meta.db_table)} WHERE {column['id']} = %s"
         f" AND {column['tournament']} = %s AND {column['table']} = %s"
@@ -162,8 +159,9 @@ def table_rounds(scope: TableScope) -> TableRounds:
         return TableRounds(None, None)
     matches = {
         (m.round_id, m.game): m
-        for m in Match.objects.filter(round__in=rounds, table=scope.table)
-        .select_related("round__tournament")
+        for m in Match.objects.filter(round__in=rounds, table=scope.table).select_related(
+            "round__tournament"
+        )
     }
 
     def latest(rnd: Round) -> Match | None:
@@ -208,7 +206,8 @@ def match_for(scope: TableScope, match_id: object = None) -> Match:
     pk = _named_match(match_id)
     match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
     if (
-        match is None or match.round.tournament_id != scope.tournament_id
+        match is None
+        or match.round.tournament_id != scope.tournament_id
         or match.table != scope.table
     ):
         raise Forbidden("That match is not this table's.")
@@ -307,8 +306,9 @@ def parse_hand(data: Mapping[str, Any]) -> HandRequest:
 # --- actions ----------------------------------------------------------------------------
 
 
-def record(scope: TableScope, data: Mapping[str, Any],
-           now: datetime | None = None) -> play.Recorded:
+def record(
+    scope: TableScope, data: Mapping[str, Any], now: datetime | None = None
+) -> play.Recorded:
     """Record a hand for a table session whose link has not been checked yet: it is, with
     the named match, under the lock that recording takes anyway, which spares the
     busiest request of the day two queries."""
@@ -318,9 +318,14 @@ def record(scope: TableScope, data: Mapping[str, Any],
     )
     try:
         return play.record_hand(
-            match, request.hand, client_key=request.client_key, by=scope.actor,
-            number=request.number, first_dealer=request.first_dealer,
-            entered_at=request.entered_at, now=now,
+            match,
+            request.hand,
+            client_key=request.client_key,
+            by=scope.actor,
+            number=request.number,
+            first_dealer=request.first_dealer,
+            entered_at=request.entered_at,
+            now=now,
             at=play.AtTable(scope.tournament_id, scope.table, allowed=live_link(scope)),
         )
     except play.NotAllowed:
@@ -348,7 +353,9 @@ def undo(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None
         locked = Match.objects.select_for_update().get(pk=match.pk)
         last = (
             HandEntry.objects.filter(match=locked, state=HandEntry.State.STANDING)
-            .order_by("-number").values_list("number", flat=True).first()
+            .order_by("-number")
+            .values_list("number", flat=True)
+            .first()
         )
         if last is None:
             raise ServiceError("There is no hand to undo.")
@@ -358,8 +365,7 @@ def undo(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None
     return match
 
 
-def answer_call(scope: TableScope, data: Mapping[str, Any],
-                now: datetime | None = None) -> Match:
+def answer_call(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
     in_progress = data.get("in_progress")
     if not isinstance(in_progress, bool):
         raise BadRequest("Say whether a hand was in progress (true or false).")
@@ -377,8 +383,9 @@ def confirm(scope: TableScope, data: Mapping[str, Any], now: datetime | None = N
     note = _text(data.get("note"), "The note", 2000)
     match = match_for(scope, data.get("match"))
     names = set(
-        SeatRow.objects.filter(round_id=match.round_id, table=match.table)
-        .values_list("player__name", flat=True)
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table).values_list(
+            "player__name", flat=True
+        )
     )
     if by not in names:
         raise ServiceError("A player seated at this table confirms the result.")
@@ -399,8 +406,7 @@ def _seat_rows(match: Match, next_round: Round | None) -> list[SeatRow]:
     players go to: only those, since a 500-table round has 2,000 seats and every tablet
     asks for its state every few seconds."""
     here = list(
-        SeatRow.objects.filter(round_id=match.round_id, table=match.table)
-        .select_related("player")
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table).select_related("player")
     )
     if next_round is None:
         return here
@@ -442,8 +448,10 @@ def hand_json(entry: HandEntry) -> dict[str, Any]:
 def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
     return {
         "target": t.final_target if final else t.target,
-        "points_make": t.points_make, "points_march": t.points_march,
-        "points_alone_march": t.points_alone_march, "points_euchre": t.points_euchre,
+        "points_make": t.points_make,
+        "points_march": t.points_march,
+        "points_alone_march": t.points_alone_march,
+        "points_euchre": t.points_euchre,
         "points_renege": t.points_renege,
         "alone_march_award": 0 if final else t.alone_march_award,
         "renege_penalty": 0 if final else t.renege_penalty,
@@ -466,15 +474,26 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
         "server_now": _iso(now),
         "tournament": {"id": t.pk, "name": t.name, "status": t.status},
         "table": scope.table,
-        "match": None, "round": None, "seats": [], "hands": [], "history": [],
-        "clock": {"server_now": _iso(now), "limited": False, "started": False,
-                  "remaining_seconds": None, "time_called": False, "paused": False},
+        "match": None,
+        "round": None,
+        "seats": [],
+        "hands": [],
+        "history": [],
+        "clock": {
+            "server_now": _iso(now),
+            "limited": False,
+            "started": False,
+            "remaining_seconds": None,
+            "time_called": False,
+            "paused": False,
+        },
         "next_round": None,
     }
 
 
-def table_state(scope: TableScope, now: datetime | None = None,
-                match_id: object = None) -> dict[str, Any]:
+def table_state(
+    scope: TableScope, now: datetime | None = None, match_id: object = None
+) -> dict[str, Any]:
     """Everything the table screen shows, as JSON; notes the tablet's contact."""
     now = now_or(now)
     where = table_rounds(scope)
@@ -492,13 +511,15 @@ def table_state(scope: TableScope, now: datetime | None = None,
     play.touch(match, now)
     entries = play.history(match)
     clock = play.round_clock(match.round)
-    state = play.replay_entries(match, play.standing_of(entries),
-                                play.match_time(match, now, clock))
+    state = play.replay_entries(
+        match, play.standing_of(entries), play.match_time(match, now, clock)
+    )
     return _match_json(base, scope, match, next_round, entries, clock, state, now)
 
 
-def state_after_hand(scope: TableScope, recorded: play.Recorded,
-                     now: datetime | None = None) -> dict[str, Any]:
+def state_after_hand(
+    scope: TableScope, recorded: play.Recorded, now: datetime | None = None
+) -> dict[str, Any]:
     """The table's state in answer to a hand, from what recording already read.
 
     At the end of a round every table sends its hands at once, so the answer reads
@@ -509,7 +530,9 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
     a race, read it all afresh.
     """
     if (
-        recorded.match is None or recorded.history is None or recorded.clock is None
+        recorded.match is None
+        or recorded.history is None
+        or recorded.clock is None
         or recorded.match.round.status != Round.Status.RUNNING
     ):
         return table_state(scope, now, match_id=recorded.entry.match_id)
@@ -518,13 +541,31 @@ def state_after_hand(scope: TableScope, recorded: play.Recorded,
         play.touch(recorded.match, now)  # a new hand already noted the contact
     scope.knows(recorded.match.round.tournament)
     base = _base_json(scope, now)
-    return _match_json(base, scope, recorded.match, None, recorded.history, recorded.clock,
-                       recorded.state, now, seating=False)
+    return _match_json(
+        base,
+        scope,
+        recorded.match,
+        None,
+        recorded.history,
+        recorded.clock,
+        recorded.state,
+        now,
+        seating=False,
+    )
 
 
-def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
-                next_round: Round | None, entries: list[HandEntry], clock: RoundClock,
-                state: MatchState, now: datetime, *, seating: bool = True) -> dict[str, Any]:
+def _match_json(
+    base: dict[str, Any],
+    scope: TableScope,
+    match: Match,
+    next_round: Round | None,
+    entries: list[HandEntry],
+    clock: RoundClock,
+    state: MatchState,
+    now: datetime,
+    *,
+    seating: bool = True,
+) -> dict[str, Any]:
     """The match's part of the table's state; ``seating=False`` leaves out who sits
     where (the seats' ``player`` and ``division``)."""
     t = scope.tournament
@@ -559,54 +600,65 @@ def _match_json(base: dict[str, Any], scope: TableScope, match: Match,
         seat_rows.append(seat_row)
 
     limited = not final and rnd.started_at is not None
-    base.update({
-        "round": {
-            "id": rnd.pk, "number": rnd.number, "kind": rnd.kind, "label": str(rnd),
-            "status": rnd.status, "game": match.game if final else None,
-        },
-        "match": {
-            "id": match.pk, "game": match.game, "status": match.status,
-            "first_dealer": match.first_dealer or None,
-            "dealer": (
-                state.next_dealer.value if state.next_dealer and match.first_dealer else None
-            ),
-            "next_number": len(standing) + 1,
-            "next_phase": state.next_phase.value if state.next_phase else None,
-            "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
-            "bonuses": {"NS": state.bonuses.get(Team.NS, 0),
-                        "EW": state.bonuses.get(Team.EW, 0)},
-            "bonus_reasons": {
-                team.value: _bonus_reason(state, team, rules["target"])
-                for team in (Team.NS, Team.EW) if state.bonuses.get(team, 0)
+    base.update(
+        {
+            "round": {
+                "id": rnd.pk,
+                "number": rnd.number,
+                "kind": rnd.kind,
+                "label": str(rnd),
+                "status": rnd.status,
+                "game": match.game if final else None,
             },
-            "over": state.over,
-            "winner": match.winner or (state.winner.value if state.winner else None),
-            "tied": state.tied,
-            "time_called": state.time_called,
-            "awaiting_answer": state.awaiting_answer and rnd.status == Round.Status.RUNNING,
-            "in_tiebreak": state.in_tiebreak,
-            "hand_in_progress_at_call": match.hand_in_progress_at_call,
-            "confirmed_by": match.confirmed_by,
-            "dispute_note": match.dispute_note,
-            "open": rnd.status == Round.Status.RUNNING,
-            "final": final,
-        },
-        "rules": rules,
-        "seats": seat_rows,
-        "hands": hands,
-        "history": [_entry_json(e) for e in entries],
-        "clock": {
-            "server_now": _iso(now),
-            "limited": limited,
-            "started": rnd.started_at is not None,
-            "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
-            "remaining_seconds": (
-                clock.remaining(now, extension).total_seconds() if limited else None
-            ),
-            "time_called": state.time_called,
-            "paused": clock.paused(now) if limited else False,
-        },
-    })
+            "match": {
+                "id": match.pk,
+                "game": match.game,
+                "status": match.status,
+                "first_dealer": match.first_dealer or None,
+                "dealer": (
+                    state.next_dealer.value if state.next_dealer and match.first_dealer else None
+                ),
+                "next_number": len(standing) + 1,
+                "next_phase": state.next_phase.value if state.next_phase else None,
+                "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
+                "bonuses": {
+                    "NS": state.bonuses.get(Team.NS, 0),
+                    "EW": state.bonuses.get(Team.EW, 0),
+                },
+                "bonus_reasons": {
+                    team.value: _bonus_reason(state, team, rules["target"])
+                    for team in (Team.NS, Team.EW)
+                    if state.bonuses.get(team, 0)
+                },
+                "over": state.over,
+                "winner": match.winner or (state.winner.value if state.winner else None),
+                "tied": state.tied,
+                "time_called": state.time_called,
+                "awaiting_answer": state.awaiting_answer and rnd.status == Round.Status.RUNNING,
+                "in_tiebreak": state.in_tiebreak,
+                "hand_in_progress_at_call": match.hand_in_progress_at_call,
+                "confirmed_by": match.confirmed_by,
+                "dispute_note": match.dispute_note,
+                "open": rnd.status == Round.Status.RUNNING,
+                "final": final,
+            },
+            "rules": rules,
+            "seats": seat_rows,
+            "hands": hands,
+            "history": [_entry_json(e) for e in entries],
+            "clock": {
+                "server_now": _iso(now),
+                "limited": limited,
+                "started": rnd.started_at is not None,
+                "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
+                "remaining_seconds": (
+                    clock.remaining(now, extension).total_seconds() if limited else None
+                ),
+                "time_called": state.time_called,
+                "paused": clock.paused(now) if limited else False,
+            },
+        }
+    )
     if final:
         base["final"] = _final_games(match)
     if next_round is not None:
@@ -621,8 +673,13 @@ def _final_games(match: Match) -> dict[str, Any]:
     wins = final_state(play.game_winners(games), to_win).wins
     return {
         "games": [
-            {"game": g.game, "status": g.status, "winner": g.winner,
-             "score_ns": g.score_ns, "score_ew": g.score_ew}
+            {
+                "game": g.game,
+                "status": g.status,
+                "winner": g.winner,
+                "score_ns": g.score_ns,
+                "score_ew": g.score_ew,
+            }
             for g in games
         ],
         "wins": {team.value: n for team, n in wins.items()},
@@ -642,8 +699,16 @@ def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> d
             continue
         going = by_player.get(now_seat.player_id)
         if going is None:
-            moves.append({"player": now_seat.player.name, "from_seat": position,
-                          "table": None, "seat": None, "partner": None, "opponents": []})
+            moves.append(
+                {
+                    "player": now_seat.player.name,
+                    "from_seat": position,
+                    "table": None,
+                    "seat": None,
+                    "partner": None,
+                    "opponents": [],
+                }
+            )
             continue
         seat = Seat(going.position)
 
@@ -651,11 +716,22 @@ def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> d
             row = by_place.get((table, s.value))
             return row.player.name if row else None
 
-        moves.append({
-            "player": now_seat.player.name, "from_seat": position,
-            "table": going.table, "seat": seat.value, "team": seat.team.value,
-            "partner": name_at(seat.partner),
-            "opponents": [n for n in (name_at(s) for s in seat.team.other.seats) if n],
-        })
-    return {"id": rnd.pk, "number": rnd.number, "label": str(rnd), "kind": rnd.kind,
-            "status": rnd.status, "moves": moves}
+        moves.append(
+            {
+                "player": now_seat.player.name,
+                "from_seat": position,
+                "table": going.table,
+                "seat": seat.value,
+                "team": seat.team.value,
+                "partner": name_at(seat.partner),
+                "opponents": [n for n in (name_at(s) for s in seat.team.other.seats) if n],
+            }
+        )
+    return {
+        "id": rnd.pk,
+        "number": rnd.number,
+        "label": str(rnd),
+        "kind": rnd.kind,
+        "status": rnd.status,
+        "moves": moves,
+    }

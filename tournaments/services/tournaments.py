@@ -38,8 +38,12 @@ def rule_values(rules: RuleSettings) -> dict[str, object]:
 
 
 def create_tournament(
-    name: str, *, rules: RuleSettings | None = None, by: str = "system",
-    lot_seed: int | None = None, now: datetime | None = None,
+    name: str,
+    *,
+    rules: RuleSettings | None = None,
+    by: str = "system",
+    lot_seed: int | None = None,
+    now: datetime | None = None,
 ) -> Tournament:
     name = name.strip()
     if not name:
@@ -51,7 +55,8 @@ def create_tournament(
         raise ServiceError(str(exc)) from exc
     with transaction.atomic():
         tournament = Tournament.objects.create(
-            name=name, slug=unique_slug(name),
+            name=name,
+            slug=unique_slug(name),
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
             **rule_values(rules),
         )
@@ -59,8 +64,9 @@ def create_tournament(
     return tournament
 
 
-def update_tournament(tournament: Tournament, *, name: str, rules: RuleSettings,
-                      by: str) -> Tournament:
+def update_tournament(
+    tournament: Tournament, *, name: str, rules: RuleSettings, by: str
+) -> Tournament:
     try:
         rules.validated()
     except InvalidSettings as exc:

@@ -23,7 +23,9 @@ def _projector_context(t: Tournament) -> dict[str, object]:
     rnd = current_round(t)
     top = {d: rows[:PROJECTOR_TOP] for d, rows in standings(t).items()}
     return {
-        "tournament": t, "round": rnd, "top": top,
+        "tournament": t,
+        "round": rnd,
+        "top": top,
         "any_lot": any(r.standing.decided_by_lot for rows in top.values() for r in rows),
         "champions": champions(t) if t.status in ("final", "finished") else None,
         "is_final": rnd is not None and rnd.kind == Round.Kind.FINAL,

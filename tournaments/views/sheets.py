@@ -44,8 +44,9 @@ def _round(tournament: Tournament, number: int) -> Round:
 
 def _pdf(data: bytes, filename: str) -> FileResponse:
     # Inline: the director previews in the browser and prints from there.
-    return FileResponse(BytesIO(data), content_type="application/pdf", filename=filename,
-                        as_attachment=False)
+    return FileResponse(
+        BytesIO(data), content_type="application/pdf", filename=filename, as_attachment=False
+    )
 
 
 @director_required
@@ -56,8 +57,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     paper = _paper(request)
     tournament = tournament_or_404(slug)
     sheet = sheets.standings_sheet(tournament, division, timezone.now())
-    return _pdf(standings_pdf.build(sheet, paper),
-                f"{slug}-standings-{division}-{paper}.pdf")
+    return _pdf(standings_pdf.build(sheet, paper), f"{slug}-standings-{division}-{paper}.pdf")
 
 
 @director_required
@@ -97,8 +97,10 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if table is not None and not sheet.sheets:
         raise Http404(f"No table {table} in {rnd}.")
     suffix = f"-table-{table}" if table is not None else ""
-    return _pdf(scoresheets_pdf.build(sheet, paper),
-                f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf")
+    return _pdf(
+        scoresheets_pdf.build(sheet, paper),
+        f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf",
+    )
 
 
 @director_required

@@ -38,8 +38,9 @@ def _error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def table_session(*, page: bool = False, link_checked_later: bool = False
-                  ) -> Callable[[View], View]:
+def table_session(
+    *, page: bool = False, link_checked_later: bool = False
+) -> Callable[[View], View]:
     """Resolve the request's table scope, or answer 403 (an HTML page for the screen).
 
     ``link_checked_later``: the view's service checks that the session's link is live
@@ -50,15 +51,18 @@ def table_session(*, page: bool = False, link_checked_later: bool = False
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             value = request.get_signed_cookie(
-                service.COOKIE, default=None, salt=service.COOKIE_SALT,
+                service.COOKIE,
+                default=None,
+                salt=service.COOKIE_SALT,
                 max_age=service.SESSION_SECONDS,
             )
             try:
                 scope = service.scope_of(value, check_link=not link_checked_later)
             except service.Forbidden as exc:
                 if page:
-                    return render(request, "tablet/forbidden.html",
-                                  {"message": exc.message}, status=403)
+                    return render(
+                        request, "tablet/forbidden.html", {"message": exc.message}, status=403
+                    )
                 return _error(exc.message, 403, revoked=exc.revoked)
             return view(request, scope, *args, **kwargs)
 
@@ -104,9 +108,14 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     response = HttpResponseRedirect(screen)
     # Every table endpoint lives under the screen's path; the cookie goes nowhere else.
     response.set_signed_cookie(
-        service.COOKIE, service.session_value(scope), salt=service.COOKIE_SALT,
-        max_age=service.SESSION_SECONDS, path=screen,
-        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax",
+        service.COOKIE,
+        service.session_value(scope),
+        salt=service.COOKIE_SALT,
+        max_age=service.SESSION_SECONDS,
+        path=screen,
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
     )
     return response
 
@@ -138,8 +147,11 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 def hands(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
     recorded = service.record(scope, data)
     return JsonResponse(
-        {"hand": service.hand_json(recorded.entry), "duplicate": recorded.duplicate,
-         "state": service.state_after_hand(scope, recorded)},
+        {
+            "hand": service.hand_json(recorded.entry),
+            "duplicate": recorded.duplicate,
+            "state": service.state_after_hand(scope, recorded),
+        },
         status=200 if recorded.duplicate else 201,
     )
 

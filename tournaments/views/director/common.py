@@ -55,11 +55,16 @@ def sheet_links(tournament: Tournament, rnd: Round | None = None) -> list[tuple[
         q = f"paper={paper}"
         if rnd is not None and rnd.kind == Round.Kind.PRELIMINARY:
             links += [
-                (f"Seating ({paper})", optional_url("sheets:seating", tournament.slug,
-                                                    rnd.number, query=q)),
-                (f"Score sheets ({paper})", optional_url("sheets:scoresheets", tournament.slug,
-                                                         rnd.number, query=q)),
+                (
+                    f"Seating ({paper})",
+                    optional_url("sheets:seating", tournament.slug, rnd.number, query=q),
+                ),
+                (
+                    f"Score sheets ({paper})",
+                    optional_url("sheets:scoresheets", tournament.slug, rnd.number, query=q),
+                ),
             ]
-        links.append((f"Table cards ({paper})",
-                      optional_url("sheets:table_cards", tournament.slug, query=q)))
+        links.append(
+            (f"Table cards ({paper})", optional_url("sheets:table_cards", tournament.slug, query=q))
+        )
     return [(label, url) for label, url in links if url]

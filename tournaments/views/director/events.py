@@ -29,15 +29,15 @@ def create(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                t = create_tournament(form.cleaned_data["name"], rules=form.rules,
-                                      by=who(request))
+                t = create_tournament(form.cleaned_data["name"], rules=form.rules, by=who(request))
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"Created {t.name}.")
                 return redirect("director:players", t.slug)
-        return render(request, "director/settings.html", {"form": form, "creating": True},
-                      status=422)
+        return render(
+            request, "director/settings.html", {"form": form, "creating": True}, status=422
+        )
     return render(request, "director/settings.html", {"form": form, "creating": True})
 
 
@@ -45,14 +45,16 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(t),
-                          locked=scoring_locked(t))
+    form = TournamentForm(
+        request.POST or None, initial=TournamentForm.initial_for(t), locked=scoring_locked(t)
+    )
     context = {"form": form, "tournament": t, "creating": False}
     if request.method == "POST":
         if form.is_valid():
             try:
-                update_tournament(t, name=form.cleaned_data["name"], rules=form.rules,
-                                  by=who(request))
+                update_tournament(
+                    t, name=form.cleaned_data["name"], rules=form.rules, by=who(request)
+                )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -68,11 +70,17 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = list(t.rounds.order_by("number"))
     current = rounds[-1] if rounds else None
     prelim = [r for r in rounds if r.kind == Round.Kind.PRELIMINARY]
-    return render(request, "director/overview.html", {
-        "tournament": t, "rounds": rounds, "current": current,
-        "ready": readiness(t) if not rounds else None,
-        "all_seated": len(prelim) >= t.preliminary_rounds,
-        "champions": champions(t) if t.status in ("final", "finished") else None,
-        "sheets": sheet_links(t, current),
-        "tiebreak_text": ", ".join(t.rules.tiebreaks),
-    })
+    return render(
+        request,
+        "director/overview.html",
+        {
+            "tournament": t,
+            "rounds": rounds,
+            "current": current,
+            "ready": readiness(t) if not rounds else None,
+            "all_seated": len(prelim) >= t.preliminary_rounds,
+            "champions": champions(t) if t.status in ("final", "finished") else None,
+            "sheets": sheet_links(t, current),
+            "tiebreak_text": ", ".join(t.rules.tiebreaks),
+        },
+    )

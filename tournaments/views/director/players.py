@@ -34,8 +34,9 @@ def _search(tournament: Tournament, q: str):  # noqa: ANN202 - a queryset of pla
     return players
 
 
-def _players_page(request: HttpRequest, t: Tournament, form: PlayerForm,
-                  status: int = 200) -> HttpResponse:
+def _players_page(
+    request: HttpRequest, t: Tournament, form: PlayerForm, status: int = 200
+) -> HttpResponse:
     q = request.GET.get("q", "").strip()
     players = _search(t, q)
     division = request.GET.get("division", "")
@@ -48,10 +49,21 @@ def _players_page(request: HttpRequest, t: Tournament, form: PlayerForm,
         players = players.filter(checked_in=True, withdrawn=False)
     table = PlayerTable(players)
     RequestConfig(request, paginate=False).configure(table)
-    return render(request, "director/players/list.html", {
-        "tournament": t, "table": table, "form": form, "ready": readiness(t), "q": q,
-        "division": division, "show": show, "drawn": t.rounds.exists(),
-    }, status=status)
+    return render(
+        request,
+        "director/players/list.html",
+        {
+            "tournament": t,
+            "table": table,
+            "form": form,
+            "ready": readiness(t),
+            "q": q,
+            "division": division,
+            "show": show,
+            "drawn": t.rounds.exists(),
+        },
+        status=status,
+    )
 
 
 @director_required
@@ -63,8 +75,9 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             d = form.cleaned_data
             try:
-                player = register_player(t, d["name"], d["division"], by=who(request),
-                                         checked_in=d["checked_in"])
+                player = register_player(
+                    t, d["name"], d["division"], by=who(request), checked_in=d["checked_in"]
+                )
             except ServiceError as exc:
                 form.add_error("name", exc.message)
             else:
@@ -79,14 +92,19 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(slug)
     player = get_object_or_404(Player, tournament=t, pk=pk)
-    form = PlayerForm(request.POST or None, initial={"name": player.name,
-                                                     "division": player.division})
+    form = PlayerForm(
+        request.POST or None, initial={"name": player.name, "division": player.division}
+    )
     form.fields.pop("checked_in")
     if request.method == "POST":
         if form.is_valid():
             try:
-                edit_player(player, name=form.cleaned_data["name"],
-                            division=form.cleaned_data["division"], by=who(request))
+                edit_player(
+                    player,
+                    name=form.cleaned_data["name"],
+                    division=form.cleaned_data["division"],
+                    by=who(request),
+                )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -95,8 +113,12 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         status = 422
     else:
         status = 200
-    return render(request, "director/players/edit.html",
-                  {"tournament": t, "player": player, "form": form}, status=status)
+    return render(
+        request,
+        "director/players/edit.html",
+        {"tournament": t, "player": player, "form": form},
+        status=status,
+    )
 
 
 def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
@@ -130,12 +152,22 @@ def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
     if request.htmx:
-        template = ("director/players/_desk_row.html" if request.POST.get("mode") == "desk"
-                    else "director/players/_checkin_cell.html")
-        return render(request, "director/players/_checkin_response.html", {
-            "tournament": t, "record": player, "player": player, "row_template": template,
-            "ready": readiness(t),
-        })
+        template = (
+            "director/players/_desk_row.html"
+            if request.POST.get("mode") == "desk"
+            else "director/players/_checkin_cell.html"
+        )
+        return render(
+            request,
+            "director/players/_checkin_response.html",
+            {
+                "tournament": t,
+                "record": player,
+                "player": player,
+                "row_template": template,
+                "ready": readiness(t),
+            },
+        )
     messages.success(request, f"{player.name} {'checked in' if value else 'not checked in'}.")
     return _back(request, "director:players", t.slug)
 
@@ -146,8 +178,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     q = request.GET.get("q", "").strip()
     found = list(_search(t, q).filter(withdrawn=False)[:DESK_LIMIT]) if q else []
-    context = {"tournament": t, "q": q, "found": found, "ready": readiness(t),
-               "limit": DESK_LIMIT}
+    context = {"tournament": t, "q": q, "found": found, "ready": readiness(t), "limit": DESK_LIMIT}
     if request.htmx:
         return render(request, "director/players/_desk_results.html", context)
     return render(request, "director/players/desk.html", context)
@@ -174,12 +205,17 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         report = parse_players_csv(t, text)
     # One list in file order: the good lines and, in place, what is wrong with the others.
-    lines = sorted([(r.line, r.name, r.division, "") for r in report.rows]
-                   + [(line, *_as_written(report.cells.get(line, [])), message)
-                      for line, message in report.errors])
+    lines = sorted(
+        [(r.line, r.name, r.division, "") for r in report.rows]
+        + [
+            (line, *_as_written(report.cells.get(line, [])), message)
+            for line, message in report.errors
+        ]
+    )
     context.update(report=report, text=text, checked_in=checked, lines=lines)
-    return render(request, "director/players/import.html", context,
-                  status=200 if report.ok else 422)
+    return render(
+        request, "director/players/import.html", context, status=200 if report.ok else 422
+    )
 
 
 def _as_written(cells: list[str]) -> tuple[str, str]:

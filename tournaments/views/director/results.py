@@ -39,11 +39,22 @@ def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, Standing
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     tables = _standings_tables(request, t)
-    return render(request, "director/standings.html", {
-        "tournament": t, "tables": tables, "chain": t.tiebreaks.replace(",", " → "),
-        "pdf": {d: [(p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
-                    for p in ("letter", "a4")] for d in tables},
-    })
+    return render(
+        request,
+        "director/standings.html",
+        {
+            "tournament": t,
+            "tables": tables,
+            "chain": t.tiebreaks.replace(",", " → "),
+            "pdf": {
+                d: [
+                    (p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
+                    for p in ("letter", "a4")
+                ]
+                for d in tables
+            },
+        },
+    )
 
 
 @director_required
@@ -53,29 +64,52 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
         raise Http404("No such division.")
     rows = standing_service.standings(t)[division]
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{t.slug}-standings-{division}.csv"'
-    )
+    response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-{division}.csv"'
     writer = csv.writer(response)
     rounds = range(1, t.preliminary_rounds + 1)
-    writer.writerow(["rank", "player", *[f"round {n}" for n in rounds], "bonuses",
-                     "awards and penalties", "total", "wins", "margin", "tie broken by lot",
-                     "withdrawn"])
+    writer.writerow(
+        [
+            "rank",
+            "player",
+            *[f"round {n}" for n in rounds],
+            "bonuses",
+            "awards and penalties",
+            "total",
+            "wins",
+            "margin",
+            "tie broken by lot",
+            "withdrawn",
+        ]
+    )
     for row in rows:
         r = row.record
-        writer.writerow([
-            row.rank, row.player.name, *[row.by_round.get(n, "") for n in rounds],
-            r.bonuses, r.individual, r.total, r.wins, r.margin,
-            "yes" if row.standing.decided_by_lot else "", "yes" if row.player.withdrawn else "",
-        ])
+        writer.writerow(
+            [
+                row.rank,
+                row.player.name,
+                *[row.by_round.get(n, "") for n in rounds],
+                r.bonuses,
+                r.individual,
+                r.total,
+                r.wins,
+                r.margin,
+                "yes" if row.standing.decided_by_lot else "",
+                "yes" if row.player.withdrawn else "",
+            ]
+        )
     return response
 
 
 # --- the final --------------------------------------------------------------------------
 
-def _final_page(request: HttpRequest, t: Tournament, status: int = 200,
-                hand_form: HandForm | None = None,
-                dealer_form: FirstDealerForm | None = None) -> HttpResponse:
+
+def _final_page(
+    request: HttpRequest,
+    t: Tournament,
+    status: int = 200,
+    hand_form: HandForm | None = None,
+    dealer_form: FirstDealerForm | None = None,
+) -> HttpResponse:
     rnd = standing_service.final_round(t)
     prelim = t.rounds.filter(kind=Round.Kind.PRELIMINARY)
     done = prelim.filter(status=Round.Status.FINISHED).count()
@@ -99,18 +133,32 @@ def _final_page(request: HttpRequest, t: Tournament, status: int = 200,
     hands = []
     if current is not None:
         hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
-    return render(request, "director/final.html", {
-        "tournament": t, "final": rnd, "games": games, "current": current, "seats": seats,
-        "finalists": finalists(t, table, seated), "progress": progress,
-        "champions": champs, "champion_names": champion_names, "hands": hands,
-        "games_line": games_line,
-        "ready": done >= t.preliminary_rounds and prelim.count() == done,
-        "done": done,
-        "hand_form": hand_form or HandForm(),
-        "dealer_form": dealer_form or FirstDealerForm(),
-        "final_pdf": [(p, optional_url("sheets:final", t.slug, query=f"paper={p}"))
-                      for p in ("letter", "a4")],
-    }, status=status)
+    return render(
+        request,
+        "director/final.html",
+        {
+            "tournament": t,
+            "final": rnd,
+            "games": games,
+            "current": current,
+            "seats": seats,
+            "finalists": finalists(t, table, seated),
+            "progress": progress,
+            "champions": champs,
+            "champion_names": champion_names,
+            "hands": hands,
+            "games_line": games_line,
+            "ready": done >= t.preliminary_rounds and prelim.count() == done,
+            "done": done,
+            "hand_form": hand_form or HandForm(),
+            "dealer_form": dealer_form or FirstDealerForm(),
+            "final_pdf": [
+                (p, optional_url("sheets:final", t.slug, query=f"paper={p}"))
+                for p in ("letter", "a4")
+            ],
+        },
+        status=status,
+    )
 
 
 @director_required
@@ -135,8 +183,12 @@ def _current_game(t: Tournament) -> Match:
     rnd = standing_service.final_round(t)
     if rnd is None:
         raise Http404("The final is not seeded.")
-    game = (Match.objects.select_related("round__tournament").filter(round=rnd)
-            .order_by("-game").first())
+    game = (
+        Match.objects.select_related("round__tournament")
+        .filter(round=rnd)
+        .order_by("-game")
+        .first()
+    )
     if game is None:
         raise Http404("The final has no game.")
     return game
@@ -150,8 +202,7 @@ def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
     form = FirstDealerForm(request.POST)
     if form.is_valid():
         try:
-            play_service.set_first_dealer(game, Seat(form.cleaned_data["seat"]),
-                                          by=who(request))
+            play_service.set_first_dealer(game, Seat(form.cleaned_data["seat"]), by=who(request))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -169,16 +220,22 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         try:
             result = play_service.record_hand(
-                game, form.hand, client_key=form.cleaned_data["client_key"], by=who(request),
+                game,
+                form.hand,
+                client_key=form.cleaned_data["client_key"],
+                by=who(request),
                 source=HandEntry.Source.DIRECTOR,
             )
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
             if not result.duplicate:
-                messages.success(request, f"Game {game.game}, hand {result.entry.number}: "
-                                          f"{result.state.score['NS']}–"
-                                          f"{result.state.score['EW']}.")
+                messages.success(
+                    request,
+                    f"Game {game.game}, hand {result.entry.number}: "
+                    f"{result.state.score['NS']}–"
+                    f"{result.state.score['EW']}.",
+                )
             return redirect("director:final", slug)
     return _final_page(request, t, status=422, hand_form=form)
 
@@ -198,18 +255,29 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- the activity log -------------------------------------------------------------------
 
+
 @director_required
 def activity(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    entries = Activity.objects.filter(tournament=t).select_related(
-        "tournament", "match__round")
+    entries = Activity.objects.filter(tournament=t).select_related("tournament", "match__round")
     action = request.GET.get("action", "")
     if action:
         entries = entries.filter(action=action)
     table = ActivityTable(entries)
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    actions = (Activity.objects.filter(tournament=t).order_by("action")
-               .values_list("action", flat=True).distinct())
-    return render(request, "director/activity.html", {
-        "tournament": t, "table": table, "actions": list(actions), "action": action,
-    })
+    actions = (
+        Activity.objects.filter(tournament=t)
+        .order_by("action")
+        .values_list("action", flat=True)
+        .distinct()
+    )
+    return render(
+        request,
+        "director/activity.html",
+        {
+            "tournament": t,
+            "table": table,
+            "actions": list(actions),
+            "action": action,
+        },
+    )

@@ -29,19 +29,24 @@ from ...services.console import (
 from ...tables import SeatFinderTable
 from .common import director_required, round_or_404, sheet_links, tournament_or_404, who
 
-BOARD_SORTS = {"table": "Table", "attention": "Needs attention first",
-               "idle": "Longest without an entry"}
+BOARD_SORTS = {
+    "table": "Table",
+    "attention": "Needs attention first",
+    "idle": "Longest without an entry",
+}
 
 
 # --- draw and seating -------------------------------------------------------------------
+
 
 @director_required
 @require_POST
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     try:
-        rnd = round_service.draw_first_round(t, by=who(request),
-                                             redraw=request.POST.get("redraw") == "1")
+        rnd = round_service.draw_first_round(
+            t, by=who(request), redraw=request.POST.get("redraw") == "1"
+        )
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("director:players", t.slug)
@@ -49,8 +54,9 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("director:seating", t.slug, rnd.number)
 
 
-def _seating_page(request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None,
-                  status: int = 200) -> HttpResponse:
+def _seating_page(
+    request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None, status: int = 200
+) -> HttpResponse:
     t = rnd.tournament
     tables = seating_tables(rnd)
     finder = SeatFinderTable(find_your_seat(tables))
@@ -61,16 +67,27 @@ def _seating_page(request: HttpRequest, rnd: Round, swap_form: SwapForm | None =
             messages.error(request, error)
     if swap_form is None and rnd.status == Round.Status.SEATED:
         swap_form = SwapForm(players=_swap_choices(tables))
-    return render(request, "director/rounds/seating.html", {
-        "tournament": t, "round": rnd, "tables": tables, "finder": finder,
-        "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
-        "sheets": sheet_links(t, rnd),
-    }, status=status)
+    return render(
+        request,
+        "director/rounds/seating.html",
+        {
+            "tournament": t,
+            "round": rnd,
+            "tables": tables,
+            "finder": finder,
+            "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
+            "sheets": sheet_links(t, rnd),
+        },
+        status=status,
+    )
 
 
 def _swap_choices(tables: list) -> list[tuple[int, str]]:
-    people = [(p.pk, f"{p.name} ({p.division}, table {row.table} {seat})")
-              for row in tables for seat, p in row.seats.items()]
+    people = [
+        (p.pk, f"{p.name} ({p.division}, table {row.table} {seat})")
+        for row in tables
+        for seat, p in row.seats.items()
+    ]
     return sorted(people, key=lambda c: c[1].casefold())
 
 
@@ -86,16 +103,18 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     form = SwapForm(request.POST, players=_swap_choices(seating_tables(rnd)))
     if form.is_valid():
-        players = Player.objects.in_bulk([form.cleaned_data["first"],
-                                          form.cleaned_data["second"]])
-        first, second = players.get(form.cleaned_data["first"]), players.get(
-            form.cleaned_data["second"])
+        players = Player.objects.in_bulk([form.cleaned_data["first"], form.cleaned_data["second"]])
+        first, second = (
+            players.get(form.cleaned_data["first"]),
+            players.get(form.cleaned_data["second"]),
+        )
         if first is None or second is None:
             form.add_error(None, "Choose two seated players.")
         else:
             try:
-                round_service.swap_players(rnd, first, second, by=who(request),
-                                           reason=form.cleaned_data["reason"])
+                round_service.swap_players(
+                    rnd, first, second, by=who(request), reason=form.cleaned_data["reason"]
+                )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -114,12 +133,14 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     writer = csv.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     for line in find_your_seat(seating_tables(rnd)):
-        writer.writerow([line.name, line.division, line.table, line.seat, line.partner,
-                         line.opponents])
+        writer.writerow(
+            [line.name, line.division, line.table, line.seat, line.partner, line.opponents]
+        )
     return response
 
 
 # --- the round console ------------------------------------------------------------------
+
 
 def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
     now = timezone.now()
@@ -129,9 +150,15 @@ def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
     rows = live_board(rnd, now, attention_only=attention, sort=sort)
     everything = rows if not attention else live_board(rnd, now)
     return {
-        "round": rnd, "tournament": rnd.tournament, "rows": rows, "now": now,
-        "summary": board_summary(everything), "sort": sort, "only_attention": attention,
-        "sorts": BOARD_SORTS, "query": request.GET.urlencode(),
+        "round": rnd,
+        "tournament": rnd.tournament,
+        "rows": rows,
+        "now": now,
+        "summary": board_summary(everything),
+        "sort": sort,
+        "only_attention": attention,
+        "sorts": BOARD_SORTS,
+        "query": request.GET.urlencode(),
     }
 
 
@@ -224,6 +251,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
 
 # --- one table --------------------------------------------------------------------------
 
+
 def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, object]:
     matches = list(Match.objects.filter(round=rnd, table=table).order_by("game"))
     if not matches:
@@ -233,7 +261,8 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
     game = request.GET.get("game") or request.POST.get("game")
     match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
     hands = list(
-        HandEntry.objects.filter(match=match).select_related("replaces")
+        HandEntry.objects.filter(match=match)
+        .select_related("replaces")
         .order_by(*play_service.HISTORY_ORDER)
     )
     t = rnd.tournament
@@ -242,8 +271,7 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         h.individual_text = play_service.individual_points(
             h, rules, final=rnd.kind == Round.Kind.FINAL
         )
-    link = TableLink.objects.filter(tournament=t, table=table,
-                                    revoked_at__isnull=True).first()
+    link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
     url = request.build_absolute_uri(f"/t/{link.token}/") if link else None
     state_error = None
     try:
@@ -252,26 +280,44 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         state, state_error = None, str(exc)
     tables = {row.table: row for row in seating_tables(rnd)}
     return {
-        "tournament": t, "round": rnd, "table": table, "match": match, "matches": matches,
-        "hands": hands, "state": state, "state_error": state_error,
-        "seats": tables.get(table), "link": link, "link_url": url,
+        "tournament": t,
+        "round": rnd,
+        "table": table,
+        "match": match,
+        "matches": matches,
+        "hands": hands,
+        "state": state,
+        "state_error": state_error,
+        "seats": tables.get(table),
+        "link": link,
+        "link_url": url,
         "qr": segno.make(url).svg_inline(scale=4) if url else None,
         "overrides": list(match.overrides.all()),
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
-        "override_form": OverrideForm(), "close_form": ReasonForm(),
-        "corrections": {h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
-                        for h in hands if h.state == HandEntry.State.STANDING},
+        "override_form": OverrideForm(),
+        "close_form": ReasonForm(),
+        "corrections": {
+            h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
+            for h in hands
+            if h.state == HandEntry.State.STANDING
+        },
         "is_final": rnd.kind == Round.Kind.FINAL,
     }
 
 
 def _hand_initial(h: HandEntry) -> dict[str, object]:
-    return {"outcome": h.outcome, "maker": h.maker, "alone": h.alone,
-            "maker_tricks": h.maker_tricks, "renege_by": h.renege_by}
+    return {
+        "outcome": h.outcome,
+        "maker": h.maker,
+        "alone": h.alone,
+        "maker_tricks": h.maker_tricks,
+        "renege_by": h.renege_by,
+    }
 
 
-def _table_page(request: HttpRequest, rnd: Round, table: int, status: int = 200,
-                **forms: object) -> HttpResponse:
+def _table_page(
+    request: HttpRequest, rnd: Round, table: int, status: int = 200, **forms: object
+) -> HttpResponse:
     context = _table_context(request, rnd, table)
     if "correction" in forms:
         form = forms.pop("correction")
@@ -291,8 +337,9 @@ def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
     game = request.POST.get("game") or "1"
     if not game.isdecimal():
         raise Http404("No such game.")
-    return get_object_or_404(Match.objects.select_related("round__tournament"),
-                             round=rnd, table=table, game=game)
+    return get_object_or_404(
+        Match.objects.select_related("round__tournament"), round=rnd, table=table, game=game
+    )
 
 
 def _table_url(rnd: Round, table: int, match: Match) -> str:
@@ -308,30 +355,38 @@ def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     form = ExtensionForm(request.POST)
     if form.is_valid():
         try:
-            round_service.extend_table(match, form.cleaned_data["minutes"], by=who(request),
-                                       reason=form.cleaned_data["reason"])
+            round_service.extend_table(
+                match,
+                form.cleaned_data["minutes"],
+                by=who(request),
+                reason=form.cleaned_data["reason"],
+            )
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"Table {table}: extension set to "
-                                      f"{form.cleaned_data['minutes']} min.")
+            messages.success(
+                request, f"Table {table}: extension set to {form.cleaned_data['minutes']} min."
+            )
             return redirect(_table_url(rnd, table, match))
     return _table_page(request, rnd, table, status=422, extension_form=form)
 
 
 @director_required
 @require_POST
-def hand_correct(request: HttpRequest, slug: str, number: int, table: int,
-                 pk: int) -> HttpResponse:
+def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
-    entry = get_object_or_404(HandEntry.objects.select_related("match"), pk=pk,
-                              match__round=rnd, match__table=table)
+    entry = get_object_or_404(
+        HandEntry.objects.select_related("match"), pk=pk, match__round=rnd, match__table=table
+    )
     form = CorrectionForm(request.POST, prefix=f"h{pk}")
     form.entry_pk = pk  # type: ignore[attr-defined]
     if form.is_valid():
         try:
             result = play_service.correct_hand(
-                entry, form.hand, by=who(request), reason=form.cleaned_data["reason"],
+                entry,
+                form.hand,
+                by=who(request),
+                reason=form.cleaned_data["reason"],
                 client_key=form.cleaned_data["client_key"],
             )
         except ServiceError as exc:
@@ -352,8 +407,9 @@ def table_override(request: HttpRequest, slug: str, number: int, table: int) -> 
     form = OverrideForm(request.POST)
     if form.is_valid():
         try:
-            warnings = play_service.override_winner(match, form.team, by=who(request),
-                                                    reason=form.cleaned_data["reason"])
+            warnings = play_service.override_winner(
+                match, form.team, by=who(request), reason=form.cleaned_data["reason"]
+            )
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -388,6 +444,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     round_service.revoke_link(rnd.tournament, table, by=who(request))
-    messages.success(request, f"Table {table}: the old tablet link is revoked; a new one "
-                              "is shown below.")
+    messages.success(
+        request, f"Table {table}: the old tablet link is revoked; a new one is shown below."
+    )
     return redirect("director:table", slug, number, table)
