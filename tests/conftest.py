@@ -78,3 +78,10 @@ def page(chromium):
     page = context.new_page()
     yield page
     context.close()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # A real browser costs seconds per test, so every browser test is also slow.
+    for item in items:
+        if item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.slow)

@@ -15,6 +15,9 @@ from bench import scenario
 from bench.server import collected_static, for_test_database
 from tournaments.models import HandEntry
 
+# Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
+pytestmark = pytest.mark.slow
+
 TABLES = 50
 
 

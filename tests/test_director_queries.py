@@ -20,7 +20,9 @@ PLAYERS_QUERIES = 8
 STANDINGS_QUERIES = 7  # 6 while the kept ranking stands (no players' rows to rank)
 
 
-@pytest.fixture(params=[4, 100], ids=["4 tables", "100 tables"])
+@pytest.fixture(
+    params=[4, pytest.param(100, marks=pytest.mark.slow)], ids=["4 tables", "100 tables"]
+)
 def event(request, make_tournament) -> Tournament:
     """Round 1 played to the end through the services, round 2 seated and under way."""
     tables = request.param

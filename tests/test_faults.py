@@ -20,6 +20,9 @@ from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import HandEntry, Match, Round, Tournament
 from tournaments.services import play, players, rounds, standings
 
+# Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
+pytestmark = pytest.mark.slow
+
 WRITES = ("INSERT", "UPDATE", "DELETE")
 MAKE = Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=3)
 

@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from tournaments.models import Player
 from tournaments.services.players import import_players, parse_players_csv
 
+# Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
+pytestmark = pytest.mark.slow
+
 FUZZ = settings(
     max_examples=60,
     deadline=None,

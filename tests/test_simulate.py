@@ -177,7 +177,7 @@ def check_event(data: dict, tables: int) -> None:
     assert final["champions"] == {"NS": "A", "EW": "B"}[champion_team]
 
 
-@pytest.mark.parametrize("tables", [1, 2, 3, 7, 100])
+@pytest.mark.parametrize("tables", [1, 2, 3, 7, pytest.param(100, marks=pytest.mark.slow)])
 def test_simulated_event_matches_an_independent_recomputation(tables):
     data = run_simulation(tables, seed=tables * 11)
     check_event(data, tables)
