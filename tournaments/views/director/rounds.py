@@ -13,9 +13,12 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from snowman.hall import absolute_url
+
 from ...domain.match import InvalidMatch
 from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
 from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
+from ...roles import RUN
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import rounds as round_service
@@ -27,7 +30,15 @@ from ...services.console import (
     seating_tables,
 )
 from ...tables import SeatFinderTable
-from .common import director_required, round_or_404, sheet_links, tournament_or_404, who
+from .common import (
+    can,
+    desk_required,
+    director_required,
+    round_or_404,
+    sheet_links,
+    tournament_or_404,
+    who,
+)
 
 BOARD_SORTS = {
     "table": "Table",
@@ -76,7 +87,7 @@ def _seating_page(
             "tables": tables,
             "finder": finder,
             "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
-            "sheets": sheet_links(t, rnd),
+            "sheets": sheet_links(t, rnd, desk=not can(request.user, RUN)),
         },
         status=status,
     )
@@ -91,7 +102,7 @@ def _swap_choices(tables: list) -> list[tuple[int, str]]:
     return sorted(people, key=lambda c: c[1].casefold())
 
 
-@director_required
+@desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     return _seating_page(request, rnd)
@@ -123,7 +134,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _seating_page(request, rnd, form, status=422)
 
 
-@director_required
+@desk_required
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
@@ -272,7 +283,7 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
             h, rules, final=rnd.kind == Round.Kind.FINAL
         )
     link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
-    url = request.build_absolute_uri(f"/t/{link.token}/") if link else None
+    url = absolute_url(request, reverse("tablet:link", args=[link.token])) if link else None
     state_error = None
     try:
         state = play_service.match_state(match)
