@@ -16,6 +16,7 @@ from ...models import Activity, HandEntry, Match, Round, Tournament
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
+from ...services.backup import backup_after_finalize
 from ...services.console import finalists, seating_tables
 from ...tables import ActivityTable, StandingsTable
 from .common import director_required, optional_url, tournament_or_404, who
@@ -250,6 +251,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, exc.message)
         return _final_page(request, t, status=422)
     messages.success(request, "The tournament is finished.")
+    backup_after_finalize("finish")
     return redirect("director:final", slug)
 
 

@@ -22,6 +22,7 @@ from ...roles import RUN
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import rounds as round_service
+from ...services.backup import backup_after_finalize
 from ...services.console import (
     board_summary,
     clock_view,
@@ -239,6 +240,7 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rnd.refresh_from_db()
         return _console(request, rnd, status=422)
     messages.success(request, f"{rnd} finalized.")
+    backup_after_finalize(f"round-{rnd.number}")
     if rnd.number >= t.preliminary_rounds:
         return redirect("director:standings", slug)
     return _seat_next(request, t)
