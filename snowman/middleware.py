@@ -8,6 +8,7 @@ import re
 import time
 from collections.abc import Callable
 
+from django.core.exceptions import BadRequest
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 
@@ -70,3 +71,16 @@ class AccessLogMiddleware:
             (time.perf_counter() - started) * 1000,
         )
         return response
+
+
+class RefuseNulMiddleware:
+    """A NUL byte in the query string is a 400 for every page: PostgreSQL cannot even
+    compare a string holding one, so a search for it would otherwise be a 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if any("\x00" in key or "\x00" in value for key, value in request.GET.items()):
+            raise BadRequest("The address contains a NUL character.")
+        return self.get_response(request)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from ... import csvcells
 from ...domain.hands import Seat, Team
 from ...forms import FirstDealerForm, HandForm
 from ...models import Activity, HandEntry, Match, Round, Tournament
@@ -66,7 +65,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     rows = standing_service.standings(t)[division]
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-{division}.csv"'
-    writer = csv.writer(response)
+    writer = csvcells.writer(response)
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
         [

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-
 import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -15,6 +13,7 @@ from django_tables2 import RequestConfig
 
 from snowman.hall import absolute_url
 
+from ... import csvcells
 from ...domain.match import InvalidMatch
 from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
 from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
@@ -31,6 +30,7 @@ from ...services.console import (
     seating_tables,
 )
 from ...tables import SeatFinderTable
+from ..sheets import MAX_TABLE
 from .common import (
     can,
     desk_required,
@@ -142,7 +142,7 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     response["Content-Disposition"] = (
         f'attachment; filename="{rnd.tournament.slug}-round-{rnd.number}-seats.csv"'
     )
-    writer = csv.writer(response)
+    writer = csvcells.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     for line in find_your_seat(seating_tables(rnd)):
         writer.writerow(
@@ -456,6 +456,9 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 @require_POST
 def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
+    # Only a table this round seats gets a link (never a live link for table 99 of 12).
+    if not 1 <= table <= MAX_TABLE or not Match.objects.filter(round=rnd, table=table).exists():
+        raise Http404(f"There is no table {table} in {rnd}.")
     round_service.revoke_link(rnd.tournament, table, by=who(request))
     messages.success(
         request, f"Table {table}: the old tablet link is revoked; a new one is shown below."
