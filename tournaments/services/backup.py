@@ -163,7 +163,6 @@ def restore(source: Path, *, force: bool = False) -> Path:
     db = _database()
     if (source.suffix == ".sqlite3") != (kind == "sqlite"):
         raise ServiceError(f"{source.name} is not a backup of a {kind} database.")
-    connections.close_all()
     if kind == "sqlite":
         _check_sqlite(source)
         target = Path(db["NAME"])
@@ -172,6 +171,7 @@ def restore(source: Path, *, force: bool = False) -> Path:
                 f"{target} already holds an event; add --force to replace it "
                 "(it is kept as .before-restore)."
             )
+        connections.close_all()
         if target.exists():
             shutil.copyfile(target, target.with_name(target.name + ".before-restore"))
         src = sqlite3.connect(source)
@@ -184,6 +184,7 @@ def restore(source: Path, *, force: bool = False) -> Path:
     else:
         if _has_data_pg() and not force:
             raise ServiceError(f"{db['NAME']} already holds an event; add --force to replace it.")
+        connections.close_all()
         args, env = _pg_env(db)
         result = subprocess.run(
             [
@@ -209,12 +210,20 @@ def restore(source: Path, *, force: bool = False) -> Path:
 
 
 def _restore_key(directory: Path) -> None:
+    """The event's key comes back with its database: the tablets' table sessions were
+    signed with it. A key this checkout made meanwhile is kept as .before-restore."""
     key_file = os.environ.get("SECRET_KEY_FILE")
     copy = directory / KEY_COPY
-    if key_file and copy.is_file() and not Path(key_file).exists():
-        Path(key_file).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(copy, key_file)
-        os.chmod(key_file, 0o600)
+    if not key_file or not copy.is_file():
+        return
+    target = Path(key_file)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists():
+        if target.read_bytes() == copy.read_bytes():
+            return
+        target.replace(target.with_name(target.name + ".before-restore"))
+    shutil.copyfile(copy, target)
+    os.chmod(target, 0o600)
 
 
 def _check_sqlite(path: Path) -> None:
