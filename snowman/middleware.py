@@ -61,9 +61,11 @@ class AccessLogMiddleware:
             return self.get_response(request)
         started = time.perf_counter()
         response = self.get_response(request)
+        from .throttle import client_ip  # the address a trusted proxy saw, or the peer's
+
         access_log.info(
             "%s %s %s %s %d %.1fms",
-            request.META.get("REMOTE_ADDR", "-"),
+            client_ip(request) or "-",
             request.method,
             redact(request.get_full_path()),
             response.status_code,
