@@ -38,7 +38,7 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=int(env("PORT", "8000")))
         parser.add_argument("--bind", default=env("BIND", "0.0.0.0"))
         parser.add_argument("--workers", type=int, default=int(env("WEB_WORKERS", "2")))
-        parser.add_argument("--threads", type=int, default=int(env("WEB_THREADS", "2")))
+        parser.add_argument("--threads", type=int, default=int(env("WEB_THREADS", "4")))
         parser.add_argument("--tls-cert", default=env("TLS_CERT", ""))
         parser.add_argument("--tls-key", default=env("TLS_KEY", ""))
 
@@ -53,8 +53,14 @@ class Command(BaseCommand):
             if not Path(path).is_file():
                 raise CommandError(f"{path} does not exist.")
         https = bool(cert)
-        if https != settings.HTTPS:
-            raise CommandError("Set HTTPS=1 with a certificate, HTTPS=0 without (bin/serve does).")
+        if https and not settings.HTTPS:
+            raise CommandError("With a certificate set HTTPS=1 (bin/serve does).")
+        if settings.HTTPS and not https and not settings.TRUSTED_PROXIES:
+            raise CommandError(
+                "HTTPS is on, but there is no certificate (TLS_CERT, TLS_KEY) and no TLS "
+                "proxy (TRUSTED_PROXIES): over plain HTTP nobody could sign in. Set one, or "
+                "HTTPS=0 for a hall's plain-HTTP network."
+            )
 
         addresses = hall_addresses()
         hall = os.environ.get("HALL_ADDRESS") or (addresses[0] if addresses else "")
