@@ -46,7 +46,8 @@ frontend hall
     default_backend snowman
 backend snowman
     balance roundrobin
-    option httpchk GET /accounts/login/
+    option httpchk
+    http-check send meth GET uri /accounts/login/ ver HTTP/1.1 hdr Host snowman
     server one 127.0.0.1:{one} check
     server two 127.0.0.1:{two} check
 """
