@@ -94,7 +94,8 @@ MIDDLEWARE = [
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, reading the roles with the user (snowman/auth.py).
+    "snowman.auth.RoleBackend",
 ]
 
 ROOT_URLCONF = "snowman.urls"
