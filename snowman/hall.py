@@ -41,7 +41,10 @@ def absolute_url(request: HttpRequest, path: str) -> str:
 
 
 def context(request: HttpRequest) -> dict[str, object]:
-    """For the director's pages: the loopback warning."""
+    """For the director's pages: the loopback warning (never on the projector, which
+    may well run on the laptop itself)."""
+    if not request.path.startswith("/director/"):
+        return {}
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}

@@ -154,6 +154,9 @@ def test_tablet_links_use_the_hall_address_and_the_console_warns_at_loopback(
     for host in ("localhost:8000", "[::1]:8000", "127.0.0.2"):
         page = director_client.get(reverse("director:home"), HTTP_HOST=host).content.decode()
         assert 'id="hall-warning"' in page, host
+    # Not on the projector, which may run on the laptop itself.
+    projector = director_client.get(f"/p/{t.slug}/", HTTP_HOST="127.0.0.1:8000")
+    assert projector.status_code == 200 and b'id="hall-warning"' not in projector.content
     # Signed out (the login page) nothing is said.
     assert (
         'id="hall-warning"'
