@@ -224,14 +224,19 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
             stop.set()
             for thread in slow:
                 thread.join(timeout=5)
-    assert max(timings) < 1.0, timings
+    # Behind a gunicorn sync worker each of these would wait out the slow clients (no
+    # answer within the 5 s timeout). On a shared two-core machine one request in ten may
+    # lose a second to the scheduler, hence the allowance of one.
+    timings.sort()
+    assert timings[len(timings) // 2] < 0.2, timings
+    assert sum(t < 1.0 for t in timings) >= 9, timings
 
 
 @pytest.mark.browser
 def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_http(
-    transactional_db, tmp_path, static_root, make_tournament, django_user_model
+    transactional_db, tmp_path, static_root, make_tournament, django_user_model, chromium
 ):
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
     from tournaments.roles import assign
@@ -243,35 +248,36 @@ def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_h
     hall = "snowman.hall"
     with event_server(tmp_path, static_root, hall) as server:
         base = f"http://{hall}:{server.port}"
-        with sync_playwright() as pw:
-            browser = pw.chromium.launch(
-                executable_path=CHROMIUM,
-                args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {hall} 127.0.0.1"],
-            )
-            try:
-                page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-                page.goto(f"{base}/director/")
-                page.fill("#id_username", "hall-director")
-                page.fill("#id_password", "hall-director-pw-1")
-                page.click("button[type=submit]")
-                expect(page).to_have_url(f"{base}/director/")
-                page.goto(f"{base}/director/{t.slug}/rounds/1/tables/1/")
-                assert page.locator("#hall-warning").count() == 0
-                href = page.locator("a[href*='/t/']").first.get_attribute("href")
-                assert href.startswith(f"{base}/t/"), href
-                tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-                tablet.goto(href)
-                expect(tablet).to_have_url(re.compile(r"/t/table/$"))
-                net = tablet.locator("#tb-net")
-                expect(net).to_have_text("Online · all sent", timeout=15_000)
-                tablet.locator('.tb-seat[data-seat="N"]').click()
-                tablet.click("#tb-start-save")
-                expect(tablet.locator("#tb-entry")).to_be_visible(timeout=15_000)
-                tablet.locator('.tb-seat[data-seat="S"]').click()
-                tablet.click('#tb-tricks [data-tricks="3"]')
-                tablet.click("#tb-save")
-                expect(net).to_have_text("Online · all sent", timeout=15_000)
-            finally:
-                browser.close()
+        # A browser of its own that resolves the hall name, from the session's Playwright
+        # (one sync Playwright per thread).
+        browser = chromium.browser_type.launch(
+            executable_path=CHROMIUM,
+            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {hall} 127.0.0.1"],
+        )
+        try:
+            page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            page.goto(f"{base}/director/")
+            page.fill("#id_username", "hall-director")
+            page.fill("#id_password", "hall-director-pw-1")
+            page.click("button[type=submit]")
+            expect(page).to_have_url(f"{base}/director/")
+            page.goto(f"{base}/director/{t.slug}/rounds/1/tables/1/")
+            assert page.locator("#hall-warning").count() == 0
+            href = page.locator("a[href*='/t/']").first.get_attribute("href")
+            assert href.startswith(f"{base}/t/"), href
+            tablet = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            tablet.goto(href)
+            expect(tablet).to_have_url(re.compile(r"/t/table/$"))
+            net = tablet.locator("#tb-net")
+            expect(net).to_have_text("Online · all sent", timeout=15_000)
+            tablet.locator('.tb-seat[data-seat="N"]').click()
+            tablet.click("#tb-start-save")
+            expect(tablet.locator("#tb-entry")).to_be_visible(timeout=15_000)
+            tablet.locator('.tb-seat[data-seat="S"]').click()
+            tablet.click('#tb-tricks [data-tricks="3"]')
+            tablet.click("#tb-save")
+            expect(net).to_have_text("Online · all sent", timeout=15_000)
+        finally:
+            browser.close()
     hands = HandEntry.objects.filter(match__round__tournament=t, match__table=1)
     assert [(h.number, h.maker, h.maker_tricks) for h in hands] == [(1, "S", 3)]
