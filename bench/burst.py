@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from .server import Server, free_port, setup_django
+from .server import SERVERS, Server, free_port, setup_django
 
 VAR = Path("/tmp/hardening-bench")
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
     parser.add_argument("-n", "--tables", type=int, default=100)
     parser.add_argument("--workers", type=int, default=4)
-    parser.add_argument("--worker-class", default="sync")
+    parser.add_argument("--server", choices=SERVERS, default="gunicorn")
+    parser.add_argument("--worker-class", default="sync", help="gunicorn's only")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8105)
     parser.add_argument("--name", default="snowman_bench")
@@ -78,11 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         workers=args.workers,
         worker_class=args.worker_class,
         threads=args.threads,
-        log=VAR / "gunicorn.log",
+        log=VAR / f"{args.server}.log",
+        server=args.server,
     )
     print(
         f"{args.db} (CONN_MAX_AGE={args.conn_max_age}): "
-        f"gunicorn {args.workers} x {args.worker_class}"
+        f"{args.server} {args.workers} x "
+        f"{args.worker_class if args.server == 'gunicorn' else 'process'}"
         f"{f' x {args.threads} threads' if args.threads > 1 else ''} on 127.0.0.1:{port}, "
         f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}"
     )

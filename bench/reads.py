@@ -69,10 +69,13 @@ def director_cookie() -> str:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
+    from tournaments.roles import assign
+
     user, _ = User.objects.get_or_create(username="bench-director", defaults={"is_staff": True})
     user.set_password("bench-director-password")
     user.is_staff = True
     user.save()
+    assign(user, "director")
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"

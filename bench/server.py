@@ -101,8 +101,13 @@ def collectstatic(env: dict[str, str]) -> None:
     assert manifest.exists(), "collectstatic wrote no manifest"
 
 
+SERVERS = ("granian", "gunicorn", "waitress")
+
+
 class Server:
-    """gunicorn in its own process group, so a crash can be simulated with SIGKILL."""
+    """A WSGI server (granian, as ``bin/serve`` runs it, or gunicorn or waitress to
+    compare) in its own process group, so a crash can be simulated with SIGKILL.
+    ``workers`` are processes, ``threads`` the threads that run the app in each."""
 
     def __init__(
         self,
@@ -113,14 +118,45 @@ class Server:
         worker_class: str = "sync",
         threads: int = 1,
         log: Path | None = None,
+        server: str = "gunicorn",
     ) -> None:
-        self.env, self.port = env, port
+        if server not in SERVERS:
+            raise ValueError(f"server must be one of {SERVERS}")
+        self.env, self.port, self.server = env, port, server
         self.workers, self.worker_class, self.threads = workers, worker_class, threads
         self.log = log
         self.process: subprocess.Popen | None = None
 
     @property
     def command(self) -> list[str]:
+        if self.server == "granian":
+            return [
+                str(VENV_BIN / "granian"),
+                "--interface",
+                "wsgi",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(self.workers),
+                "--blocking-threads",
+                str(self.threads),
+                "--backlog",
+                "4096",
+                "--log-level",
+                "warning",
+                "snowman.wsgi:application",
+            ]
+        if self.server == "waitress":
+            return [
+                str(VENV_BIN / "waitress-serve"),
+                f"--listen=127.0.0.1:{self.port}",
+                f"--threads={self.threads}",
+                "--backlog=4096",
+                "--connection-limit=4000",
+                "snowman.wsgi:application",
+            ]
         return [
             str(VENV_BIN / "gunicorn"),
             "snowman.wsgi:application",
@@ -158,7 +194,7 @@ class Server:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 code = self.process.returncode
-                raise RuntimeError(f"gunicorn exited with {code}; see {self.log}")
+                raise RuntimeError(f"{self.server} exited with {code}; see {self.log}")
             try:
                 conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
                 conn.request("GET", PING)
@@ -168,7 +204,7 @@ class Server:
                 pass
             time.sleep(0.2)
         self.stop()
-        raise RuntimeError("gunicorn did not answer in time")
+        raise RuntimeError(f"{self.server} did not answer in time")
 
     def cpu_seconds(self) -> tuple[float, float]:
         """CPU time used so far by this server's processes and by PostgreSQL's: what a

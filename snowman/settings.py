@@ -1,10 +1,14 @@
 """One settings module for every environment, driven by environment variables.
 
-Development defaults: DEBUG on, SQLite file in var/. Production: DEBUG=0 with a real
-SECRET_KEY and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL.
+Development defaults: DEBUG on, SQLite file in var/. Event mode (``bin/serve``): DEBUG=0,
+the secret key in a file of the var directory, plain HTTP on the hall network unless a
+certificate is given. Production behind TLS: DEBUG=0 with SECRET_KEY (or SECRET_KEY_FILE)
+and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL. README's Configuration lists
+every variable.
 """
 
 import os
+import secrets
 from datetime import timedelta
 from pathlib import Path
 
@@ -20,12 +24,38 @@ def env_bool(name: str, default: bool) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def secret_key_file(path: Path) -> str:
+    """The key in ``path``, made there on first use, readable by this user only.
+
+    No key is ever written in the repository: one there signs anyone's table session."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(50))
+    key = path.read_text().strip()
+    if len(key) < 50:
+        raise RuntimeError(f"{path} holds no usable secret key; delete it to make a new one")
+    return key
+
+
 DEBUG = env_bool("DEBUG", True)
+VAR_DIR = Path(os.environ.get("SNOWMAN_VAR_DIR", BASE_DIR / "var"))
 SECRET_KEY = os.environ.get("SECRET_KEY", "")
+if not SECRET_KEY and os.environ.get("SECRET_KEY_FILE"):
+    SECRET_KEY = secret_key_file(Path(os.environ["SECRET_KEY_FILE"]))
 if not SECRET_KEY:
     if not DEBUG:
-        raise RuntimeError("SECRET_KEY must be set when DEBUG is off")
-    SECRET_KEY = "dev-only-insecure-key-change-me-" + "x" * 32
+        raise RuntimeError("SECRET_KEY must be set when DEBUG is off (or SECRET_KEY_FILE)")
+    # Development too keeps its key out of the repository.
+    SECRET_KEY = secret_key_file(VAR_DIR / "secret_key")
 ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "localhost,127.0.0.1").split(",") if h]
 CSRF_TRUSTED_ORIGINS = [o for o in os.environ.get("CSRF_TRUSTED_ORIGINS", "").split(",") if o]
 
@@ -45,7 +75,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "snowman.middleware.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "snowman.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -55,13 +87,15 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "snowman.middleware.NoStoreMiddleware",
     # Last, as django-axes asks: it inspects the response of the login view.
     "axes.middleware.AxesMiddleware",
 ]
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # ModelBackend, reading the roles with the user (snowman/auth.py).
+    "snowman.auth.RoleBackend",
 ]
 
 ROOT_URLCONF = "snowman.urls"
@@ -78,12 +112,11 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
+                "snowman.hall.context",
             ],
         },
     },
 ]
-
-VAR_DIR = Path(os.environ.get("SNOWMAN_VAR_DIR", BASE_DIR / "var"))
 
 # SQLite by default: WAL lets readers run beside the writer, IMMEDIATE takes the write
 # lock at BEGIN so concurrent writers queue on the busy timeout instead of failing with
@@ -158,12 +191,35 @@ SESSION_COOKIE_AGE = 12 * 60 * 60
 
 DJANGO_TABLES2_TEMPLATE = "django_tables2/bootstrap5.html"
 
-# Lock out a username from one address, never a whole venue behind one address.
+# The hall address that tablet links and QR codes use (``bin/serve`` finds it), e.g.
+# http://192.168.1.20:8000; empty: the address the console was opened at.
+HALL_URL = os.environ.get("HALL_URL", "").rstrip("/")
+
+# Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed.
+# Without one, nobody's are: a client could name any address and dodge the throttle.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+# Sign-in throttling (snowman/throttle.py): five failures lock one username from one
+# address, never a whole venue behind one address; twenty from one address (password
+# spraying over many usernames) lock that address. Failures while locked are not
+# counted, so the lock ends when its time is up, however often someone retries.
 AXES_FAILURE_LIMIT = 5
-AXES_COOLOFF_TIME = timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_HANDLER = "snowman.throttle.Handler"
+AXES_CLIENT_IP_CALLABLE = "snowman.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "snowman.throttle.lockout_response"
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
+
+# Online backups of the SQLite database (tournaments/services/backup.py) every few
+# minutes while bin/serve runs and at every finalize; the last BACKUP_KEEP are kept.
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
+BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "24"))
+BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "5"))
+BACKUP_ON_FINALIZE = env_bool("BACKUP_ON_FINALIZE", not DEBUG)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -179,19 +235,48 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
-if not DEBUG:
-    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+# HTTPS: on behind TLS (the default with DEBUG off); bin/serve turns it off on a hall's
+# plain-HTTP network, where Secure cookies would never come back (no sign-in, no tablet).
+HTTPS = env_bool("HTTPS", not DEBUG)
+if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+if not DEBUG:
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+if not DEBUG and HTTPS:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-    SECURE_HSTS_PRELOAD = True
-    SECURE_CONTENT_TYPE_NOSNIFF = True
+    # Preloading promises HTTPS for the whole domain in every browser, hard to take
+    # back: only on request (SECURE_HSTS_PRELOAD=1), hence the deploy check's warning
+    # about it is silenced.
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+    if not SECURE_HSTS_PRELOAD:
+        SILENCED_SYSTEM_CHECKS = ["security.W021"]
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A tablet link's token is a password for its table: never written to a log.
+    "filters": {"redact_tokens": {"()": "snowman.middleware.RedactTokens"}},
+    "formatters": {"access": {"format": "%(message)s"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact_tokens"]},
+        "access": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "access",
+            "filters": ["redact_tokens"],
+        },
+    },
+    "loggers": {
+        # One line a request (bin/serve turns it on with ACCESS_LOG=1).
+        "snowman.access": {
+            "handlers": ["access"],
+            "level": "INFO" if env_bool("ACCESS_LOG", False) else "WARNING",
+            "propagate": False,
+        },
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }

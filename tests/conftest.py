@@ -29,9 +29,13 @@ CHROMIUM_ARGS = [
 
 @pytest.fixture
 def director(django_user_model):
-    return django_user_model.objects.create_user(
+    from tournaments.roles import assign
+
+    user = django_user_model.objects.create_user(
         "director", "director@example.com", "a-long-director-password", is_staff=True
     )
+    assign(user, "director")  # a staff flag alone is no role
+    return user
 
 
 @pytest.fixture

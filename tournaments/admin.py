@@ -26,7 +26,9 @@ from .models import (
     Tournament,
     WinnerOverride,
 )
+from .roles import DESK, RUN
 from .services.players import set_checked_in
+from .views.director.common import can
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -103,7 +105,12 @@ class PlayerAdmin(admin.ModelAdmin):
         # The console refuses a division change once seated; standings group by it.
         return ("tournament", "division") if obj is not None else ()
 
-    @admin.action(description="Check in the selected players")
+    def has_check_in_permission(self, request: HttpRequest) -> bool:
+        # The role's permission, as on the console's desk: not any staff login, nor a
+        # view-only one.
+        return can(request.user, RUN, DESK)
+
+    @admin.action(description="Check in the selected players", permissions=["check_in"])
     def check_in(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
         by_tournament: dict[int, list[int]] = defaultdict(list)
         tournaments = {}

@@ -81,8 +81,17 @@ class TournamentForm(forms.Form):
         return data
 
 
+def validate_player_name(value: str) -> None:
+    """The import's rule (services.players.name_problem), so the form refuses the same."""
+    from .services.players import clean_name, name_problem
+
+    problem = name_problem(clean_name(value))
+    if problem:
+        raise forms.ValidationError(problem[0].upper() + problem[1:] + ".")
+
+
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=80)
+    name = forms.CharField(max_length=80, validators=[validate_player_name])
     division = forms.ChoiceField(choices=Division.choices)
     checked_in = forms.BooleanField(required=False, label="Checked in now")
 

@@ -66,6 +66,11 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        # The two roles (groups "director" and "desk", tournaments/roles.py).
+        permissions = [
+            ("run_event", "Run events: rounds, results, settings, players"),
+            ("work_desk", "Work the desk: check-in, find a seat, print seating and score sheets"),
+        ]
         constraints = [
             models.CheckConstraint(
                 condition=Q(preliminary_rounds__gte=1)

@@ -20,15 +20,28 @@ def clean_name(name: str) -> str:
     return " ".join(name.split())
 
 
+def name_problem(name: str) -> str | None:
+    """Why a player's name (after ``clean_name``) is refused, or None: one rule for the
+    register and edit forms and the CSV import alike."""
+    if not name:
+        return "the name is empty"
+    if len(name) > NAME_MAX:
+        return f"the name is longer than {NAME_MAX} characters"
+    if not name.isprintable():
+        # Control characters and invisible format characters (a right-to-left override
+        # would show a name reversed on every sheet and screen).
+        return "the name contains control or invisible formatting characters"
+    return None
+
+
 def check_player(
     tournament: Tournament, name: str, division: str, *, exclude: Player | None = None
 ) -> tuple[str, str]:
     name = clean_name(name)
     division = division.strip().upper()
-    if not name:
-        raise ServiceError("The name is empty.")
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"The name is longer than {NAME_MAX} characters.")
+    problem = name_problem(name)
+    if problem:
+        raise ServiceError(problem[0].upper() + problem[1:] + ".")
     if division not in Division.values:
         raise ServiceError(f"Division must be A or B, not {division or 'empty'!r}.")
     clash = Player.objects.filter(tournament=tournament, name__iexact=name)
@@ -143,12 +156,9 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
             continue
         name, division = clean_name(cells[0]), cells[1].strip().upper()
         problems = []
-        if not name:
-            problems.append("the name is empty")
-        elif len(name) > NAME_MAX:
-            problems.append(f"the name is longer than {NAME_MAX} characters")
-        elif "\x00" in name or not name.isprintable():
-            problems.append("the name contains control characters")
+        problem = name_problem(name)
+        if problem:
+            problems.append(problem)
         if division not in Division.values:
             problems.append(f"division must be A or B, not {division or 'empty'!r}")
         key = name.casefold()

@@ -272,7 +272,12 @@ def seat_next_round(tournament: Tournament, *, by: str, now: datetime | None = N
 def revoke_link(
     tournament: Tournament, table: int, *, by: str, now: datetime | None = None
 ) -> TableLink:
-    """Revoke a table's tablet link and issue a new one."""
+    """Revoke a table's tablet link and issue a new one, for a table the event seats."""
+    if (
+        not 1 <= table <= 2**31 - 1
+        or not Match.objects.filter(round__tournament=tournament, table=table).exists()
+    ):
+        raise ServiceError(f"There is no table {table} in {tournament.name}.")
     now = now_or(now)
     with transaction.atomic():
         # Serialises two reissues of one table (a double click) on the one-live-link rule.

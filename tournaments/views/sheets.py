@@ -13,6 +13,8 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 
+from snowman.hall import absolute_url
+
 from ..models import Division, Round, Tournament
 from ..pdf import final as final_pdf
 from ..pdf import scoresheets as scoresheets_pdf
@@ -21,7 +23,7 @@ from ..pdf import standings as standings_pdf
 from ..pdf import table_cards as table_cards_pdf
 from ..pdf.styles import DEFAULT_PAPER, PAPERS
 from ..services import sheets
-from .director.common import director_required, round_or_404, tournament_or_404
+from .director.common import desk_required, director_required, round_or_404, tournament_or_404
 
 # Round numbers are smallints and tables 32-bit: anything larger cannot exist, and
 # PostgreSQL would refuse the lookup with an error instead of finding nothing.
@@ -60,7 +62,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     return _pdf(standings_pdf.build(sheet, paper), f"{slug}-standings-{division}-{paper}.pdf")
 
 
-@director_required
+@desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     paper = _paper(request)
     rnd = _round(tournament_or_404(slug), number)
@@ -74,7 +76,7 @@ def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = tournament_or_404(slug)
 
     def link(token: str) -> str:
-        return request.build_absolute_uri(reverse("tablet:link", args=[token]))
+        return absolute_url(request, reverse("tablet:link", args=[token]))
 
     cards = sheets.table_cards(tournament, link, timezone.now())
     if cards is None:
@@ -82,7 +84,7 @@ def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
     return _pdf(table_cards_pdf.build(cards, paper), f"{slug}-table-cards-{paper}.pdf")
 
 
-@director_required
+@desk_required
 def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     paper = _paper(request)

@@ -3,25 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import wraps
 from typing import Any
 
-from django.contrib.auth.decorators import user_passes_test
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import NoReverseMatch, reverse
 
 from ...models import Round, Tournament
+from ...roles import DESK, RUN
 
 View = Callable[..., HttpResponse]
 
 
-def _is_director(user: Any) -> bool:
-    return bool(user.is_active and user.is_staff)
+def can(user: Any, *perms: str) -> bool:
+    return bool(user.is_active and any(user.has_perm(p) for p in perms))
 
 
-def director_required(view: View) -> View:
-    """Every director page needs a staff login; others are sent to the sign-in page."""
-    return user_passes_test(_is_director)(view)
+def role_required(*perms: str) -> Callable[[View], View]:
+    """Signed out, or an account in neither role (a staff flag alone is none): to the
+    sign-in page. A desk account at a director's page: 403."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not can(request.user, RUN, DESK):
+                return redirect_to_login(request.get_full_path())
+            if not can(request.user, *perms):
+                raise PermissionDenied("Your account's role does not include this page.")
+            return view(request, *args, **kwargs)
+
+        return checked
+
+    return decorate
+
+
+# The director role: everything. The desk role: check-in, find a seat, print sheets.
+director_required = role_required(RUN)
+desk_required = role_required(RUN, DESK)
 
 
 def who(request: HttpRequest) -> str:
@@ -48,8 +69,11 @@ def optional_url(name: str, *args: object, query: str = "") -> str | None:
     return f"{url}?{query}" if query else url
 
 
-def sheet_links(tournament: Tournament, rnd: Round | None = None) -> list[tuple[str, str]]:
-    """The printable sheets for this page, in letter and A4, where they exist."""
+def sheet_links(
+    tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
+) -> list[tuple[str, str]]:
+    """The printable sheets for this page, in letter and A4, where they exist; for the
+    desk role, without the table cards (they carry the tablets' links)."""
     links: list[tuple[str, str | None]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
@@ -64,7 +88,11 @@ def sheet_links(tournament: Tournament, rnd: Round | None = None) -> list[tuple[
                     optional_url("sheets:scoresheets", tournament.slug, rnd.number, query=q),
                 ),
             ]
-        links.append(
-            (f"Table cards ({paper})", optional_url("sheets:table_cards", tournament.slug, query=q))
-        )
+        if not desk:
+            links.append(
+                (
+                    f"Table cards ({paper})",
+                    optional_url("sheets:table_cards", tournament.slug, query=q),
+                )
+            )
     return [(label, url) for label, url in links if url]

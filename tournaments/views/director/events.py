@@ -13,10 +13,10 @@ from ...services import ServiceError
 from ...services.console import readiness
 from ...services.standings import champions
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
-from .common import director_required, sheet_links, tournament_or_404, who
+from .common import desk_required, director_required, sheet_links, tournament_or_404, who
 
 
-@director_required
+@desk_required
 def home(request: HttpRequest) -> HttpResponse:
     tournaments = Tournament.objects.all()
     return render(request, "director/home.html", {"tournaments": tournaments})

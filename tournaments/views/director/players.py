@@ -22,7 +22,7 @@ from ...services.players import (
     set_withdrawn,
 )
 from ...tables import PlayerTable
-from .common import director_required, tournament_or_404, who
+from .common import desk_required, director_required, tournament_or_404, who
 
 DESK_LIMIT = 12
 
@@ -142,7 +142,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _back(request, "director:players", t.slug)
 
 
-@director_required
+@desk_required
 @require_POST
 def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
@@ -172,7 +172,7 @@ def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _back(request, "director:players", t.slug)
 
 
-@director_required
+@desk_required
 def desk(request: HttpRequest, slug: str) -> HttpResponse:
     """The check-in desk: type a few letters, tap the name."""
     t = tournament_or_404(slug)

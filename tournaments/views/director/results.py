@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from ... import csvcells
 from ...domain.hands import Seat, Team
 from ...forms import FirstDealerForm, HandForm
 from ...models import Activity, HandEntry, Match, Round, Tournament
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
+from ...services.backup import backup_after_finalize
 from ...services.console import finalists, seating_tables
 from ...tables import ActivityTable, StandingsTable
 from .common import director_required, optional_url, tournament_or_404, who
@@ -65,7 +65,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     rows = standing_service.standings(t)[division]
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-{division}.csv"'
-    writer = csv.writer(response)
+    writer = csvcells.writer(response)
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
         [
@@ -250,6 +250,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, exc.message)
         return _final_page(request, t, status=422)
     messages.success(request, "The tournament is finished.")
+    backup_after_finalize("finish")
     return redirect("director:final", slug)
 
 

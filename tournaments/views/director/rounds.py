@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-
 import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -13,12 +11,17 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from snowman.hall import absolute_url
+
+from ... import csvcells
 from ...domain.match import InvalidMatch
 from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
 from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
+from ...roles import RUN
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import rounds as round_service
+from ...services.backup import backup_after_finalize
 from ...services.console import (
     board_summary,
     clock_view,
@@ -27,7 +30,16 @@ from ...services.console import (
     seating_tables,
 )
 from ...tables import SeatFinderTable
-from .common import director_required, round_or_404, sheet_links, tournament_or_404, who
+from ..sheets import MAX_TABLE
+from .common import (
+    can,
+    desk_required,
+    director_required,
+    round_or_404,
+    sheet_links,
+    tournament_or_404,
+    who,
+)
 
 BOARD_SORTS = {
     "table": "Table",
@@ -76,7 +88,7 @@ def _seating_page(
             "tables": tables,
             "finder": finder,
             "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
-            "sheets": sheet_links(t, rnd),
+            "sheets": sheet_links(t, rnd, desk=not can(request.user, RUN)),
         },
         status=status,
     )
@@ -91,7 +103,7 @@ def _swap_choices(tables: list) -> list[tuple[int, str]]:
     return sorted(people, key=lambda c: c[1].casefold())
 
 
-@director_required
+@desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     return _seating_page(request, rnd)
@@ -123,14 +135,14 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return _seating_page(request, rnd, form, status=422)
 
 
-@director_required
+@desk_required
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="{rnd.tournament.slug}-round-{rnd.number}-seats.csv"'
     )
-    writer = csv.writer(response)
+    writer = csvcells.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     for line in find_your_seat(seating_tables(rnd)):
         writer.writerow(
@@ -228,6 +240,7 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         rnd.refresh_from_db()
         return _console(request, rnd, status=422)
     messages.success(request, f"{rnd} finalized.")
+    backup_after_finalize(f"round-{rnd.number}")
     if rnd.number >= t.preliminary_rounds:
         return redirect("director:standings", slug)
     return _seat_next(request, t)
@@ -272,7 +285,7 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
             h, rules, final=rnd.kind == Round.Kind.FINAL
         )
     link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
-    url = request.build_absolute_uri(f"/t/{link.token}/") if link else None
+    url = absolute_url(request, reverse("tablet:link", args=[link.token])) if link else None
     state_error = None
     try:
         state = play_service.match_state(match)
@@ -443,6 +456,9 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 @require_POST
 def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
+    # Only a table this round seats gets a link (never a live link for table 99 of 12).
+    if not 1 <= table <= MAX_TABLE or not Match.objects.filter(round=rnd, table=table).exists():
+        raise Http404(f"There is no table {table} in {rnd}.")
     round_service.revoke_link(rnd.tournament, table, by=who(request))
     messages.success(
         request, f"Table {table}: the old tablet link is revoked; a new one is shown below."

@@ -1,0 +1,103 @@
+"""Sign-in throttling on top of django-axes (settings: ``AXES_*``).
+
+Two locks, each for ``AXES_COOLOFF_TIME``: a username from one address after
+``AXES_FAILURE_LIMIT`` failures (a director mistyping, or someone guessing one account),
+and an address after ``AXES_ADDRESS_FAILURE_LIMIT`` failures over any usernames (password
+spraying). Failures while locked are not counted, so a lock cannot be kept alive by
+retrying. The client's address is the connection's, or, only when the connection comes
+from one of ``TRUSTED_PROXIES``, the last address that proxy saw.
+"""
+
+from __future__ import annotations
+
+import shlex
+from datetime import datetime
+
+from axes.attempts import get_cool_off_threshold
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_client_username
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.db.models import Max, Sum
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+
+def client_ip(request: HttpRequest) -> str:
+    remote = request.META.get("REMOTE_ADDR", "")
+    if remote not in settings.TRUSTED_PROXIES:
+        return remote
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    # Right to left: the first address that is not one of our proxies is the one our
+    # proxies saw; anything left of it the client may have written itself.
+    for address in reversed(forwarded):
+        if address and address not in settings.TRUSTED_PROXIES:
+            return address
+    return remote
+
+
+def _recent(request: HttpRequest) -> tuple[object, object]:
+    threshold = get_cool_off_threshold(request)
+    return AccessAttempt.objects.filter(
+        ip_address=request.axes_ip_address, attempt_time__gte=threshold
+    ), threshold
+
+
+def _failures(attempts: object) -> int:
+    return attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0  # type: ignore[attr-defined]
+
+
+class Handler(AxesDatabaseHandler):
+    def get_failures(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        """The failures that count against this sign-in, as axes compares them with
+        ``AXES_FAILURE_LIMIT``: the username's from this address, or the limit itself
+        once the address has used up its own."""
+        attempts, _ = _recent(request)
+        username = get_client_username(request, credentials)
+        pair = _failures(attempts.filter(username=username))  # type: ignore[attr-defined]
+        if _failures(attempts) >= settings.AXES_ADDRESS_FAILURE_LIMIT:
+            return max(pair, settings.AXES_FAILURE_LIMIT)
+        return pair
+
+    def reset_user_attempts(self, request: HttpRequest, credentials: dict | None = None) -> int:
+        """A successful sign-in clears that username's failures from that address only:
+        not another director's lock, nor the count against a spraying address."""
+        username = get_client_username(request, credentials)
+        count, _ = AccessAttempt.objects.filter(
+            username=username, ip_address=request.axes_ip_address
+        ).delete()
+        return count
+
+
+def lock_ends(request: HttpRequest, username: str) -> datetime:
+    attempts, _ = _recent(request)
+    address_locked = _failures(attempts) >= settings.AXES_ADDRESS_FAILURE_LIMIT
+    relevant = attempts if address_locked else attempts.filter(username=username)  # type: ignore[attr-defined]
+    last = relevant.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
+    return last + settings.AXES_COOLOFF_TIME
+
+
+def lockout_response(
+    request: HttpRequest, original_response: object = None, credentials: dict | None = None
+) -> HttpResponse:
+    username = get_client_username(request, credentials) or ""
+    attempts, _ = _recent(request)
+    by_address = _failures(attempts) >= settings.AXES_ADDRESS_FAILURE_LIMIT
+    ends = lock_ends(request, username)
+    minutes = max(1, round((ends - timezone.now()).total_seconds() / 60 + 0.49))
+    context = {
+        "username": username,
+        # Shown inside a command to copy: the username is whatever was typed.
+        "username_arg": shlex.quote(username or "director"),
+        "address": request.axes_ip_address,
+        "by_address": by_address,
+        "ends": ends,
+        "minutes": minutes,
+        "limit": settings.AXES_FAILURE_LIMIT,
+        "address_limit": settings.AXES_ADDRESS_FAILURE_LIMIT,
+        "cooloff_minutes": int(settings.AXES_COOLOFF_TIME.total_seconds() // 60),
+    }
+    response = render(request, "registration/locked.html", context, status=429)
+    response["Retry-After"] = str(max(1, int((ends - timezone.now()).total_seconds())))
+    return response

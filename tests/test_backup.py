@@ -1,0 +1,177 @@
+"""Nothing lost when the laptop dies: backups, and carrying on from one.
+
+The whole story against the real server: a round in progress, a backup, more hands, the
+server killed, the last backup restored on a fresh machine (a new var directory; the old
+database file gone), the server started again, and every tablet resending its match:
+every hand is stored exactly once. Runs on SQLite (the backup API) and on PostgreSQL
+(pg_dump and pg_restore) alike.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection, connections
+from django.utils import timezone
+
+from bench import scenario
+from bench.load import Tablet, at_once, open_all, plan, send_all
+from bench.server import ROOT, Server, database_url, free_port, production_env
+from tournaments.models import HandEntry
+from tournaments.services import ServiceError
+from tournaments.services import backup as backup_service
+
+
+@pytest.fixture(scope="module")
+def static_root(tmp_path_factory):
+    from bench.server import collected_static
+
+    return collected_static(tmp_path_factory.mktemp("static"))
+
+
+def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result
+
+
+def test_a_round_survives_the_laptop_dying_and_every_hand_is_stored_once(
+    transactional_db, tmp_path, static_root
+):
+    backups = tmp_path / "carried" / "backups"
+    old_var, new_var = tmp_path / "laptop", tmp_path / "spare-laptop"
+    env = production_env(database_url(connection.settings_dict), old_var, static_root)
+    # As bin/serve runs: the key in a file of the var directory, not in the environment.
+    del env["SECRET_KEY"]
+    env.update(SECRET_KEY_FILE=str(old_var / "secret_key"), BACKUP_DIR=str(backups), HTTPS="0")
+    t = scenario.prepare_event(6)
+    rnd = t.rounds.get(number=1)
+    posts = plan(scenario.matches(rnd), t.rules, seed=5, tag=f"restore-{t.pk}")
+    links = scenario.tokens(t)
+    connections.close_all()
+
+    port = free_port()
+    server = Server(env, port, workers=2, threads=2, server="granian", log=tmp_path / "1.log")
+    with server:
+        tablets = {n: Tablet(port, links[n]) for n in links}
+        open_all(list(tablets.values()))
+        third = {n: len(p) // 3 for n, p in posts.items()}
+        first = at_once(
+            "before the backup", [send_all(tablets[n], posts[n][: third[n]]) for n in links]
+        )
+        assert set(first.statuses) == {201}
+        manage(env, "backup")  # what the timer in bin/serve does every few minutes
+        later = at_once(
+            "after the backup",
+            [send_all(tablets[n], posts[n][third[n] : 2 * third[n]]) for n in links],
+        )
+        assert set(later.statuses) == {201}
+        server.kill()  # the laptop dies: no shutdown, nothing flushed by hand
+    acknowledged = sum(2 * third[n] for n in links)
+    assert HandEntry.objects.filter(match__round=rnd).count() == acknowledged
+
+    # The spare laptop: a fresh var directory, the dead laptop's database gone; only the
+    # backups folder was carried over (on a stick, or a synced folder).
+    connections.close_all()
+    fresh = dict(env, SNOWMAN_VAR_DIR=str(new_var), SECRET_KEY_FILE=str(new_var / "secret_key"))
+    if connection.vendor == "sqlite":
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{connection.settings_dict['NAME']}{suffix}").unlink(missing_ok=True)
+        restored = manage(fresh, "restore", "--from", str(backups))
+    else:  # the database server survived; the event goes back to the backup
+        refused = subprocess.run(
+            [sys.executable, "manage.py", "restore", "--from", str(backups)],
+            cwd=ROOT,
+            env=fresh,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert refused.returncode != 0 and "--force" in refused.stderr
+        restored = manage(fresh, "restore", "--from", str(backups), "--force")
+    assert "Restored snowman-" in restored.stdout
+    # The key came along, so the tablets' table sessions still open their tables.
+    assert (new_var / "secret_key").read_text() == (old_var / "secret_key").read_text()
+    assert stat.S_IMODE((new_var / "secret_key").stat().st_mode) == 0o600
+    assert HandEntry.objects.filter(match__round=rnd).count() == sum(third.values())
+
+    port = free_port()
+    server = Server(fresh, port, workers=2, threads=2, server="granian", log=tmp_path / "2.log")
+    with server:
+        for tablet in tablets.values():
+            tablet.port, tablet.conn = port, None
+        # Each tablet sends its match again, in order: what the server already has is
+        # answered as a retry (200), what the restore lost is stored anew (201).
+        resend = at_once("resend", [send_all(tablets[n], posts[n]) for n in links])
+    for tablet in tablets.values():
+        tablet.close()
+    total = sum(len(p) for p in posts.values())
+    assert resend.statuses == {200: sum(third.values()), 201: total - sum(third.values())}
+    assert resend.server_errors == 0 and resend.no_answer == 0
+    assert scenario.verify(t, rnd, posts) == []
+    assert HandEntry.objects.filter(match__round=rnd).count() == total
+
+
+def test_backups_are_kept_to_the_last_n_and_private(db, tmp_path, settings):
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.BACKUP_KEEP = 3
+    start = timezone.now()
+    made = [
+        backup_service.take_backup("scheduled", now=start + timedelta(minutes=5 * i))
+        for i in range(5)
+    ]
+    kept = backup_service.backups()
+    assert [b.path for b in kept] == [b.path for b in made[-3:]]
+    assert all(stat.S_IMODE(b.path.stat().st_mode) == 0o600 for b in kept)
+    assert stat.S_IMODE(settings.BACKUP_DIR.stat().st_mode) == 0o700
+    assert not list(settings.BACKUP_DIR.glob("*.partial"))
+
+
+def test_a_finalize_takes_a_backup(director_client, make_tournament, settings, tmp_path):
+    from tests.test_faults import play_out
+    from tournaments.services import rounds
+
+    settings.BACKUP_DIR = tmp_path / "backups"
+    settings.BACKUP_ON_FINALIZE = True
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    for match in rnd.matches.all():
+        play_out(match)
+    response = director_client.post(f"/director/{t.slug}/rounds/1/finalize/")
+    assert response.status_code == 302
+    assert [b.reason for b in backup_service.backups()] == ["finalize-round-1"]
+
+
+def test_restore_refuses_what_is_not_a_backup_and_a_database_in_use(
+    transactional_db, tmp_path, settings
+):
+    settings.BACKUP_DIR = tmp_path / "backups"
+    junk = tmp_path / "snowman-20260101-000000-000000-manual.sqlite3"
+    junk.write_bytes(b"not a database")
+    kind = "sqlite3" if connection.vendor == "sqlite" else "pgdump"
+    with pytest.raises(ServiceError):
+        backup_service.restore(tmp_path / "notes.txt")
+    if kind == "sqlite3":
+        with pytest.raises(ServiceError, match="damaged or not|cannot be read"):
+            backup_service.restore(junk)
+    from tournaments.services.tournaments import create_tournament
+
+    create_tournament("In use", by="test", lot_seed=1)
+    made = backup_service.take_backup("manual")
+    with pytest.raises(ServiceError, match="--force"):
+        backup_service.restore(made.path)
+    assert os.path.exists(made.path)

@@ -1,0 +1,30 @@
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, assign
+
+
+class Command(BaseCommand):
+    help = "Create a sign-in for a role (director: everything; desk: check-in, seats, sheets)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("username")
+        parser.add_argument("--role", choices=[DIRECTOR_GROUP, DESK_GROUP], default=DESK_GROUP)
+
+    def handle(self, *args: object, **options: object) -> None:
+        username, role = str(options["username"]).strip(), str(options["role"])
+        User = get_user_model()
+        if not username or User.objects.filter(username=username).exists():
+            raise CommandError(f"{username!r} is empty or already taken.")
+        password = secrets.token_urlsafe(12)
+        # Directors also use the admin, which wants the staff flag; the desk does not.
+        user = User.objects.create_user(
+            username, password=password, is_staff=role == DIRECTOR_GROUP
+        )
+        assign(user, role)
+        self.stdout.write(
+            f"{role} login: {username} / {password}\n"
+            f"Shown once; a new one: .venv/bin/python manage.py changepassword {username}"
+        )

@@ -1,0 +1,37 @@
+from pathlib import Path
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournaments.services import ServiceError
+from tournaments.services.backup import backups, restore
+
+
+class Command(BaseCommand):
+    help = (
+        "Put a backup in place of the database (stop the server first). Without a file, "
+        "the newest backup in BACKUP_DIR (var/backups) or in --from DIR."
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file", nargs="?", type=Path, help="A backup file.")
+        parser.add_argument("--from", dest="directory", type=Path, help="A backups folder.")
+        parser.add_argument(
+            "--force", action="store_true", help="Replace a database that holds an event."
+        )
+
+    def handle(self, *args: object, **options: object) -> None:
+        source = options["file"]
+        if source is None:
+            directory = options["directory"] or Path(settings.BACKUP_DIR)
+            found = backups(directory)
+            if not found:
+                raise CommandError(f"No backups in {directory}.")
+            source = found[-1].path
+        try:
+            restore(source, force=bool(options["force"]))
+        except ServiceError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(
+            f"Restored {source.name}. Start the server (bin/serve); tablets resend what they hold."
+        )
