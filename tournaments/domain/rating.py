@@ -23,7 +23,7 @@ PlayerId = Hashable
 @dataclass(frozen=True)
 class RatingSettings:
     mu0: float = 25.0
-    sigma0: float = 25.0 / 3
+    sigma0: float = 5.0
     beta: float = 25.0 / 6
     tau: float = 25.0 / 300
 
