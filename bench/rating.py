@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tournaments.domain.hands import Seat, Team
-from tournaments.domain.rating import MatchResult, Ratings
+from tournaments.domain.rating import MatchResult, Ratings, RatingSettings
 from tournaments.domain.rules import TIEBREAK_KEYS
 from tournaments.domain.seating import TableResult, TableSeating, draw, rotate
 from tournaments.domain.standings import PlayerRecord, RoundLine, rank
@@ -244,7 +244,8 @@ class OpenSkill(Model):
     def __init__(self, model_name: str) -> None:
         from openskill import models
 
-        self.model = getattr(models, model_name)()
+        # The same start as the Snowman rating (sigma0), so the update rule is what differs.
+        self.model = getattr(models, model_name)(sigma=RatingSettings().sigma0)
         self.name = f"openskill {model_name}"
         self.table: dict[int, object] = {}
 
@@ -279,7 +280,7 @@ class TrueSkillLib(Model):
     def __init__(self) -> None:
         import trueskill
 
-        self.ts = trueskill.TrueSkill(draw_probability=0.0)
+        self.ts = trueskill.TrueSkill(draw_probability=0.0, sigma=RatingSettings().sigma0)
         self.table: dict[int, object] = {}
 
     def rating(self, p: int):  # noqa: ANN201
