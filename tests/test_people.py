@@ -154,3 +154,61 @@ def test_a_persons_page_shows_events_matches_partners_opponents_and_awards():
         s.individual or 0 for s in Seat.objects.filter(player__person_link__person=page.person)
     )
     assert page.awards + page.penalties == individual
+
+
+def rate(player, mu: float) -> None:
+    Person.objects.filter(pk=person_of(player).pk).update(
+        rating_mu=mu, rating_sigma=2.0, rating_matches=30
+    )
+
+
+def test_the_ratings_suggest_the_stronger_half_for_a_and_applying_moves_them(director_client):
+    from django.urls import reverse
+
+    t = event("Spring")
+    strong = register_player(t, "Strong One", "B", by="d")
+    weak = register_player(t, "Weak One", "A", by="d")
+    unrated = register_player(t, "New Face", "B", by="d")
+    rate(strong, 32.0)
+    rate(weak, 18.0)
+    url = reverse("league:suggest", args=[t.slug])
+    page = director_client.get(url)
+    assert page.status_code == 200
+    assert "2 of 3 players are rated; 2 would change division" in page.content.decode()
+    director_client.post(url, {"share": "50"})
+    divisions = dict(t.players.values_list("name", "division"))
+    assert divisions == {"Strong One": "A", "Weak One": "B", "New Face": "B"}
+    assert unrated.division == "B"
+
+
+def test_suggestions_are_refused_once_round_one_is_drawn():
+    from tournaments.models import Round
+    from tournaments.services.people import apply_suggestions
+
+    t = event("Spring")
+    rate(register_player(t, "Strong One", "B", by="d"), 30.0)
+    Round.objects.create(tournament=t, number=1)
+    with pytest.raises(ServiceError, match="drawn"):
+        apply_suggestions(t, 0.5, by="d")
+
+
+def test_people_pages_merge_with_a_reason_and_refuse_a_bad_merge_with_422(director_client):
+    from django.urls import reverse
+
+    a = person_of(register_player(event("Winter"), "Gus Walsh", "A", by="d"))
+    b = person_of(register_player(event("Spring"), "Augustus Walsh", "A", by="d"))
+    assert director_client.get(reverse("league:people")).status_code == 200
+    page = director_client.get(reverse("league:person", args=[a.pk]))
+    assert page.status_code == 200 and "Gus Walsh" in page.content.decode()
+    bad = director_client.post(
+        reverse("league:person_merge", args=[a.pk]), {"other": 99999, "reason": "x"}
+    )
+    assert bad.status_code == 422
+    ok = director_client.post(
+        reverse("league:person_merge", args=[a.pk]), {"other": b.pk, "reason": "nickname"}
+    )
+    assert ok.status_code == 302
+    merged = director_client.get(reverse("league:person", args=[b.pk]))
+    assert merged.status_code == 302 and merged["Location"].endswith(f"/people/{a.pk}/")
+    page = director_client.get(reverse("league:person", args=[a.pk])).content.decode()
+    assert "Winter" in page and "Spring" in page and "nickname" in page

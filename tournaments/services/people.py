@@ -503,3 +503,43 @@ def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[in
     ):
         rated[player_id] = Rating(mu, sigma, matches)
     return split_divisions(rated, share_a)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    player: Player
+    rating: Rating | None
+    suggested: str | None
+
+
+def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[Suggestion]:
+    """Every player with their rating and suggested division (None when not rated)."""
+    suggested = suggested_divisions(tournament, share_a)
+    ratings = {
+        player_id: Rating(mu, sigma, matches)
+        for player_id, mu, sigma, matches in PersonLink.objects.filter(
+            player__tournament=tournament, person__rating_mu__isnull=False
+        ).values_list(
+            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
+        )
+    }
+    players = Player.objects.filter(tournament=tournament).order_by("name")
+    out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
+    return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))
+
+
+def apply_suggestions(
+    tournament: Tournament, share_a: float, *, by: str, now: datetime | None = None
+) -> int:
+    """Move the rated players to their suggested division, before the draw only."""
+    from .players import edit_player
+
+    if tournament.rounds.exists():
+        raise ServiceError("Round 1 has been drawn; divisions can no longer change.")
+    moved = 0
+    with transaction.atomic():
+        for s in division_suggestions(tournament, share_a):
+            if s.suggested and s.suggested != s.player.division:
+                edit_player(s.player, name=s.player.name, division=s.suggested, by=by)
+                moved += 1
+    return moved

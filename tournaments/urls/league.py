@@ -14,6 +14,7 @@ urlpatterns = [
     path("series/<slug:slug>/standings.csv", series.series_csv, name="series_csv"),
     path("series/<slug:slug>/standings.pdf", series.series_pdf_view, name="series_pdf"),
     path("people/", series.people, name="people"),
+    path("divisions/<slug:slug>/", series.suggest, name="suggest"),
     path("people/ratings/", series.ratings_recompute, name="ratings"),
     path("people/<int:pk>/", series.person, name="person"),
     path("people/<int:pk>/merge/", series.person_merge, name="person_merge"),

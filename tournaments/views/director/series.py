@@ -312,3 +312,44 @@ def ratings_recompute(request: HttpRequest) -> HttpResponse:
     count = people_service.recompute_ratings()
     messages.success(request, f"Ratings recomputed from {count} matches.")
     return redirect("league:people")
+
+
+def _share(request: HttpRequest) -> int:
+    try:
+        share = int(request.POST.get("share") or request.GET.get("share") or 50)
+    except ValueError:
+        share = 50
+    return min(max(share, 0), 100)
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def suggest(request: HttpRequest, slug: str) -> HttpResponse:
+    """Divisions suggested by the ratings: the stronger share in A, at the director's split."""
+    t = get_object_or_404(Tournament, slug=slug)
+    share = _share(request)
+    status = 200
+    if request.method == "POST":
+        try:
+            moved = people_service.apply_suggestions(t, share / 100, by=who(request))
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            messages.success(request, f"Moved {moved} player{'s' if moved != 1 else ''}.")
+            return redirect(f"{request.path}?share={share}")
+    rows = people_service.division_suggestions(t, share / 100)
+    changes = sum(1 for r in rows if r.suggested and r.suggested != r.player.division)
+    return render(
+        request,
+        "director/people/suggest.html",
+        {
+            "tournament": t,
+            "rows": rows,
+            "share": share,
+            "changes": changes,
+            "rated": sum(1 for r in rows if r.rating),
+            "drawn": t.rounds.exists(),
+        },
+        status=status,
+    )
