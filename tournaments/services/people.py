@@ -101,12 +101,19 @@ def link_players(players: Sequence[Player], *, by: str, now: datetime | None = N
         .values_list("pk", "name_key")
     )
     Person.objects.bulk_create([person for _, person in new_people])
+    event_names = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "name"))
     history = []
     proposals = []
     for player, person in new_people:
         links.append(PersonLink(player=player, person=person, how=PersonLink.How.NEW, at=at))
         history.append(
-            _history(person, by, "created", f"New person from {player.name} in an event.", at)
+            _history(
+                person,
+                by,
+                "created",
+                f"New person from {player.name} in {event_names[player.tournament_id]}.",
+                at,
+            )
         )
         for _, score, candidate in process.extract(
             person.name_key,

@@ -12,6 +12,7 @@ from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ...domain.rating import RatingSettings
 from ...models import Person, PersonProposal, Series, Tournament
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
@@ -219,6 +220,7 @@ def _person(request: HttpRequest, person: Person, status: int = 200, **extra: ob
         "person": person,
         "page": page,
         "rating": people_service.rating_of(person),
+        "start": RatingSettings(),
         "history": person.history.select_related("other")[:50],
         "proposals": PersonProposal.objects.filter(
             Q(person=person) | Q(candidate=person), status=PersonProposal.Status.OPEN
