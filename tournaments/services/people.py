@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Q
 from rapidfuzz import fuzz, process
 
@@ -479,15 +479,16 @@ def recompute_ratings(settings: RatingSettings | None = None) -> int:
     history = rating_history()
     ratings = Ratings(settings)
     ratings.update_all(history)
-    with transaction.atomic():
+    table = Person._meta.db_table
+    rows = [(r.mu, r.sigma, r.matches, pk) for pk, r in ratings.table.items()]
+    with transaction.atomic(), connection.cursor() as cursor:
         Person.objects.update(rating_mu=None, rating_sigma=None, rating_matches=0)
-        people = []
-        for pk, r in ratings.table.items():
-            people.append(
-                Person(pk=pk, rating_mu=r.mu, rating_sigma=r.sigma, rating_matches=r.matches)
-            )
-        Person.objects.bulk_update(
-            people, ["rating_mu", "rating_sigma", "rating_matches"], batch_size=500
+        # One prepared UPDATE per person: bulk_update's CASE expressions cost seconds at
+        # 2,000 people, this costs milliseconds.
+        cursor.executemany(
+            f"UPDATE {connection.ops.quote_name(table)} SET rating_mu = %s, "
+            "rating_sigma = %s, rating_matches = %s WHERE id = %s",
+            rows,
         )
     return len(history)
 
