@@ -12,8 +12,9 @@ from django.db import transaction
 from playwright.sync_api import expect
 
 from tournaments.models import Person, PersonLink, Series, Tournament
+from tournaments.services import rounds
 from tournaments.services.export import export_results
-from tournaments.services.simulate import simulate
+from tournaments.services.simulate import SIM, Simulation, simulate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -29,6 +30,23 @@ def past_event_file(tmp_path: Path, slug: str, name: str, seed: int) -> Path:
     path = tmp_path / f"{slug}.json"
     path.write_text(json.dumps(doc, indent=1))
     return path
+
+
+class RunHere(Simulation):
+    """The simulation of an event, on a tournament the director created and registered."""
+
+    def __init__(self, tournament: Tournament, seed: int) -> None:
+        super().__init__(1, seed)
+        self.existing = tournament
+
+    def setup(self) -> Tournament:
+        self.tournament = self.existing
+        rounds.draw_first_round(self.tournament, by=SIM, seed=self.seed, now=self.clock)
+        return self.tournament
+
+
+def doc_series_slug() -> str:
+    return Series.objects.get().slug
 
 
 def test_a_director_builds_a_series_of_two_imported_events_and_one_run_here(
@@ -73,12 +91,38 @@ def test_a_director_builds_a_series_of_two_imported_events_and_one_run_here(
     expect(page.locator(".messages")).to_contain_text("was imported before")
     assert Person.objects.count() == 4
 
-    # A third event is run here (the tablets' part played through the services), then added.
-    simulate(1, seed=5, name="March night")
-    page.reload()
+    # A third event is run here: the director creates it and registers its players by CSV,
+    # and registration finds them as the people already known (same names).
+    doc = json.loads(files[0].read_text())
+    page.goto(live_server.url + "/director/tournaments/new/")
+    page.fill("#id_name", "March night")
+    page.get_by_role("button", name="Create tournament").click()
+    csv_file = tmp_path / "march.csv"
+    csv_file.write_text(
+        "name,division\n" + "".join(f"{p['name']},{p['division']}\n" for p in doc["players"])
+    )
+    page.get_by_role("link", name="Import CSV").click()
+    page.set_input_files("#id_file", str(csv_file))
+    page.check("#id_checked_in")
+    page.get_by_role("button", name="Preview").click()
+    page.get_by_role("button", name="Import 4 players").click()
+    expect(page.locator(".messages")).to_contain_text("Imported 4 players.")
+    march = Tournament.objects.get(name="March night")
+    links = PersonLink.objects.filter(player__tournament=march)
+    assert sorted(links.values_list("how", flat=True)) == ["exact"] * 4
+    assert Person.objects.count() == 4
+    # The ratings of the imported events suggest divisions for the new one.
+    page.get_by_role("link", name="Divisions from ratings").click()
+    expect(page.locator("#suggestions tbody tr")).to_have_count(4)
+    expect(page.locator(".card").first).to_contain_text("4 of 4 players are rated")
+    page.screenshot(path=str(SHOTS / "divisions.png"), full_page=True)
+    # The tablets' part: every round played through the services, to the champions.
+    RunHere(march, seed=5).run()
+    page.goto(live_server.url + f"/director/league/series/{doc_series_slug()}/")
     page.select_option("#id_tournament", label="March night")
     page.get_by_role("button", name="Add to series").click()
     expect(page.locator("#series-events tbody tr")).to_have_count(3)
+    expect(page.locator("#series-events")).to_contain_text("run here")
 
     series = Series.objects.get()
     rows = page.locator("#series-standings tbody tr")
