@@ -118,6 +118,8 @@ def test_a_director_builds_a_series_of_two_imported_events_and_one_run_here(
     page.screenshot(path=str(SHOTS / "divisions.png"), full_page=True)
     # The tablets' part: every round played through the services, to the champions.
     RunHere(march, seed=5).run()
+    # Finishing the event put its five rounds into everyone's rating.
+    assert set(Person.objects.values_list("rating_matches", flat=True)) == {15}
     page.goto(live_server.url + f"/director/league/series/{doc_series_slug()}/")
     page.select_option("#id_tournament", label="March night")
     page.get_by_role("button", name="Add to series").click()
