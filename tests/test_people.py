@@ -212,3 +212,27 @@ def test_people_pages_merge_with_a_reason_and_refuse_a_bad_merge_with_422(direct
     assert merged.status_code == 302 and merged["Location"].endswith(f"/people/{a.pk}/")
     page = director_client.get(reverse("league:person", args=[a.pk])).content.decode()
     assert "Winter" in page and "Spring" in page and "nickname" in page
+
+
+def test_finishing_an_event_rates_its_players_from_its_matches():
+    t = simulate(1, seed=3)
+    people = Person.objects.filter(links__player__tournament=t)
+    assert people.count() == 4
+    assert set(people.values_list("rating_matches", flat=True)) == {t.preliminary_rounds}
+    assert all(p.rating_sigma < 5.0 for p in people)
+
+
+def test_the_people_list_and_a_persons_page_read_a_fixed_number_of_queries(
+    director_client, django_assert_max_num_queries
+):
+    from django.urls import reverse
+
+    imported(15, "q1")
+    imported(16, "q2")
+    person = Person.objects.first()
+    with django_assert_max_num_queries(10):
+        assert director_client.get(reverse("league:people")).status_code == 200
+    # 14 today: a fixed set plus each event's ranking (two simulated sources read live,
+    # the imports their recorded standings), never a query per match or per hand.
+    with django_assert_max_num_queries(14):
+        assert director_client.get(reverse("league:person", args=[person.pk])).status_code == 200
