@@ -345,20 +345,29 @@ def person_page(person: Person) -> PersonPage:
         .select_related("round")
         .order_by("round__tournament_id", "round__number")
     )
+    # Only the tables this person sat at (a superset: their rounds x their table numbers),
+    # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
     keys = {(s.round_id, s.table) for s in own}
-    round_ids = {s.round_id for s in own}
+    at_my_tables = Q(round_id__in={r for r, _ in keys}, table__in={t for _, t in keys})
     at_tables: dict[tuple[int, int], dict[str, SeatRow]] = defaultdict(dict)
-    for seat in SeatRow.objects.filter(round_id__in=round_ids).select_related("player"):
+    for seat in SeatRow.objects.filter(at_my_tables).select_related("player"):
         if (seat.round_id, seat.table) in keys:
             at_tables[(seat.round_id, seat.table)][seat.position] = seat
-    matches = {
-        (m.round_id, m.table): m for m in Match.objects.filter(round_id__in=round_ids, game=1)
-    }
+    games: dict[tuple[int, int], list[Match]] = defaultdict(list)
+    for m in Match.objects.filter(at_my_tables).order_by("game"):
+        if (m.round_id, m.table) in keys:
+            games[(m.round_id, m.table)].append(m)
+    matches = {key: found[0] for key, found in games.items()}
+    match_ids = [m.pk for found in games.values() for m in found]
     people_of = dict(
         PersonLink.objects.filter(
             player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
         ).values_list("player_id", "person__name")
     )
+
+    def label(s: SeatRow | None) -> str:
+        return people_of.get(s.player_id, s.player.name) if s else "?"
+
     partners: Counter[str] = Counter()
     partner_wins: Counter[str] = Counter()
     opponents: Counter[str] = Counter()
@@ -371,17 +380,14 @@ def person_page(person: Person) -> PersonPage:
         partner = table.get(me.partner.value)
         others = [table.get(s.value) for s in me.team.other.seats]
         seats_by_player[seat.player_id].append((seat.round_id, seat.table, seat.position))
-
-        def label(s: SeatRow | None) -> str:
-            return people_of.get(s.player_id, s.player.name) if s else "?"
-
         match = matches.get((seat.round_id, seat.table))
         mine = me.team.value
-        score = ""
-        if match is not None and match.is_over:
-            ours = match.score_ns if mine == "NS" else match.score_ew
-            theirs = match.score_ew if mine == "NS" else match.score_ns
-            score = f"{ours}–{theirs}"
+        # A final has several games at one table: each game's score, in order.
+        score = ", ".join(
+            f"{g.score_ns}–{g.score_ew}" if mine == "NS" else f"{g.score_ew}–{g.score_ns}"
+            for g in games.get((seat.round_id, seat.table), [])
+            if g.is_over
+        )
         won = seat.won
         if match is not None and seat.round.kind == Round.Kind.FINAL:
             won = None
@@ -405,7 +411,7 @@ def person_page(person: Person) -> PersonPage:
         )
     lone = reneges = 0
     standing = HandEntry.objects.filter(
-        state=HandEntry.State.STANDING, match__round_id__in=round_ids
+        state=HandEntry.State.STANDING, match_id__in=match_ids
     ).values_list(
         "match__round_id", "match__table", "outcome", "maker", "alone", "maker_tricks", "renege_by"
     )
