@@ -107,23 +107,21 @@ def events_of(series: Series) -> list[Tournament]:
 
 def finishes(events: list[Tournament]) -> list[Finish]:
     imported = [t.pk for t in events if hasattr(t, "imported_from")]
-    person_of: dict[int, int] = dict(
-        PersonLink.objects.filter(player__tournament_id__in=[t.pk for t in events]).values_list(
-            "player_id", "person_id"
-        )
-    )
     out = [
-        Finish(person_of[pid], tid, division, rank, total)
-        for pid, tid, division, rank, total in EventResult.objects.filter(
-            tournament_id__in=imported
-        ).values_list("player_id", "tournament_id", "division", "rank", "total")
-        if pid in person_of
+        Finish(person, tid, division, rank, total)
+        for person, tid, division, rank, total in EventResult.objects.filter(
+            tournament_id__in=imported, player__person_link__isnull=False
+        ).values_list(
+            "player__person_link__person_id", "tournament_id", "division", "rank", "total"
+        )
     ]
+    live = [t for t in events if t.pk not in imported]
+    person_of: dict[int, int] = dict(
+        PersonLink.objects.filter(player__tournament__in=live).values_list("player_id", "person_id")
+    )
     from .standings import standings
 
-    for t in events:
-        if t.pk in imported:
-            continue
+    for t in live:
         for division, rows in standings(t).items():
             for row in rows:
                 if row.player.pk in person_of:
