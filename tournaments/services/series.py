@@ -164,8 +164,11 @@ def series_table(series: Series) -> SeriesTable:
     events = events_of(series)
     lines = series_standings(finishes(events), points_table(series), series.best_of)
     people = Person.objects.in_bulk([line.person for line in lines])
+    # The per-event cells only when the page shows them (a 100-event series would build
+    # 200,000 of them for nothing).
+    ids = [t.pk for t in events] if len(events) <= PER_EVENT_COLUMNS else []
     rows = [
-        SeriesRow(line, people[line.person], tuple(line.events.get(t.pk) for t in events))
+        SeriesRow(line, people[line.person], tuple(line.events.get(pk) for pk in ids))
         for line in lines
     ]
     return SeriesTable(series, events, rows)
