@@ -150,3 +150,30 @@ def test_the_series_page_reads_a_fixed_number_of_queries(
         add_event(series, importing(40 + n, f"ev-{n}"))
     with django_assert_max_num_queries(14):
         director_client.get(reverse("league:series", args=[series.slug]))
+
+
+@pytest.mark.django_db
+def test_people_and_series_rows_are_listed_read_only_in_the_admin(client, django_user_model):
+    from django.contrib import admin
+
+    from tournaments.models import (
+        EventResult,
+        ImportedEvent,
+        Person,
+        PersonEvent,
+        PersonProposal,
+        SeriesEvent,
+    )
+
+    client.force_login(django_user_model.objects.create_superuser("root", "r@x.org", "x"))
+    series = create_series("League")
+    add_event(series, importing(51, "adm"))
+    models = (Person, PersonLink, PersonEvent, PersonProposal, ImportedEvent, EventResult)
+    for model in (*models, Series, SeriesEvent):
+        model_admin = admin.site._registry[model]
+        assert not model_admin.has_change_permission(type("R", (), {"user": None})()), model
+        prefix = f"admin:tournaments_{model._meta.model_name}"
+        assert client.get(reverse(f"{prefix}_changelist"), {"q": "a"}).status_code == 200
+        obj = model.objects.first()
+        if obj is not None:
+            assert client.get(reverse(f"{prefix}_change", args=[obj.pk])).status_code == 200
