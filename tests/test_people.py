@@ -236,3 +236,22 @@ def test_the_people_list_and_a_persons_page_read_a_fixed_number_of_queries(
     # the imports their recorded standings), never a query per match or per hand.
     with django_assert_max_num_queries(14):
         assert director_client.get(reverse("league:person", args=[person.pk])).status_code == 200
+
+
+def test_the_director_accepts_a_proposal_from_the_people_page(director_client):
+    from django.urls import reverse
+
+    old = register_player(event("Winter"), "Katherine Smith", "A", by="d")
+    new = register_player(event("Spring"), "Katherin Smith", "A", by="d")
+    page = director_client.get(reverse("league:people")).content.decode()
+    assert "Close name matches to review (1)" in page
+    proposal = PersonProposal.objects.get()
+    response = director_client.post(
+        reverse("league:proposal", args=[proposal.pk]), {"decision": "accept"}
+    )
+    assert response.status_code == 302
+    assert person_of(new) == person_of(old)
+    again = director_client.post(
+        reverse("league:proposal", args=[proposal.pk]), {"decision": "reject"}, follow=True
+    )
+    assert "already decided" in again.content.decode()

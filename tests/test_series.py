@@ -177,3 +177,20 @@ def test_people_and_series_rows_are_listed_read_only_in_the_admin(client, django
         obj = model.objects.first()
         if obj is not None:
             assert client.get(reverse(f"{prefix}_change", args=[obj.pk])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_events_are_added_once_and_removed_without_touching_their_results(director_client):
+    from tournaments.models import SeriesEvent, Tournament
+
+    series = create_series("League")
+    t = importing(61, "once")
+    url = reverse("league:series_add", args=[series.slug])
+    assert director_client.post(url, {"tournament": t.pk}).status_code == 302
+    assert director_client.post(url, {"tournament": t.pk}).status_code == 302
+    assert SeriesEvent.objects.filter(series=series).count() == 1
+    assert director_client.post(url, {"tournament": ""}).status_code == 422
+    seats = t.rounds.first().seats.count()
+    director_client.post(reverse("league:series_remove", args=[series.slug, t.slug]))
+    assert not SeriesEvent.objects.exists()
+    assert Tournament.objects.get(pk=t.pk).rounds.first().seats.count() == seats
