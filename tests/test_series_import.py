@@ -149,8 +149,12 @@ def test_unknown_additive_keys_from_newer_exports_are_ignored():
     doc["rounds"][0]["matches"][0]["extension_seconds"] = 60
     doc["tournament"]["rules"]["sit_out_score"] = "average"
     doc["generator"] = {"name": "snowman", "version": "9"}
+    del doc["players"][1]["withdrawn"]
+    doc["players"][1]["status"] = "withdrawn"
     out = import_results(json.dumps(doc), by="director")
     assert out.created
+    withdrawn = dict(out.tournament.players.values_list("name", "withdrawn"))
+    assert withdrawn[doc["players"][1]["name"]] is True
 
 
 def test_an_event_already_here_under_that_slug_is_refused_not_overwritten():

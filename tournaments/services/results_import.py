@@ -180,7 +180,11 @@ def check_document(doc: Any) -> dict[int, str]:
         pid = _get(p, "id", path, int)
         pname = " ".join(_get(p, "name", path, str).split())
         division = _choice(p, "division", path, ("A", "B"))
-        _get(p, "withdrawn", path, bool)
+        # Newer exports may say it with a status instead; either is read.
+        if "withdrawn" in p:
+            _get(p, "withdrawn", path, bool)
+        elif p.get("status") is not None and not isinstance(p["status"], str):
+            raise InvalidResults(f"{path}.status", "expected text")
         if not pname or len(pname) > 80:
             raise InvalidResults(f"{path}.name", "must be 1 to 80 characters")
         if pid in players:
@@ -347,7 +351,7 @@ def _write(
             tournament=tournament,
             name=" ".join(p["name"].split()),
             division=p["division"],
-            withdrawn=p["withdrawn"],
+            withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
         )
         for p in doc["players"]
     )
