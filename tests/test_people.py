@@ -118,6 +118,11 @@ def test_splitting_moves_the_chosen_events_to_a_new_person_and_back_by_merge():
     assert PersonEvent.objects.filter(person=person, action="split", other=new).exists()
     with pytest.raises(ServiceError, match="Leave at least one event"):
         split_person(new, [second.pk], name="X", by="d")
+    # A wrong split is undone by merging back: the results return, both steps in history.
+    merge_people(person, new, by="d", reason="same person after all")
+    assert person_of(second) == person
+    actions = list(PersonEvent.objects.filter(person=person).values_list("action", flat=True))
+    assert actions[:2] == ["merged", "split"]
 
 
 def test_accepting_a_proposal_merges_into_the_older_record_and_rejecting_keeps_apart():
