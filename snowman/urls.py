@@ -6,8 +6,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("director/league/", include("tournaments.urls.league")),
     path("director/", include("tournaments.urls.director")),
     path("director/sheets/", include("tournaments.urls.sheets")),
     path("t/", include("tournaments.urls.tablet")),
+    path("series/", include("tournaments.urls.series_public")),
     path("", include("tournaments.urls.public")),
 ]

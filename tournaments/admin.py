@@ -16,12 +16,20 @@ from django.utils.html import format_html_join
 
 from .models import (
     Activity,
+    EventResult,
     HandEntry,
+    ImportedEvent,
     Match,
+    Person,
+    PersonEvent,
+    PersonLink,
+    PersonProposal,
     Player,
     Round,
     RoundPause,
     Seat,
+    Series,
+    SeriesEvent,
     TableLink,
     Tournament,
     WinnerOverride,
@@ -316,3 +324,66 @@ class ActivityAdmin(ReadOnlyAdmin):
     search_fields = ("summary", "reason", "actor")
     list_select_related = ("tournament",)
     date_hierarchy = "at"
+
+
+# --- People and series (issue 16): read-only windows; changes go through the
+# People and Series pages, which keep the history (merges, splits, imports).
+
+
+@admin.register(Person)
+class PersonAdmin(ReadOnlyAdmin):
+    list_display = ("name", "merged_into", "rating_mu", "rating_sigma", "rating_matches")
+    search_fields = ("name", "name_key")
+    list_select_related = ("merged_into",)
+
+
+@admin.register(PersonLink)
+class PersonLinkAdmin(ReadOnlyAdmin):
+    list_display = ("player", "person", "how", "at")
+    list_filter = ("how",)
+    search_fields = ("player__name", "person__name")
+    list_select_related = ("player", "person")
+
+
+@admin.register(PersonEvent)
+class PersonEventAdmin(ReadOnlyAdmin):
+    list_display = ("at", "person", "actor", "action", "summary", "reason")
+    list_filter = ("action",)
+    search_fields = ("summary", "reason", "person__name")
+    list_select_related = ("person",)
+
+
+@admin.register(PersonProposal)
+class PersonProposalAdmin(ReadOnlyAdmin):
+    list_display = ("person", "candidate", "score", "status", "decided_by")
+    list_filter = ("status",)
+    search_fields = ("person__name", "candidate__name")
+    list_select_related = ("person", "candidate")
+
+
+@admin.register(ImportedEvent)
+class ImportedEventAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "filename", "digest", "imported_at", "imported_by")
+    search_fields = ("tournament__name", "filename", "digest")
+    list_select_related = ("tournament",)
+
+
+@admin.register(EventResult)
+class EventResultAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "player", "division", "rank", "total", "wins", "margin")
+    list_filter = ("division",)
+    search_fields = ("player__name", "tournament__name")
+    list_select_related = ("tournament", "player")
+
+
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ("name", "points_table", "best_of", "created_at")
+    search_fields = ("name",)
+
+
+@admin.register(SeriesEvent)
+class SeriesEventAdmin(ReadOnlyAdmin):
+    list_display = ("series", "tournament", "added_at")
+    search_fields = ("series__name", "tournament__name")
+    list_select_related = ("series", "tournament")

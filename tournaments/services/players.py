@@ -12,6 +12,7 @@ from django.db import IntegrityError, transaction
 
 from ..models import Division, Player, Tournament
 from . import ServiceError, log
+from .people import link_players
 
 NAME_MAX = Player._meta.get_field("name").max_length
 
@@ -62,6 +63,7 @@ def register_player(
                 tournament=tournament, name=name, division=division, checked_in=checked_in
             )
             log(tournament, by, "register", f"Registered {name} in division {division}.")
+            link_players([player], by=by)
     except IntegrityError as exc:
         raise ServiceError(f"{name} is already registered.") from exc
     return player
@@ -190,12 +192,13 @@ def import_players(
         return report
     try:
         with transaction.atomic():
-            Player.objects.bulk_create(
+            created = Player.objects.bulk_create(
                 Player(
                     tournament=tournament, name=r.name, division=r.division, checked_in=checked_in
                 )
                 for r in report.rows
             )
+            link_players(created, by=by, now=now)
             log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.", at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))

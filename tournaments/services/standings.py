@@ -193,4 +193,8 @@ def finish_tournament(
             f"Tournament finished: division {winner} pair champions.",
             at=now,
         )
+    from .people import recompute_ratings
+
+    # The finished event's matches now count in every person's rating.
+    recompute_ratings()
     return tournament

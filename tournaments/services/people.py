@@ -1,0 +1,559 @@
+"""People across tournaments: matching players to people, merge and split, person pages,
+and the ratings (``tournaments.domain.rating``) kept on each person.
+
+Matching: a player whose folded name (case, accents and spacing ignored) is exactly one
+person's, who did not already play in that tournament, is that person. Anyone else
+becomes a new person, and close names (rapidfuzz token-sort ratio >= ``CLOSE``) are
+*proposed* to the director, who accepts (merges) or rejects them. Nothing is merged on a
+guess. A merge moves every player of one person to the other and keeps the merged
+person as history; a split moves chosen players to a new person. Both are logged with
+who, when and why.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db import connection, transaction
+from django.db.models import Q
+from rapidfuzz import fuzz, process
+
+from ..domain.hands import Seat
+from ..domain.rating import MatchResult, Rating, Ratings, RatingSettings, split_divisions
+from ..models import (
+    EventResult,
+    HandEntry,
+    Match,
+    Person,
+    PersonEvent,
+    PersonLink,
+    PersonProposal,
+    Player,
+    Round,
+    Tournament,
+)
+from ..models import Seat as SeatRow
+from . import ServiceError, now_or
+
+CLOSE = 85.0
+PROPOSALS_PER_PERSON = 3
+
+
+def name_key(name: str) -> str:
+    """The name as matching sees it: no accents, no case, no punctuation, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
+    return " ".join(letters.casefold().split())[:80]
+
+
+def _history(
+    person: Person, actor: str, action: str, summary: str, at: datetime, **kw: object
+) -> PersonEvent:
+    return PersonEvent(person=person, actor=actor, action=action, summary=summary, at=at, **kw)
+
+
+def link_players(players: Sequence[Player], *, by: str, now: datetime | None = None) -> int:
+    """Give every unlinked player a person, in the caller's transaction. Returns proposals made.
+
+    All players must belong to one tournament (a registration or an import).
+    """
+    at = now_or(now)
+    players = _unlinked(players)
+    if not players:
+        return 0
+    tournament_ids = {p.tournament_id for p in players}
+    taken = set(
+        PersonLink.objects.filter(player__tournament_id__in=tournament_ids).values_list(
+            "person_id", flat=True
+        )
+    )
+    keys = {p.pk: name_key(p.name) for p in players}
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for pk, key in Person.objects.filter(
+        merged_into__isnull=True, name_key__in=set(keys.values())
+    ).values_list("pk", "name_key"):
+        by_key[key].append(pk)
+    links: list[PersonLink] = []
+    new_people: list[tuple[Player, Person]] = []
+    for player in players:
+        found = [pk for pk in by_key.get(keys[player.pk], []) if pk not in taken]
+        if len(found) == 1:
+            taken.add(found[0])
+            links.append(
+                PersonLink(player=player, person_id=found[0], how=PersonLink.How.EXACT, at=at)
+            )
+        else:
+            new_people.append(
+                (player, Person(name=player.name, name_key=keys[player.pk], created_at=at))
+            )
+    if not new_people:
+        PersonLink.objects.bulk_create(links)
+        return 0
+    # The people to compare with are read before the new ones exist: two players of
+    # one tournament are never one person.
+    pool = dict(
+        Person.objects.filter(merged_into__isnull=True)
+        .exclude(pk__in=taken)
+        .values_list("pk", "name_key")
+    )
+    Person.objects.bulk_create([person for _, person in new_people])
+    event_names = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "name"))
+    history = []
+    proposals = []
+    for player, person in new_people:
+        links.append(PersonLink(player=player, person=person, how=PersonLink.How.NEW, at=at))
+        history.append(
+            _history(
+                person,
+                by,
+                "created",
+                f"New person from {player.name} in {event_names[player.tournament_id]}.",
+                at,
+            )
+        )
+        for _, score, candidate in process.extract(
+            person.name_key,
+            pool,
+            scorer=fuzz.token_sort_ratio,
+            score_cutoff=CLOSE,
+            limit=PROPOSALS_PER_PERSON,
+        ):
+            proposals.append(
+                PersonProposal(person=person, candidate_id=candidate, score=score, created_at=at)
+            )
+    PersonLink.objects.bulk_create(links)
+    PersonEvent.objects.bulk_create(history)
+    PersonProposal.objects.bulk_create(proposals)
+    return len(proposals)
+
+
+def _unlinked(players: Sequence[Player]) -> list[Player]:
+    linked = set(
+        PersonLink.objects.filter(player__in=[p.pk for p in players]).values_list(
+            "player_id", flat=True
+        )
+    )
+    return [p for p in players if p.pk not in linked]
+
+
+def link_tournament(tournament: Tournament, *, by: str, now: datetime | None = None) -> int:
+    """Link every player of a tournament (the hook after registration or a CSV import)."""
+    return link_players(list(Player.objects.filter(tournament=tournament)), by=by, now=now)
+
+
+def _events_of(person: Person) -> set[int]:
+    return set(person.links.values_list("player__tournament_id", flat=True))
+
+
+def merge_people(
+    keep: Person, gone: Person, *, by: str, reason: str = "", now: datetime | None = None
+) -> Person:
+    """Make ``gone`` part of ``keep``: every result moves, nothing is lost."""
+    at = now_or(now)
+    with transaction.atomic():
+        keep, gone = (
+            Person.objects.select_for_update().get(pk=keep.pk),
+            Person.objects.select_for_update().get(pk=gone.pk),
+        )
+        if keep.pk == gone.pk:
+            raise ServiceError("Choose two different people to merge.")
+        if keep.merged_into_id or gone.merged_into_id:
+            raise ServiceError("One of these people was already merged into someone else.")
+        both = _events_of(keep) & _events_of(gone)
+        if both:
+            names = ", ".join(
+                sorted(Tournament.objects.filter(pk__in=both).values_list("name", flat=True))
+            )
+            raise ServiceError(
+                f"{keep.name} and {gone.name} both played in {names}: they are two people."
+            )
+        moved = list(gone.links.select_related("player__tournament"))
+        PersonLink.objects.filter(person=gone).update(person=keep, how=PersonLink.How.MERGED)
+        gone.merged_into = keep
+        gone.save(update_fields=["merged_into"])
+        events = ", ".join(f"{lk.player.name} in {lk.player.tournament.name}" for lk in moved)
+        PersonEvent.objects.bulk_create(
+            [
+                _history(
+                    keep,
+                    by,
+                    "merged",
+                    f"Merged {gone.name} (#{gone.pk}): {events}.",
+                    at,
+                    other=gone,
+                    reason=reason,
+                ),
+                _history(
+                    gone,
+                    by,
+                    "merged",
+                    f"Merged into {keep.name} (#{keep.pk}).",
+                    at,
+                    other=keep,
+                    reason=reason,
+                ),
+            ]
+        )
+        PersonProposal.objects.filter(
+            Q(person=gone, candidate=keep) | Q(person=keep, candidate=gone)
+        ).update(status=PersonProposal.Status.ACCEPTED, decided_by=by, decided_at=at)
+        # Other open proposals about the merged record now speak of the one kept.
+        PersonProposal.objects.filter(
+            Q(person=gone) | Q(candidate=gone), status=PersonProposal.Status.OPEN
+        ).update(status=PersonProposal.Status.REJECTED, decided_by=f"merge by {by}", decided_at=at)
+    return keep
+
+
+def split_person(
+    person: Person,
+    player_ids: Iterable[int],
+    *,
+    name: str,
+    by: str,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Person:
+    """Move the chosen players of ``person`` to a new person (a wrong match undone)."""
+    at = now_or(now)
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("Give the new person a name.")
+    with transaction.atomic():
+        person = Person.objects.select_for_update().get(pk=person.pk)
+        chosen = list(
+            person.links.filter(player_id__in=list(player_ids)).select_related("player__tournament")
+        )
+        if not chosen:
+            raise ServiceError("Choose at least one event to split off.")
+        if len(chosen) == person.links.count():
+            raise ServiceError("Leave at least one event with this person; rename instead.")
+        new = Person.objects.create(name=name, name_key=name_key(name), created_at=at)
+        PersonLink.objects.filter(pk__in=[lk.pk for lk in chosen]).update(
+            person=new, how=PersonLink.How.SPLIT, at=at
+        )
+        events = ", ".join(f"{lk.player.name} in {lk.player.tournament.name}" for lk in chosen)
+        PersonEvent.objects.bulk_create(
+            [
+                _history(
+                    person,
+                    by,
+                    "split",
+                    f"Split off {events} as {name} (#{new.pk}).",
+                    at,
+                    other=new,
+                    reason=reason,
+                ),
+                _history(
+                    new,
+                    by,
+                    "split",
+                    f"Split from {person.name} (#{person.pk}): {events}.",
+                    at,
+                    other=person,
+                    reason=reason,
+                ),
+            ]
+        )
+    return new
+
+
+def decide_proposal(
+    proposal: PersonProposal, accept: bool, *, by: str, now: datetime | None = None
+) -> None:
+    at = now_or(now)
+    if proposal.status != PersonProposal.Status.OPEN:
+        raise ServiceError("This proposal was already decided.")
+    if accept:
+        # The older record is kept: it is the one other events already point at.
+        keep, gone = sorted([proposal.candidate, proposal.person], key=lambda p: p.pk)
+        merge_people(keep, gone, by=by, reason=f"Accepted close match ({proposal.score:.0f})")
+    else:
+        with transaction.atomic():
+            updated = PersonProposal.objects.filter(
+                pk=proposal.pk, status=PersonProposal.Status.OPEN
+            ).update(status=PersonProposal.Status.REJECTED, decided_by=by, decided_at=at)
+            if not updated:
+                raise ServiceError("This proposal was already decided.")
+
+
+# --- A person's page ---------------------------------------------------------------
+
+
+@dataclass
+class MatchLine:
+    round_label: str
+    table: int
+    partner: str
+    opponents: str
+    score: str
+    won: bool | None
+    points: int | None
+    individual: int | None
+
+
+@dataclass
+class EventLine:
+    tournament: Tournament
+    player: Player
+    rank: int | None
+    total: int | None
+    matches: list[MatchLine] = field(default_factory=list)
+
+
+@dataclass
+class PersonPage:
+    person: Person
+    events: list[EventLine]
+    partners: list[tuple[str, int, int]]  # name, matches together, wins together
+    opponents: list[tuple[str, int, int]]  # name, matches against, wins against
+    lone_marches: int
+    reneges: int
+    awards: int
+    penalties: int
+
+
+def _rank_of(tournament: Tournament, imported: bool) -> dict[int, tuple[int, int]]:
+    if imported:
+        return {
+            pid: (rank, total)
+            for pid, rank, total in EventResult.objects.filter(tournament=tournament).values_list(
+                "player_id", "rank", "total"
+            )
+        }
+    from .standings import standings
+
+    return {
+        row.player.pk: (row.rank, row.record.total)
+        for rows in standings(tournament).values()
+        for row in rows
+    }
+
+
+def person_page(person: Person) -> PersonPage:
+    links = list(
+        person.links.select_related("player__tournament__imported_from").order_by(
+            "player__tournament__created_at", "player__tournament_id"
+        )
+    )
+    player_ids = [lk.player_id for lk in links]
+    own = list(
+        SeatRow.objects.filter(player_id__in=player_ids)
+        .select_related("round")
+        .order_by("round__tournament_id", "round__number")
+    )
+    # Only the tables this person sat at (a superset: their rounds x their table numbers),
+    # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
+    keys = {(s.round_id, s.table) for s in own}
+    at_my_tables = Q(round_id__in={r for r, _ in keys}, table__in={t for _, t in keys})
+    at_tables: dict[tuple[int, int], dict[str, SeatRow]] = defaultdict(dict)
+    for seat in SeatRow.objects.filter(at_my_tables).select_related("player"):
+        if (seat.round_id, seat.table) in keys:
+            at_tables[(seat.round_id, seat.table)][seat.position] = seat
+    games: dict[tuple[int, int], list[Match]] = defaultdict(list)
+    for m in Match.objects.filter(at_my_tables).order_by("game"):
+        if (m.round_id, m.table) in keys:
+            games[(m.round_id, m.table)].append(m)
+    matches = {key: found[0] for key, found in games.items()}
+    match_ids = [m.pk for found in games.values() for m in found]
+    people_of = dict(
+        PersonLink.objects.filter(
+            player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
+        ).values_list("player_id", "person__name")
+    )
+
+    def label(s: SeatRow | None) -> str:
+        return people_of.get(s.player_id, s.player.name) if s else "?"
+
+    partners: Counter[str] = Counter()
+    partner_wins: Counter[str] = Counter()
+    opponents: Counter[str] = Counter()
+    opponent_wins: Counter[str] = Counter()
+    by_player: dict[int, list[MatchLine]] = defaultdict(list)
+    seats_by_player: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for seat in own:
+        table = at_tables[(seat.round_id, seat.table)]
+        me = Seat(seat.position)
+        partner = table.get(me.partner.value)
+        others = [table.get(s.value) for s in me.team.other.seats]
+        seats_by_player[seat.player_id].append((seat.round_id, seat.table, seat.position))
+        match = matches.get((seat.round_id, seat.table))
+        mine = me.team.value
+        # A final has several games at one table: each game's score, in order.
+        score = ", ".join(
+            f"{g.score_ns}–{g.score_ew}" if mine == "NS" else f"{g.score_ew}–{g.score_ns}"
+            for g in games.get((seat.round_id, seat.table), [])
+            if g.is_over
+        )
+        won = seat.won
+        if match is not None and seat.round.kind == Round.Kind.FINAL:
+            won = None
+        if won is not None:
+            partners[label(partner)] += 1
+            partner_wins[label(partner)] += int(won)
+            for o in others:
+                opponents[label(o)] += 1
+                opponent_wins[label(o)] += int(won)
+        by_player[seat.player_id].append(
+            MatchLine(
+                round_label=str(seat.round),
+                table=seat.table,
+                partner=label(partner),
+                opponents=" & ".join(label(o) for o in others),
+                score=score,
+                won=won,
+                points=seat.points,
+                individual=seat.individual,
+            )
+        )
+    lone = reneges = 0
+    standing = HandEntry.objects.filter(
+        state=HandEntry.State.STANDING, match_id__in=match_ids
+    ).values_list(
+        "match__round_id", "match__table", "outcome", "maker", "alone", "maker_tricks", "renege_by"
+    )
+    mine_at = {(r, t): pos for v in seats_by_player.values() for r, t, pos in v}
+    for rid, table, outcome, maker, alone, tricks, renege_by in standing:
+        pos = mine_at.get((rid, table))
+        if pos is None:
+            continue
+        if outcome == "played" and alone and maker == pos and tricks == 5:
+            lone += 1
+        if outcome == "renege" and renege_by == pos:
+            reneges += 1
+    events = []
+    awards = penalties = 0
+    ranks_by_tournament: dict[int, dict[int, tuple[int, int]]] = {}
+    for lk in links:
+        t = lk.player.tournament
+        if t.pk not in ranks_by_tournament:
+            ranks_by_tournament[t.pk] = _rank_of(t, hasattr(t, "imported_from"))
+        rank, total = ranks_by_tournament[t.pk].get(lk.player_id, (None, None))
+        lines = by_player.get(lk.player_id, [])
+        for line in lines:
+            if line.individual:
+                awards += max(line.individual, 0)
+                penalties += min(line.individual, 0)
+        events.append(EventLine(t, lk.player, rank, total, lines))
+
+    def table_of(count: Counter[str], wins: Counter[str]) -> list[tuple[str, int, int]]:
+        return sorted(((n, c, wins[n]) for n, c in count.items()), key=lambda x: (-x[1], x[0]))
+
+    return PersonPage(
+        person,
+        events,
+        table_of(partners, partner_wins),
+        table_of(opponents, opponent_wins),
+        lone,
+        reneges,
+        awards,
+        penalties,
+    )
+
+
+# --- Ratings -------------------------------------------------------------------------
+
+
+def rating_history() -> list[MatchResult]:
+    """Every decided preliminary match between four linked players, oldest event first."""
+    person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
+    seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
+    for round_id, table, pos, player_id in SeatRow.objects.filter(
+        round__kind=Round.Kind.PRELIMINARY
+    ).values_list("round_id", "table", "position", "player_id"):
+        seats[(round_id, table)][pos] = player_id
+    results = []
+    for round_id, table, winner in (
+        Match.objects.filter(round__kind=Round.Kind.PRELIMINARY)
+        .exclude(winner="")
+        .order_by("round__tournament__created_at", "round__tournament_id", "round__number", "table")
+        .values_list("round_id", "table", "winner")
+    ):
+        at = seats.get((round_id, table), {})
+        ids = [person_of.get(at.get(p)) for p in "NSEW"]
+        if None in ids or len(set(ids)) != 4:
+            continue  # a house player or an unlinked seat: not rated
+        results.append(MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS"))
+    return results
+
+
+def recompute_ratings(settings: RatingSettings | None = None) -> int:
+    """Replay every match from the start and store each person's rating. Returns matches."""
+    history = rating_history()
+    ratings = Ratings(settings)
+    ratings.update_all(history)
+    table = Person._meta.db_table
+    rows = [(r.mu, r.sigma, r.matches, pk) for pk, r in ratings.table.items()]
+    with transaction.atomic(), connection.cursor() as cursor:
+        Person.objects.update(rating_mu=None, rating_sigma=None, rating_matches=0)
+        # One prepared UPDATE per person: bulk_update's CASE expressions cost seconds at
+        # 2,000 people, this costs milliseconds.
+        cursor.executemany(
+            f"UPDATE {connection.ops.quote_name(table)} SET rating_mu = %s, "
+            "rating_sigma = %s, rating_matches = %s WHERE id = %s",
+            rows,
+        )
+    return len(history)
+
+
+def rating_of(person: Person) -> Rating | None:
+    if person.rating_mu is None or person.rating_sigma is None:
+        return None
+    return Rating(person.rating_mu, person.rating_sigma, person.rating_matches)
+
+
+def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[int, str]:
+    """Player id -> suggested division for the players whose person has a rating."""
+    rated = {}
+    for player_id, mu, sigma, matches in (
+        PersonLink.objects.filter(player__tournament=tournament, person__rating_mu__isnull=False)
+        .order_by("player__name")
+        .values_list(
+            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
+        )
+    ):
+        rated[player_id] = Rating(mu, sigma, matches)
+    return split_divisions(rated, share_a)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    player: Player
+    rating: Rating | None
+    suggested: str | None
+
+
+def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[Suggestion]:
+    """Every player with their rating and suggested division (None when not rated)."""
+    suggested = suggested_divisions(tournament, share_a)
+    ratings = {
+        player_id: Rating(mu, sigma, matches)
+        for player_id, mu, sigma, matches in PersonLink.objects.filter(
+            player__tournament=tournament, person__rating_mu__isnull=False
+        ).values_list(
+            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
+        )
+    }
+    players = Player.objects.filter(tournament=tournament).order_by("name")
+    out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
+    return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))
+
+
+def apply_suggestions(
+    tournament: Tournament, share_a: float, *, by: str, now: datetime | None = None
+) -> int:
+    """Move the rated players to their suggested division, before the draw only."""
+    from .players import edit_player
+
+    if tournament.rounds.exists():
+        raise ServiceError("Round 1 has been drawn; divisions can no longer change.")
+    moved = 0
+    with transaction.atomic():
+        for s in division_suggestions(tournament, share_a):
+            if s.suggested and s.suggested != s.player.division:
+                edit_player(s.player, name=s.player.name, division=s.suggested, by=by)
+                moved += 1
+    return moved

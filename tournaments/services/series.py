@@ -1,0 +1,211 @@
+"""Series: named groups of tournaments scored by a points table, best N of M events.
+
+An imported event is read from its recorded standings (``EventResult``); an event run
+here from its live standings, so a series shows a running event as it stands.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from ..domain.series import (
+    TIEBREAK_CHAIN,
+    EventScore,
+    Finish,
+    PointsTable,
+    SeriesLine,
+    parse_place_points,
+    series_standings,
+)
+from ..models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
+from . import ServiceError, now_or
+
+
+def unique_series_slug(name: str) -> str:
+    base = slugify(name)[:120] or "series"
+    slug, n = base, 2
+    while Series.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _check(points_table: str, place_points: str, best_of: int | None) -> str:
+    if points_table not in Series.Table.values:
+        raise ServiceError("Choose a points table: place, total or participation.")
+    if best_of is not None and best_of < 1:
+        raise ServiceError("Best N of M needs N of at least 1 (or empty to count every event).")
+    try:
+        return ",".join(str(v) for v in parse_place_points(place_points))
+    except ValueError as exc:
+        raise ServiceError(str(exc)) from None
+
+
+def create_series(
+    name: str,
+    *,
+    points_table: str = Series.Table.PLACE,
+    place_points: str = "25,20,16,13,11,10,9,8,7,6,5,4,3,2,1",
+    participation_points: int = 10,
+    best_of: int | None = None,
+    now: datetime | None = None,
+) -> Series:
+    name = " ".join(name.split())
+    if not name:
+        raise ServiceError("Give the series a name.")
+    place_points = _check(points_table, place_points, best_of)
+    if participation_points < 0:
+        raise ServiceError("Participation points cannot be negative.")
+    try:
+        with transaction.atomic():
+            return Series.objects.create(
+                name=name,
+                slug=unique_series_slug(name),
+                points_table=points_table,
+                place_points=place_points,
+                participation_points=participation_points,
+                best_of=best_of,
+                created_at=now_or(now),
+            )
+    except IntegrityError as exc:
+        raise ServiceError("Another series took this name meanwhile; try again.") from exc
+
+
+def add_event(series: Series, tournament: Tournament, *, now: datetime | None = None) -> bool:
+    """Add a tournament to the series; False when it was already in it (nothing changes)."""
+    _, created = SeriesEvent.objects.get_or_create(
+        series=series, tournament=tournament, defaults={"added_at": now_or(now)}
+    )
+    return created
+
+
+def remove_event(series: Series, tournament: Tournament) -> None:
+    SeriesEvent.objects.filter(series=series, tournament=tournament).delete()
+
+
+def points_table(series: Series) -> PointsTable:
+    return PointsTable(
+        kind=series.points_table,
+        place_points=parse_place_points(series.place_points),
+        participation=series.participation_points,
+    )
+
+
+def events_of(series: Series) -> list[Tournament]:
+    return [
+        se.tournament
+        for se in SeriesEvent.objects.filter(series=series)
+        .select_related("tournament__imported_from")
+        .order_by("added_at", "id")
+    ]
+
+
+def finishes(events: list[Tournament]) -> list[Finish]:
+    imported = [t.pk for t in events if hasattr(t, "imported_from")]
+    out = [
+        Finish(person, tid, division, rank, total)
+        for person, tid, division, rank, total in EventResult.objects.filter(
+            tournament_id__in=imported, player__person_link__isnull=False
+        ).values_list(
+            "player__person_link__person_id", "tournament_id", "division", "rank", "total"
+        )
+    ]
+    live = [t for t in events if t.pk not in imported]
+    person_of: dict[int, int] = dict(
+        PersonLink.objects.filter(player__tournament__in=live).values_list("player_id", "person_id")
+    )
+    from .standings import standings
+
+    for t in live:
+        for division, rows in standings(t).items():
+            for row in rows:
+                if row.player.pk in person_of:
+                    out.append(
+                        Finish(person_of[row.player.pk], t.pk, division, row.rank, row.record.total)
+                    )
+    return out
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    line: SeriesLine
+    person: Person
+    cells: tuple[EventScore | None, ...]  # per event of the series, in its order
+
+
+# Per-event columns fit a page up to this many events; past it the page shows the totals.
+PER_EVENT_COLUMNS = 10
+
+
+@dataclass(frozen=True)
+class SeriesTable:
+    series: Series
+    events: list[Tournament]
+    rows: list[SeriesRow]
+    chain: tuple[str, ...] = TIEBREAK_CHAIN
+
+    @property
+    def per_event(self) -> bool:
+        return len(self.events) <= PER_EVENT_COLUMNS
+
+    def shared_ranks(self) -> set[int]:
+        seen: dict[int, int] = {}
+        for row in self.rows:
+            seen[row.line.rank] = seen.get(row.line.rank, 0) + 1
+        return {rank for rank, count in seen.items() if count > 1}
+
+
+def series_table(series: Series) -> SeriesTable:
+    events = events_of(series)
+    lines = series_standings(finishes(events), points_table(series), series.best_of)
+    people = Person.objects.in_bulk([line.person for line in lines])
+    # The per-event cells only when the page shows them (a 100-event series would build
+    # 200,000 of them for nothing).
+    ids = [t.pk for t in events] if len(events) <= PER_EVENT_COLUMNS else []
+    rows = [
+        SeriesRow(line, people[line.person], tuple(line.events.get(pk) for pk in ids))
+        for line in lines
+    ]
+    return SeriesTable(series, events, rows)
+
+
+def describe(series: Series) -> str:
+    if series.points_table == Series.Table.PLACE:
+        rule = f"points by place in the division: {series.place_points.replace(',', ', ')}"
+    elif series.points_table == Series.Table.TOTAL:
+        rule = "each event's total points"
+    else:
+        rule = f"{series.participation_points} points for taking part"
+    count = f"best {series.best_of} events" if series.best_of else "every event"
+    return f"{rule}; counting {count}; ties by {', then '.join(TIEBREAK_CHAIN)}"
+
+
+def series_csv(table: SeriesTable) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["rank", "person", "points", "best", "events", *(t.name for t in table.events)])
+    for row in table.rows:
+        cells = []
+        for t in table.events:
+            score = row.line.events.get(t.pk)
+            if score is None:
+                cells.append("")
+            else:
+                mark = "" if score.counted else " (not counted)"
+                cells.append(f"{score.points}{mark} [{score.finish.division}{score.finish.place}]")
+        writer.writerow(
+            [
+                row.line.rank,
+                row.person.name,
+                row.line.points,
+                row.line.best,
+                row.line.played,
+                *cells,
+            ]
+        )
+    return out.getvalue()

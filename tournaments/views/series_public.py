@@ -1,0 +1,30 @@
+"""The public series page: read-only standings, no login, cached briefly by browsers and proxies."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import cache_control
+
+from ..models import Series
+from ..services import series as series_service
+
+# Standings change when an event's results do; a minute's delay is harmless and spares
+# the server when a whole club opens the page at once.
+MAX_AGE = 60
+
+
+@cache_control(public=True, max_age=MAX_AGE)
+def series(request: HttpRequest, slug: str) -> HttpResponse:
+    found = get_object_or_404(Series, slug=slug)
+    table = series_service.series_table(found)
+    return render(
+        request,
+        "public/series.html",
+        {
+            "series": found,
+            "table": table,
+            "shared": table.shared_ranks(),
+            "rule": series_service.describe(found),
+        },
+    )
