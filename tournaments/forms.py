@@ -28,7 +28,13 @@ RULE_LABELS = {
     "cap_at_target": "Cap scores at the target",
     "final_games_to_win": "Final: games to win",
     "final_target": "Final: game target",
+    "defend_alone_allowed": "Defending alone allowed",
+    "points_alone_euchre": "Points: lone defender's euchre",
+    "late_sync_grace_minutes": "Late-sync grace window after the call (minutes)",
 }
+
+
+OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes")
 
 
 class TournamentForm(forms.Form):
@@ -48,7 +54,10 @@ class TournamentForm(forms.Form):
             if isinstance(getattr(RuleSettings, name), bool):
                 self.fields[name] = forms.BooleanField(label=label, required=False)
             else:
-                self.fields[name] = forms.IntegerField(label=label)
+                # Settings added later may be left out of a post: they keep their default.
+                self.fields[name] = forms.IntegerField(
+                    label=label, required=name not in OPTIONAL_SETTINGS
+                )
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.
@@ -74,6 +83,9 @@ class TournamentForm(forms.Form):
             k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
         )
         values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
+        for name in OPTIONAL_SETTINGS:
+            if values[name] is None:
+                values[name] = data[name] = getattr(RuleSettings, name)
         rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
             self.add_error(field, message)
