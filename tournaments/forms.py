@@ -174,6 +174,10 @@ class HandForm(forms.Form):
         choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
     )
     renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Renege by")
+    dealer_partner_ordered_up = forms.BooleanField(
+        required=False, label="Dealer's partner ordered up (alone)"
+    )
+    defender_alone = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Lone defender")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("initial", {})
@@ -191,6 +195,8 @@ class HandForm(forms.Form):
                 maker=Seat(d["maker"]) if d["maker"] else None,
                 alone=d["alone"],
                 maker_tricks=d["maker_tricks"],
+                dealer_partner_ordered_up=bool(d.get("dealer_partner_ordered_up")),
+                defender_alone=Seat(d["defender_alone"]) if d.get("defender_alone") else None,
             )
         if outcome is Outcome.RENEGE:
             return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
@@ -199,7 +205,66 @@ class HandForm(forms.Form):
 
 class CorrectionForm(HandForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    confirm = forms.BooleanField(
+        required=False, label="Confirm the corrected result now (with this reason)"
+    )
 
 
 class FirstDealerForm(forms.Form):
     seat = forms.ChoiceField(choices=SeatPosition.choices, label="First dealer")
+
+
+class CallTimeForm(forms.Form):
+    including_extended = forms.BooleanField(
+        required=False, label="Including extended tables (end their extensions now)"
+    )
+
+
+class DirectorFirstDealerForm(FirstDealerForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class AnswerForm(forms.Form):
+    """The director sets or changes the table's answer to "was a hand being played?"."""
+
+    in_progress = forms.TypedChoiceField(
+        coerce=lambda v: v == "yes",
+        choices=[("yes", "Yes: a hand was being played"), ("no", "No hand was being played")],
+        widget=forms.RadioSelect,
+        label="At the call",
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class InsertHandForm(HandForm):
+    position = forms.IntegerField(min_value=1, max_value=1000, label="Insert as hand number")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class LateSyncForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[
+            ("accept", "Accept: it was entered before the call"),
+            ("reclassify", "Reclassify: take it as entered at its arrival"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class ReopenForm(forms.Form):
+    """Reopening a round undoes standings: the director types the round's name."""
+
+    confirm = forms.CharField(max_length=40, label="Type the round's name to confirm")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+    def __init__(self, *args: object, expected: str, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.expected = expected
+        self.fields["confirm"].help_text = f"Type “{expected}”."
+
+    def clean_confirm(self) -> str:
+        value = " ".join(str(self.cleaned_data["confirm"]).split())
+        if value.casefold() != self.expected.casefold():
+            raise forms.ValidationError(f"Type “{self.expected}” exactly to reopen it.")
+        return value

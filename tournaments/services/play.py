@@ -141,6 +141,7 @@ def hand_of(entry: HandEntry) -> Hand:
         maker_tricks=entry.maker_tricks,
         renege_by=Seat(entry.renege_by) if entry.renege_by else None,
         dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
+        defender_alone=Seat(entry.defender_alone) if entry.defender_alone else None,
     )
 
 
@@ -877,6 +878,188 @@ def _settle_after_correction(
     elif match.status == Match.Status.CONFIRMED:
         match.status = Match.Status.FINISHED
         match.confirmed_by, match.confirmed_at = "", None
+
+
+def insert_hand(
+    match: Match,
+    position: int,
+    hand: Hand,
+    *,
+    by: str,
+    reason: str,
+    client_key: str | None = None,
+    now: datetime | None = None,
+) -> Recorded:
+    """The director inserts a missing hand at ``position`` (RULES.md §7). The standing
+    hands from there on move one number up: each is superseded by a copy at its new
+    number (so the history keeps where it was), with the dealer its new number gives it;
+    the inserted hand takes the phase of the hand it goes before (or the next phase)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason for inserting a hand.")
+    key = client_key or f"director-{uuid.uuid4().hex}"
+    with transaction.atomic():
+        match = _lock(match)
+        existing = HandEntry.objects.filter(client_key=key).first()
+        if existing is not None:
+            return Recorded(existing, match_state(match, now), duplicate=True)
+        if not match.first_dealer:
+            raise ServiceError("Set the first dealer before inserting a hand.")
+        entered = history(match)
+        entries = standing_of(entered)
+        if not 1 <= position <= len(entries) + 1:
+            raise ServiceError(f"Insert at a position from 1 to {len(entries) + 1}.")
+        time = match_time(match, now, None, entered)
+        before_state = None
+        if position == len(entries) + 1:
+            try:
+                before_state = replay_entries(match, entries, time)
+            except InvalidMatch as exc:
+                raise ServiceError(str(exc)) from exc
+            if before_state.over:
+                raise ServiceError("The match is over: a hand after its end cannot be added.")
+            assert before_state.next_phase is not None
+            phase = before_state.next_phase
+        else:
+            phase = Phase(entries[position - 1].phase)
+            if phase is Phase.AT_CALL:
+                # A hand missing before the one in progress was played before the call.
+                phase = Phase.REGULAR
+        first = Seat(match.first_dealer)
+
+        def entry_for(h: Hand, number: int, ph: str, **extra: object) -> HandEntry:
+            return HandEntry(
+                match=match,
+                number=number,
+                outcome=h.outcome.value,
+                maker=h.maker.value if h.maker else "",
+                alone=h.alone,
+                maker_tricks=h.maker_tricks,
+                renege_by=h.renege_by.value if h.renege_by else "",
+                dealer_partner_ordered_up=h.dealer_partner_ordered_up,
+                defender_alone=h.defender_alone.value if h.defender_alone else "",
+                dealer=first.clockwise(number - 1).value,
+                phase=ph,
+                source=HandEntry.Source.DIRECTOR,
+                entered_at=now,
+                entered_by=by,
+                **extra,
+            )
+
+        new = entry_for(hand, position, phase.value, client_key=key, reason=reason)
+        moved = entries[position - 1 :]
+        copies = [
+            entry_for(
+                hand_of(e),
+                e.number + 1,
+                e.phase,
+                client_key=f"director-{uuid.uuid4().hex}",
+                reason=f"Moved to hand {e.number + 1}: a hand was inserted at {position}.",
+                replaces=e,
+                late_sync=e.late_sync,
+                claimed_at=e.claimed_at,
+            )
+            for e in moved
+        ]
+        standing = [*entries[: position - 1], new, *copies]
+        # K grows with a hand inserted among the regular ones.
+        if phase is Phase.REGULAR and time.called:
+            time = replace(time, regular_through=time.regular_through + 1)
+        try:
+            state = replay_entries(match, standing, time)
+        except InvalidMatch as exc:
+            raise ServiceError(f"That insertion is impossible: {exc}") from exc
+        for e in moved:
+            e.state = HandEntry.State.SUPERSEDED
+            e.ended_at, e.ended_by = now, by
+            e.end_reason = f"Moved to hand {e.number + 1}: a hand was inserted at {position}."
+        HandEntry.objects.bulk_update(moved, ["state", "ended_at", "ended_by", "end_reason"])
+        for e, scored in zip(standing, state.hands, strict=True):
+            e.points_ns, e.points_ew = scored.score.points[Team.NS], scored.score.points[Team.EW]
+        new.save()
+        for c in copies:
+            c.save()
+        before = match.winner
+        match.has_correction = True
+        _settle_after_correction(match, state, by=by, confirm=False, now=now)
+        _refresh(match, state, now)
+        log(
+            match.round.tournament,
+            by,
+            "insert hand",
+            f"{match}: hand inserted at {position}"
+            + (f"; hands {position}–{len(entries)} moved one up." if moved else "."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
+        return Recorded(new, state, warnings=_later_round_warning(match, before))
+
+
+def review_late_sync(
+    entry: HandEntry, *, accept: bool, by: str, reason: str, now: datetime | None = None
+) -> MatchState:
+    """The director accepts a late-synced hand as regular, or reclassifies it as entered
+    at its arrival (then it, and the hands after it, take the phases the table's answer
+    gives hands after the call)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason.")
+    with transaction.atomic():
+        match = _lock(entry.match)
+        entered = history(match)
+        entries = standing_of(entered)
+        entry = next((e for e in entries if e.pk == entry.pk), None)  # type: ignore[assignment]
+        if entry is None or not entry.late_sync:
+            raise ServiceError("Only a standing late-synced hand can be reviewed.")
+        time = match_time(match, now, None, entered)
+        if accept:
+            state = replay_entries(match, entries, time)
+        else:
+            later_regular = [e for e in entries if e.number > entry.number and e.phase == "regular"]
+            if later_regular:
+                raise ServiceError(
+                    f"Hand {later_regular[0].number} is regular too: reclassify from the last "
+                    "late-synced hand backwards."
+                )
+            k = entry.number - 1
+            phases = _phases_after(entries, k, match.hand_in_progress_at_call)
+            for e in entries:
+                if e.pk in phases:
+                    e.phase = phases[e.pk].value
+            if phases.get(entry.pk) is Phase.AT_CALL:
+                match.hand_in_progress_at_call = True
+            try:
+                state = replay_entries(
+                    match,
+                    entries,
+                    replace(
+                        time,
+                        regular_through=k,
+                        hand_in_progress=match.hand_in_progress_at_call,
+                    ),
+                )
+            except InvalidMatch as exc:
+                raise ServiceError(f"That reclassification is impossible: {exc}") from exc
+            # The entry no longer counts towards K: it is not regular any more.
+            HandEntry.objects.bulk_update([e for e in entries if e.pk in phases], ["phase"])
+            match.has_correction = True
+            _settle_after_correction(match, state, by=by, confirm=False, now=now)
+        match.has_late_sync = False
+        _refresh(match, state, now)
+        log(
+            match.round.tournament,
+            by,
+            "late sync",
+            f"{match}: late-synced hand {entry.number} "
+            + ("accepted as regular." if accept else f"reclassified as {entry.phase}."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
+    return state
 
 
 def override_winner(
