@@ -5,8 +5,8 @@ Each test is named after a behaviour that failed before this work and holds now.
 """
 
 import json
-from pathlib import Path
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.conf import settings
