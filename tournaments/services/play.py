@@ -1113,13 +1113,14 @@ def confirm_match(
             raise ServiceError("The name or note contains a NUL character.")
         # Once the round is finalized its results stand: a late dispute goes to the director.
         _require_open(match)
-        if answers is not None:
-            _check_answers(match, match.hands_played, answers)
         if match.status == Match.Status.DISPUTED:
+            # Said before any staleness: it is what the sender needs to know.
             raise Conflict(
                 f"The result is disputed ({match.confirmed_by}: “{match.dispute_note}”); "
                 "only the director can resolve it."
             )
+        if answers is not None:
+            _check_answers(match, match.hands_played, answers)
         if match.status == Match.Status.CONFIRMED:
             if agree:
                 return match
