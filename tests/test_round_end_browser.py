@@ -291,3 +291,49 @@ def test_the_director_reopens_a_round_by_typing_its_name(
     shot(page, "06-round-reopened")
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.RUNNING
     assert not Round.objects.filter(tournament=t, number=2).exists()
+
+
+def test_the_table_page_shows_one_status_the_dispute_and_its_resolution_in_order(
+    page, live_server, director, make_tournament
+):
+    t = seated(make_tournament, tables=2)
+    rnd = Round.objects.get(tournament=t, number=1)
+    match = match_of(t)
+    play.set_first_dealer(match, Seat.N, by="Table 1 tablet", keeper=Seat.N)
+    start = rnd.started_at
+    play.record_hand(
+        match,
+        Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=3),
+        client_key="s1",
+        by="tablet",
+        now=start + timedelta(minutes=1),
+    )
+    rounds.extend_table(match_of(t, 2), 10, by="director", reason="started late")
+    rounds.call_time(rnd, by="director")
+    # Hand 2 was entered offline before the call and arrives now: late sync.
+    play.record_hand(
+        match_of(t),
+        Hand(Outcome.PLAYED, maker=Seat.E, maker_tricks=1),
+        client_key="s2",
+        by="Table 1 tablet",
+        entered_at=start + timedelta(minutes=2, seconds=30),
+    )
+    play.answer_time_call(match_of(t), False, by="Table 1 tablet")
+    play.confirm_match(match_of(t), agree=False, by=name_at(t, "E"), note="Hand 2 was ours")
+    page.on("dialog", lambda dialog: dialog.accept())
+    login(page, live_server)
+    page.goto(f"{live_server.url}/director/{t.slug}/rounds/1/")
+    row2 = page.locator('#live-board tr[data-table="2"]')
+    expect(row2).to_contain_text("left")
+    expect(page.locator('#live-board tr[data-table="1"]')).to_contain_text("late sync")
+    shot(page, "07-console-extended-table")
+    page.goto(f"{live_server.url}/director/{t.slug}/rounds/1/tables/1/")
+    expect(page.locator("#current-status")).to_contain_text("Disputed")
+    expect(page.locator("#late-sync")).to_contain_text("Hand 2")
+    page.locator("form[action$='/close/'] textarea").fill("Both teams agree hand 2 was EW's euchre")
+    page.get_by_role("button", name="Accept as final").click()
+    expect(page.locator("#current-status")).to_contain_text("Confirmed")
+    timeline = page.locator("#timeline li")
+    expect(timeline.nth(-2)).to_contain_text("disputed")
+    expect(timeline.nth(-1)).to_contain_text("dispute resolved")
+    shot(page, "08-table-dispute-resolved")
