@@ -191,9 +191,10 @@ def call_time(
             raise ServiceError(f"Time was already called in {rnd}.")
         rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
         clock = round_clock(rnd)
-        kept = []
-        for match in Match.objects.filter(round=rnd, time_called_at__isnull=True):
-            match.round = rnd
+        kept, called = [], []
+        for match in Match.objects.filter(round=rnd, time_called_at__isnull=True).only(
+            "pk", "table", "extension_seconds", "time_called_at"
+        ):
             extension = timedelta(seconds=match.extension_seconds)
             at = clock.limit_reached_at(extension)
             if at is not None and at <= now:
@@ -204,7 +205,9 @@ def call_time(
                 continue
             else:
                 match.time_called_at = now
-            match.save(update_fields=["time_called_at"])
+            called.append(match)
+        # One statement for the room (500 tables call at once).
+        Match.objects.bulk_update(called, ["time_called_at"], batch_size=500)
         rnd.called_at = now
         rnd.save(update_fields=["called_at"])
         summary = f"Time called in {rnd}"
