@@ -337,3 +337,48 @@ def test_the_table_page_shows_one_status_the_dispute_and_its_resolution_in_order
     expect(timeline.nth(-2)).to_contain_text("disputed")
     expect(timeline.nth(-1)).to_contain_text("dispute resolved")
     shot(page, "08-table-dispute-resolved")
+
+
+def _cached(page: Page) -> bool:
+    return page.evaluate(
+        "async () => !!(window.caches && await caches.match(location.pathname, {ignoreVary: true}))"
+    )
+
+
+def test_after_an_offline_reload_the_clock_runs_on_and_a_euchre_preview_looks_different(
+    chromium, live_server, make_tournament
+):
+    t = seated(make_tournament)
+    page = new_page(chromium, PORTRAIT)
+    open_table(page, live_server, t)
+    start(page, "N")
+    seat(page, "E").click()
+    page.click('#tb-tricks [data-tricks="3"]')
+    expect(page.locator("#tb-preview")).to_have_class(re.compile("tb-preview-make"))
+    expect(page.locator("#tb-preview")).to_contain_text("East–West score")
+    page.click('#tb-tricks [data-tricks="2"]')
+    expect(page.locator("#tb-preview")).to_have_class(re.compile("tb-preview-euchre"))
+    expect(page.locator("#tb-preview")).to_contain_text("EUCHRE: the defenders (North–South)")
+    shot(page, "09-euchre-preview")
+    # The dealer's partner (S, the dealer is N) who orders up goes alone.
+    seat(page, "S").click()
+    expect(page.locator("#tb-ordered")).to_be_visible()
+    page.click("#tb-ordered")
+    expect(page.locator("#tb-alone")).to_have_text("Alone ✓")
+    page.click('#tb-tricks [data-tricks="5"]')
+    page.click("#tb-save")
+    all_sent(page)
+    entry = standing(match_of(t))[0]
+    assert entry.dealer_partner_ordered_up and entry.alone and entry.maker == "S"
+
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    for _ in range(50):
+        if _cached(page):
+            break
+        page.wait_for_timeout(100)
+    page.context.set_offline(True)
+    page.reload()
+    # Started 3 minutes ago with 20 to play: the stored state says so, not "Not started".
+    expect(page.locator("#tb-clock")).to_have_text(re.compile(r"^1[67]:\d\d$"), timeout=WAIT)
+    shot(page, "10-offline-reload-clock")
+    page.context.close()
