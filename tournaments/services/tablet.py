@@ -505,9 +505,10 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
 
 
 def table_state(
-    scope: TableScope, now: datetime | None = None, match_id: object = None
+    scope: TableScope, now: datetime | None = None, match_id: object = None, *, touch: bool = True
 ) -> dict[str, Any]:
-    """Everything the table screen shows, as JSON; notes the tablet's contact."""
+    """Everything the table screen shows, as JSON; notes the tablet's contact unless
+    ``touch`` is false (a refusal carries the state but changes nothing)."""
     now = now_or(now)
     where = table_rounds(scope)
     match, next_round = where.match, where.next_round
@@ -521,7 +522,8 @@ def table_state(
     base = _base_json(scope, now)
     if match is None:
         return base
-    play.touch(match, now)
+    if touch:
+        play.touch(match, now)
     entries = play.history(match)
     clock = play.round_clock(match.round)
     try:

@@ -98,7 +98,7 @@ def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResp
 
 def _current_state(scope: service.TableScope, data: dict) -> dict | None:
     try:
-        return service.table_state(scope, match_id=data.get("match"))
+        return service.table_state(scope, match_id=data.get("match"), touch=False)
     except (service.Forbidden, ServiceError):
         return None
 
