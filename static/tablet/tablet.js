@@ -733,21 +733,24 @@
       + (m.next_phase === "tiebreak" ? " · tie-break" : "")
       + (m.next_phase === "at_call" ? " · in progress at the call" : "");
     const partner = m.dealer ? partnerOf(m.dealer) : null;
+    // Controls keep their place whatever is chosen: a double tap on Save must not land
+    // on a control that moved up under the finger.
     const ordered = $("tb-ordered");
-    ordered.hidden = ui.maker === null || ui.maker !== partner;
+    ordered.disabled = ui.maker === null || ui.maker !== partner;
     ordered.setAttribute("aria-pressed", ui.ordered ? "true" : "false");
     ordered.textContent = ui.ordered ? "Ordered the dealer up ✓ (alone)"
       : "Ordered the dealer up (goes alone)";
     const defenders = $("tb-defenders");
-    const canDefend = !!(v.rules.defend_alone_allowed && ui.maker !== null);
-    defenders.hidden = !canDefend;
-    if (canDefend) {
-      defenders.replaceChildren(...SEATS.filter((s) => teamOf(s) !== teamOf(ui.maker))
-        .map((s) => el("button", {
-          type: "button", class: "tb-toggle", "aria-pressed": ui.defender === s ? "true" : "false",
-          text: `${nameAt(v, s)} defended alone`,
-          onclick: () => { ui.defender = ui.defender === s ? null : s; render(); },
-        })));
+    defenders.hidden = !v.rules.defend_alone_allowed;
+    if (v.rules.defend_alone_allowed) {
+      const seats = ui.maker === null ? [null, null]
+        : SEATS.filter((s) => teamOf(s) !== teamOf(ui.maker));
+      defenders.replaceChildren(...seats.map((s) => el("button", {
+        type: "button", class: "tb-toggle tb-big", disabled: s === null,
+        "aria-pressed": s !== null && ui.defender === s ? "true" : "false",
+        text: s === null ? "A defender went alone" : `${nameAt(v, s)} defended alone`,
+        onclick: () => { ui.defender = ui.defender === s ? null : s; render(); },
+      })));
     }
     const alone = $("tb-alone");
     alone.disabled = ui.maker === null || ui.ordered;
