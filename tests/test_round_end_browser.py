@@ -382,3 +382,33 @@ def test_after_an_offline_reload_the_clock_runs_on_and_a_euchre_preview_looks_di
     expect(page.locator("#tb-clock")).to_have_text(re.compile(r"^1[67]:\d\d$"), timeout=WAIT)
     shot(page, "10-offline-reload-clock")
     page.context.close()
+
+
+def test_where_to_go_next_comes_to_the_top_of_a_portrait_screen(
+    chromium, live_server, make_tournament
+):
+    t = seated(make_tournament, tables=2)
+    page = new_page(chromium, PORTRAIT)
+    open_table(page, live_server, t)
+    for table in (1, 2):
+        m = match_of(t, table)
+        play.set_first_dealer(m, Seat.N, by="t")
+        for i in range(3):
+            play.record_hand(
+                m,
+                Hand(Outcome.PLAYED, maker=Seat.N, alone=i < 2, maker_tricks=5),
+                client_key=f"w{table}{i}",
+                by="t",
+            )
+    expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
+    rounds.finalize_round(Round.objects.get(tournament=t, number=1), by="director")
+    rounds.seat_next_round(t, by="director")
+    panel = page.locator("#tb-next")
+    expect(panel).to_be_visible(timeout=WAIT)
+    expect(panel).to_have_attribute("aria-live", "polite")
+    page.wait_for_timeout(300)
+    box = panel.bounding_box()
+    assert box is not None and 0 <= box["y"] <= 40
+    assert box["y"] + box["height"] <= PORTRAIT["height"]
+    shot(page, "11-where-to-go")
+    page.context.close()

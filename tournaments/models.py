@@ -427,6 +427,15 @@ class HandEntry(models.Model):
                 condition=Q(phase__in=["regular", "at_call", "tiebreak"]), name="hand_phase_valid"
             ),
             models.CheckConstraint(
+                condition=Q(defender_alone="")
+                | Q(outcome="played", defender_alone__in=["N", "E", "S", "W"]),
+                name="hand_defender_alone_only_in_a_played_hand",
+            ),
+            models.CheckConstraint(
+                condition=Q(late_sync=False) | Q(claimed_at__isnull=False),
+                name="hand_late_sync_has_its_claim",
+            ),
+            models.CheckConstraint(
                 condition=Q(state="standing") | Q(ended_at__isnull=False),
                 name="hand_end_recorded",
             ),
