@@ -380,16 +380,19 @@ def test_live_board_shows_status_score_hands_flags_and_attention(director_client
 
 
 def test_a_late_table_gets_an_extension(director_client, make_tournament):
+    # RULES.md §7 (issue 11): an extension is given before the table's time runs out; one
+    # asked for after the call is refused, since it would un-call time.
     t, rnd = drawn(make_tournament)
-    rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=21))
-    board = director_client.get(url("board", t.slug, 1)).content.decode()
-    assert board.count("Time called</span>") == 2
+    rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=19))
     director_client.post(url("table_extend", t.slug, 1, 1), {"minutes": 5, "reason": "late"})
+    Round.objects.filter(pk=rnd.pk).update(started_at=timezone.now() - timedelta(minutes=21))
     board = director_client.get(url("board", t.slug, 1)).content.decode()
     assert board.count("Time called</span>") == 1
     assert 'data-table="1"' in board and "+5′" in board
     response = director_client.post(url("table_extend", t.slug, 1, 1), {"minutes": 99})
     assert response.status_code == 422
+    response = director_client.post(url("table_extend", t.slug, 1, 2), {"minutes": 5})
+    assert response.status_code == 422 and "cannot un-call" in response.content.decode()
 
 
 def test_table_detail_shows_link_qr_and_reissues_the_link(director_client, make_tournament):

@@ -7,11 +7,13 @@ a complete success, and a refusal must leave the database as it was.
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from tournaments.models import Player
 from tournaments.services.players import import_players, parse_players_csv
@@ -489,3 +491,223 @@ def test_a_dispute_note_the_database_cannot_store_is_refused(mid_round, note):
         content_type="application/json",
     )
     assert_clear_answer(response, before, {400, 422})
+
+
+# --- The round's end: any sequence of clock, settings, extensions, answers and hands ---
+
+
+END_ANSWERS = {200, 201, 302, 400, 403, 409, 422}
+
+
+class RoundEndMachine(RuleBasedStateMachine):
+    """Two tablets at table 1 and the director, doing anything in any order at the end of
+    a round (RULES.md §7). No request may answer 5xx, and the table's state, the board
+    and the table page always answer."""
+
+    counter = 0
+
+    def __init__(self) -> None:
+        super().__init__()
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        from tests.conftest import players_csv
+        from tournaments.domain.rules import RuleSettings
+        from tournaments.models import TableLink
+        from tournaments.services import rounds
+        from tournaments.services.players import import_players
+        from tournaments.services.tournaments import create_tournament
+
+        RoundEndMachine.counter += 1
+        n = RoundEndMachine.counter
+        self.t = create_tournament(
+            f"Fuzz end {n}", by="test", lot_seed=n, rules=RuleSettings(preliminary_rounds=2)
+        )
+        import_players(self.t, players_csv(2), by="test", checked_in=True)
+        self.rnd = rounds.draw_first_round(self.t, by="test", seed=n)
+        rounds.start_round(self.rnd, by="test")
+        token = TableLink.objects.get(tournament=self.t, table=1, revoked_at__isnull=True).token
+        self.tablets = []
+        for _ in range(2):
+            client = Client()
+            assert client.get(f"/t/{token}/").status_code == 302
+            self.tablets.append(client)
+        user_model = get_user_model()
+        user = user_model.objects.filter(username="fuzz-director").first()
+        if user is None:
+            user = user_model.objects.create_user(
+                "fuzz-director", password="x-long-password", is_staff=True
+            )
+        self.director = Client()
+        self.director.force_login(user)
+        self.seen: list[dict] = [{}, {}]
+        self.base = f"/director/{self.t.slug}/rounds/1/"
+
+    def check(self, response) -> None:  # noqa: ANN001
+        assert response.status_code in END_ANSWERS, (
+            response.status_code,
+            response.content[:400],
+        )
+
+    def post(self, which: int, path: str, body: dict) -> None:
+        response = self.tablets[which].post(
+            f"/t/table/{path}", json.dumps(body), content_type="application/json"
+        )
+        self.check(response)
+
+    def look(self, which: int) -> None:
+        response = self.tablets[which].get("/t/table/state.json")
+        self.check(response)
+        if response.status_code == 200:
+            match = response.json()["match"] or {}
+            self.seen[which] = {
+                "hands": match.get("hands_standing"),
+                "version": match.get("version"),
+                "next": match.get("next_number", 1),
+            }
+
+    @rule(which=st.integers(0, 1))
+    def poll(self, which: int) -> None:
+        self.look(which)
+
+    @rule(
+        which=st.integers(0, 1),
+        maker=st.sampled_from("NESW"),
+        tricks=st.integers(0, 5),
+        alone=st.booleans(),
+        backdate=st.sampled_from([None, 0, 40, 600, 3000, -60]),
+        number_shift=st.sampled_from([0, 0, 0, -1, 1]),
+    )
+    def hand(self, which, maker, tricks, alone, backdate, number_shift) -> None:  # noqa: ANN001
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        RoundEndMachine.counter += 1
+        body = {
+            "client_key": f"fz-{RoundEndMachine.counter}",
+            "number": max(1, self.seen[which].get("next", 1) + number_shift),
+            "outcome": "played",
+            "maker": maker,
+            "alone": alone,
+            "maker_tricks": tricks,
+            "first_dealer": "N",
+        }
+        if backdate is not None:
+            body["entered_at"] = (timezone.now() - timedelta(seconds=backdate)).isoformat()
+        self.post(which, "hands", body)
+
+    @rule(which=st.integers(0, 1), number_shift=st.sampled_from([0, 0, -1, 1]))
+    def undo(self, which: int, number_shift: int) -> None:
+        self.post(
+            which, "undo", {"number": max(1, self.seen[which].get("next", 2) - 1 + number_shift)}
+        )
+
+    @rule(which=st.integers(0, 1), in_progress=st.booleans(), versioned=st.booleans())
+    def answer(self, which: int, in_progress: bool, versioned: bool) -> None:
+        body: dict = {"in_progress": in_progress}
+        if versioned and self.seen[which].get("version") is not None:
+            body.update(hands=self.seen[which]["hands"], version=self.seen[which]["version"])
+        self.post(which, "answer-call", body)
+
+    @rule(
+        which=st.integers(0, 1),
+        agree=st.booleans(),
+        seat=st.sampled_from("NESW"),
+        versioned=st.booleans(),
+    )
+    def confirm(self, which: int, agree: bool, seat: str, versioned: bool) -> None:
+        name = self.rnd.seats.get(table=1, position=seat).player.name
+        body: dict = {"agree": agree, "by": name, "note": "" if agree else "wrong"}
+        if versioned and self.seen[which].get("version") is not None:
+            body.update(hands=self.seen[which]["hands"], version=self.seen[which]["version"])
+        self.post(which, "confirm", body)
+
+    @rule(minutes=st.integers(1, 30))
+    def time_passes(self, minutes: int) -> None:
+        from datetime import timedelta
+
+        from tournaments.models import Round
+
+        rnd = Round.objects.get(pk=self.rnd.pk)
+        if rnd.started_at is not None:
+            Round.objects.filter(pk=rnd.pk).update(
+                started_at=rnd.started_at - timedelta(minutes=minutes)
+            )
+
+    @rule(minutes=st.sampled_from([1, 5, 20, 60, 240]))
+    def change_minutes(self, minutes: int) -> None:
+        from dataclasses import replace
+
+        from tournaments.models import Tournament
+        from tournaments.services import ServiceError
+        from tournaments.services.tournaments import update_tournament
+
+        t = Tournament.objects.get(pk=self.t.pk)
+        # Refused once the limit has passed: what matters is what the tables answer next.
+        with contextlib.suppress(ServiceError):
+            update_tournament(t, name=t.name, rules=replace(t.rules, round_minutes=minutes), by="d")
+
+    @rule(table=st.integers(1, 2), minutes=st.integers(0, 60))
+    def extend(self, table: int, minutes: int) -> None:
+        self.check(self.director.post(self.base + f"tables/{table}/extend/", {"minutes": minutes}))
+
+    @rule(including=st.booleans())
+    def call_time(self, including: bool) -> None:
+        data = {"including_extended": "on"} if including else {}
+        self.check(self.director.post(self.base + "clock/call/", data))
+
+    @rule(action=st.sampled_from(["pause", "resume"]))
+    def clock(self, action: str) -> None:
+        self.check(self.director.post(self.base + f"clock/{action}/"))
+
+    @rule(in_progress=st.sampled_from(["yes", "no"]))
+    def director_answer(self, in_progress: str) -> None:
+        self.check(
+            self.director.post(
+                self.base + "tables/1/answer/",
+                {"ans-in_progress": in_progress, "ans-reason": "fuzz"},
+            )
+        )
+
+    @rule(seat=st.sampled_from("NESW"))
+    def director_first_dealer(self, seat: str) -> None:
+        self.check(
+            self.director.post(
+                self.base + "tables/1/first-dealer/", {"fd-seat": seat, "fd-reason": "fuzz"}
+            )
+        )
+
+    @rule()
+    def accept(self) -> None:
+        self.check(self.director.post(self.base + "tables/1/close/", {"reason": "fuzz"}))
+
+    @rule()
+    def finalize(self) -> None:
+        self.check(self.director.post(self.base + "finalize/"))
+
+    @rule()
+    def reopen(self) -> None:
+        self.check(self.director.post(self.base + "reopen/", {"confirm": "Round 1", "reason": "f"}))
+
+    @invariant()
+    def everything_answers(self) -> None:
+        self.look(0)
+        for path in ("", "board/", "tables/1/", "tables/2/"):
+            response = self.director.get(self.base + path)
+            assert response.status_code == 200, (path, response.status_code)
+
+
+@pytest.mark.django_db
+def test_no_sequence_of_round_end_actions_answers_a_server_error(db):
+    from hypothesis.stateful import run_state_machine_as_test
+
+    run_state_machine_as_test(
+        RoundEndMachine,
+        settings=settings(
+            max_examples=12,
+            stateful_step_count=20,
+            deadline=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        ),
+    )

@@ -452,9 +452,11 @@ def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(ev
     )
     assert status == 200 and body["state"]["match"]["status"] == "disputed"
     assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
+    # RULES.md §7: a dispute stands until the director resolves it; a later agreement
+    # is refused (409) with the current state.
     status, body = post(client, "confirm", {"agree": True, "by": east, "note": ""})
-    assert body["state"]["match"]["status"] == "confirmed"
-    assert body["state"]["match"]["confirmed_by"] == east
+    assert status == 409 and body["state"]["match"]["status"] == "disputed"
+    assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
 
 
 def test_after_the_next_round_is_seated_each_player_learns_where_to_go(event):

@@ -28,7 +28,13 @@ RULE_LABELS = {
     "cap_at_target": "Cap scores at the target",
     "final_games_to_win": "Final: games to win",
     "final_target": "Final: game target",
+    "defend_alone_allowed": "Defending alone allowed",
+    "points_alone_euchre": "Points: lone defender's euchre",
+    "late_sync_grace_minutes": "Late-sync grace window after the call (minutes)",
 }
+
+
+OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes")
 
 
 class TournamentForm(forms.Form):
@@ -48,7 +54,10 @@ class TournamentForm(forms.Form):
             if isinstance(getattr(RuleSettings, name), bool):
                 self.fields[name] = forms.BooleanField(label=label, required=False)
             else:
-                self.fields[name] = forms.IntegerField(label=label)
+                # Settings added later may be left out of a post: they keep their default.
+                self.fields[name] = forms.IntegerField(
+                    label=label, required=name not in OPTIONAL_SETTINGS
+                )
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.
@@ -74,6 +83,9 @@ class TournamentForm(forms.Form):
             k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
         )
         values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
+        for name in OPTIONAL_SETTINGS:
+            if values[name] is None:
+                values[name] = data[name] = getattr(RuleSettings, name)
         rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
             self.add_error(field, message)
@@ -171,6 +183,10 @@ class HandForm(forms.Form):
         choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
     )
     renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Renege by")
+    dealer_partner_ordered_up = forms.BooleanField(
+        required=False, label="Dealer's partner ordered up (alone)"
+    )
+    defender_alone = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Lone defender")
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         kwargs.setdefault("initial", {})
@@ -188,6 +204,8 @@ class HandForm(forms.Form):
                 maker=Seat(d["maker"]) if d["maker"] else None,
                 alone=d["alone"],
                 maker_tricks=d["maker_tricks"],
+                dealer_partner_ordered_up=bool(d.get("dealer_partner_ordered_up")),
+                defender_alone=Seat(d["defender_alone"]) if d.get("defender_alone") else None,
             )
         if outcome is Outcome.RENEGE:
             return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
@@ -196,7 +214,66 @@ class HandForm(forms.Form):
 
 class CorrectionForm(HandForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    confirm = forms.BooleanField(
+        required=False, label="Confirm the corrected result now (with this reason)"
+    )
 
 
 class FirstDealerForm(forms.Form):
     seat = forms.ChoiceField(choices=SeatPosition.choices, label="First dealer")
+
+
+class CallTimeForm(forms.Form):
+    including_extended = forms.BooleanField(
+        required=False, label="Including extended tables (end their extensions now)"
+    )
+
+
+class DirectorFirstDealerForm(FirstDealerForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class AnswerForm(forms.Form):
+    """The director sets or changes the table's answer to "was a hand being played?"."""
+
+    in_progress = forms.TypedChoiceField(
+        coerce=lambda v: v == "yes",
+        choices=[("yes", "Yes: a hand was being played"), ("no", "No hand was being played")],
+        widget=forms.RadioSelect,
+        label="At the call",
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class InsertHandForm(HandForm):
+    position = forms.IntegerField(min_value=1, max_value=1000, label="Insert as hand number")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class LateSyncForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[
+            ("accept", "Accept: it was entered before the call"),
+            ("reclassify", "Reclassify: take it as entered at its arrival"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+
+class ReopenForm(forms.Form):
+    """Reopening a round undoes standings: the director types the round's name."""
+
+    confirm = forms.CharField(max_length=40, label="Type the round's name to confirm")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+
+    def __init__(self, *args: object, expected: str, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.expected = expected
+        self.fields["confirm"].help_text = f"Type “{expected}”."
+
+    def clean_confirm(self) -> str:
+        value = " ".join(str(self.cleaned_data["confirm"]).split())
+        if value.casefold() != self.expected.casefold():
+            raise forms.ValidationError(f"Type “{self.expected}” exactly to reopen it.")
+        return value

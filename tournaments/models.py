@@ -63,6 +63,9 @@ class Tournament(models.Model):
     tiebreaks = models.CharField(max_length=40, default=",".join(TIEBREAK_KEYS))
     final_games_to_win = models.PositiveSmallIntegerField(default=2)
     final_target = models.PositiveSmallIntegerField(default=10)
+    defend_alone_allowed = models.BooleanField(default=False)
+    points_alone_euchre = models.PositiveSmallIntegerField(default=4)
+    late_sync_grace_minutes = models.PositiveSmallIntegerField(default=15)
 
     class Meta:
         ordering = ["-created_at"]
@@ -121,6 +124,9 @@ class Tournament(models.Model):
         "cap_at_target",
         "final_games_to_win",
         "final_target",
+        "defend_alone_allowed",
+        "points_alone_euchre",
+        "late_sync_grace_minutes",
     )
 
     @property
@@ -288,11 +294,22 @@ class Match(models.Model):
     has_renege = models.BooleanField(default=False)
     has_correction = models.BooleanField(default=False)
     has_override = models.BooleanField(default=False)
+    # A standing hand was accepted by late sync and the director has not reviewed it.
+    has_late_sync = models.BooleanField(default=False)
     last_entry_at = models.DateTimeField(null=True, blank=True)
     last_contact_at = models.DateTimeField(null=True, blank=True)
     confirmed_by = models.CharField(max_length=150, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     dispute_note = models.TextField(blank=True)
+    # RULES.md §7: the instant time was called for this table, written once (by the
+    # director's call, or when a request first sees the limit reached) and never
+    # recomputed from the settings, so no later change un-calls it.
+    time_called_at = models.DateTimeField(null=True, blank=True)
+    # Raised (under the match's row lock) by every change a tablet or the director makes:
+    # answers, agreements and disputes name the version they answer.
+    version = models.PositiveIntegerField(default=0)
+    # The seat whose player keeps score: the other team confirms.
+    scorekeeper = models.CharField(max_length=1, choices=SeatPosition, blank=True)
 
     class Meta:
         ordering = ["round_id", "table", "game"]
@@ -353,6 +370,11 @@ class HandEntry(models.Model):
     maker_tricks = models.PositiveSmallIntegerField(null=True, blank=True)
     renege_by = models.CharField(max_length=1, choices=SeatPosition, blank=True)
     dealer_partner_ordered_up = models.BooleanField(default=False)
+    defender_alone = models.CharField(max_length=1, choices=SeatPosition, blank=True)
+    # A hand sent after the call that the tablet says it entered before (RULES.md §7):
+    # the claimed instant, and the flag the director sees until they review it.
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    late_sync = models.BooleanField(default=False)
     dealer = models.CharField(max_length=1, choices=SeatPosition)
     phase = models.CharField(max_length=8, choices=Phase, default=Phase.REGULAR)
     points_ns = models.SmallIntegerField(default=0)
@@ -409,6 +431,15 @@ class HandEntry(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(phase__in=["regular", "at_call", "tiebreak"]), name="hand_phase_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(defender_alone="")
+                | Q(outcome="played", defender_alone__in=["N", "E", "S", "W"]),
+                name="hand_defender_alone_only_in_a_played_hand",
+            ),
+            models.CheckConstraint(
+                condition=Q(late_sync=False) | Q(claimed_at__isnull=False),
+                name="hand_late_sync_has_its_claim",
             ),
             models.CheckConstraint(
                 condition=Q(state="standing") | Q(ended_at__isnull=False),

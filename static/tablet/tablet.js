@@ -42,14 +42,20 @@
   let refused = load("refused", []);
   let keepers = load("keepers", {});
   let offsetMs = load("offset", 0);
-  let clockBase = null;
+  // After a reload without network the clock runs on from the state last stored, as of
+  // the instant the server read it (not "Not started").
+  let clockBase = server && server.clock ? {
+    remaining: server.clock.remaining_seconds,
+    at: Date.parse(server.clock.server_now || server.server_now) - offsetMs,
+    paused: server.clock.paused, limited: server.clock.limited,
+    called: server.clock.time_called, started: server.clock.started } : null;
   let online = navigator.onLine;
   let revoked = null;
   let flushing = false;
   let writes = 0;
   let lastMatchId = server && server.match ? server.match.id : null;
   const ui = { maker: null, alone: false, tricks: null, firstDealer: null, keeper: null,
-    confirmBy: null };
+    confirmBy: null, ordered: false, defender: null };
 
   const saveQueue = () => store("queue", queue);
 
@@ -89,7 +95,10 @@
     const individual = {};
     if (body.outcome === "played") {
       const makers = teamOf(body.maker);
-      if (body.maker_tricks <= 2) points[otherTeam(makers)] = rules.points_euchre;
+      if (body.maker_tricks <= 2) {
+        points[otherTeam(makers)] = body.defender_alone && rules.defend_alone_allowed
+          ? rules.points_alone_euchre : rules.points_euchre;
+      }
       else if (body.maker_tricks < 5) points[makers] = rules.points_make;
       else if (body.alone) {
         points[makers] = rules.points_alone_march;
@@ -105,10 +114,14 @@
   function describe(v, h) {
     if (h.outcome === "misdeal") return "Misdeal";
     if (h.outcome === "renege") return `${nameAt(v, h.renege_by)} reneged`;
-    const who = `${nameAt(v, h.maker)} made trump${h.alone ? " alone" : ""}`;
+    const who = `${nameAt(v, h.maker)} ${h.dealer_partner_ordered_up ? "ordered the dealer up"
+      : "made trump"}${h.alone ? " alone" : ""}`;
     const t = h.maker_tricks;
     let what = `${t} trick${t === 1 ? "" : "s"}`;
-    if (t <= 2) what += ", euchred";
+    if (t <= 2) {
+      what += h.defender_alone ? `, EUCHRED by ${nameAt(v, h.defender_alone)} alone`
+        : ", EUCHRED";
+    }
     else if (t === 5) what += h.alone ? ", lone march" : ", march";
     return `${who}: ${what}`;
   }
@@ -360,6 +373,11 @@
         if (res.status >= 500 || res.status === 429 || res.status === 408) break;
         // 400, 403 (another table's match), 409 or 422: this entry can never be stored.
         const data = await res.json().catch(() => ({}));
+        // A stale answer comes back with the current state: show it at once.
+        if (res.status === 409 && data.state) {
+          writes += 1;
+          acceptState(data.state, sentAt, Date.now());
+        }
         queue = queue.filter((x) => x.id !== q.id);
         saveQueue();
         refused.push({ id: q.id, label: queueLabel(q),
@@ -385,6 +403,14 @@
     ui.maker = null;
     ui.alone = false;
     ui.tricks = null;
+    ui.ordered = false;
+    ui.defender = null;
+  }
+
+  // What an answer, an agreement or a dispute answers: the state the server last sent.
+  function answered(m) {
+    const s = server && server.match && server.match.id === m.id ? server.match : m;
+    return { hands: s.hands_standing, version: s.version };
   }
 
   function handBody(v, fields) {
@@ -399,7 +425,8 @@
   function saveHand() {
     const v = view();
     if (!canEnter(v) || ui.maker === null || ui.tricks === null) return;
-    const body = handBody(v, { maker: ui.maker, alone: ui.alone, maker_tricks: ui.tricks });
+    const body = handBody(v, { maker: ui.maker, alone: ui.alone, maker_tricks: ui.tricks,
+      dealer_partner_ordered_up: ui.ordered, defender_alone: ui.defender });
     resetEntry();
     enqueue("hand", urls.hands, body, v.match.id);
   }
@@ -485,14 +512,35 @@
       keepers[m.id] = ui.keeper;
       store("keepers", keepers);
     }
-    enqueue("first-dealer", urls.firstDealer, { seat: ui.firstDealer, match: m.id }, m.id);
+    enqueue("first-dealer", urls.firstDealer,
+      { seat: ui.firstDealer, match: m.id, keeper: ui.keeper }, m.id);
   }
 
   function answerCall(inProgress) {
     const v = view();
     const m = v && v.match;
     if (!m || !m.awaiting_answer) return;
-    enqueue("answer", urls.answer, { in_progress: inProgress, match: m.id }, m.id);
+    enqueue("answer", urls.answer,
+      Object.assign({ in_progress: inProgress, match: m.id }, answered(m)), m.id);
+  }
+
+  function changeAnswerDialog() {
+    const v = view();
+    const m = v && v.match;
+    if (!m || !m.can_change_answer || revoked) return;
+    const now = m.hand_in_progress_at_call;
+    openDialog({
+      title: "Change the answer?",
+      text: now
+        ? "The table said a hand was being played when time was called. Change it to: "
+          + "no hand was being played? The hand after the call then counts as a tie-break hand."
+        : "The table said no hand was being played when time was called. Change it to: "
+          + "a hand was being played? The next hand is then the hand in progress.",
+      ok: now ? "No hand was being played" : "A hand was being played",
+      danger: true,
+      onOk: () => enqueue("answer", urls.answer,
+        Object.assign({ in_progress: !now, match: m.id }, answered(m)), m.id),
+    });
   }
 
   function confirmResult(agree) {
@@ -501,7 +549,8 @@
     if (!m || !m.over || !ui.confirmBy) return;
     const by = ui.confirmBy;
     if (agree) {
-      enqueue("confirm", urls.confirm, { agree: true, by, note: "", match: m.id }, m.id);
+      enqueue("confirm", urls.confirm,
+        Object.assign({ agree: true, by, note: "", match: m.id }, answered(m)), m.id);
       return;
     }
     openDialog({
@@ -511,7 +560,7 @@
       ok: "Send dispute",
       danger: true,
       onOk: (_, note) => enqueue("confirm", urls.confirm,
-        { agree: false, by, note, match: m.id }, m.id),
+        Object.assign({ agree: false, by, note, match: m.id }, answered(m)), m.id),
     });
   }
 
@@ -683,8 +732,28 @@
     $("tb-entry-h").textContent = `Hand ${m.next_number} · ${nameAt(v, m.dealer)} deals`
       + (m.next_phase === "tiebreak" ? " · tie-break" : "")
       + (m.next_phase === "at_call" ? " · in progress at the call" : "");
+    const partner = m.dealer ? partnerOf(m.dealer) : null;
+    // Controls keep their place whatever is chosen: a double tap on Save must not land
+    // on a control that moved up under the finger.
+    const ordered = $("tb-ordered");
+    ordered.disabled = ui.maker === null || ui.maker !== partner;
+    ordered.setAttribute("aria-pressed", ui.ordered ? "true" : "false");
+    ordered.textContent = ui.ordered ? "Ordered the dealer up ✓ (alone)"
+      : "Ordered the dealer up (goes alone)";
+    const defenders = $("tb-defenders");
+    defenders.hidden = !v.rules.defend_alone_allowed;
+    if (v.rules.defend_alone_allowed) {
+      const seats = ui.maker === null ? [null, null]
+        : SEATS.filter((s) => teamOf(s) !== teamOf(ui.maker));
+      defenders.replaceChildren(...seats.map((s) => el("button", {
+        type: "button", class: "tb-toggle tb-big", disabled: s === null,
+        "aria-pressed": s !== null && ui.defender === s ? "true" : "false",
+        text: s === null ? "A defender went alone" : `${nameAt(v, s)} defended alone`,
+        onclick: () => { ui.defender = ui.defender === s ? null : s; render(); },
+      })));
+    }
     const alone = $("tb-alone");
-    alone.disabled = ui.maker === null;
+    alone.disabled = ui.maker === null || ui.ordered;
     alone.setAttribute("aria-pressed", ui.alone ? "true" : "false");
     alone.textContent = ui.alone ? "Alone ✓" : "Alone";
     for (const b of document.querySelectorAll("#tb-tricks button")) {
@@ -701,16 +770,23 @@
       + "how many tricks did the makers take?";
     else {
       const body = { outcome: "played", maker: ui.maker, alone: ui.alone,
-        maker_tricks: ui.tricks };
+        maker_tricks: ui.tricks, dealer_partner_ordered_up: ui.ordered,
+        defender_alone: ui.tricks <= 2 ? ui.defender : null };
       const s = scoreHand(body, v.rules);
       const after = { NS: m.score.NS + s.points.NS, EW: m.score.EW + s.points.EW };
-      preview = `${describe(v, body)} → ${pointsText(v, s.points, s.individual)}. `
+      // A euchre scores for the other team: it must not look like a make (a 2-for-3 mis-tap).
+      const euchre = ui.tricks <= 2;
+      preview = (euchre ? `EUCHRE: the defenders (${TEAM_NAMES[otherTeam(teamOf(ui.maker))]})`
+        + " score. " : `${TEAM_NAMES[teamOf(ui.maker)]} score. `)
+        + `${describe(v, body)} → ${pointsText(v, s.points, s.individual)}. `
         + `Score after: NS ${after.NS} – EW ${after.EW}.`;
       if (after.NS >= v.rules.target || after.EW >= v.rules.target) {
         preview += " This ends the match.";
       }
     }
     $("tb-preview").textContent = preview;
+    const kind = ready ? (ui.tricks <= 2 ? "euchre" : "make") : "none";
+    $("tb-preview").className = `tb-preview tb-preview-${kind}`;
   }
 
   function renderEnd(v) {
@@ -768,13 +844,20 @@
     }
     if (m.pending_confirm) confirmed += " (Not yet sent.)";
     $("tb-confirmed").textContent = confirmed;
+    show("tb-change-answer", !!m.can_change_answer && !m.pending);
     $("tb-confirmed").className = `tb-confirmed tb-${status}`;
   }
 
+  let announcedNext = null;
   function renderNext(v) {
     const next = v.next_round;
     show("tb-next", !!next);
     if (!next) return;
+    if (announcedNext !== next.id) {
+      // Bring "where to go" to the top of the screen once, when it first appears.
+      announcedNext = next.id;
+      setTimeout(() => $("tb-next").scrollIntoView({ block: "start" }), 0);
+    }
     $("tb-next-h").textContent = `${next.label}: where to go`;
     $("tb-moves").replaceChildren(...next.moves.map((mv) => {
       if (!mv.table) return el("li", { text: `${mv.player}: not seated in ${next.label}.` });
@@ -848,8 +931,10 @@
     const m = v && v.match;
     if (m && m.final && v.final && !m.over) {
       const w = v.final.wins;
-      return `Final, game ${m.game}: games won NS ${w.NS} – EW ${w.EW} `
-        + `(first to ${v.final.games_to_win}).`;
+      const done = v.final.games.filter((g) => g.winner).map((g) =>
+        `Game ${g.game}: ${TEAM_NAMES[g.winner]} won ${g.score_ns}–${g.score_ew}.`);
+      return `${done.length ? done.join(" ") + " " : ""}Final, game ${m.game}: games won `
+        + `NS ${w.NS} – EW ${w.EW} (first to ${v.final.games_to_win}).`;
     }
     if (!m || m.over) return "";
     if (clockBase && clockBase.paused) return "The director has paused the round.";
@@ -917,6 +1002,7 @@
         })));
       }
       if (mode === "entry") renderEntry(v);
+      show("tb-entry-change-answer", mode === "entry" && !!m.can_change_answer && !m.pending);
       if (mode === "end") renderEnd(v);
       renderNext(v);
       renderHistory(v);
@@ -937,12 +1023,23 @@
         ui.firstDealer = seat;
       } else if (canEnter(v)) {
         if (ui.maker === seat) resetEntry();
-        else ui.maker = seat;
+        else {
+          ui.maker = seat;
+          ui.ordered = false;
+          ui.defender = null;
+        }
       }
       render();
     });
   }
   $("tb-alone").addEventListener("click", () => { ui.alone = !ui.alone; render(); });
+  $("tb-ordered").addEventListener("click", () => {
+    ui.ordered = !ui.ordered;
+    if (ui.ordered) ui.alone = true;  // the dealer's partner who orders up must go alone
+    render();
+  });
+  $("tb-change-answer").addEventListener("click", changeAnswerDialog);
+  $("tb-entry-change-answer").addEventListener("click", changeAnswerDialog);
   for (const b of document.querySelectorAll("#tb-tricks button")) {
     b.addEventListener("click", () => { ui.tricks = Number(b.dataset.tricks); render(); });
   }

@@ -56,6 +56,20 @@ class RoundClock:
             return True
         return self.remaining(now, extension) <= timedelta(0)
 
+    def limit_reached_at(self, extension: timedelta = timedelta(0)) -> datetime | None:
+        """The instant the running time reaches the limit (plus ``extension``), walking
+        through the pauses; None before the start or while a pause holds it back."""
+        if self.started_at is None:
+            return None
+        at = self.started_at + self.limit + extension
+        for p in sorted(self.pauses, key=lambda p: p.started_at):
+            if p.started_at >= at:
+                break
+            if p.ended_at is None:
+                return None
+            at += p.ended_at - p.started_at
+        return at
+
     def call_instant(self, now: datetime, extension: timedelta = timedelta(0)) -> datetime | None:
         """When time was (or will be, if nothing changes) called; None before the start."""
         if self.started_at is None:

@@ -75,6 +75,8 @@ class Hand:
     # Set when the form records that the dealer's partner ordered the dealer up: the
     # sheet then forces that partner to play alone.
     dealer_partner_ordered_up: bool = False
+    # A defender who played without a partner (only where the settings allow it).
+    defender_alone: Seat | None = None
 
     @property
     def makers(self) -> Team | None:
@@ -88,6 +90,8 @@ class Hand:
                 raise InvalidHand("The makers take between 0 and 5 tricks.")
             if self.renege_by is not None:
                 raise InvalidHand("A played hand has no renege; enter the renege instead.")
+            if self.defender_alone is not None and self.defender_alone.team is self.maker.team:
+                raise InvalidHand("The lone defender must be a defender, not a maker.")
             if self.dealer_partner_ordered_up:
                 if dealer is not None and self.maker != dealer.partner:
                     raise InvalidHand("Only the dealer's partner can order the dealer up alone.")
@@ -96,7 +100,12 @@ class Hand:
         elif self.outcome is Outcome.RENEGE:
             if self.renege_by is None:
                 raise InvalidHand("Choose the player who reneged.")
-            if self.maker_tricks is not None or self.alone or self.dealer_partner_ordered_up:
+            if (
+                self.maker_tricks is not None
+                or self.alone
+                or self.dealer_partner_ordered_up
+                or self.defender_alone is not None
+            ):
                 raise InvalidHand("A renege ends the hand: record only who reneged.")
         elif self.outcome is Outcome.MISDEAL:
             if (
@@ -105,6 +114,7 @@ class Hand:
                 or self.alone
                 or self.renege_by is not None
                 or self.dealer_partner_ordered_up
+                or self.defender_alone is not None
             ):
                 raise InvalidHand("A misdeal scores nothing: record no makers, tricks or renege.")
         else:  # pragma: no cover - StrEnum makes this unreachable
@@ -133,7 +143,10 @@ def score_hand(hand: Hand, rules: RuleSettings, *, individual: bool = True) -> H
         assert hand.maker is not None and hand.maker_tricks is not None
         makers = hand.maker.team
         if hand.maker_tricks <= 2:
-            points[makers.other] = rules.points_euchre
+            lone_defender = hand.defender_alone is not None and rules.defend_alone_allowed
+            points[makers.other] = (
+                rules.points_alone_euchre if lone_defender else rules.points_euchre
+            )
         elif hand.maker_tricks < 5:
             points[makers] = rules.points_make
         elif hand.alone:

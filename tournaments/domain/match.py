@@ -4,7 +4,9 @@ Vocabulary: the *first dealer* is chosen at the table (first jack); the *dealer*
 hand k is the seat k-1 steps clockwise from it. The match ends at the *target*, or
 when *time is called*: the hand *in progress* at the call (phase ``at_call``) is
 finished, then, while the score is tied, *tie-break* hands are played until one leaves
-it untied. Hands entered before the call are ``regular``. The *winner* has the higher
+it untied. Hands entered before the call are ``regular``; ``K`` (``regular_through``)
+is the highest number ever entered before the call, so hands up to ``K`` stay regular
+when undone and entered again, and hand ``K+1`` is the one in progress. The *winner* has the higher
 match score; the *reach bonus* goes to a team that reached the target in a regular or
 at-call hand, the *skunk bonus* to a winner that reached the target with the opponents
 on zero. A player's points for the match are the team's score and bonuses plus the
@@ -14,7 +16,7 @@ player's own awards and penalties.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 from .hands import Hand, HandScore, InvalidHand, Seat, Team, score_hand
@@ -38,6 +40,8 @@ class TimeCall:
 
     called: bool = False
     hand_in_progress: bool | None = None
+    # K of RULES.md §7: hands numbered up to it were entered before the call.
+    regular_through: int = 0
 
 
 NO_CLOCK = TimeCall()
@@ -75,6 +79,8 @@ class MatchState:
     hand_in_progress: bool | None = None
     bonuses: dict[Team, int] = field(default_factory=dict)
     individual: dict[Seat, int] = field(default_factory=dict)
+    # The team that first reached the target and the phase of that hand, if any.
+    reached: tuple[Team, Phase] | None = None
 
     @property
     def tied(self) -> bool:
@@ -155,6 +161,8 @@ def replay(
             entry.hand.validate(dealer)
         except InvalidHand as exc:
             raise InvalidMatch(f"Hand {number}: {exc}") from exc
+        if entry.hand.defender_alone is not None and not rules.defend_alone_allowed:
+            raise InvalidMatch(f"Hand {number}: defending alone is not allowed here.")
         points = score_hand(entry.hand, rules, individual=not final)
         for team, p in points.points.items():
             score[team] += p
@@ -171,19 +179,11 @@ def replay(
     winner: Team | None = None
     if over:
         winner = Team.NS if score[Team.NS] > score[Team.EW] else Team.EW
-    bonuses = {Team.NS: 0, Team.EW: 0}
-    if over and not final and reached is not None and winner is reached[0]:
-        team, phase = reached
-        reach = rules.reach_bonus if phase in (Phase.REGULAR, Phase.AT_CALL) else 0
-        skunk = score[team.other] == 0
-        if skunk and rules.skunk_includes_reach:
-            bonuses[team] = rules.skunk_bonus
-        else:
-            bonuses[team] = reach + (rules.skunk_bonus if skunk else 0)
+    bonuses = team_bonuses(score, reached, winner if over and not final else None, rules)
 
     next_phase: Phase | None = None
     if not over:
-        if not time.called:
+        if not time.called or len(scored) < time.regular_through:
             next_phase = Phase.REGULAR
         elif not seen_call and time.hand_in_progress is not False:
             next_phase = Phase.AT_CALL
@@ -200,7 +200,37 @@ def replay(
         hand_in_progress=time.hand_in_progress,
         bonuses=bonuses,
         individual=individual,
+        reached=reached,
     )
+
+
+def team_bonuses(
+    score: dict[Team, int],
+    reached: tuple[Team, Phase] | None,
+    winner: Team | None,
+    rules: RuleSettings,
+) -> dict[Team, int]:
+    """The bonuses of §2.3 for ``winner`` (None: nobody gets any). The winner gets them
+    only if it meets their conditions itself, so a director's override (§2.2) takes
+    them from the overruled team without handing them to the other."""
+    bonuses = {Team.NS: 0, Team.EW: 0}
+    if winner is None or reached is None or reached[0] is not winner:
+        return bonuses
+    team, phase = reached
+    reach = rules.reach_bonus if phase in (Phase.REGULAR, Phase.AT_CALL) else 0
+    skunk = score[team.other] == 0
+    if skunk and rules.skunk_includes_reach:
+        bonuses[team] = rules.skunk_bonus
+    else:
+        bonuses[team] = reach + (rules.skunk_bonus if skunk else 0)
+    return bonuses
+
+
+def with_winner(state: MatchState, winner: Team, rules: RuleSettings) -> MatchState:
+    """The state with the director's overriding winner: the bonuses follow it (§2.2)."""
+    if not state.over:
+        return state
+    return replace(state, bonuses=team_bonuses(state.score, state.reached, winner, rules))
 
 
 def _ended_by_time(
@@ -209,7 +239,11 @@ def _ended_by_time(
     """Time is called, the hand in progress (if any) is done and the score is untied."""
     if not time.called:
         return False
-    in_progress_done = seen_call or time.hand_in_progress is False
+    # Hands numbered up to K were played before the call: until they stand again (after
+    # an undo), the hand in progress cannot be done.
+    in_progress_done = (seen_call or time.hand_in_progress is False) and len(
+        scored
+    ) >= time.regular_through
     return in_progress_done and score[Team.NS] != score[Team.EW]
 
 

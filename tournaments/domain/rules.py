@@ -41,6 +41,13 @@ class RuleSettings:
     tiebreaks: tuple[str, ...] = field(default=TIEBREAK_KEYS)
     final_games_to_win: int = 2
     final_target: int = 10
+    # A defender may play without a partner (house rule); a lone defender who euchres
+    # the makers scores ``points_alone_euchre`` instead of ``points_euchre``.
+    defend_alone_allowed: bool = False
+    points_alone_euchre: int = 4
+    # How long after the call a tablet may still send a hand it says it entered before
+    # the call (RULES.md §7, "late sync").
+    late_sync_grace_minutes: int = 15
 
     def errors(self) -> dict[str, str]:
         """Every setting that makes no sense, with a message a director understands."""
@@ -61,6 +68,7 @@ class RuleSettings:
             "points_alone_march",
             "points_euchre",
             "points_renege",
+            "points_alone_euchre",
         ):
             if not 1 <= getattr(self, name) <= 20:
                 errs[name] = "Hand points must be between 1 and 20."
@@ -71,6 +79,8 @@ class RuleSettings:
         for name in ("reach_bonus", "skunk_bonus"):
             if not 0 <= getattr(self, name) <= 20:
                 errs[name] = "A bonus must be between 0 and 20."
+        if not 0 <= self.late_sync_grace_minutes <= 120:
+            errs["late_sync_grace_minutes"] = "The late-sync window is 0 to 120 minutes."
         keys = list(self.tiebreaks)
         if not keys or keys[0] != "total":
             errs["tiebreaks"] = "Players are ranked by total first."

@@ -16,7 +16,7 @@ from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
-from .play import round_clock
+from .play import round_clock, table_call, table_remaining
 from .players import division_counts
 from .standings import StandingRow, standings
 
@@ -202,6 +202,13 @@ class BoardRow:
     flags: list[str]
     attention: list[str]
     urgency: int
+    # An extended table's own countdown, in seconds (None for other tables).
+    own_remaining: int | None = None
+
+    @property
+    def own_remaining_text(self) -> str:
+        seconds = self.own_remaining or 0
+        return f"{seconds // 60}:{seconds % 60:02d}"
 
     @property
     def table(self) -> int:
@@ -228,9 +235,8 @@ def _board_row(
     now: datetime,
     started_at: datetime | None,
 ) -> BoardRow:
-    extension = timedelta(seconds=match.extension_seconds)
     over = match.is_over
-    called = clock.is_called(now, extension) and match.round.kind == Round.Kind.PRELIMINARY
+    called = table_call(match, now, clock) is not None
     if over:
         status = match.status
     elif called:
@@ -244,6 +250,7 @@ def _board_row(
             (match.has_renege, "renege"),
             (match.has_override, "override"),
             (match.has_correction, "correction"),
+            (match.has_late_sync, "late sync"),
         )
         if flag
     ]
@@ -282,6 +289,11 @@ def _board_row(
         flags=flags,
         attention=[ATTENTION_TEXT[r] for r in reasons],
         urgency=urgency,
+        own_remaining=(
+            int(table_remaining(match, now, clock).total_seconds())
+            if match.extension_seconds and not over and not called
+            else None
+        ),
     )
 
 

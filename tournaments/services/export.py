@@ -24,6 +24,8 @@ def _hand(entry: HandEntry) -> dict[str, Any]:
         "alone": entry.alone,
         "maker_tricks": entry.maker_tricks if played else None,
         "renege_by": entry.renege_by or None,
+        # The lone defender's seat, or null (additive to snowman.results/1).
+        "defender_alone": entry.defender_alone or None,
         "phase": entry.phase,
         "points": {"NS": entry.points_ns, "EW": entry.points_ew},
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
 
@@ -28,6 +28,7 @@ from ..domain.match import (
     TimeCall,
     check_next,
     replay,
+    with_winner,
 )
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
@@ -48,12 +49,88 @@ def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock
     )
 
 
-def match_time(match: Match, now: datetime, clock: RoundClock | None = None) -> TimeCall:
+def table_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
+    """When time was called for the match's table (RULES.md §7), or None while it is not.
+
+    The stored fact wins. Without one: the room's call (the director's) reached every
+    table but those it left their extension (their fact stays unwritten), and otherwise
+    the table's own limit, as reached by the running clock.
+    """
+    rnd = match.round
+    if rnd.kind == Round.Kind.FINAL or rnd.started_at is None:
+        return None
+    if match.time_called_at is not None:
+        return match.time_called_at
+    if rnd.called_at is not None and rnd.called_at <= now and not match.extension_seconds:
+        return rnd.called_at
+    clock = clock or round_clock(rnd)
+    if rnd.called_at is not None:
+        # The room's call left this table its extension: its own limit counts.
+        clock = replace(clock, called_at=None)
+    at = clock.limit_reached_at(timedelta(seconds=match.extension_seconds))
+    return at if at is not None and at <= now else None
+
+
+def observe_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
+    """``table_call``, written as the table's fact the first time it is seen."""
+    at = table_call(match, now, clock)
+    if at is not None and match.time_called_at is None:
+        Match.objects.filter(pk=match.pk, time_called_at__isnull=True).update(time_called_at=at)
+        match.time_called_at = at
+    return at
+
+
+def table_remaining(match: Match, now: datetime, clock: RoundClock | None = None) -> timedelta:
+    """The table's own countdown: its limit with its extension, zero once called."""
+    if table_call(match, now, clock) is not None:
+        return timedelta(0)
+    clock = clock or round_clock(match.round)
+    if match.round.called_at is not None:
+        clock = replace(clock, called_at=None)
+    return clock.remaining(now, timedelta(seconds=match.extension_seconds))
+
+
+def regular_through(entries: Sequence[HandEntry], called_at: datetime | None) -> int:
+    """K of RULES.md §7: the highest hand number entered before the call. An entry undone
+    before the call does not count (its number was then still to be played); one undone
+    after it does, so its number stays regular when entered again."""
+    if called_at is None:
+        return 0
+    return max(
+        (
+            e.number
+            for e in entries
+            if e.phase == HandEntry.Phase.REGULAR
+            and not (
+                e.state == HandEntry.State.UNDONE
+                and e.ended_at is not None
+                and e.ended_at <= called_at
+            )
+        ),
+        default=0,
+    )
+
+
+def match_time(
+    match: Match,
+    now: datetime,
+    clock: RoundClock | None = None,
+    entries: Sequence[HandEntry] | None = None,
+) -> TimeCall:
+    """What the table knows of the clock; ``entries`` is the match's whole history (read
+    here when time is called and it is not given)."""
     if match.round.kind == Round.Kind.FINAL:
         return NO_CLOCK
-    clock = clock or round_clock(match.round)
-    called = clock.is_called(now, timedelta(seconds=match.extension_seconds))
-    return TimeCall(called=called, hand_in_progress=match.hand_in_progress_at_call)
+    at = observe_call(match, now, clock)
+    if at is None:
+        return TimeCall(called=False, hand_in_progress=match.hand_in_progress_at_call)
+    if entries is None:
+        entries = history(match)
+    return TimeCall(
+        called=True,
+        hand_in_progress=match.hand_in_progress_at_call,
+        regular_through=regular_through(entries, at),
+    )
 
 
 def hand_of(entry: HandEntry) -> Hand:
@@ -64,6 +141,7 @@ def hand_of(entry: HandEntry) -> Hand:
         maker_tricks=entry.maker_tricks,
         renege_by=Seat(entry.renege_by) if entry.renege_by else None,
         dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
+        defender_alone=Seat(entry.defender_alone) if entry.defender_alone else None,
     )
 
 
@@ -120,7 +198,10 @@ def replay_entries(match: Match, entries: Sequence[HandEntry], time: TimeCall) -
 
 
 def match_state(match: Match, now: datetime | None = None) -> MatchState:
-    return replay_entries(match, standing_hands(match), match_time(match, now_or(now)))
+    entries = history(match)
+    return replay_entries(
+        match, standing_of(entries), match_time(match, now_or(now), None, entries)
+    )
 
 
 class NotAtTable(ServiceError):
@@ -192,7 +273,14 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
         # keeps its flag as it was.
         override = match.overrides.order_by("-created_at", "-id").first()
         match.has_override = override is not None
+        if override is not None:
+            # The bonuses follow the overriding winner (RULES.md §2.2).
+            state = with_winner(state, Team(override.winner), match.round.tournament.rules)
+            match.bonus_ns = state.bonuses.get(Team.NS, 0)
+            match.bonus_ew = state.bonuses.get(Team.EW, 0)
     match.winner = override.winner if override else match.recorded_winner
+    # Under the row lock the caller holds: no two writers read the same version.
+    match.version += 1
     if state.over:
         if match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
             match.status = Match.Status.FINISHED
@@ -285,15 +373,61 @@ def _require_open(match: Match) -> None:
         raise ServiceError(f"{rnd} is closed; ask the director to correct it.")
 
 
-def set_first_dealer(match: Match, seat: Seat, *, by: str) -> Match:
+def set_first_dealer(
+    match: Match,
+    seat: Seat,
+    *,
+    by: str,
+    keeper: Seat | None = None,
+    director: bool = False,
+    reason: str = "",
+    now: datetime | None = None,
+) -> Match:
+    """The table names its first dealer (and who keeps score) before the first hand. The
+    director may set or change it later, with a reason: the dealers of the recorded hands
+    follow (RULES.md §7)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if director and not reason:
+        raise ServiceError("Give a reason for changing the first dealer.")
     with transaction.atomic():
         match = _lock(match)
+        if keeper is not None and not match.scorekeeper:
+            match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
+            if keeper is not None:
+                match.save(update_fields=["scorekeeper"])
             return match
-        if match.hands.exists():
+        entered = history(match)
+        entries = standing_of(entered)
+        if entries and not director:
             raise ServiceError("Hands are already recorded; the first dealer cannot change.")
+        was = match.first_dealer
         match.first_dealer = seat.value
-        match.save(update_fields=["first_dealer"])
+        if not director:
+            match.version += 1  # under the row lock
+            match.save(update_fields=["first_dealer", "scorekeeper", "version"])
+            return match
+        try:
+            state = replay_entries(match, entries, match_time(match, now, None, entered))
+        except InvalidMatch as exc:
+            raise ServiceError(f"That first dealer does not fit the hands recorded: {exc}") from exc
+        for e, scored in zip(entries, state.hands, strict=True):
+            e.dealer = scored.dealer.value
+        HandEntry.objects.bulk_update(entries, ["dealer"])
+        if entries:
+            match.has_correction = True
+        _refresh(match, state, now)
+        log(
+            match.round.tournament,
+            by,
+            "first dealer",
+            f"{match}: first dealer set to {seat.value}"
+            + (f" (was {was}); the dealers of {len(entries)} hands follow." if was else "."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
     return match
 
 
@@ -364,13 +498,20 @@ def _record(
     if existing is not None:
         return Recorded(
             existing,
-            replay_entries(match, entries, match_time(match, now, clock)),
+            replay_entries(match, entries, match_time(match, now, clock, entered)),
             duplicate=True,
             match=match,
             history=entered,
             clock=clock,
         )
     _require_open(match)
+    if source == HandEntry.Source.TABLET and match.status in (
+        Match.Status.CONFIRMED,
+        Match.Status.DISPUTED,
+    ):
+        raise ServiceError(
+            f"The result is {match.get_status_display().lower()}; ask the director to correct it."
+        )
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value
     if not match.first_dealer:
@@ -383,25 +524,23 @@ def _record(
                 f"the next hand is {next_number}."
             )
         raise ServiceError(f"The next hand is hand {next_number}, not {number}.")
-    time = match_time(match, now, clock)
+    time = match_time(match, now, clock, entered)
     try:
         state = replay_entries(match, entries, time)
         phase = check_next(state, hand)
     except (InvalidHand, InvalidMatch) as exc:
         raise ServiceError(str(exc)) from exc
-    if (
-        phase is Phase.AT_CALL
-        and entered_at is not None
-        and entered_at <= now
-        and (match.round.started_at is None or entered_at >= match.round.started_at)
-    ):
-        # An entry queued offline before the call keeps its place as a regular hand.
-        call = clock.call_instant(entered_at, timedelta(seconds=match.extension_seconds))
-        if call is not None and entered_at < call:
+    late_sync = False
+    if phase is not Phase.REGULAR and entered_at is not None:
+        late_sync = _late_sync_holds(match, entries, entered_at, now)
+        if late_sync:
+            # Entered before the call and sent late: it keeps its place as a regular
+            # hand, flagged for the director (RULES.md §7).
             phase = Phase.REGULAR
+            time = replace(time, regular_through=next_number)
     if phase is Phase.AT_CALL:
         match.hand_in_progress_at_call = True
-        time = TimeCall(True, True)
+        time = replace(time, hand_in_progress=True)
     dealer = state.next_dealer
     assert dealer is not None
     entry = HandEntry(
@@ -414,11 +553,14 @@ def _record(
         maker_tricks=hand.maker_tricks,
         renege_by=hand.renege_by.value if hand.renege_by else "",
         dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
+        defender_alone=hand.defender_alone.value if hand.defender_alone else "",
         dealer=dealer.value,
         phase=phase.value,
         source=source,
         entered_at=now,
         entered_by=by,
+        claimed_at=entered_at if late_sync else None,
+        late_sync=late_sync,
     )
     try:
         new_state = replay_entries(match, [*entries, entry], time)
@@ -428,55 +570,190 @@ def _record(
     entry.points_ns, entry.points_ew = scored.points[Team.NS], scored.points[Team.EW]
     entry.save()
     match.last_entry_at = match.last_contact_at = now
+    if late_sync:
+        match.has_late_sync = True
+        log(
+            match.round.tournament,
+            by,
+            "late sync",
+            f"{match}: hand {next_number} arrived after the call, entered at "
+            f"{entered_at:%H:%M:%S} by the tablet's clock: kept as a regular hand.",
+            match=match,
+            at=now,
+        )
     _refresh(match, new_state, now)
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
 
 
+# No hand is played faster than this (RULES.md §7): a claimed entry time closer to the
+# previous hand's is not believed.
+MIN_HAND_SECONDS = 30
+
+
+def _late_sync_holds(
+    match: Match, entries: Sequence[HandEntry], claimed: datetime, now: datetime
+) -> bool:
+    """A hand sent after the call is taken as entered before it only if the tablet's
+    claim is possible: before the call, not after its arrival, at least 30 seconds after
+    the previous hand (or after the start), and sent within the grace window."""
+    called_at = match.time_called_at
+    rnd = match.round
+    if called_at is None or rnd.started_at is None:
+        return False
+    grace = timedelta(minutes=rnd.tournament.late_sync_grace_minutes)
+    if entries:
+        last = entries[-1]
+        earliest = (last.claimed_at or last.entered_at) + timedelta(seconds=MIN_HAND_SECONDS)
+    else:
+        earliest = rnd.started_at
+    return earliest <= claimed < called_at and claimed <= now and now <= called_at + grace
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The state an answer, an agreement or a dispute answers (RULES.md §7): the count of
+    standing hands and the match's version, as the sender last saw them."""
+
+    hands: int
+    version: int
+
+
+def _check_answers(match: Match, standing: int, answers: Answers | None) -> None:
+    if answers is not None and (answers.hands, answers.version) != (standing, match.version):
+        raise Conflict(
+            "The table's result changed since this screen was shown (another tablet or the "
+            "director?); here is the current state."
+        )
+
+
+def _phases_after(
+    entries: Sequence[HandEntry], k: int, in_progress: bool | None
+) -> dict[int, Phase]:
+    """The phases the standing hands after K take for an answer: hand K+1 is the hand in
+    progress when there was one, every later hand a tie-break hand."""
+    phases = {}
+    for e in entries:
+        if e.number <= k:
+            continue
+        first = e.number == k + 1
+        phases[e.pk] = Phase.AT_CALL if first and in_progress is not False else Phase.TIEBREAK
+    return phases
+
+
 def answer_time_call(
-    match: Match, in_progress: bool, *, by: str, now: datetime | None = None
+    match: Match,
+    in_progress: bool,
+    *,
+    by: str,
+    answers: Answers | None = None,
+    director: bool = False,
+    reason: str = "",
+    now: datetime | None = None,
 ) -> MatchState:
-    """The table says whether a hand was being played when time was called."""
+    """The table (or the director) says whether a hand was being played when time was
+    called. The table may change its answer until the result is confirmed, the director
+    until the round is finalized; either way the hands after K take the phases the
+    answer gives them, and the change is logged. A change needs ``answers`` (what the
+    sender saw): without it only a first answer, or the same one again, is taken."""
     now = now_or(now)
+    reason = reason.strip()
+    if director and not reason:
+        raise ServiceError("Give a reason for changing the table's answer.")
     with transaction.atomic():
         match = _lock(match)
         _require_open(match)
-        if not match_time(match, now).called:
+        entered = history(match)
+        entries = standing_of(entered)
+        time = match_time(match, now, None, entered)
+        if not time.called:
             raise ServiceError("Time has not been called for this table.")
-        if match.status == Match.Status.CONFIRMED:
-            # Changing the answer could reopen the match, as an undo would.
-            raise ServiceError("The result is confirmed; ask the director to correct it.")
-        entries = standing_hands(match)
-        if any(e.phase != Phase.REGULAR for e in entries):
-            raise ServiceError("The hand in progress at the call is already recorded.")
+        _check_answers(match, len(entries), answers)
+        before = match.hand_in_progress_at_call
+        if before == in_progress:
+            return replay_entries(match, entries, time)
+        if not director and match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+            raise ServiceError(
+                f"The result is {match.get_status_display().lower()}; "
+                "ask the director to change the answer."
+            )
+        if before is not None and answers is None and not director:
+            raise Conflict(
+                "This table already answered "
+                f"“{'a hand was' if before else 'no hand was'} being played”; "
+                "to change it, confirm on the current screen."
+            )
+        phases = _phases_after(entries, time.regular_through, in_progress)
+        for e in entries:
+            if e.pk in phases:
+                e.phase = phases[e.pk].value
         match.hand_in_progress_at_call = in_progress
         match.last_contact_at = now
         try:
-            state = replay_entries(match, entries, match_time(match, now))
+            state = replay_entries(match, entries, replace(time, hand_in_progress=in_progress))
         except InvalidMatch as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(
+                f"That answer does not fit the hands recorded: {exc} Undo the later hands first."
+            ) from exc
+        changed = [e for e in entries if e.pk in phases]
+        if changed:
+            HandEntry.objects.bulk_update(changed, ["phase"])
+        if before is not None:
+            match.has_correction = True
+            if match.status == Match.Status.CONFIRMED:
+                match.status = Match.Status.FINISHED
+                match.confirmed_by, match.confirmed_at = "", None
         _refresh(match, state, now)
+        said = "a hand was being played" if in_progress else "no hand was being played"
+        log(
+            match.round.tournament,
+            by,
+            "answer" if before is None else "change answer",
+            f"{match}: at the call, {said}"
+            + ("." if before is None else f" (was: {'yes' if before else 'no'})."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
     return state
 
 
 def undo_last_hand(
-    match: Match, *, by: str, reason: str = "", now: datetime | None = None, director: bool = False
+    match: Match,
+    *,
+    by: str,
+    reason: str = "",
+    now: datetime | None = None,
+    director: bool = False,
+    expected_number: int | None = None,
 ) -> HandEntry:
+    """Undo the last standing hand; ``expected_number`` is the hand the sender saw as
+    last, checked under the same lock (a hand added meanwhile is never the one undone)."""
     now = now_or(now)
     with transaction.atomic():
         match = _lock(match)
         if not director:
             _require_open(match)
-            if match.status == Match.Status.CONFIRMED:
-                raise ServiceError("The result is confirmed; ask the director to correct it.")
-        entries = standing_hands(match)
+            if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+                raise ServiceError(
+                    f"The result is {match.get_status_display().lower()}; "
+                    "ask the director to correct it."
+                )
+        entered = history(match)
+        entries = standing_of(entered)
         if not entries:
             raise ServiceError("There is no hand to undo.")
         last = entries[-1]
+        if expected_number is not None and last.number != expected_number:
+            raise Conflict(
+                f"Hand {expected_number} is not the last hand: the last hand is {last.number}."
+            )
+        time = match_time(match, now, None, entered)
         last.state = HandEntry.State.UNDONE
         last.ended_at, last.ended_by, last.end_reason = now, by, reason
         last.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
-        state = replay_entries(match, entries[:-1], match_time(match, now))
+        state = replay_entries(match, entries[:-1], time)
         match.has_correction = True
+        match.has_late_sync = match.has_late_sync and any(e.late_sync for e in entries[:-1])
         match.last_contact_at = now
         _refresh(match, state, now)
         log(
@@ -511,9 +788,13 @@ def correct_hand(
     by: str,
     reason: str,
     client_key: str | None = None,
+    confirm: bool = False,
     now: datetime | None = None,
 ) -> Recorded:
-    """The director replaces a standing hand; the original stays in the history."""
+    """The director replaces a standing hand; the original stays in the history.
+
+    A confirmed result goes back to "needs confirmation" unless ``confirm``: the director
+    confirms it, with the correction's reason (RULES.md §7)."""
     now = now_or(now)
     reason = reason.strip()
     if not reason:
@@ -527,7 +808,8 @@ def correct_hand(
         if HandEntry.objects.filter(client_key=key).exists():
             existing = HandEntry.objects.get(client_key=key)
             return Recorded(existing, match_state(match, now), duplicate=True)
-        entries = standing_hands(match)
+        entered = history(match)
+        entries = standing_of(entered)
         before = match.winner
         dealer = Seat(entry.dealer)
         try:
@@ -544,6 +826,7 @@ def correct_hand(
             maker_tricks=hand.maker_tricks,
             renege_by=hand.renege_by.value if hand.renege_by else "",
             dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
+            defender_alone=hand.defender_alone.value if hand.defender_alone else "",
             dealer=entry.dealer,
             phase=entry.phase,
             source=HandEntry.Source.DIRECTOR,
@@ -554,7 +837,7 @@ def correct_hand(
         )
         replaced = [new if e.pk == entry.pk else e for e in entries]
         try:
-            state = replay_entries(match, replaced, match_time(match, now))
+            state = replay_entries(match, replaced, match_time(match, now, None, entered))
         except InvalidMatch as exc:
             raise ServiceError(f"That correction is impossible: {exc}") from exc
         if match.is_over and not state.over and match.round.status == Round.Status.FINISHED:
@@ -568,6 +851,7 @@ def correct_hand(
         new.points_ns, new.points_ew = scored.points[Team.NS], scored.points[Team.EW]
         new.save()
         match.has_correction = True
+        _settle_after_correction(match, state, by=by, confirm=confirm, now=now)
         _refresh(match, state, now)
         log(
             match.round.tournament,
@@ -579,6 +863,203 @@ def correct_hand(
             at=now,
         )
         return Recorded(new, state, warnings=_later_round_warning(match, before))
+
+
+def _settle_after_correction(
+    match: Match, state: MatchState, *, by: str, confirm: bool, now: datetime
+) -> None:
+    """A corrected match that was confirmed needs confirming again, unless the director
+    confirms it now; a dispute stands until the director resolves it."""
+    if not state.over:
+        return
+    if confirm:
+        match.status = Match.Status.CONFIRMED
+        match.confirmed_by, match.confirmed_at = by, now
+    elif match.status == Match.Status.CONFIRMED:
+        match.status = Match.Status.FINISHED
+        match.confirmed_by, match.confirmed_at = "", None
+
+
+def insert_hand(
+    match: Match,
+    position: int,
+    hand: Hand,
+    *,
+    by: str,
+    reason: str,
+    client_key: str | None = None,
+    now: datetime | None = None,
+) -> Recorded:
+    """The director inserts a missing hand at ``position`` (RULES.md §7). The standing
+    hands from there on move one number up: each is superseded by a copy at its new
+    number (so the history keeps where it was), with the dealer its new number gives it;
+    the inserted hand takes the phase of the hand it goes before (or the next phase)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason for inserting a hand.")
+    key = client_key or f"director-{uuid.uuid4().hex}"
+    with transaction.atomic():
+        match = _lock(match)
+        existing = HandEntry.objects.filter(client_key=key).first()
+        if existing is not None:
+            return Recorded(existing, match_state(match, now), duplicate=True)
+        if not match.first_dealer:
+            raise ServiceError("Set the first dealer before inserting a hand.")
+        entered = history(match)
+        entries = standing_of(entered)
+        if not 1 <= position <= len(entries) + 1:
+            raise ServiceError(f"Insert at a position from 1 to {len(entries) + 1}.")
+        time = match_time(match, now, None, entered)
+        before_state = None
+        if position == len(entries) + 1:
+            try:
+                before_state = replay_entries(match, entries, time)
+            except InvalidMatch as exc:
+                raise ServiceError(str(exc)) from exc
+            if before_state.over:
+                raise ServiceError("The match is over: a hand after its end cannot be added.")
+            assert before_state.next_phase is not None
+            phase = before_state.next_phase
+        else:
+            phase = Phase(entries[position - 1].phase)
+            if phase is Phase.AT_CALL:
+                # A hand missing before the one in progress was played before the call.
+                phase = Phase.REGULAR
+        first = Seat(match.first_dealer)
+
+        def entry_for(h: Hand, number: int, ph: str, **extra: object) -> HandEntry:
+            return HandEntry(
+                match=match,
+                number=number,
+                outcome=h.outcome.value,
+                maker=h.maker.value if h.maker else "",
+                alone=h.alone,
+                maker_tricks=h.maker_tricks,
+                renege_by=h.renege_by.value if h.renege_by else "",
+                dealer_partner_ordered_up=h.dealer_partner_ordered_up,
+                defender_alone=h.defender_alone.value if h.defender_alone else "",
+                dealer=first.clockwise(number - 1).value,
+                phase=ph,
+                source=HandEntry.Source.DIRECTOR,
+                entered_at=now,
+                entered_by=by,
+                **extra,
+            )
+
+        new = entry_for(hand, position, phase.value, client_key=key, reason=reason)
+        moved = entries[position - 1 :]
+        copies = [
+            entry_for(
+                hand_of(e),
+                e.number + 1,
+                e.phase,
+                client_key=f"director-{uuid.uuid4().hex}",
+                reason=f"Moved to hand {e.number + 1}: a hand was inserted at {position}.",
+                replaces=e,
+                late_sync=e.late_sync,
+                claimed_at=e.claimed_at,
+            )
+            for e in moved
+        ]
+        standing = [*entries[: position - 1], new, *copies]
+        # K grows with a hand inserted among the regular ones.
+        if phase is Phase.REGULAR and time.called:
+            time = replace(time, regular_through=time.regular_through + 1)
+        try:
+            state = replay_entries(match, standing, time)
+        except InvalidMatch as exc:
+            raise ServiceError(f"That insertion is impossible: {exc}") from exc
+        for e in moved:
+            e.state = HandEntry.State.SUPERSEDED
+            e.ended_at, e.ended_by = now, by
+            e.end_reason = f"Moved to hand {e.number + 1}: a hand was inserted at {position}."
+        HandEntry.objects.bulk_update(moved, ["state", "ended_at", "ended_by", "end_reason"])
+        for e, scored in zip(standing, state.hands, strict=True):
+            e.points_ns, e.points_ew = scored.score.points[Team.NS], scored.score.points[Team.EW]
+        new.save()
+        for c in copies:
+            c.save()
+        before = match.winner
+        match.has_correction = True
+        _settle_after_correction(match, state, by=by, confirm=False, now=now)
+        _refresh(match, state, now)
+        log(
+            match.round.tournament,
+            by,
+            "insert hand",
+            f"{match}: hand inserted at {position}"
+            + (f"; hands {position}–{len(entries)} moved one up." if moved else "."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
+        return Recorded(new, state, warnings=_later_round_warning(match, before))
+
+
+def review_late_sync(
+    entry: HandEntry, *, accept: bool, by: str, reason: str, now: datetime | None = None
+) -> MatchState:
+    """The director accepts a late-synced hand as regular, or reclassifies it as entered
+    at its arrival (then it, and the hands after it, take the phases the table's answer
+    gives hands after the call)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason.")
+    with transaction.atomic():
+        match = _lock(entry.match)
+        entered = history(match)
+        entries = standing_of(entered)
+        entry = next((e for e in entries if e.pk == entry.pk), None)  # type: ignore[assignment]
+        if entry is None or not entry.late_sync:
+            raise ServiceError("Only a standing late-synced hand can be reviewed.")
+        time = match_time(match, now, None, entered)
+        if accept:
+            state = replay_entries(match, entries, time)
+        else:
+            later_regular = [e for e in entries if e.number > entry.number and e.phase == "regular"]
+            if later_regular:
+                raise ServiceError(
+                    f"Hand {later_regular[0].number} is regular too: reclassify from the last "
+                    "late-synced hand backwards."
+                )
+            k = entry.number - 1
+            phases = _phases_after(entries, k, match.hand_in_progress_at_call)
+            for e in entries:
+                if e.pk in phases:
+                    e.phase = phases[e.pk].value
+            if phases.get(entry.pk) is Phase.AT_CALL:
+                match.hand_in_progress_at_call = True
+            try:
+                state = replay_entries(
+                    match,
+                    entries,
+                    replace(
+                        time,
+                        regular_through=k,
+                        hand_in_progress=match.hand_in_progress_at_call,
+                    ),
+                )
+            except InvalidMatch as exc:
+                raise ServiceError(f"That reclassification is impossible: {exc}") from exc
+            # The entry no longer counts towards K: it is not regular any more.
+            HandEntry.objects.bulk_update([e for e in entries if e.pk in phases], ["phase"])
+            match.has_correction = True
+            _settle_after_correction(match, state, by=by, confirm=False, now=now)
+        match.has_late_sync = False
+        _refresh(match, state, now)
+        log(
+            match.round.tournament,
+            by,
+            "late sync",
+            f"{match}: late-synced hand {entry.number} "
+            + ("accepted as regular." if accept else f"reclassified as {entry.phase}."),
+            reason=reason,
+            match=match,
+            at=now,
+        )
+    return state
 
 
 def override_winner(
@@ -612,42 +1093,65 @@ def override_winner(
 
 
 def confirm_match(
-    match: Match, *, agree: bool, by: str, note: str = "", now: datetime | None = None
+    match: Match,
+    *,
+    agree: bool,
+    by: str,
+    note: str = "",
+    answers: Answers | None = None,
+    now: datetime | None = None,
 ) -> Match:
-    """A player of the other team agrees with the result or disputes it."""
+    """A player of the other team agrees with the result or disputes it. A dispute stands
+    until the director resolves it: a later agreement does not clear it."""
     now = now_or(now)
     with transaction.atomic():
         match = _lock(match)
         if not match.is_over:
             raise ServiceError("The match is not over yet.")
-        if match.status == Match.Status.CONFIRMED and agree:
-            return match
         if "\x00" in by + note:
             # PostgreSQL refuses NUL in text; a form would have refused it already.
             raise ServiceError("The name or note contains a NUL character.")
         # Once the round is finalized its results stand: a late dispute goes to the director.
         _require_open(match)
+        if match.status == Match.Status.DISPUTED:
+            # Said before any staleness: it is what the sender needs to know.
+            raise Conflict(
+                f"The result is disputed ({match.confirmed_by}: “{match.dispute_note}”); "
+                "only the director can resolve it."
+            )
+        if answers is not None:
+            _check_answers(match, match.hands_played, answers)
+        if match.status == Match.Status.CONFIRMED:
+            if agree:
+                return match
+            raise Conflict(
+                f"The result was confirmed by {match.confirmed_by or 'the director'}; "
+                "ask the director."
+            )
         match.status = Match.Status.CONFIRMED if agree else Match.Status.DISPUTED
         match.confirmed_by, match.confirmed_at = by, now
         match.dispute_note = "" if agree else note.strip()
         match.last_contact_at = now
+        match.version += 1  # under the row lock
         match.save()
-        if not agree:
-            log(
-                match.round.tournament,
-                by,
-                "dispute",
-                f"{match}: result disputed.",
-                reason=note,
-                match=match,
-                at=now,
-            )
+        log(
+            match.round.tournament,
+            by,
+            "confirm" if agree else "dispute",
+            f"{match}: result {'confirmed' if agree else 'disputed'} by {by}.",
+            reason=note,
+            match=match,
+            at=now,
+        )
     return match
 
 
 def close_match(match: Match, *, by: str, note: str = "", now: datetime | None = None) -> Match:
-    """The director accepts a finished (or disputed) result as final."""
+    """The director accepts a finished (or disputed) result as final, with a reason."""
     now = now_or(now)
+    note = note.strip()
+    if not note:
+        raise ServiceError("Give a reason for accepting the result (what was checked).")
     with transaction.atomic():
         match = _lock(match)
         state = match_state(match, now)
@@ -656,12 +1160,14 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
         was = match.get_status_display()
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
+        match.version += 1  # under the row lock
         match.save()
         log(
             match.round.tournament,
             by,
-            "close",
-            f"{match}: closed ({was}).",
+            "resolve" if was == Match.Status.DISPUTED.label else "close",
+            f"{match}: {'dispute resolved' if was == Match.Status.DISPUTED.label else 'closed'}"
+            f" ({was}); result accepted.",
             reason=note,
             match=match,
             at=now,

@@ -6,16 +6,16 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from ..domain.hands import Seat, Team
 from ..domain.seating import SeatingError, TableResult, TableSeating, draw, rotate, swap
-from ..models import Match, Player, Round, RoundPause, TableLink, Tournament
+from ..models import HandEntry, Match, Player, Round, RoundPause, TableLink, Tournament
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
-from .play import round_clock
+from .play import observe_call, round_clock
 
 
 def _lock_tournament(tournament: Tournament) -> Tournament:
@@ -176,8 +176,12 @@ def resume_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
     return rnd
 
 
-def call_time(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
-    """Call time now, for every table, even before the limit."""
+def call_time(
+    rnd: Round, *, by: str, including_extended: bool = False, now: datetime | None = None
+) -> Round:
+    """Call time now for the room. A table with a running extension keeps it (its time is
+    called when its own limit is reached) unless ``including_extended``. Every other
+    table's call is written as its fact at once (RULES.md §7)."""
     now = now_or(now)
     with transaction.atomic():
         rnd = _lock_round(rnd)
@@ -186,14 +190,41 @@ def call_time(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         if rnd.called_at is not None:
             raise ServiceError(f"Time was already called in {rnd}.")
         rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
+        clock = round_clock(rnd)
+        kept, called = [], []
+        for match in Match.objects.filter(round=rnd, time_called_at__isnull=True).only(
+            "pk", "table", "extension_seconds", "time_called_at"
+        ):
+            extension = timedelta(seconds=match.extension_seconds)
+            at = clock.limit_reached_at(extension)
+            if at is not None and at <= now:
+                # Called by its own limit before the room's call: that instant stays.
+                match.time_called_at = at
+            elif match.extension_seconds and not including_extended:
+                kept.append(match.table)
+                continue
+            else:
+                match.time_called_at = now
+            called.append(match)
+        # One statement for the room (500 tables call at once).
+        Match.objects.bulk_update(called, ["time_called_at"], batch_size=500)
         rnd.called_at = now
         rnd.save(update_fields=["called_at"])
-        log(rnd.tournament, by, "call time", f"Time called in {rnd}.", at=now)
+        summary = f"Time called in {rnd}"
+        if kept:
+            summary += f"; extended tables keep their extension: {', '.join(map(str, kept))}"
+        elif including_extended:
+            summary += ", extended tables included"
+        log(rnd.tournament, by, "call time", summary + ".", at=now)
     return rnd
 
 
-def extend_table(match: Match, minutes: int, *, by: str, reason: str = "") -> Match:
-    """Give one table (that started late) extra minutes on top of the round limit."""
+def extend_table(
+    match: Match, minutes: int, *, by: str, reason: str = "", now: datetime | None = None
+) -> Match:
+    """Give one table (that started late) extra minutes on top of the round limit; refused
+    once the table's time has been called (RULES.md §7: an extension never un-calls)."""
+    now = now_or(now)
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
     with transaction.atomic():
@@ -204,6 +235,14 @@ def extend_table(match: Match, minutes: int, *, by: str, reason: str = "") -> Ma
         )
         if match.round.status == Round.Status.FINISHED:
             raise ServiceError(f"{match.round} is closed.")
+        if match.round.kind != Round.Kind.PRELIMINARY:
+            raise ServiceError("The final has no time limit.")
+        called = observe_call(match, now)
+        if called is not None:
+            raise ServiceError(
+                f"Time was called for table {match.table} at {called:%H:%M:%S}; "
+                "an extension cannot un-call it."
+            )
         match.extension_seconds = minutes * 60
         match.save(update_fields=["extension_seconds"])
         log(
@@ -213,8 +252,21 @@ def extend_table(match: Match, minutes: int, *, by: str, reason: str = "") -> Ma
             f"{match}: extension set to {minutes} min.",
             reason=reason,
             match=match,
+            at=now,
         )
     return match
+
+
+def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round | None:
+    """A running preliminary round whose limit has passed (or whose time was called), if
+    any: its minutes can no longer change (RULES.md §7)."""
+    now = now_or(now)
+    for rnd in Round.objects.filter(
+        tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.RUNNING
+    ).select_related("tournament"):
+        if rnd.called_at is not None or round_clock(rnd).is_called(now):
+            return rnd
+    return None
 
 
 def unfinished_tables(rnd: Round) -> list[str]:
@@ -241,6 +293,49 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
         rnd.status, rnd.finished_at = Round.Status.FINISHED, now
         rnd.save(update_fields=["status", "finished_at"])
         log(rnd.tournament, by, "finalize", f"{rnd} finalized.", at=now)
+    return rnd
+
+
+def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = None) -> Round:
+    """Reopen the last finalized preliminary round while the round after it has no hand
+    recorded: that round's seating (or the final's) is discarded, to be recomputed when
+    this one is finalized again (RULES.md §7)."""
+    now = now_or(now)
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give a reason for reopening the round.")
+    with transaction.atomic():
+        tournament = _lock_tournament(rnd.tournament)
+        rnd = _lock_round(rnd)
+        if rnd.kind != Round.Kind.PRELIMINARY or rnd.status != Round.Status.FINISHED:
+            raise ServiceError(f"{rnd} is not a finalized preliminary round.")
+        later = list(Round.objects.filter(tournament=tournament, number__gt=rnd.number))
+        if any(
+            r.kind == Round.Kind.PRELIMINARY and r.status == Round.Status.FINISHED for r in later
+        ):
+            raise ServiceError(f"Only the last finalized round can be reopened, not {rnd}.")
+        if HandEntry.objects.filter(match__round__in=later).exists():
+            raise ServiceError(
+                f"{later[0]} already has hands recorded; {rnd} can no longer be reopened."
+            )
+        for other in later:
+            SeatRow.objects.filter(round=other).delete()
+            Match.objects.filter(round=other).delete()
+            other.delete()
+        rnd.status, rnd.finished_at = Round.Status.RUNNING, None
+        rnd.save(update_fields=["status", "finished_at"])
+        if tournament.status != Tournament.Status.PRELIMINARY:
+            tournament.status = Tournament.Status.PRELIMINARY
+            tournament.save(update_fields=["status"])
+        dropped = ", ".join(str(r) for r in later)
+        log(
+            tournament,
+            by,
+            "reopen",
+            f"{rnd} reopened" + (f"; the seating of {dropped} was discarded." if later else "."),
+            reason=reason,
+            at=now,
+        )
     return rnd
 
 

@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from functools import cache, cached_property
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import connection
 from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
@@ -32,10 +32,10 @@ from django.utils.dateparse import parse_datetime
 from ..domain.clock import RoundClock
 from ..domain.final import final_state
 from ..domain.hands import SEATS, Hand, Outcome, Seat, Team
-from ..domain.match import MatchState
+from ..domain.match import InvalidMatch, MatchState
 from ..models import HandEntry, Match, Round, TableLink, Tournament
 from ..models import Seat as SeatRow
-from . import Conflict, ServiceError, now_or, play
+from . import ServiceError, now_or, play
 
 # The signed cookie that holds a table session, and its signing salt.
 COOKIE = "snowman_table"
@@ -278,6 +278,7 @@ def parse_hand(data: Mapping[str, Any]) -> HandRequest:
         dealer_partner_ordered_up=_bool(
             data.get("dealer_partner_ordered_up"), "Dealer's partner ordered up"
         ),
+        defender_alone=_seat(data.get("defender_alone"), "the lone defender"),
     )
     entered_at_raw = data.get("entered_at")
     entered_at = None
@@ -337,61 +338,69 @@ def record(
 def first_dealer(scope: TableScope, data: Mapping[str, Any]) -> Match:
     seat = _seat(data.get("seat"), "the first dealer", required=True)
     assert seat is not None
+    keeper = _seat(data.get("keeper"), "the scorekeeper")
     match = match_for(scope, data.get("match"))
-    return play.set_first_dealer(match, seat, by=scope.actor)
+    return play.set_first_dealer(match, seat, by=scope.actor, keeper=keeper)
 
 
 def undo(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
-    """Undo the last hand, which must be the hand the tablet showed as last."""
+    """Undo the last hand, which must be the hand the tablet showed as last (checked under
+    the lock that undoing takes)."""
     number = _int(data.get("number"), "The hand number")
     if number is None:
         raise BadRequest("Say which hand to undo.")
     match = match_for(scope, data.get("match"))
-    with transaction.atomic():
-        # Hold the match while checking, so a hand added by the other tablet meanwhile
-        # is not the one undone.
-        locked = Match.objects.select_for_update().get(pk=match.pk)
-        last = (
-            HandEntry.objects.filter(match=locked, state=HandEntry.State.STANDING)
-            .order_by("-number")
-            .values_list("number", flat=True)
-            .first()
-        )
-        if last is None:
-            raise ServiceError("There is no hand to undo.")
-        if last != number:
-            raise Conflict(f"Hand {number} is not the last hand: the last hand is {last}.")
-        play.undo_last_hand(match, by=scope.actor, reason="Undone at the table.", now=now)
+    play.undo_last_hand(
+        match, by=scope.actor, reason="Undone at the table.", now=now, expected_number=number
+    )
     return match
+
+
+def _answers(data: Mapping[str, Any]) -> play.Answers | None:
+    """The state an answer names (``hands`` and ``version``); both or neither."""
+    hands = _int(data.get("hands"), "The number of hands")
+    version = _int(data.get("version"), "The version")
+    if hands is None and version is None:
+        return None
+    if hands is None or version is None:
+        raise BadRequest("Send both the number of hands and the version the answer is for.")
+    return play.Answers(hands, version)
 
 
 def answer_call(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
     in_progress = data.get("in_progress")
     if not isinstance(in_progress, bool):
         raise BadRequest("Say whether a hand was in progress (true or false).")
+    answers = _answers(data)
     match = match_for(scope, data.get("match"))
-    play.answer_time_call(match, in_progress, by=scope.actor, now=now)
+    play.answer_time_call(match, in_progress, by=scope.actor, answers=answers, now=now)
     return match
 
 
 def confirm(scope: TableScope, data: Mapping[str, Any], now: datetime | None = None) -> Match:
-    """A player seated at the table agrees with the result or disputes it."""
+    """A player of the team that did not keep score agrees with the result or disputes it
+    (any player seated at the table while the tablet has not said who keeps score)."""
     agree = data.get("agree")
     if not isinstance(agree, bool):
         raise BadRequest("Say whether you agree (true or false).")
     by = _text(data.get("by"), "Your name", 150)
     note = _text(data.get("note"), "The note", 2000)
+    answers = _answers(data)
     match = match_for(scope, data.get("match"))
-    names = set(
+    seated = dict(
         SeatRow.objects.filter(round_id=match.round_id, table=match.table).values_list(
-            "player__name", flat=True
+            "player__name", "position"
         )
     )
-    if by not in names:
+    if by not in seated:
         raise ServiceError("A player seated at this table confirms the result.")
+    if match.scorekeeper and Seat(seated[by]).team is Seat(match.scorekeeper).team:
+        raise ServiceError(
+            f"A player of the team that did not keep score confirms the result, not {by}."
+        )
     if not agree and not note:
         raise ServiceError("Say what is wrong, so the director can look at it.")
-    return play.confirm_match(match, agree=agree, by=by, note=note, now=now)
+    return play.confirm_match(match, agree=agree, by=by, note=note, answers=answers, now=now)
 
 
 # --- the state the tablet shows ------------------------------------------------------------
@@ -428,6 +437,8 @@ def _entry_json(entry: HandEntry) -> dict[str, Any]:
         "maker_tricks": entry.maker_tricks,
         "renege_by": entry.renege_by or None,
         "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
+        "defender_alone": entry.defender_alone or None,
+        "late_sync": entry.late_sync,
         "dealer": entry.dealer,
         "phase": entry.phase,
         "points": {"NS": entry.points_ns, "EW": entry.points_ew},
@@ -456,6 +467,8 @@ def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
         "alone_march_award": 0 if final else t.alone_march_award,
         "renege_penalty": 0 if final else t.renege_penalty,
         "cap_at_target": t.cap_at_target,
+        "defend_alone_allowed": t.defend_alone_allowed,
+        "points_alone_euchre": t.points_alone_euchre,
     }
 
 
@@ -492,9 +505,10 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
 
 
 def table_state(
-    scope: TableScope, now: datetime | None = None, match_id: object = None
+    scope: TableScope, now: datetime | None = None, match_id: object = None, *, touch: bool = True
 ) -> dict[str, Any]:
-    """Everything the table screen shows, as JSON; notes the tablet's contact."""
+    """Everything the table screen shows, as JSON; notes the tablet's contact unless
+    ``touch`` is false (a refusal carries the state but changes nothing)."""
     now = now_or(now)
     where = table_rounds(scope)
     match, next_round = where.match, where.next_round
@@ -508,12 +522,18 @@ def table_state(
     base = _base_json(scope, now)
     if match is None:
         return base
-    play.touch(match, now)
+    if touch:
+        play.touch(match, now)
     entries = play.history(match)
     clock = play.round_clock(match.round)
-    state = play.replay_entries(
-        match, play.standing_of(entries), play.match_time(match, now, clock)
-    )
+    try:
+        state = play.replay_entries(
+            match, play.standing_of(entries), play.match_time(match, now, clock, entries)
+        )
+    except InvalidMatch as exc:
+        # A history the rules cannot replay is the director's to repair; the tablet is
+        # told so instead of failing.
+        raise ServiceError(f"This table's hands need the director: {exc}") from exc
     return _match_json(base, scope, match, next_round, entries, clock, state, now)
 
 
@@ -574,7 +594,6 @@ def _match_json(
     seats = _seat_rows(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
-    extension = timedelta(seconds=match.extension_seconds)
     rules = _rules_json(t, final)
 
     running = {h.number: h.running for h in state.hands}
@@ -639,6 +658,16 @@ def _match_json(
                 "hand_in_progress_at_call": match.hand_in_progress_at_call,
                 "confirmed_by": match.confirmed_by,
                 "dispute_note": match.dispute_note,
+                "scorekeeper": match.scorekeeper or None,
+                "version": match.version,
+                "hands_standing": len(standing),
+                "time_called_at": _iso(match.time_called_at),
+                "can_change_answer": (
+                    state.time_called
+                    and match.hand_in_progress_at_call is not None
+                    and rnd.status == Round.Status.RUNNING
+                    and match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+                ),
                 "open": rnd.status == Round.Status.RUNNING,
                 "final": final,
             },
@@ -652,7 +681,7 @@ def _match_json(
                 "started": rnd.started_at is not None,
                 "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
                 "remaining_seconds": (
-                    clock.remaining(now, extension).total_seconds() if limited else None
+                    play.table_remaining(match, now, clock).total_seconds() if limited else None
                 ),
                 "time_called": state.time_called,
                 "paused": clock.paused(now) if limited else False,

@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..models import Tournament
 from . import ServiceError, log
+from .rounds import limit_passed
 
 
 def unique_slug(name: str) -> str:
@@ -24,7 +25,7 @@ def unique_slug(name: str) -> str:
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
-EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds")
+EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds", "late_sync_grace_minutes")
 
 
 def scoring_locked(tournament: Tournament) -> bool:
@@ -82,6 +83,14 @@ def update_tournament(
                 "Scoring rules cannot change once play has started; only the round time "
                 "and the number of rounds can."
             )
+        if rules.round_minutes != old.round_minutes:
+            passed = limit_passed(tournament)
+            if passed is not None:
+                raise ServiceError(
+                    f"Time has run out in {passed}: its minutes cannot change any more "
+                    "(they would un-call or move the call). Give a table an extension "
+                    "before its time runs out instead."
+                )
         if played > rules.preliminary_rounds:
             raise ServiceError(f"{played} preliminary rounds are already seated.")
         tournament.name = name.strip() or tournament.name

@@ -87,11 +87,20 @@ def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResp
         except service.Forbidden as exc:
             return _error(exc.message, 403, revoked=exc.revoked)
         except Conflict as exc:
-            return _error(exc.message, 409)
+            # A stale request is answered with the state it should have answered, so the
+            # tablet shows it at once (RULES.md §7).
+            return _error(exc.message, 409, state=_current_state(scope, data))
         except ServiceError as exc:
             return _error(exc.message, 422)
 
     return wrapper
+
+
+def _current_state(scope: service.TableScope, data: dict) -> dict | None:
+    try:
+        return service.table_state(scope, match_id=data.get("match"), touch=False)
+    except (service.Forbidden, ServiceError):
+        return None
 
 
 @require_GET

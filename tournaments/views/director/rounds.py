@@ -14,9 +14,22 @@ from django_tables2 import RequestConfig
 from snowman.hall import absolute_url
 
 from ... import csvcells
+from ...domain.hands import Seat
 from ...domain.match import InvalidMatch
-from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
-from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
+from ...forms import (
+    AnswerForm,
+    CallTimeForm,
+    CorrectionForm,
+    DirectorFirstDealerForm,
+    ExtensionForm,
+    InsertHandForm,
+    LateSyncForm,
+    OverrideForm,
+    ReasonForm,
+    ReopenForm,
+    SwapForm,
+)
+from ...models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
 from ...roles import RUN
 from ...services import ServiceError
 from ...services import play as play_service
@@ -174,14 +187,30 @@ def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
     }
 
 
-def _console(request: HttpRequest, rnd: Round, status: int = 200) -> HttpResponse:
+def _console(
+    request: HttpRequest, rnd: Round, status: int = 200, reopen_form: ReopenForm | None = None
+) -> HttpResponse:
     context = _board_context(request, rnd)
     t = rnd.tournament
+    later = t.rounds.filter(number__gt=rnd.number).first()
+    reopenable = (
+        rnd.status == Round.Status.FINISHED
+        and rnd.kind == Round.Kind.PRELIMINARY
+        and not t.rounds.filter(number__gt=rnd.number, status=Round.Status.FINISHED)
+        .filter(kind=Round.Kind.PRELIMINARY)
+        .exists()
+        and not HandEntry.objects.filter(
+            match__round__number__gt=rnd.number, match__round__tournament=t
+        ).exists()
+    )
     context.update(
         clock=clock_view(rnd, context["now"]),  # type: ignore[arg-type]
         is_last=rnd.number >= t.preliminary_rounds,
         sheets=sheet_links(t, rnd),
-        later=t.rounds.filter(number__gt=rnd.number).first(),
+        later=later,
+        call_form=CallTimeForm(),
+        extended=rnd.matches.filter(extension_seconds__gt=0).count(),
+        reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if reopenable else None,
     )
     return render(request, "director/rounds/console.html", context, status=status)
 
@@ -201,11 +230,15 @@ def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return render(request, "director/rounds/_board.html", _board_context(request, rnd))
 
 
+def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Round:
+    return round_service.call_time(rnd, by=by, including_extended=including_extended)
+
+
 CLOCK_ACTIONS = {
     "start": (round_service.start_round, "{} started."),
     "pause": (round_service.pause_round, "{} paused."),
     "resume": (round_service.resume_round, "{} resumed."),
-    "call": (round_service.call_time, "Time called in {}."),
+    "call": (_call_time, "Time called in {}."),
 }
 
 
@@ -216,8 +249,13 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action not in CLOCK_ACTIONS:
         raise Http404("No such action.")
     service, done = CLOCK_ACTIONS[action]
+    extra = {}
+    if action == "call":
+        form = CallTimeForm(request.POST)
+        form.is_valid()  # a lone optional checkbox: always valid
+        extra["including_extended"] = bool(form.cleaned_data.get("including_extended"))
     try:
-        service(rnd, by=who(request))
+        service(rnd, by=who(request), **extra)
     except ServiceError as exc:
         messages.error(request, exc.message)
         rnd.refresh_from_db()
@@ -254,6 +292,24 @@ def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
         return redirect("director:tournament", t.slug)
     messages.success(request, f"{nxt} seated by rotation.")
     return redirect("director:seating", t.slug, nxt.number)
+
+
+@director_required
+@require_POST
+def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Reopen the last finalized round, after the director types its name."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    form = ReopenForm(request.POST, expected=str(rnd))
+    if form.is_valid():
+        try:
+            round_service.reopen_round(rnd, by=who(request), reason=form.cleaned_data["reason"])
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"{rnd} reopened; its results can be repaired.")
+            return redirect("director:round", slug, number)
+    rnd.refresh_from_db()
+    return _console(request, rnd, status=422, reopen_form=form)
 
 
 @director_required
@@ -315,6 +371,19 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
             if h.state == HandEntry.State.STANDING
         },
         "is_final": rnd.kind == Round.Kind.FINAL,
+        "first_dealer_form": DirectorFirstDealerForm(
+            initial={"seat": match.first_dealer}, prefix="fd"
+        ),
+        "answer_form": AnswerForm(prefix="ans"),
+        "insert_form": InsertHandForm(prefix="ins", initial={"position": match.hands_played + 1}),
+        "late_sync": [
+            (h, LateSyncForm(prefix=f"ls{h.pk}"))
+            for h in hands
+            if h.late_sync and h.state == HandEntry.State.STANDING and match.has_late_sync
+        ],
+        "timeline": list(Activity.objects.filter(match=match).order_by("at", "id")),
+        "time_called_at": play_service.table_call(match, timezone.now()),
+        "round_open": rnd.status == Round.Status.RUNNING,
     }
 
 
@@ -325,6 +394,8 @@ def _hand_initial(h: HandEntry) -> dict[str, object]:
         "alone": h.alone,
         "maker_tricks": h.maker_tricks,
         "renege_by": h.renege_by,
+        "dealer_partner_ordered_up": h.dealer_partner_ordered_up,
+        "defender_alone": h.defender_alone,
     }
 
 
@@ -336,6 +407,12 @@ def _table_page(
         form = forms.pop("correction")
         context["corrections"][form.entry_pk] = form  # type: ignore[index,union-attr]
         context["open_correction"] = form.entry_pk  # type: ignore[union-attr]
+    if "late_sync_error" in forms:
+        pk, bound = forms.pop("late_sync_error")  # type: ignore[misc]
+        context["late_sync"] = [
+            (h, bound if h.pk == pk else f)
+            for h, f in context["late_sync"]  # type: ignore[attr-defined]
+        ]
     context.update(forms)
     return render(request, "director/rounds/table.html", context, status=status)
 
@@ -401,6 +478,7 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
                 by=who(request),
                 reason=form.cleaned_data["reason"],
                 client_key=form.cleaned_data["client_key"],
+                confirm=form.cleaned_data["confirm"],
             )
         except ServiceError as exc:
             form.add_error(None, exc.message)
@@ -440,7 +518,6 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
     rnd = round_or_404(tournament_or_404(slug), number)
     match = _match_of(rnd, table, request)
     form = ReasonForm(request.POST)
-    form.fields["reason"].required = False
     if form.is_valid():
         try:
             play_service.close_match(match, by=who(request), note=form.cleaned_data["reason"])
@@ -464,3 +541,106 @@ def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         request, f"Table {table}: the old tablet link is revoked; a new one is shown below."
     )
     return redirect("director:table", slug, number, table)
+
+
+@director_required
+@require_POST
+def table_first_dealer(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Set or change the first dealer; the dealers of the recorded hands follow."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = DirectorFirstDealerForm(request.POST, prefix="fd")
+    if form.is_valid():
+        try:
+            play_service.set_first_dealer(
+                match,
+                Seat(form.cleaned_data["seat"]),
+                by=who(request),
+                director=True,
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: first dealer set.")
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, first_dealer_form=form)
+
+
+@director_required
+@require_POST
+def table_answer(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Set or change the table's answer to "was a hand being played at the call?"."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = AnswerForm(request.POST, prefix="ans")
+    if form.is_valid():
+        try:
+            play_service.answer_time_call(
+                match,
+                form.cleaned_data["in_progress"],
+                by=who(request),
+                director=True,
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: the answer is recorded.")
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, answer_form=form)
+
+
+@director_required
+@require_POST
+def table_insert(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Insert a missing hand at a position; later hands move one up."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    match = _match_of(rnd, table, request)
+    form = InsertHandForm(request.POST, prefix="ins")
+    if form.is_valid():
+        try:
+            result = play_service.insert_hand(
+                match,
+                form.cleaned_data["position"],
+                form.hand,
+                by=who(request),
+                reason=form.cleaned_data["reason"],
+                client_key=form.cleaned_data["client_key"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: hand {result.entry.number} inserted.")
+            for warning in result.warnings:
+                messages.warning(request, warning)
+            return redirect(_table_url(rnd, table, match))
+    return _table_page(request, rnd, table, status=422, insert_form=form)
+
+
+@director_required
+@require_POST
+def hand_late_sync(
+    request: HttpRequest, slug: str, number: int, table: int, pk: int
+) -> HttpResponse:
+    """Accept a late-synced hand or take it as entered at its arrival."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    entry = get_object_or_404(
+        HandEntry.objects.select_related("match"), pk=pk, match__round=rnd, match__table=table
+    )
+    form = LateSyncForm(request.POST, prefix=f"ls{pk}")
+    if form.is_valid():
+        try:
+            play_service.review_late_sync(
+                entry,
+                accept=form.cleaned_data["decision"] == "accept",
+                by=who(request),
+                reason=form.cleaned_data["reason"],
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
+            return redirect(_table_url(rnd, table, entry.match))
+    context_forms = {"late_sync_error": (pk, form)}
+    return _table_page(request, rnd, table, status=422, **context_forms)
