@@ -41,6 +41,13 @@ class TournamentForm(forms.Form):
         help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
     )
 
+    sit_out_score = forms.CharField(
+        max_length=8,
+        label="Sit-out score",
+        initial="average",
+        help_text="For a player who sits out a round: average, none, or a number of points.",
+    )
+
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         for name in Tournament.RULE_FIELDS:
@@ -49,12 +56,12 @@ class TournamentForm(forms.Form):
                 self.fields[name] = forms.BooleanField(label=label, required=False)
             else:
                 self.fields[name] = forms.IntegerField(label=label)
-        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
+        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.
         self.locked = locked
         if locked:
-            for name in (*Tournament.RULE_FIELDS, "tiebreaks"):
+            for name in (*Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"):
                 if name not in EDITABLE_AFTER_START:
                     self.fields[name].disabled = True
 
@@ -63,6 +70,7 @@ class TournamentForm(forms.Form):
         rules = tournament.rules if tournament else RuleSettings()
         initial: dict[str, object] = {n: getattr(rules, n) for n in Tournament.RULE_FIELDS}
         initial["tiebreaks"] = ", ".join(rules.tiebreaks)
+        initial["sit_out_score"] = rules.sit_out_score
         initial["name"] = tournament.name if tournament else ""
         return initial
 
@@ -74,7 +82,8 @@ class TournamentForm(forms.Form):
             k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
         )
         values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
-        rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
+        sit_out = str(data.get("sit_out_score") or "average").strip().lower()
+        rules = RuleSettings(**values, tiebreaks=chain, sit_out_score=sit_out)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
             self.add_error(field, message)
         self.rules = rules
