@@ -146,7 +146,7 @@ def test_creating_a_tournament_keeps_every_rule_setting(director_client):
         ("target", 0, "The target score must be between 1 and 100."),
         ("renege_penalty", 2, "The renege penalty must be zero or negative."),
         ("alone_march_award", -1, "The lone-march award cannot be negative."),
-        ("tiebreaks", "wins,total", "Players are ranked by total first."),
+        ("tiebreaks", "wins,total", "Rank by total, wins and margin, in any order, then lot."),
     ],
 )
 def test_a_nonsense_setting_is_refused_with_a_message(director_client, field, value, message):

@@ -43,6 +43,7 @@ class TournamentForm(forms.Form):
 
     sit_out_score = forms.CharField(
         max_length=8,
+        required=False,
         label="Sit-out score",
         initial="average",
         help_text="For a player who sits out a round: average, none, or a number of points.",
