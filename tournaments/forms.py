@@ -97,6 +97,13 @@ class PlayerForm(forms.Form):
     checked_in = forms.BooleanField(required=False, label="Checked in now")
 
 
+class HouseForm(forms.Form):
+    """A house player (§6): a stand-in who fills a seat and is never ranked."""
+
+    name = forms.CharField(max_length=80)
+    division = forms.ChoiceField(choices=Division.choices)
+
+
 class ImportForm(forms.Form):
     """Either a file or pasted text; the preview carries the text to the confirm step."""
 

@@ -341,7 +341,7 @@ def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
     from django.db.models import Count, Q
 
     rows = (
-        Player.objects.filter(tournament=tournament)
+        Player.objects.filter(tournament=tournament, house=False)
         .values("division")
         .annotate(
             registered=Count("id", filter=Q(withdrawn=False)),

@@ -6,14 +6,16 @@ import csv
 
 import segno
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from ...domain.match import InvalidMatch
+from ...domain.seating import shortfall
 from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
 from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
 from ...services import ServiceError
@@ -26,6 +28,8 @@ from ...services.console import (
     live_board,
     seating_tables,
 )
+from ...services.players import division_counts
+from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable
 from .common import director_required, round_or_404, sheet_links, tournament_or_404, who
 
@@ -49,6 +53,9 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
+        if round_service.remedies(t) and not t.rounds.exists():
+            # Uneven counts: the remedies page proposes what the director may choose.
+            return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
     messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
     return redirect("director:seating", t.slug, rnd.number)
@@ -234,8 +241,13 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
+    """Seat by the rotation at once when nothing else changes; any hole, waiting player
+    or closed table goes through the preview first (§6: nothing is seated silently)."""
     try:
-        nxt = round_service.seat_next_round(t, by=who(request))
+        plan = round_service.plan_next_round(t)
+        if not plan.plain:
+            return redirect("director:seat_next", t.slug)
+        nxt = round_service.seat_next_round(t, by=who(request), expect=fingerprint(plan))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("director:tournament", t.slug)
@@ -243,10 +255,144 @@ def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
     return redirect("director:seating", t.slug, nxt.number)
 
 
+PREVIEW_PAGE = 100
+
+
+def _close_list(text: str) -> list[int] | None:
+    """The tables the director chose to close, or None for the default proposal."""
+    if text is None:
+        return None
+    return sorted({int(x) for x in text.replace(",", " ").split() if x.isdigit()})
+
+
 @director_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
-    return _seat_next(request, tournament_or_404(slug))
+    t = tournament_or_404(slug)
+    if request.method == "POST" and "confirm" not in request.POST:
+        return _seat_next(request, t)
+    source = request.POST if request.method == "POST" else request.GET
+    close = _close_list(source.get("close")) if "close" in source else None
+    status = 200
+    if request.method == "POST":
+        try:
+            nxt = round_service.seat_next_round(
+                t, by=who(request), close=close, expect=source.get("fingerprint", "")
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            messages.success(request, f"{nxt} seated.")
+            return redirect("director:seating", t.slug, nxt.number)
+    try:
+        plan = round_service.plan_next_round(t, close)
+        error = None
+    except ServiceError as exc:
+        plan, error, status = None, exc.message, 422
+        if close is not None:
+            try:
+                plan = round_service.plan_next_round(t)
+            except ServiceError:
+                plan = None
+    return render(
+        request,
+        "director/rounds/next.html",
+        _preview_context(request, t, plan, error, close),
+        status=status,
+    )
+
+
+def _preview_context(
+    request: HttpRequest,
+    t: Tournament,
+    plan: round_service.NextRoundPlan | None,
+    error: str | None,
+    close: list[int] | None,
+) -> dict[str, object]:
+    ctx: dict[str, object] = {"tournament": t, "plan": plan, "error": error}
+    if plan is None:
+        return ctx
+    name = plan.names.get
+    changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
+    was = {new: old for old, new in plan.seating.renumbered.items()}
+    rows = []
+    for tbl in plan.seating.tables:
+        seats = {}
+        for seat, pid in tbl.seats.items():
+            c = changed.get((tbl.table, seat.value))
+            seats[seat.value] = {
+                "name": name(pid),
+                "house": pid in plan.house,
+                "change": c.kind if c else "",
+            }
+        rows.append(
+            {
+                "table": tbl.table,
+                "was": was[tbl.table],
+                "cells": [dict(seats[k], side="ns" if k in "NS" else "ew") for k in "NSEW"],
+                "changed": any((tbl.table, k) in changed for k in "NESW"),
+            }
+        )
+    only_changed = request.GET.get("all") != "1"
+    shown = [r for r in rows if r["changed"] or r["table"] != r["was"]] if only_changed else rows
+    paginator = Paginator(shown, PREVIEW_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    ctx.update(
+        {
+            "changes": [
+                {
+                    "table": c.table,
+                    "seat": c.seat.value,
+                    "out": name(c.out) if c.out is not None else "",
+                    "into": name(c.into),
+                    "house": c.into in plan.house,
+                    "kind": c.kind,
+                }
+                for c in plan.seating.changes
+            ],
+            "sit_outs": [name(p) for p in plan.seating.sit_outs],
+            "unused_house": [name(p) for p in plan.seating.unused_house],
+            "page": page,
+            "only_changed": only_changed,
+            "close_text": " ".join(map(str, plan.seating.closed)),
+            "proposed_text": " ".join(map(str, plan.proposed_close)),
+            "fingerprint": fingerprint(plan),
+            "table_count": len(plan.seating.tables),
+        }
+    )
+    return ctx
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
+    """Round 1 with uneven counts: the remedies of §6, one picked by the director."""
+    t = tournament_or_404(slug)
+    status = 200
+    if request.method == "POST":
+        try:
+            rnd = round_service.draw_first_round(
+                t, by=who(request), remedy=request.POST.get("remedy", "")
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
+            return redirect("director:seating", t.slug, rnd.number)
+    counts = division_counts(t)
+    return render(
+        request,
+        "director/rounds/remedy.html",
+        {
+            "tournament": t,
+            "remedies": round_service.remedies(t),
+            "counts": counts,
+            "problem": shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"]),
+        },
+        status=status,
+    )
 
 
 # --- one table --------------------------------------------------------------------------
