@@ -303,3 +303,94 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
     assert entry.tie_break is not None and entry.finalists[1].pk == order[0]
     final = standings.seed_final(t, by="director")
     assert order[0] in seated(final) and order[1] not in seated(final)
+
+
+# --- the director's pages ------------------------------------------------------------
+
+from django.urls import reverse  # noqa: E402
+
+
+def url(name: str, *args: object) -> str:
+    return reverse(f"director:{name}", args=args)
+
+
+def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, event):
+    t, r1 = event
+    start(r1)
+    gone = r1.seats.get(table=1, position="W").player
+    set_withdrawn(gone, True, by="director")
+    late = register_player(t, "Late Liz", gone.division, by="desk", checked_in=True)
+    finish(r1)
+    response = director_client.post(url("seat_next", t.slug))
+    assert response.status_code == 302 and response.url == url("seat_next", t.slug)
+    assert t.rounds.count() == 1  # nothing seated before the confirm
+    page = director_client.get(url("seat_next", t.slug)).content.decode()
+    assert "1 hole" in page and "<mark>Late Liz</mark>" in page and gone.name in page
+    assert "waiting player fills a hole" in page
+    stamp = rounds.fingerprint(rounds.plan_next_round(t))
+    response = director_client.post(
+        url("seat_next", t.slug), {"confirm": "1", "fingerprint": stamp, "close": ""}
+    )
+    assert response.status_code == 302
+    assert late.pk in seated(t.rounds.get(number=2))
+
+
+def test_closing_every_table_in_the_preview_is_refused_with_422(director_client, event):
+    t, r1 = event
+    start(r1)
+    set_withdrawn(r1.seats.get(table=1, position="N").player, True, by="director")
+    finish(r1)
+    page = director_client.get(url("seat_next", t.slug))
+    assert "Closing table" in page.content.decode()
+    response = director_client.post(
+        url("seat_next", t.slug), {"confirm": "1", "fingerprint": "x", "close": "1 2 3"}
+    )
+    assert response.status_code == 422
+    assert "Closing every table" in response.content.decode()
+    assert t.rounds.count() == 1
+
+
+def test_uneven_counts_lead_to_the_remedies_page(director_client, make_tournament):
+    t = make_tournament(2)
+    register_player(t, "Odd Otto", "A", by="desk", checked_in=True)
+    response = director_client.post(url("draw", t.slug))
+    assert response.url == url("draw_remedy", t.slug)
+    page = director_client.get(url("draw_remedy", t.slug)).content.decode()
+    assert "1 A player sit out round 1" in page and "house player" in page
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out"})
+    assert response.status_code == 302
+    assert SitOut.objects.filter(round__tournament=t).count() == 1
+
+
+def test_the_director_substitutes_from_the_table_page(director_client, make_tournament):
+    t = make_tournament(1, target=5)
+    r1 = start(rounds.draw_first_round(t, by="test", seed=2))
+    m = r1.matches.get()
+    sub = register_player(t, "Sub Sal", "B", by="desk", checked_in=True)
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert "Substitute a player" in page and "Sub Sal (B, waiting)" in page
+    out = r1.seats.get(position="W").player
+    response = director_client.post(
+        url("player_withdraw", t.slug, out.pk), {"withdrawn": "1", "reason": "ill"}
+    )
+    assert response.url == url("table", t.slug, 1, 1)  # the substitution is offered
+    response = director_client.post(
+        url("table_substitute", t.slug, 1, 1),
+        {"position": "W", "player": sub.pk, "from_hand": "1", "reason": "ill"},
+    )
+    assert response.status_code == 302
+    assert r1.seats.get(position="W").player == sub
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert f"<strong>Sub Sal</strong> for {out.name} from hand 1" in page
+    assert Substitution.objects.get(match=m).player_out == out
+
+
+def test_house_players_are_added_on_the_players_page_and_marked(director_client, event):
+    t, _ = event
+    response = director_client.post(
+        url("house_add", t.slug), {"house-name": "Staff Stan", "house-division": "B"}
+    )
+    assert response.status_code == 302
+    page = director_client.get(url("players", t.slug) + "?show=house").content.decode()
+    assert "Staff Stan" in page and '<span class="pill final">house</span>' in page
+    assert "retire" in page

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import events, players, results, rounds
+from ..views.director import attendance, events, players, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -33,6 +33,7 @@ urlpatterns = [
     path(TABLE + "override/", rounds.table_override, name="table_override"),
     path(TABLE + "close/", rounds.table_close, name="table_close"),
     path(TABLE + "relink/", rounds.table_relink, name="table_relink"),
+    path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
     path(TABLE + "hands/<int:pk>/correct/", rounds.hand_correct, name="hand_correct"),
     path(T + "standings/", results.standings, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
