@@ -134,9 +134,21 @@ class StandingsTable(tables.Table):
         return str(record.rank)
 
     def render_player(self, record: StandingRow) -> str:
+        # §6: matches played and sit-outs are shown with the name (the round columns
+        # already hold the sit-out points).
+        played = record.played
+        outs = record.record.sit_outs
+        note = f"{played} played"
+        if outs:
+            note += f", sat out R{', R'.join(str(o.round_number) for o in outs)}"
         if record.player.withdrawn:
-            return format_html('{} <span class="tag">withdrawn</span>', record.player.name)
-        return record.player.name
+            return format_html(
+                '{} <span class="tag">{}</span> <small class="muted">{}</small>',
+                record.player.name,
+                record.withdrawn_mark,
+                note,
+            )
+        return format_html('{} <small class="muted">{}</small>', record.player.name, note)
 
     def render_margin(self, value: int) -> str:
         return f"{value:+d}"

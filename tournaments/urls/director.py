@@ -39,6 +39,7 @@ urlpatterns = [
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
     path(T + "final/", results.final, name="final"),
     path(T + "final/seed/", results.final_seed, name="final_seed"),
+    path(T + "final/tiebreak/", results.final_tiebreak, name="final_tiebreak"),
     path(T + "final/dealer/", results.final_dealer, name="final_dealer"),
     path(T + "final/hand/", results.final_hand, name="final_hand"),
     path(T + "finish/", results.finish, name="finish"),
