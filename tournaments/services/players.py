@@ -41,15 +41,25 @@ def check_player(
 
 
 def register_player(
-    tournament: Tournament, name: str, division: str, *, by: str, checked_in: bool = False
+    tournament: Tournament,
+    name: str,
+    division: str,
+    *,
+    by: str,
+    checked_in: bool = False,
+    now: datetime | None = None,
 ) -> Player:
     name, division = check_player(tournament, name, division)
     try:
         with transaction.atomic():
             player = Player.objects.create(
-                tournament=tournament, name=name, division=division, checked_in=checked_in
+                tournament=tournament,
+                name=name,
+                division=division,
+                checked_in=checked_in,
+                checked_in_at=now_or(now) if checked_in else None,
             )
-            log(tournament, by, "register", f"Registered {name} in division {division}.")
+            log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
     except IntegrityError as exc:
         raise ServiceError(f"{name} is already registered.") from exc
     return player
@@ -326,7 +336,11 @@ def import_players(
         with transaction.atomic():
             Player.objects.bulk_create(
                 Player(
-                    tournament=tournament, name=r.name, division=r.division, checked_in=checked_in
+                    tournament=tournament,
+                    name=r.name,
+                    division=r.division,
+                    checked_in=checked_in,
+                    checked_in_at=now_or(now) if checked_in else None,
                 )
                 for r in report.rows
             )

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
-from ..models import Match, Player, Round, Substitution
+from ..models import Match, Player, Round, SitOut, Substitution
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
 
@@ -95,6 +95,8 @@ def substitute(
             raise ServiceError("That substitution is already recorded.") from exc
         seat.player = player_in
         seat.save(update_fields=["player"])
+        # A player sitting this round out who comes in plays it: no sit-out score too.
+        SitOut.objects.filter(round=rnd, player=player_in).delete()
         log(
             rnd.tournament,
             by,
