@@ -19,6 +19,7 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    Spacer,
 )
 
 from ..domain.hands import Seat, Team
@@ -32,7 +33,8 @@ TITLE_HEIGHT = 0.85 * inch
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
         return f"{seat.value}  (empty)"
-    return st.fit(f"{seat.value}  {player.name} ({player.division})", font, size, width)
+    mark = "house" if player.house else player.division
+    return st.fit(f"{seat.value}  {player.name} ({mark})", font, size, width)
 
 
 def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
@@ -153,10 +155,24 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         Paragraph(f"Seating by table · {subtitle}", s.subtitle),
         Paragraph(
             "A players sit North and East, B players South and West; partners sit "
-            "opposite. (A)/(B) marks each player's division.",
+            "opposite. (A)/(B) marks each player's division; (house) a house player.",
             s.small,
         ),
         by_table,
+        *(
+            [
+                Spacer(1, 6),
+                Paragraph(
+                    f"<b>Sitting out {st.escape(sheet.round_label)}</b> "
+                    f"({len(sheet.sit_outs)}): "
+                    + st.escape(", ".join(sheet.sit_outs))
+                    + ". First in line for the next round.",
+                    s.body,
+                ),
+            ]
+            if sheet.sit_outs
+            else []
+        ),
         NextPageTemplate("names_first"),
         PageBreak(),
         Paragraph(st.escape(sheet.event), s.title),

@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 from ...domain.match import InvalidMatch
 from ...domain.seating import shortfall
 from ...forms import CorrectionForm, ExtensionForm, OverrideForm, ReasonForm, SwapForm
-from ...models import HandEntry, Match, Player, Round, TableLink, Tournament
+from ...models import HandEntry, Match, Player, Round, SitOut, TableLink, Tournament
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import rounds as round_service
@@ -139,10 +139,17 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     writer = csv.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
+    # §6: house players are marked "house"; sit-outs are listed with no table.
+    house = set(
+        Player.objects.filter(tournament=rnd.tournament, house=True).values_list("name", flat=True)
+    )
     for line in find_your_seat(seating_tables(rnd)):
-        writer.writerow(
-            [line.name, line.division, line.table, line.seat, line.partner, line.opponents]
-        )
+        division = "house" if line.name in house else line.division
+        writer.writerow([line.name, division, line.table, line.seat, line.partner, line.opponents])
+    for name, division in SitOut.objects.filter(round=rnd).values_list(
+        "player__name", "player__division"
+    ):
+        writer.writerow([name, division, "", "sits out", "", ""])
     return response
 
 
