@@ -76,6 +76,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "status",
         *Tournament.RULE_FIELDS,
         "tiebreaks",
+        "sit_out_score",
     )
     date_hierarchy = "created_at"
 
@@ -101,7 +102,9 @@ class PlayerAdmin(admin.ModelAdmin):
         self, request: HttpRequest, obj: Player | None = None
     ) -> tuple[str, ...]:
         # The console refuses a division change once seated; standings group by it.
-        return ("tournament", "division") if obj is not None else ()
+        # Attendance (§6) changes only through the console's services, which log it.
+        attendance = ("house", "withdrawn", "withdrawn_after_round", "checked_in_at")
+        return ("tournament", "division", *attendance) if obj is not None else attendance
 
     @admin.action(description="Check in the selected players")
     def check_in(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:

@@ -84,6 +84,9 @@ def _seating_page(
             "finder": finder,
             "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
             "sheets": sheet_links(t, rnd),
+            "sit_outs": sorted(
+                SitOut.objects.filter(round=rnd).values_list("player__name", flat=True)
+            ),
         },
         status=status,
     )
