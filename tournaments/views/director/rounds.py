@@ -61,13 +61,24 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("director:seating", t.slug, rnd.number)
 
 
+SEATING_PER_PAGE = 100
+
+
 def _seating_page(
     request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None, status: int = 200
 ) -> HttpResponse:
     t = rnd.tournament
     tables = seating_tables(rnd)
-    finder = SeatFinderTable(find_your_seat(tables))
-    RequestConfig(request, paginate=False).configure(finder)
+    # A page at a time (500 tables were 1.3 MB in one page); the finder searches first,
+    # as the desk does, and the PDF and CSV keep everything.
+    q = request.GET.get("q", "").strip()
+    lines = find_your_seat(tables)
+    if q:
+        words = q.casefold().split()
+        lines = [x for x in lines if all(w in x.name.casefold() for w in words)]
+    finder = SeatFinderTable(lines, prefix="f-")
+    RequestConfig(request, paginate={"per_page": SEATING_PER_PAGE}).configure(finder)
+    table_page = Paginator(tables, SEATING_PER_PAGE).get_page(request.GET.get("tables"))
     if swap_form is not None and rnd.status != Round.Status.SEATED:
         # The form is gone once the round starts; its refusal still has to be read.
         for error in swap_form.non_field_errors():
@@ -80,7 +91,9 @@ def _seating_page(
         {
             "tournament": t,
             "round": rnd,
-            "tables": tables,
+            "tables": table_page,
+            "table_count": len(tables),
+            "q": q,
             "finder": finder,
             "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
             "sheets": sheet_links(t, rnd),
