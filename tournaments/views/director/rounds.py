@@ -84,7 +84,17 @@ def _seating_page(
         for error in swap_form.non_field_errors():
             messages.error(request, error)
     if swap_form is None and rnd.status == Round.Status.SEATED:
-        swap_form = SwapForm(players=_swap_choices(tables))
+        # The lists offer the players of this page's tables and those the search found
+        # (every player twice over is 2 x 2,000 options at 500 tables); the swap itself
+        # accepts any two seated players.
+        found = {x.name for x in lines} if q else set()
+        on_page = {row.table for row in table_page.object_list}
+        offered = [
+            row
+            for row in tables
+            if row.table in on_page or any(p.name in found for p in row.seats.values())
+        ]
+        swap_form = SwapForm(players=_swap_choices(offered))
     return render(
         request,
         "director/rounds/seating.html",
