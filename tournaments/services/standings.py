@@ -206,7 +206,7 @@ def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
         if entry.tied:
             cut = by_pk[entry.tied[0]].rank
         skipped = [
-            (row.player, f"{row.withdrawn_mark}: cannot enter the final")
+            (row.player, row.withdrawn_mark)
             for row in rows
             if row.player.withdrawn and cut is not None and row.rank <= cut
         ]
