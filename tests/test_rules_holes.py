@@ -230,7 +230,7 @@ def messy_rounds(draw_):
     return tables, steps
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(messy_rounds())
 def test_every_seating_with_holes_keeps_the_room_sound(event):
     tables, steps = event
@@ -295,7 +295,15 @@ def test_every_seating_with_holes_keeps_the_room_sound(event):
                     and sit_outs.get(m, 0) == 0
                     and not m.startswith("house")
                 ]
-                assert not never, (p, never)
+                assert not never, (
+                    p,
+                    never,
+                    out.changes,
+                    out.sit_outs,
+                    out.closed,
+                    sit_outs,
+                    [t.seats for t in current],
+                )
         assert not [p for p in out.sit_outs if p.startswith("house")]
         for p in out.sit_outs:
             sit_outs[p] = sit_outs.get(p, 0) + 1

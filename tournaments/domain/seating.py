@@ -181,8 +181,6 @@ def rotate(results: Sequence[TableResult]) -> list[TableSeating]:
 # a table sends its players to the waiting line; the open tables are renumbered 1..T'.
 
 SEAT_DIVISION = {Seat.N: "A", Seat.E: "A", Seat.S: "B", Seat.W: "B"}
-# The rotation puts the incoming A loser at N and the incoming B loser at W.
-MOVER_SEATS = (Seat.N, Seat.W)
 
 
 @dataclass(frozen=True)
@@ -301,9 +299,11 @@ def seat_with_holes(
     for t in rotated:
         if t.table in closing:
             for seat, pid in t.seats.items():
+                if pid in gone:
+                    continue
                 if pid in stand_ins:
                     house_line.append(pid)
-                elif pid not in gone:
+                else:
                     closed_line[SEAT_DIVISION[seat]].append(pid)
     for d in "AB":
         closed_line[d].sort(key=lots.__getitem__)
@@ -340,21 +340,34 @@ def seat_with_holes(
         )
 
     # Step 5: whoever is still in line takes a mover's seat; the mover sits out.
-    leftovers = {d: [w.player for w in queue[d]] + closed_line[d] for d in "AB"}
-    filled = {(c.table, c.seat) for c in changes}
+    # The movers are the losers of round r, wherever they now sit: at their rotated
+    # seat, or in a hole they filled from a closed table. A loser of a closed table left
+    # in line is a mover too: they take a seat only from a mover with fewer sit-outs,
+    # so that nobody sits out twice while a mover has never sat out.
+    losers = {pid for r in results for pid in r.pair(won=False)}
+    leftovers = {
+        d: [w.player for w in queue[d]]
+        + [p for p in closed_line[d] if p not in losers]
+        + [p for p in closed_line[d] if p in losers]
+        for d in "AB"
+    }
     sit_outs: list[PlayerId] = []
     for d in "AB":
         movers = [
             (t.table, seat, t.seats[seat])
             for t in tables
-            for seat in MOVER_SEATS
-            if SEAT_DIVISION[seat] == d and (t.table, seat) not in filled
+            for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
+            if SEAT_DIVISION[seat] == d and t.seats[seat] in losers
         ]
-        # A house player in a mover's seat makes way first: a stand-in never sits out.
-        movers.sort(key=lambda m: (m[2] not in stand_ins, sit_outs_so_far.get(m[2], 0), lots[m[2]]))
+
+        def turn(pid: PlayerId) -> tuple[bool, int, int]:
+            # A house player in a mover's seat makes way first: a stand-in never sits out.
+            return (pid not in stand_ins, sit_outs_so_far.get(pid, 0), lots[pid])
+
+        movers.sort(key=lambda m: turn(m[2]))
         by_table = {t.table: t for t in tables}
         for pid in leftovers[d]:
-            if not movers:
+            if not movers or (pid in losers and turn(pid) < turn(movers[0][2])):
                 sit_outs.append(pid)
                 continue
             table, seat, mover = movers.pop(0)
