@@ -23,7 +23,7 @@ from reportlab.platypus import (
 )
 
 from ..domain.hands import Seat, Team
-from ..services.sheets import Seated, SeatingSheet
+from ..services.sheets import Seated, SeatingSheet, sort_key
 from . import styles as st
 
 COLUMN_GAP = 0.3 * inch
@@ -122,15 +122,27 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     name_size = 9
     widths = [half * 0.42, half * 0.12, half * 0.10, half * 0.36]
     names: list[list[Any]] = [["Name", "Table", "Seat", "Partner"]]
-    for p in sheet.players:
-        names.append(
+    entries: list[tuple[tuple[str, str], list[Any]]] = [
+        (
+            sort_key(p.name),
             [
                 st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
                 str(p.table),
                 p.seat.value,
                 st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
-            ]
+            ],
         )
+        for p in sheet.players
+    ]
+    # §6: a player sitting this round out finds their name in its place too.
+    entries += [
+        (
+            sort_key(name),
+            [st.fit(name, fonts.regular, name_size, widths[0] - 6), "—", "", "sits out"],
+        )
+        for name in sheet.sit_outs
+    ]
+    names += [row for _, row in sorted(entries, key=lambda e: e[0])]
     by_name = LongTable(
         names,
         colWidths=widths,
