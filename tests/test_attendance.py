@@ -394,3 +394,16 @@ def test_house_players_are_added_on_the_players_page_and_marked(director_client,
     page = director_client.get(url("players", t.slug) + "?show=house").content.decode()
     assert "Staff Stan" in page and '<span class="pill final">house</span>' in page
     assert "retire" in page
+
+
+def test_a_refused_substitution_shows_the_table_page_with_422(director_client, make_tournament):
+    t = make_tournament(2)
+    r1 = start(rounds.draw_first_round(t, by="test", seed=2))
+    other = r1.seats.get(table=2, position="N").player
+    response = director_client.post(
+        url("table_substitute", t.slug, 1, 1),
+        {"position": "N", "player": other.pk, "from_hand": "1"},
+    )
+    assert response.status_code == 422
+    assert "already seated at table 2" in response.content.decode()
+    assert not Substitution.objects.exists()

@@ -11,6 +11,7 @@ from ...models import Match, Player
 from ...services import ServiceError
 from ...services.substitutions import substitute
 from .common import director_required, round_or_404, tournament_or_404, who
+from .rounds import _table_page
 
 
 @director_required
@@ -27,23 +28,22 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     except ValueError:
         from_hand = 0
     reason = request.POST.get("reason", "").replace("\x00", "")[:500]
-    if player is None:
-        messages.error(request, "Choose a substitute from the list.")
-    else:
-        try:
-            substitute(
-                match,
-                request.POST.get("position", ""),
-                from_hand,
-                player,
-                by=who(request),
-                reason=reason,
-            )
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-        else:
-            messages.success(
-                request,
-                f"{player.name} takes seat {request.POST['position']} from hand {from_hand}.",
-            )
+    try:
+        if player is None:
+            raise ServiceError("Choose a substitute from the list.")
+        substitute(
+            match,
+            request.POST.get("position", ""),
+            from_hand,
+            player,
+            by=who(request),
+            reason=reason,
+        )
+    except ServiceError as exc:
+        # Refused, nothing changed: the table page again, with the reason, as 422.
+        messages.error(request, exc.message)
+        return _table_page(request, rnd, table, status=422)
+    messages.success(
+        request, f"{player.name} takes seat {request.POST['position']} from hand {from_hand}."
+    )
     return redirect("director:table", t.slug, rnd.number, table)
