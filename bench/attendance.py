@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     pages = [
         ("overview", "director:tournament", []),
         ("players", "director:players", []),
-        ("players, page 20", "director:players", [], "?page=20"),
+        ("players, page 40", "director:players", [], "?page=40"),
         ("desk search", "director:desk", [], "?q=an"),
         ("seating round 3", "director:seating", [3]),
         ("seating, finder search", "director:seating", [3], "?q=ann"),

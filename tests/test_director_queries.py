@@ -20,7 +20,7 @@ PLAYERS_QUERIES = 9  # 8 until the page was paginated (its count) and showed att
 # 7 until the sit-outs and substituted matches of §6 joined the ranking's inputs and
 # the page listed the players who never played apart.
 STANDINGS_QUERIES = 10  # 9 while the kept ranking stands (no players' rows to rank)
-PLAYERS_PER_PAGE = 100
+PLAYERS_PER_PAGE = 50
 
 
 @pytest.fixture(params=[4, 100], ids=["4 tables", "100 tables"])

@@ -39,7 +39,7 @@ def _search(tournament: Tournament, q: str):  # noqa: ANN202 - a queryset of pla
     return players
 
 
-PER_PAGE = 100
+PER_PAGE = 50
 
 
 def _with_state(players, last: Round | None):  # noqa: ANN001, ANN202 - a queryset
