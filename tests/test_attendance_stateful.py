@@ -14,7 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.rules import RuleSettings
 from tournaments.domain.seating import SEAT_DIVISION
-from tournaments.models import Player, Round, SitOut
+from tournaments.models import Player, Round, SitOut, Substitution
 from tournaments.models import Seat as SeatRow
 from tournaments.services import ServiceError, play, rounds
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
@@ -78,7 +78,13 @@ class MessyRoom(RuleBasedStateMachine):
         fits = [p for p in substitutes_for(m) if p.house or p.division == division]
         if not fits:
             return
-        substitute(m, position, m.hands_played + 1, fits[0], by="t")
+        hand = m.hands_played + 1
+        if Substitution.objects.filter(match=m, position=position, from_hand__gte=hand).exists():
+            # The seat already changed hands from this hand: refused, nothing changes.
+            with pytest.raises(ServiceError, match="already changed hands"):
+                substitute(m, position, hand, fits[0], by="t")
+            return
+        substitute(m, position, hand, fits[0], by="t")
 
     @precondition(lambda self: self.running())
     @rule()
