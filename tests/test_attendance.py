@@ -407,3 +407,26 @@ def test_a_refused_substitution_shows_the_table_page_with_422(director_client, m
     assert response.status_code == 422
     assert "already seated at table 2" in response.content.decode()
     assert not Substitution.objects.exists()
+
+
+def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, make_tournament):
+    t = make_tournament(2, preliminary_rounds=1, target=2)
+    Tournament.objects.filter(pk=t.pk).update(tiebreaks="total,margin,wins")
+    t.refresh_from_db()
+    r1 = rounds.draw_first_round(t, by="test", seed=4)
+    finish(r1)
+    set_withdrawn(standings.standings(t)["A"][0].player, True, by="director")
+    tied = standings.final_entries(t)["A"].tied
+    assert len(tied) == 2
+    page = director_client.get(url("final", t.slug)).content.decode()
+    assert "a shared rank decides who enters" in page and 'id="tie-A"' in page
+    places = {f"place-{row.player.pk}": str(i) for i, row in enumerate(reversed(tied), 1)}
+    refused = director_client.post(url("final_tiebreak", t.slug), {"division": "A", **places})
+    assert refused.status_code == 422 and "Say why" in refused.content.decode()
+    response = director_client.post(
+        url("final_tiebreak", t.slug), {"division": "A", "reason": "coin toss", **places}
+    )
+    assert response.status_code == 302
+    entry = standings.final_entries(t)["A"]
+    assert entry.tied == [] and entry.finalists[1] == tied[-1].player
+    assert "coin toss" in director_client.get(url("final", t.slug)).content.decode()
