@@ -146,7 +146,7 @@ def test_creating_a_tournament_keeps_every_rule_setting(director_client):
         ("target", 0, "The target score must be between 1 and 100."),
         ("renege_penalty", 2, "The renege penalty must be zero or negative."),
         ("alone_march_award", -1, "The lone-march award cannot be negative."),
-        ("tiebreaks", "wins,total", "Players are ranked by total first."),
+        ("tiebreaks", "wins,total", "Rank by total, wins and margin, in any order, then lot."),
     ],
 )
 def test_a_nonsense_setting_is_refused_with_a_message(director_client, field, value, message):
@@ -535,9 +535,17 @@ def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
 
 
 def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
-    t = make_tournament(1)  # nobody has played: every player ties on every count
+    # §4: only players who played are ranked. Two tables won alike: in each division the
+    # two winners tie on every count, and so do the two losers.
+    t, rnd = drawn(make_tournament, 2, target=2)
+    rounds.start_round(rnd, by="test")
+    for m in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(m, Seat.W, by="test")
+        play.record_hand(
+            m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"t{m.pk}", by="t"
+        )
     page = director_client.get(url("standings", t.slug)).content.decode()
-    assert page.count('title="Tie broken by lot"') == 4
+    assert page.count('title="Tie broken by lot"') == 8
 
 
 def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(

@@ -13,8 +13,23 @@ from tournaments.services import rounds
 pytestmark = pytest.mark.django_db
 
 
+def played_round_one(make_tournament, tables: int):
+    """§4 ranks only players who played: one march ends each match of round 1."""
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import play
+
+    t = make_tournament(tables, target=2)
+    rnd = rounds.start_round(rounds.draw_first_round(t, by="t", seed=1), by="t")
+    for m in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(m, Seat.W, by="t")
+        play.record_hand(
+            m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"p{m.pk}", by="t"
+        )
+    return t
+
+
 def test_projector_needs_no_login_and_shows_both_divisions(client, make_tournament):
-    t = make_tournament(2)
+    t = played_round_one(make_tournament, 2)
     response = client.get(reverse("public:projector", args=[t.slug]))
     page = response.content.decode()
     assert response.status_code == 200
@@ -24,7 +39,7 @@ def test_projector_needs_no_login_and_shows_both_divisions(client, make_tourname
 
 
 def test_projector_shows_only_the_top_of_each_division(client, make_tournament):
-    t = make_tournament(4)
+    t = played_round_one(make_tournament, 6)  # 12 ranked a division, 8 shown
     page = client.get(reverse("public:projector_standings", args=[t.slug])).content.decode()
     assert page.count("Player A0") == 8 and page.count("Player B0") == 8
 

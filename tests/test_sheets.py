@@ -132,9 +132,23 @@ def test_standings_header_repeats_on_every_page_and_pages_are_numbered(db):
 
 
 def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
-    # Before any result every player is level on everything: the lot orders them all.
+    # §4: only players who played are ranked. Every table of round 1 ends alike (one
+    # march by N), so the three B winners tie on everything, and so do the three losers.
+    from tournaments.domain.hands import Hand, Outcome
+    from tournaments.services import play
+    from tournaments.services.rounds import finalize_round, start_round
+
+    Tournament.objects.filter(pk=drawn.pk).update(target=2)
+    rnd = start_round(drawn.rounds.get(), by="test")
+    for m in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(m, Seat.W, by="test")
+        play.record_hand(
+            m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"s{m.pk}", by="t"
+        )
+        play.confirm_match(m, agree=True, by="t")
+    finalize_round(rnd, by="test")
     page = pages(director_client.get(url("standings", drawn.slug, "B")))[0]
-    assert "Before round 1" in page
+    assert "After round 1" in page
     assert "1†" in page and "6†" in page
     assert f"seed {drawn.lot_seed}" in page
 

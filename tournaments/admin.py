@@ -86,6 +86,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "status",
         *Tournament.RULE_FIELDS,
         "tiebreaks",
+        "sit_out_score",
     )
     date_hierarchy = "created_at"
 
@@ -111,7 +112,9 @@ class PlayerAdmin(admin.ModelAdmin):
         self, request: HttpRequest, obj: Player | None = None
     ) -> tuple[str, ...]:
         # The console refuses a division change once seated; standings group by it.
-        return ("tournament", "division") if obj is not None else ()
+        # Attendance (§6) changes only through the console's services, which log it.
+        attendance = ("house", "withdrawn", "withdrawn_after_round", "checked_in_at")
+        return ("tournament", "division", *attendance) if obj is not None else attendance
 
     def has_check_in_permission(self, request: HttpRequest) -> bool:
         # The role's permission, as on the console's desk: not any staff login, nor a

@@ -47,6 +47,14 @@ class TournamentForm(forms.Form):
         help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
     )
 
+    sit_out_score = forms.CharField(
+        max_length=8,
+        required=False,
+        label="Sit-out score",
+        initial="average",
+        help_text="For a player who sits out a round: average, none, or a number of points.",
+    )
+
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         for name in Tournament.RULE_FIELDS:
@@ -58,12 +66,12 @@ class TournamentForm(forms.Form):
                 self.fields[name] = forms.IntegerField(
                     label=label, required=name not in OPTIONAL_SETTINGS
                 )
-        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
+        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.
         self.locked = locked
         if locked:
-            for name in (*Tournament.RULE_FIELDS, "tiebreaks"):
+            for name in (*Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"):
                 if name not in EDITABLE_AFTER_START:
                     self.fields[name].disabled = True
 
@@ -72,6 +80,7 @@ class TournamentForm(forms.Form):
         rules = tournament.rules if tournament else RuleSettings()
         initial: dict[str, object] = {n: getattr(rules, n) for n in Tournament.RULE_FIELDS}
         initial["tiebreaks"] = ", ".join(rules.tiebreaks)
+        initial["sit_out_score"] = rules.sit_out_score
         initial["name"] = tournament.name if tournament else ""
         return initial
 
@@ -86,7 +95,8 @@ class TournamentForm(forms.Form):
         for name in OPTIONAL_SETTINGS:
             if values[name] is None:
                 values[name] = data[name] = getattr(RuleSettings, name)
-        rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
+        sit_out = str(data.get("sit_out_score") or "average").strip().lower()
+        rules = RuleSettings(**values, tiebreaks=chain, sit_out_score=sit_out)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
             self.add_error(field, message)
         self.rules = rules
@@ -106,6 +116,13 @@ class PlayerForm(forms.Form):
     name = forms.CharField(max_length=80, validators=[validate_player_name])
     division = forms.ChoiceField(choices=Division.choices)
     checked_in = forms.BooleanField(required=False, label="Checked in now")
+
+
+class HouseForm(forms.Form):
+    """A house player (§6): a stand-in who fills a seat and is never ranked."""
+
+    name = forms.CharField(max_length=80)
+    division = forms.ChoiceField(choices=Division.choices)
 
 
 class ImportForm(forms.Form):

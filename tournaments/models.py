@@ -66,6 +66,8 @@ class Tournament(models.Model):
     defend_alone_allowed = models.BooleanField(default=False)
     points_alone_euchre = models.PositiveSmallIntegerField(default=4)
     late_sync_grace_minutes = models.PositiveSmallIntegerField(default=15)
+    # §6: "average", "none", or a fixed number of points, for a player who sits out.
+    sit_out_score = models.CharField(max_length=8, default="average")
 
     class Meta:
         ordering = ["-created_at"]
@@ -132,7 +134,9 @@ class Tournament(models.Model):
     @property
     def rules(self) -> RuleSettings:
         values = {name: getattr(self, name) for name in self.RULE_FIELDS}
-        return RuleSettings(**values, tiebreaks=tuple(self.tiebreaks.split(",")))
+        return RuleSettings(
+            **values, tiebreaks=tuple(self.tiebreaks.split(",")), sit_out_score=self.sit_out_score
+        )
 
 
 class Player(models.Model):
@@ -141,6 +145,11 @@ class Player(models.Model):
     division = models.CharField(max_length=1, choices=Division)
     checked_in = models.BooleanField(default=False)
     withdrawn = models.BooleanField(default=False)
+    # §6 attendance. A house player is a stand-in: plays, never ranked, never in the final.
+    house = models.BooleanField(default=False)
+    # The last preliminary round the player could play (0: withdrawn before round 1).
+    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -720,3 +729,76 @@ class SeriesEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.series_id}: {self.tournament_id}"
+
+
+class SitOut(models.Model):
+    """A checked-in player without a seat in a preliminary round (§6); scored by the
+    tournament's ``sit_out_score`` when standings are computed."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="sit_outs")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="sit_outs")
+
+    class Meta:
+        ordering = ["round_id", "player_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="sit_out_once_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round}: {self.player} sits out"
+
+
+class Substitution(models.Model):
+    """A seat changing hands during a match from hand ``from_hand`` on (§6).
+
+    The seat row names whoever held the seat when the match ended; the player who left
+    keeps the team points of the hands they sat for and their own awards, written here
+    by the service from the standing hands."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="substitutions")
+    position = models.CharField(max_length=1, choices=SeatPosition)
+    from_hand = models.PositiveSmallIntegerField()
+    player_out = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_in = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    out_team_score = models.SmallIntegerField(null=True, blank=True)
+    out_individual = models.SmallIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["match_id", "position", "from_hand"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match", "position", "from_hand"], name="one_substitution_per_hand"
+            ),
+            models.CheckConstraint(condition=Q(from_hand__gte=1), name="substitution_hand_pos"),
+            models.CheckConstraint(
+                condition=~Q(player_out=models.F("player_in")), name="substitution_two_people"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} {self.position}: {self.player_in} from hand {self.from_hand}"
+
+
+class TieBreak(models.Model):
+    """The director's order for players who share a rank that decides who enters the
+    final (§4, a chain without the lot). The latest one for a division applies while its
+    players are still the tied group."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    division = models.CharField(max_length=1, choices=Division)
+    order = models.CharField(max_length=400, help_text="Player ids, best first.")
+    reason = models.TextField()
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["tournament_id", "division", "-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="tiebreak_needs_reason")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.division}: tie broken"

@@ -18,6 +18,8 @@ class PlayerTable(tables.Table):
         verbose_name="Checked in",
     )
     withdrawn = tables.BooleanColumn(yesno="withdrawn,")
+    # §6 attendance: the view annotates ``state`` (seated, waiting, sat out, ...).
+    state = tables.Column(verbose_name="Status", orderable=False, empty_values=())
     actions = tables.TemplateColumn(
         template_name="director/players/_actions_cell.html",
         orderable=False,
@@ -27,7 +29,7 @@ class PlayerTable(tables.Table):
     class Meta:
         model = Player
         fields = ("name", "division", "checked_in", "withdrawn")
-        sequence = ("name", "division", "checked_in", "withdrawn", "actions")
+        sequence = ("name", "division", "checked_in", "withdrawn", "state", "actions")
         attrs = {"class": "grid", "id": "players-table"}
         row_attrs = {"id": lambda record: f"player-{record.pk}"}
         order_by = ("name",)
@@ -35,6 +37,26 @@ class PlayerTable(tables.Table):
 
     def render_division(self, value: str, record: Player) -> str:
         return format_html('<span class="div div-{}">{}</span>', record.division, record.division)
+
+    def render_state(self, value: object, record: Player) -> str:
+        state = getattr(record, "state", "")
+        if record.withdrawn:
+            after = record.withdrawn_after_round
+            text = f"withdrawn after round {after}" if after else "withdrawn"
+            if record.house:
+                text = "house, retired"
+            return format_html('<span class="pill disputed">{}</span>', text)
+        if record.house:
+            extra = " · seated" if state == "seated" else ""
+            return format_html('<span class="pill final">house</span>{}', extra)
+        labels = {
+            "seated": "seated",
+            "waiting": "waiting",
+            "sat_out": "sat out",
+            "registered": "registered",
+            "checked_in": "checked in",
+        }
+        return format_html('<span class="pill {}">{}</span>', state, labels.get(state, state))
 
 
 class SeatFinderTable(tables.Table):
@@ -112,9 +134,21 @@ class StandingsTable(tables.Table):
         return str(record.rank)
 
     def render_player(self, record: StandingRow) -> str:
+        # §6: matches played and sit-outs are shown with the name (the round columns
+        # already hold the sit-out points).
+        played = record.played
+        outs = record.record.sit_outs
+        note = f"{played} played"
+        if outs:
+            note += f", sat out R{', R'.join(str(o.round_number) for o in outs)}"
         if record.player.withdrawn:
-            return format_html('{} <span class="tag">withdrawn</span>', record.player.name)
-        return record.player.name
+            return format_html(
+                '{} <span class="tag">{}</span> <small class="muted">{}</small>',
+                record.player.name,
+                record.withdrawn_mark,
+                note,
+            )
+        return format_html('{} <small class="muted">{}</small>', record.player.name, note)
 
     def render_margin(self, value: int) -> str:
         return f"{value:+d}"

@@ -28,6 +28,36 @@ def seed_final(ranked_a: Sequence[PlayerId], ranked_b: Sequence[PlayerId]) -> Ta
 
 
 @dataclass(frozen=True)
+class Entry:
+    """Who enters the final from one division, or the shared rank still to break."""
+
+    finalists: list[PlayerId]
+    tied: list[PlayerId]
+
+
+def entrants(
+    ranked: Sequence[tuple[PlayerId, int]], director_order: Sequence[PlayerId] = ()
+) -> Entry:
+    """The top two of eligible players given as (player, rank) in rank order.
+
+    When players sharing a rank straddle the second place (a chain without the lot),
+    the director's order decides; without one covering every tied player, ``tied``
+    names them and nobody enters yet (§4)."""
+    if len(ranked) < 2:
+        return Entry([p for p, _ in ranked], [])
+    cut = ranked[1][1]
+    group = [p for p, r in ranked if r == cut]
+    above = [p for p, r in ranked if r < cut]
+    if len(above) + len(group) <= 2:
+        return Entry([p for p, _ in ranked[:2]], [])
+    order = {p: i for i, p in enumerate(director_order)}
+    if not set(group) <= set(order):
+        return Entry([], group)
+    chosen = sorted(group, key=order.__getitem__)[: 2 - len(above)]
+    return Entry(above + chosen, [])
+
+
+@dataclass(frozen=True)
 class FinalState:
     wins: dict[Team, int]
     champions: Team | None

@@ -48,6 +48,7 @@ class RuleSettings:
     # How long after the call a tablet may still send a hand it says it entered before
     # the call (RULES.md §7, "late sync").
     late_sync_grace_minutes: int = 15
+    sit_out_score: str = "average"
 
     def errors(self) -> dict[str, str]:
         """Every setting that makes no sense, with a message a director understands."""
@@ -82,10 +83,15 @@ class RuleSettings:
         if not 0 <= self.late_sync_grace_minutes <= 120:
             errs["late_sync_grace_minutes"] = "The late-sync window is 0 to 120 minutes."
         keys = list(self.tiebreaks)
-        if not keys or keys[0] != "total":
-            errs["tiebreaks"] = "Players are ranked by total first."
-        elif len(set(keys)) != len(keys) or not set(keys) <= set(TIEBREAK_KEYS):
+        if len(set(keys)) != len(keys) or not set(keys) <= set(TIEBREAK_KEYS):
             errs["tiebreaks"] = "Use each of total, wins, margin, lot at most once."
+        elif {"total", "wins", "margin"} - set(keys):
+            # §4: the order of total, wins and margin is free; the lot may be left out.
+            errs["tiebreaks"] = "Rank by total, wins and margin, in any order, then lot."
+        elif "lot" in keys and keys[-1] != "lot":
+            errs["tiebreaks"] = "The lot, when used, comes last in the chain."
+        if sit_out_points_setting(self.sit_out_score) is None:
+            errs["sit_out_score"] = "The sit-out score is average, none, or a number 0 to 20."
         return errs
 
     def validated(self) -> RuleSettings:
@@ -98,3 +104,13 @@ class RuleSettings:
         data = asdict(self)
         data["tiebreaks"] = list(self.tiebreaks)
         return data
+
+
+def sit_out_points_setting(value: str) -> str | int | None:
+    """``average``, ``none`` or a number 0..20 as an int; None for anything else."""
+    text = str(value).strip().lower()
+    if text in ("average", "none"):
+        return text
+    if text.isdigit() and 0 <= int(text) <= 20:
+        return int(text)
+    return None

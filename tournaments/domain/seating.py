@@ -11,7 +11,7 @@ counterclockwise, the B loser clockwise.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .hands import Seat, Team
@@ -96,12 +96,17 @@ def draw(
     b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
     rng.shuffle(b)
+    return _layout(a[: 2 * tables], b[: 2 * tables])
+
+
+def _layout(a: Sequence[PlayerId], b: Sequence[PlayerId]) -> list[TableSeating]:
+    """Drawn lists into tables: two A players at N and E, two B players at S and W."""
     return [
         TableSeating(
             t + 1,
             {Seat.N: a[2 * t], Seat.E: a[2 * t + 1], Seat.S: b[2 * t], Seat.W: b[2 * t + 1]},
         )
-        for t in range(tables)
+        for t in range(len(a) // 2)
     ]
 
 
@@ -165,3 +170,310 @@ def rotate(results: Sequence[TableResult]) -> list[TableSeating]:
             TableSeating(t, {Seat.N: incoming_a, Seat.E: aw, Seat.S: bw, Seat.W: incoming_b})
         )
     return seating
+
+
+# --- Seating with holes (RULES.md §6) -------------------------------------------------
+#
+# Vocabulary: a *hole* is a rotated seat whose player has withdrawn; a *waiting* player
+# is checked in and not seated (a late arrival, or last round's sit-out); a *house*
+# player is a stand-in who fills any hole and is never ranked; a *mover* is a loser of
+# the last round (the rotation moves them); a *sit-out* has no seat this round. Closing
+# a table sends its players to the waiting line; the open tables are renumbered 1..T'.
+
+SEAT_DIVISION = {Seat.N: "A", Seat.E: "A", Seat.S: "B", Seat.W: "B"}
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A player in line for a seat; a lower ``since`` has waited longer."""
+
+    player: PlayerId
+    division: str
+    since: float
+
+
+@dataclass(frozen=True)
+class Change:
+    """One seat that the rotation alone would not have given its player.
+
+    ``kind``: ``waiting`` (a waiting player fills a hole), ``house`` (a house player
+    fills a hole), ``closed`` (a player of a closed table fills a hole) or ``pass-on``
+    (a waiting player takes a mover's seat, and the mover sits out)."""
+
+    table: int
+    seat: Seat
+    out: PlayerId | None
+    into: PlayerId
+    kind: str
+
+
+@dataclass(frozen=True)
+class NextSeating:
+    tables: list[TableSeating]
+    changes: list[Change]
+    closed: list[int]
+    sit_outs: list[PlayerId]
+    renumbered: dict[int, int]  # rotated table number -> new table number
+    holes: int
+    unused_house: list[PlayerId]
+
+
+def plan_closures(
+    rotated: Sequence[TableSeating],
+    withdrawn: frozenset[PlayerId],
+    waiting: Sequence[Waiting],
+    house: Sequence[PlayerId],
+) -> list[int]:
+    """The default proposal: how many tables must close, and which (most holes first,
+    then the highest numbers)."""
+    holes_by_table: dict[int, dict[str, int]] = {}
+    for t in rotated:
+        counts = {"A": 0, "B": 0}
+        for seat, pid in t.seats.items():
+            if pid in withdrawn:
+                counts[SEAT_DIVISION[seat]] += 1
+        holes_by_table[t.table] = counts
+    seated = {"A": 0, "B": 0}
+    for t in rotated:
+        for seat, pid in t.seats.items():
+            if pid not in withdrawn:
+                seated[SEAT_DIVISION[seat]] += 1
+    line = {"A": 0, "B": 0}
+    for w in waiting:
+        line[w.division] += 1
+    have = {d: seated[d] + line[d] for d in "AB"}
+    count = len(rotated)
+    keep = 0
+    for n in range(count, 0, -1):
+        need = sum(max(0, 2 * n - have[d]) for d in "AB")
+        if need <= len(house):
+            keep = n
+            break
+    if keep == count:
+        return []
+    order = sorted(
+        rotated,
+        key=lambda t: (-sum(holes_by_table[t.table].values()), -t.table),
+    )
+    return sorted(t.table for t in order[: count - keep])
+
+
+def seat_with_holes(
+    results: Sequence[TableResult],
+    *,
+    withdrawn: Iterable[PlayerId],
+    waiting: Sequence[Waiting],
+    house: Sequence[PlayerId],
+    sit_outs_so_far: dict[PlayerId, int],
+    lot_seed: int,
+    close: Sequence[int] | None = None,
+    house_seated: Iterable[PlayerId] = (),
+) -> NextSeating:
+    """Seat the next round by §6: rotation, then holes filled by waiting players, house
+    players and the players of closed tables, then the sit-out passed on to movers.
+
+    ``close`` names the rotated tables the director closes; None takes the default
+    proposal. ``house_seated`` names the house players seated last round: at a closed
+    table, or in a mover's seat a waiting player takes, they go back to the house
+    (they never sit out). Raises SeatingError when the chosen closures leave a hole
+    unfilled or close every table."""
+    gone = frozenset(withdrawn)
+    stand_ins = frozenset(house_seated)
+    rotated = rotate(results)
+    if close is None:
+        close = plan_closures(rotated, gone, waiting, house)
+    closing = set(close)
+    unknown = closing - {t.table for t in rotated}
+    if unknown:
+        raise SeatingError(f"There is no table {min(unknown)} to close.")
+    if len(closing) >= len(rotated):
+        raise SeatingError("Closing every table leaves nobody seated; keep at least one.")
+    lots = lot_position([w.player for w in waiting] + _all_players(rotated) + list(house), lot_seed)
+
+    queue: dict[str, list[Waiting]] = {"A": [], "B": []}
+    for w in sorted(waiting, key=lambda w: (w.since, lots[w.player])):
+        queue[w.division].append(w)
+    # Players of closed tables join the line after everyone already waiting.
+    closed_line: dict[str, list[PlayerId]] = {"A": [], "B": []}
+    house_line = list(house)
+    for t in rotated:
+        if t.table in closing:
+            for seat, pid in t.seats.items():
+                if pid in gone:
+                    continue
+                if pid in stand_ins:
+                    house_line.append(pid)
+                else:
+                    closed_line[SEAT_DIVISION[seat]].append(pid)
+    for d in "AB":
+        closed_line[d].sort(key=lots.__getitem__)
+
+    kept = [t for t in rotated if t.table not in closing]
+    renumbered = {t.table: i for i, t in enumerate(kept, start=1)}
+    changes: list[Change] = []
+    tables: list[TableSeating] = []
+    holes = 0
+    for t in kept:
+        new = renumbered[t.table]
+        seats = dict(t.seats)
+        for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
+            if seats[seat] not in gone:
+                continue
+            d = SEAT_DIVISION[seat]
+            out = seats[seat]
+            if queue[d]:
+                into, kind = queue[d].pop(0).player, "waiting"
+            elif house_line:
+                into, kind = house_line.pop(0), "house"
+            elif closed_line[d]:
+                into, kind = closed_line[d].pop(0), "closed"
+            else:
+                holes += 1
+                continue
+            seats[seat] = into
+            changes.append(Change(new, seat, out, into, kind))
+        tables.append(TableSeating(new, seats))
+    if holes:
+        raise SeatingError(
+            f"{holes} seat{'s' if holes != 1 else ''} would stay empty: close "
+            f"{'more tables' if closing else 'a table'} or add house players."
+        )
+
+    # Step 5: whoever is still in line takes a mover's seat; the mover sits out.
+    # The movers are the losers of round r, wherever they now sit: at their rotated
+    # seat, or in a hole they filled from a closed table. A loser of a closed table left
+    # in line is a mover too: they take a seat only from a mover with fewer sit-outs,
+    # so that nobody sits out twice while a mover has never sat out.
+    losers = {pid for r in results for pid in r.pair(won=False)}
+    leftovers = {
+        d: [w.player for w in queue[d]]
+        + [p for p in closed_line[d] if p not in losers]
+        + [p for p in closed_line[d] if p in losers]
+        for d in "AB"
+    }
+    sit_outs: list[PlayerId] = []
+    for d in "AB":
+        movers = [
+            (t.table, seat, t.seats[seat])
+            for t in tables
+            for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
+            if SEAT_DIVISION[seat] == d and t.seats[seat] in losers
+        ]
+
+        def turn(pid: PlayerId) -> tuple[bool, int, int]:
+            # A house player in a mover's seat makes way first: a stand-in never sits out.
+            return (pid not in stand_ins, sit_outs_so_far.get(pid, 0), lots[pid])
+
+        movers.sort(key=lambda m: turn(m[2]))
+        by_table = {t.table: t for t in tables}
+        for pid in leftovers[d]:
+            if not movers or (pid in losers and turn(pid) < turn(movers[0][2])):
+                sit_outs.append(pid)
+                continue
+            table, seat, mover = movers.pop(0)
+            by_table[table].seats[seat] = pid
+            changes.append(Change(table, seat, mover, pid, "pass-on"))
+            if mover in stand_ins:
+                house_line.append(mover)
+            else:
+                sit_outs.append(mover)
+    changes.sort(key=lambda c: (c.table, "NESW".index(c.seat.value)))
+    return NextSeating(
+        tables=tables,
+        changes=changes,
+        closed=sorted(closing),
+        sit_outs=sit_outs,
+        renumbered=renumbered,
+        holes=0,
+        unused_house=house_line,
+    )
+
+
+def _all_players(seating: Sequence[TableSeating]) -> list[PlayerId]:
+    return [pid for t in seating for pid in t.seats.values()]
+
+
+def lot_position(players: Iterable[PlayerId], seed: int) -> dict[PlayerId, int]:
+    """Each player's place in the recorded lot; the same seed gives the same order."""
+    order = sorted(set(players), key=stable_order)
+    random.Random(seed).shuffle(order)
+    return {p: i for i, p in enumerate(order)}
+
+
+@dataclass(frozen=True)
+class FirstRoundRemedy:
+    """A way to seat round 1 with uneven counts (§1, §6)."""
+
+    kind: str  # "sit-out" or "house"
+    tables: int
+    sit_out_a: int = 0
+    sit_out_b: int = 0
+    house_a: int = 0
+    house_b: int = 0
+
+    @property
+    def describe(self) -> str:
+        plural = "s" if self.tables != 1 else ""
+        if self.kind == "sit-out":
+            who = " and ".join(
+                f"{n} {d} player{'s' if n != 1 else ''}"
+                for n, d in ((self.sit_out_a, "A"), (self.sit_out_b, "B"))
+                if n
+            )
+            return f"{self.tables} table{plural}; {who} sit out round 1 (drawn by lot)."
+        need = " and ".join(
+            f"{n} house player{'s' if n != 1 else ''} in division {d}"
+            for n, d in ((self.house_a, "A"), (self.house_b, "B"))
+            if n
+        )
+        return f"{self.tables} table{plural} with {need}."
+
+
+def first_round_remedies(a_count: int, b_count: int) -> list[FirstRoundRemedy]:
+    """What the director can choose when the counts do not seat exactly."""
+    if shortfall(a_count, b_count) is None:
+        return []
+    remedies = []
+    down = min(a_count // 2, b_count // 2)
+    if down >= 1:
+        remedies.append(FirstRoundRemedy("sit-out", down, a_count - 2 * down, b_count - 2 * down))
+    up = max(1, (a_count + 1) // 2, (b_count + 1) // 2)
+    remedies.append(
+        FirstRoundRemedy("house", up, house_a=2 * up - a_count, house_b=2 * up - b_count)
+    )
+    return remedies
+
+
+def draw_with_remedy(
+    a_players: Sequence[PlayerId],
+    b_players: Sequence[PlayerId],
+    rng: random.Random,
+    remedy: FirstRoundRemedy,
+    house_a: Sequence[PlayerId] = (),
+    house_b: Sequence[PlayerId] = (),
+) -> tuple[list[TableSeating], list[PlayerId]]:
+    """Round 1 with a remedy: (the seating, the players who sit out)."""
+    a = sorted(a_players, key=stable_order)
+    b = sorted(b_players, key=stable_order)
+    rng.shuffle(a)
+    rng.shuffle(b)
+    sit_outs: list[PlayerId] = []
+    if remedy.kind == "sit-out":
+        sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
+        a, b = a[: 2 * remedy.tables], b[: 2 * remedy.tables]
+    else:
+        if len(house_a) < remedy.house_a or len(house_b) < remedy.house_b:
+            raise SeatingError("Not enough house players for this remedy.")
+        # House players are spread over the room, not stacked at one table.
+        a = _spread(a, list(house_a[: remedy.house_a]), rng)
+        b = _spread(b, list(house_b[: remedy.house_b]), rng)
+    if len(a) != 2 * remedy.tables or len(b) != 2 * remedy.tables:
+        raise SeatingError("The remedy no longer fits the checked-in players; reload the page.")
+    return _layout(a, b), sit_outs
+
+
+def _spread(players: list[PlayerId], house: list[PlayerId], rng: random.Random) -> list[PlayerId]:
+    result = list(players)
+    for h in house:
+        result.insert(rng.randrange(len(result) + 1), h)
+    return result

@@ -8,6 +8,7 @@ a *misdeal*. The generator is passed in, so the same seed plays the same event.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from datetime import timedelta
 
 from .hands import SEATS, Hand, Outcome
@@ -40,3 +41,33 @@ def random_hand(rng: random.Random) -> Hand:
 def hand_duration(rng: random.Random) -> timedelta:
     """How long a hand takes at the table: about two minutes, sometimes more."""
     return timedelta(seconds=rng.randint(70, 230))
+
+
+@dataclass(frozen=True)
+class Mess:
+    """When the room changes in a simulated event (§6).
+
+    ``withdrawals`` lists (round, mid_match): a player withdraws during that round,
+    mid-match with a substitute when ``mid_match``, else once the round is over;
+    ``arrivals`` lists the rounds during which a late player checks in (round 1 or
+    later, so they are seated from the next round); ``uneven`` the per-division
+    count offsets of the room at round 1 (each -3..3)."""
+
+    withdrawals: tuple[tuple[int, bool], ...] = ()
+    arrivals: tuple[int, ...] = ()
+    uneven: tuple[int, int] = (0, 0)
+
+
+def plan_mess(
+    rng: random.Random, rounds: int, *, withdraw: int = 0, late: int = 0, uneven: bool = False
+) -> Mess:
+    """Random moments for the mess; the same generator gives the same plan."""
+    last = max(1, rounds - 1)
+    withdrawals = tuple(sorted((rng.randint(1, last), rng.random() < 0.5) for _ in range(withdraw)))
+    arrivals = tuple(sorted(rng.randint(1, last) for _ in range(late)))
+    offsets = (0, 0)
+    if uneven:
+        offsets = (rng.randint(-3, 3), rng.randint(-3, 3))
+        if offsets == (0, 0):
+            offsets = (rng.choice((-1, 1)), 0)
+    return Mess(withdrawals, arrivals, offsets)

@@ -4,7 +4,10 @@ Vocabulary: a player's *total* is the sum over preliminary rounds of their match
 (team score + team bonuses + own awards and penalties); *wins* counts the matches their
 team won; *margin* sums their team's score minus the opponents' over those matches. The
 *tiebreak chain* orders equal totals; its last link, the *lot*, is a draw from a
-recorded seed so that the order can be reproduced and shown.
+recorded seed so that the order can be reproduced and shown. A *sit-out* is a round a
+checked-in player had no seat (§6): it scores the ``sit_out_score`` setting, is neither
+a win nor a loss and adds nothing to margin. A player has *played* when they sat in at
+least one preliminary match; only they are ranked.
 """
 
 from __future__ import annotations
@@ -35,13 +38,46 @@ class RoundLine:
 
 
 @dataclass(frozen=True)
+class SitOutLine:
+    round_number: int
+    points: int
+
+
+def sit_out_points(setting: str | int, played_before: Sequence[RoundLine]) -> int:
+    """§6: ``average`` is the points of the matches played before, divided by their
+    number, rounded down (0 with none); ``none`` is 0; a number is that number."""
+    if setting == "none":
+        return 0
+    if setting == "average":
+        if not played_before:
+            return 0
+        return sum(r.points for r in played_before) // len(played_before)
+    return int(setting)
+
+
+def sit_out_lines(
+    setting: str | int, rounds: Sequence[RoundLine], sat_out: Iterable[int]
+) -> tuple[SitOutLine, ...]:
+    """Each sit-out round scored from the matches played before that round."""
+    return tuple(
+        SitOutLine(n, sit_out_points(setting, [r for r in rounds if r.round_number < n]))
+        for n in sorted(sat_out)
+    )
+
+
+@dataclass(frozen=True)
 class PlayerRecord:
     player: PlayerId
     rounds: Sequence[RoundLine] = field(default_factory=tuple)
+    sit_outs: Sequence[SitOutLine] = field(default_factory=tuple)
 
     @property
     def total(self) -> int:
-        return sum(r.points for r in self.rounds)
+        return sum(r.points for r in self.rounds) + sum(s.points for s in self.sit_outs)
+
+    @property
+    def played(self) -> int:
+        return len(self.rounds)
 
     @property
     def wins(self) -> int:

@@ -140,6 +140,8 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
     else:
         story.append(Paragraph("The final is not seated yet.", s.body))
 
+    for why in results.skipped:
+        story.append(Paragraph(f"Skipped for the final: {st.escape(why)}", s.body))
     story.append(Paragraph("Top of each division (preliminary rounds)", s.heading))
     half = (width - 0.25 * inch) / 2
     story.append(

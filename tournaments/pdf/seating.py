@@ -19,10 +19,11 @@ from reportlab.platypus import (
     PageBreak,
     PageTemplate,
     Paragraph,
+    Spacer,
 )
 
 from ..domain.hands import Seat, Team
-from ..services.sheets import Seated, SeatingSheet
+from ..services.sheets import Seated, SeatingSheet, sort_key
 from . import styles as st
 
 COLUMN_GAP = 0.3 * inch
@@ -32,7 +33,8 @@ TITLE_HEIGHT = 0.85 * inch
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
         return f"{seat.value}  (empty)"
-    return st.fit(f"{seat.value}  {player.name} ({player.division})", font, size, width)
+    mark = "house" if player.house else player.division
+    return st.fit(f"{seat.value}  {player.name} ({mark})", font, size, width)
 
 
 def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
@@ -120,15 +122,27 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     name_size = 9
     widths = [half * 0.42, half * 0.12, half * 0.10, half * 0.36]
     names: list[list[Any]] = [["Name", "Table", "Seat", "Partner"]]
-    for p in sheet.players:
-        names.append(
+    entries: list[tuple[tuple[str, str], list[Any]]] = [
+        (
+            sort_key(p.name),
             [
                 st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
                 str(p.table),
                 p.seat.value,
                 st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
-            ]
+            ],
         )
+        for p in sheet.players
+    ]
+    # §6: a player sitting this round out finds their name in its place too.
+    entries += [
+        (
+            sort_key(name),
+            [st.fit(name, fonts.regular, name_size, widths[0] - 6), "—", "", "sits out"],
+        )
+        for name in sheet.sit_outs
+    ]
+    names += [row for _, row in sorted(entries, key=lambda e: e[0])]
     by_name = LongTable(
         names,
         colWidths=widths,
@@ -153,10 +167,24 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         Paragraph(f"Seating by table · {subtitle}", s.subtitle),
         Paragraph(
             "A players sit North and East, B players South and West; partners sit "
-            "opposite. (A)/(B) marks each player's division.",
+            "opposite. (A)/(B) marks each player's division; (house) a house player.",
             s.small,
         ),
         by_table,
+        *(
+            [
+                Spacer(1, 6),
+                Paragraph(
+                    f"<b>Sitting out {st.escape(sheet.round_label)}</b> "
+                    f"({len(sheet.sit_outs)}): "
+                    + st.escape(", ".join(sheet.sit_outs))
+                    + ". First in line for the next round.",
+                    s.body,
+                ),
+            ]
+            if sheet.sit_outs
+            else []
+        ),
         NextPageTemplate("names_first"),
         PageBreak(),
         Paragraph(st.escape(sheet.event), s.title),

@@ -57,7 +57,12 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     size = s.cell.fontSize
 
     def name_cell(line: StandingLine) -> Any:
-        text = line.name + (" (withdrawn)" if line.withdrawn else "")
+        mark = (
+            f"withdrawn after round {line.withdrawn_after}" if line.withdrawn_after else "withdrawn"
+        )
+        text = line.name + (f" ({mark})" if line.withdrawn else "")
+        if line.sit_outs:
+            text += f" · {line.played} played, {line.sit_outs} sat out"
         # A plain string draws far faster than a Paragraph; wrap only names that need it.
         if st.pdfmetrics.stringWidth(text, fonts.regular, size) <= name_width - 6:
             return text

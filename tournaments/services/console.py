@@ -360,7 +360,7 @@ class Finalist:
         if self.row.standing.decided_by_lot:
             text += ", placed by lot"
         if self.skipped:
-            text += f" ({', '.join(self.skipped)} withdrawn)"
+            text += f" ({'; '.join(self.skipped)}: cannot enter the final)"
         return text + "."
 
 
@@ -374,20 +374,24 @@ def finalists(
     ``seated`` maps player id to final seat; without it the top two eligible players of
     each division are shown, as ``services.standings.seed_final`` will seat them.
     """
+    from .standings import final_entries
+
     table = table if table is not None else standings(tournament)
+    # §4: who enters (a shared rank the director has not broken yet enters nobody).
+    entries = final_entries(tournament) if seated is None else {}
     result = []
     for division, seats in (("A", ("N", "S")), ("B", ("E", "W"))):
         skipped: list[str] = []
         picked = []
+        entering = [p.pk for p in entries[division].finalists] if entries else []
         for row in table[division]:
+            if row.player.withdrawn:
+                skipped.append(f"{row.player.name} {row.withdrawn_mark}")
             if seated is not None:
                 if row.player.pk in seated:
                     picked.append((seated[row.player.pk], row, tuple(skipped)))
                 continue
-            if row.player.withdrawn:
-                skipped.append(row.player.name)
-                continue
-            if len(picked) < 2:
-                picked.append((seats[len(picked)], row, tuple(skipped)))
+            if row.player.pk in entering:
+                picked.append((seats[entering.index(row.player.pk)], row, tuple(skipped)))
         result += [Finalist(seat, division, row, skip) for seat, row, skip in picked]
     return sorted(result, key=lambda f: "NSEW".index(f.seat))

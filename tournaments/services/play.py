@@ -34,6 +34,7 @@ from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
 from . import Conflict, ServiceError, log, now_or
+from .substitutions import attribute as attribute_substitutions
 
 
 def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock:
@@ -309,6 +310,8 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
         else:
             seat.team_score = seat.bonus = seat.individual = seat.points = None
             seat.won = seat.margin = None
+    # §6: a substituted seat's points are split between the players who held it.
+    attribute_substitutions(match, state, seats)
     SeatRow.objects.bulk_update(
         seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
     )

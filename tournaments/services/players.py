@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
-from ..models import Division, Player, Tournament
-from . import ServiceError, log
+from ..models import Division, Player, Round, Seat, SitOut, Tournament
+from . import ServiceError, log, now_or
 from .people import link_players
 
 NAME_MAX = Player._meta.get_field("name").max_length
@@ -54,15 +55,25 @@ def check_player(
 
 
 def register_player(
-    tournament: Tournament, name: str, division: str, *, by: str, checked_in: bool = False
+    tournament: Tournament,
+    name: str,
+    division: str,
+    *,
+    by: str,
+    checked_in: bool = False,
+    now: datetime | None = None,
 ) -> Player:
     name, division = check_player(tournament, name, division)
     try:
         with transaction.atomic():
             player = Player.objects.create(
-                tournament=tournament, name=name, division=division, checked_in=checked_in
+                tournament=tournament,
+                name=name,
+                division=division,
+                checked_in=checked_in,
+                checked_in_at=now_or(now) if checked_in else None,
             )
-            log(tournament, by, "register", f"Registered {name} in division {division}.")
+            log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
             link_players([player], by=by)
     except IntegrityError as exc:
         raise ServiceError(f"{name} is already registered.") from exc
@@ -87,20 +98,163 @@ def set_checked_in(
     with transaction.atomic():
         players = Player.objects.filter(tournament=tournament, pk__in=list(player_ids))
         names = sorted(players.values_list("name", flat=True))
-        count = players.update(checked_in=value)
+        # The time of check-in orders the waiting line (§6: longest waiting first).
+        count = players.update(checked_in=value, checked_in_at=timezone.now() if value else None)
         if count:
             verb = "Checked in" if value else "Undid check-in of"
             log(tournament, by, "check-in", f"{verb} {', '.join(names)}.")
     return count
 
 
-def set_withdrawn(player: Player, value: bool, *, by: str, reason: str = "") -> Player:
+def _started_rounds(tournament: Tournament) -> int:
+    """The number of the last preliminary round that has started (0 before round 1)."""
+    last = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
+        .exclude(status=Round.Status.SEATED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def set_withdrawn(
+    player: Player, value: bool, *, by: str, reason: str = "", now: datetime | None = None
+) -> Player:
+    """Withdraw a player (§6): they keep every hand played and are never seated again.
+
+    A withdrawal while the next round is seated but not started discards that seating
+    (nothing was played in it) so that it is seated again with the hole filled; the
+    message says so. Reinstating puts the player in the waiting line."""
+    from .rounds import discard_unstarted_round
+
     with transaction.atomic():
-        Player.objects.filter(pk=player.pk).update(withdrawn=value)
-        player.withdrawn = value
-        verb = "Withdrew" if value else "Reinstated"
-        log(player.tournament, by, "withdraw", f"{verb} {player.name}.", reason=reason)
+        locked = Player.objects.select_for_update().get(pk=player.pk)
+        tournament = locked.tournament
+        if value and locked.withdrawn:
+            after = locked.withdrawn_after_round
+            raise ServiceError(
+                f"{locked.name} has already withdrawn"
+                + (f" (after round {after})." if after else ".")
+            )
+        if not value and not locked.withdrawn:
+            raise ServiceError(f"{locked.name} is not withdrawn.")
+        notes = []
+        if value:
+            after = _started_rounds(tournament)
+            pending = (
+                Round.objects.filter(
+                    tournament=tournament,
+                    kind=Round.Kind.PRELIMINARY,
+                    status=Round.Status.SEATED,
+                )
+                .order_by("-number")
+                .first()
+            )
+            if pending is not None and Seat.objects.filter(round=pending, player=locked).exists():
+                discard_unstarted_round(pending, by=by, why=f"{locked.name} withdrew")
+                notes.append(f"The seating of {pending} was discarded: seat it again.")
+            locked.withdrawn, locked.withdrawn_after_round = True, after
+            summary = (
+                f"Withdrew {locked.name} after round {after}."
+                if after
+                else (f"Withdrew {locked.name} before round 1.")
+            )
+        else:
+            locked.withdrawn, locked.withdrawn_after_round = False, None
+            locked.checked_in, locked.checked_in_at = True, now_or(now)
+            summary = f"Reinstated {locked.name}: waiting for the next round."
+        locked.save(
+            update_fields=["withdrawn", "withdrawn_after_round", "checked_in", "checked_in_at"]
+        )
+        log(tournament, by, "withdraw", " ".join([summary, *notes]), reason=reason, at=now)
+    player.withdrawn, player.withdrawn_after_round = locked.withdrawn, locked.withdrawn_after_round
+    player.checked_in = locked.checked_in
+    player.notes = notes  # type: ignore[attr-defined]
     return player
+
+
+def add_house_player(
+    tournament: Tournament, name: str, division: str, *, by: str, reason: str = ""
+) -> Player:
+    """A stand-in (§6): plays where a seat needs filling, is never ranked, never in the
+    final, and is shown as "house" everywhere."""
+    name, division = check_player(tournament, name, division)
+    try:
+        with transaction.atomic():
+            player = Player.objects.create(
+                tournament=tournament,
+                name=name,
+                division=division,
+                checked_in=True,
+                checked_in_at=timezone.now(),
+                house=True,
+            )
+            log(tournament, by, "house", f"Added house player {name} ({division}).", reason=reason)
+    except IntegrityError as exc:
+        raise ServiceError(f"{name} is already registered.") from exc
+    return player
+
+
+def retire_house_player(player: Player, *, by: str, reason: str = "") -> Player:
+    """A house player leaves: never seated again; a seat they hold becomes a hole."""
+    if not player.house:
+        raise ServiceError(f"{player.name} is not a house player.")
+    return set_withdrawn(player, True, by=by, reason=reason or "house player retired")
+
+
+ATTENDANCE = {
+    "registered": "registered",
+    "checked_in": "checked in",
+    "waiting": "waiting",
+    "seated": "seated",
+    "sat_out": "sat out",
+    "withdrawn": "withdrawn",
+    "house": "house",
+}
+
+
+def attendance(tournament: Tournament) -> dict[int, str]:
+    """Each player's attendance state now (§6), in one pass over three small queries."""
+    last = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
+        .order_by("-number")
+        .first()
+    )
+    seated: set[int] = set()
+    sat_out: set[int] = set()
+    if last is not None:
+        seated = set(Seat.objects.filter(round=last).values_list("player_id", flat=True))
+        sat_out = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
+    states = {}
+    for pk, checked_in, withdrawn, house in Player.objects.filter(
+        tournament=tournament
+    ).values_list("pk", "checked_in", "withdrawn", "house"):
+        states[pk] = attendance_state(
+            checked_in=checked_in,
+            withdrawn=withdrawn,
+            house=house,
+            seated=pk in seated,
+            sat_out=pk in sat_out,
+            drawn=last is not None,
+        )
+    return states
+
+
+def attendance_state(
+    *, checked_in: bool, withdrawn: bool, house: bool, seated: bool, sat_out: bool, drawn: bool
+) -> str:
+    if withdrawn:
+        return "withdrawn"
+    if seated:
+        return "seated"
+    if house:
+        return "house"
+    if sat_out:
+        return "sat_out"
+    if not checked_in:
+        return "registered"
+    return "waiting" if drawn else "checked_in"
 
 
 @dataclass
@@ -194,7 +348,11 @@ def import_players(
         with transaction.atomic():
             created = Player.objects.bulk_create(
                 Player(
-                    tournament=tournament, name=r.name, division=r.division, checked_in=checked_in
+                    tournament=tournament,
+                    name=r.name,
+                    division=r.division,
+                    checked_in=checked_in,
+                    checked_in_at=now_or(now) if checked_in else None,
                 )
                 for r in report.rows
             )
@@ -210,7 +368,7 @@ def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
     from django.db.models import Count, Q
 
     rows = (
-        Player.objects.filter(tournament=tournament)
+        Player.objects.filter(tournament=tournament, house=False)
         .values("division")
         .annotate(
             registered=Count("id", filter=Q(withdrawn=False)),

@@ -6,13 +6,26 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
 
 from ..domain.hands import Seat, Team
-from ..domain.seating import SeatingError, TableResult, TableSeating, draw, rotate, swap
-from ..models import HandEntry, Match, Player, Round, RoundPause, TableLink, Tournament
+from ..domain.seating import (
+    FirstRoundRemedy,
+    NextSeating,
+    SeatingError,
+    TableResult,
+    TableSeating,
+    Waiting,
+    draw,
+    draw_with_remedy,
+    first_round_remedies,
+    seat_with_holes,
+    swap,
+)
+from ..models import HandEntry, Match, Player, Round, RoundPause, SitOut, TableLink, Tournament
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
 from .play import observe_call, round_clock
@@ -62,9 +75,14 @@ def draw_first_round(
     by: str,
     seed: int | None = None,
     redraw: bool = False,
+    remedy: str = "",
     now: datetime | None = None,
 ) -> Round:
-    """Round 1: a seeded random draw of the checked-in players."""
+    """Round 1: a seeded random draw of the checked-in players.
+
+    With uneven counts the draw is refused unless the director picked a ``remedy`` of
+    §6 (``sit-out`` or ``house``); the house remedy uses the available house players
+    and adds the missing ones as "House A1", "House B1", ..."""
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
@@ -78,21 +96,102 @@ def draw_first_round(
             ):
                 raise ServiceError("Round 1 is already drawn and under way.")
             existing.seats.all().delete()
+            existing.sit_outs.all().delete()
             existing.matches.all().delete()
             existing.delete()
-        players = Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False)
+        players = Player.objects.filter(
+            tournament=tournament, checked_in=True, withdrawn=False, house=False
+        )
         a_ids = [p.pk for p in players if p.division == "A"]
         b_ids = [p.pk for p in players if p.division == "B"]
+        sit_outs: list = []
+        note = ""
         try:
-            seating = draw(a_ids, b_ids, random.Random(seed))
+            if not remedy:
+                seating = draw(a_ids, b_ids, random.Random(seed))
+            else:
+                chosen = _remedy(len(a_ids), len(b_ids), remedy)
+                house = _house_for(tournament, chosen, by=by)
+                seating, sit_outs = draw_with_remedy(
+                    a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"]
+                )
+                note = " Remedy: " + chosen.describe
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
         _write_seating(rnd, seating)
+        SitOut.objects.bulk_create(SitOut(round=rnd, player_id=pid) for pid in sit_outs)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
-        log(tournament, by, "draw", f"Drew round 1: {len(seating)} tables, seed {seed}.", at=now)
+        log(
+            tournament,
+            by,
+            "draw",
+            f"Drew round 1: {len(seating)} tables, seed {seed}.{note}",
+            at=now,
+        )
     return rnd
+
+
+def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
+    """The ways to seat round 1 when the checked-in counts do not fit (§1, §6)."""
+    counts = {"A": 0, "B": 0}
+    for division in Player.objects.filter(
+        tournament=tournament, checked_in=True, withdrawn=False, house=False
+    ).values_list("division", flat=True):
+        counts[division] += 1
+    return first_round_remedies(counts["A"], counts["B"])
+
+
+def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
+    for remedy in first_round_remedies(a_count, b_count):
+        if remedy.kind == kind:
+            return remedy
+    raise SeatingError("That remedy does not apply to the checked-in players; reload the page.")
+
+
+def _house_for(tournament: Tournament, remedy: FirstRoundRemedy, *, by: str) -> dict[str, list]:
+    house: dict[str, list] = {"A": [], "B": []}
+    if remedy.kind != "house":
+        return house
+    free = Player.objects.filter(tournament=tournament, house=True, withdrawn=False).order_by("pk")
+    for p in free:
+        house[p.division].append(p.pk)
+    names = set(Player.objects.filter(tournament=tournament).values_list("name", flat=True))
+    for division, need in (("A", remedy.house_a), ("B", remedy.house_b)):
+        n = 0
+        while len(house[division]) < need:
+            n += 1
+            name = f"House {division}{n}"
+            if name in names:
+                continue
+            p = Player.objects.create(
+                tournament=tournament,
+                name=name,
+                division=division,
+                checked_in=True,
+                checked_in_at=now_or(None),
+                house=True,
+            )
+            log(tournament, by, "house", f"Added house player {name} ({division}) for round 1.")
+            house[division].append(p.pk)
+    return {d: house[d][: (remedy.house_a if d == "A" else remedy.house_b)] for d in "AB"}
+
+
+def discard_unstarted_round(rnd: Round, *, by: str, why: str) -> None:
+    """Drop a seated round that has not started, so it can be seated again."""
+    rnd = _lock_round(rnd)
+    if rnd.status != Round.Status.SEATED:
+        raise ServiceError(f"{rnd} has started; its seating stands.")
+    rnd.seats.all().delete()
+    rnd.sit_outs.all().delete()
+    rnd.matches.all().delete()
+    if rnd.number == 1:
+        Tournament.objects.filter(pk=rnd.tournament_id).update(
+            status=Tournament.Status.REGISTRATION
+        )
+    log(rnd.tournament, by, "discard", f"Seating of {rnd} discarded: {why}.")
+    rnd.delete()
 
 
 def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: str = "") -> None:
@@ -339,29 +438,140 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
     return rnd
 
 
-def seat_next_round(tournament: Tournament, *, by: str, now: datetime | None = None) -> Round:
-    """Seat the next preliminary round by the winner-split rotation."""
+@dataclass(frozen=True)
+class NextRoundPlan:
+    """The next round as it would be seated, for the preview and the confirm (§6)."""
+
+    number: int
+    seating: NextSeating
+    proposed_close: list[int]
+    names: dict[int, str]
+    house: set[int]
+    waiting: int
+    holes: int
+
+    @property
+    def plain(self) -> bool:
+        """Nothing but the rotation: no hole, no waiting player, no closed table."""
+        s = self.seating
+        return not (s.changes or s.closed or s.sit_outs)
+
+
+def _last_finished(tournament: Tournament) -> Round:
+    last = tournament.rounds.order_by("-number").first()
+    if last is None:
+        raise ServiceError("Draw round 1 first.")
+    if last.kind != Round.Kind.PRELIMINARY or last.number >= tournament.preliminary_rounds:
+        raise ServiceError("All preliminary rounds are seated.")
+    if last.status != Round.Status.FINISHED:
+        raise ServiceError(f"Finalize {last} first.")
+    return last
+
+
+def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) -> NextRoundPlan:
+    """Compute the next round's seating without writing anything."""
+    last = _last_finished(tournament)
+    seating = {t.table: t for t in seating_of(last)}
+    winners = dict(last.matches.filter(game=1).values_list("table", "winner"))
+    results = [TableResult(seating[t], Team(winners[t])) for t in sorted(seating)]
+    people = list(
+        Player.objects.filter(tournament=tournament).values_list(
+            "pk", "name", "division", "checked_in", "withdrawn", "house", "checked_in_at"
+        )
+    )
+    seated = {pid for t in seating.values() for pid in t.seats.values()}
+    sat_out_last = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
+    counts: dict[int, int] = {}
+    for pid in SitOut.objects.filter(round__tournament=tournament).values_list(
+        "player_id", flat=True
+    ):
+        counts[pid] = counts.get(pid, 0) + 1
+    withdrawn = {pk for pk, _, _, _, w, _, _ in people if w}
+    house_ids = {pk for pk, _, _, _, _, h, _ in people if h}
+    waiting = [
+        # Last round's sit-outs are first in line; then by the time of check-in.
+        Waiting(pk, d, -1.0 if pk in sat_out_last else (at.timestamp() if at else 0.0))
+        for pk, _, d, checked, w, h, at in people
+        if checked and not w and not h and pk not in seated
+    ]
+    house = sorted(pk for pk in house_ids if pk not in withdrawn and pk not in seated)
+    kwargs = dict(
+        withdrawn=withdrawn,
+        waiting=waiting,
+        house=house,
+        sit_outs_so_far=counts,
+        lot_seed=tournament.lot_seed + last.number,
+        house_seated=house_ids & seated,
+    )
+    try:
+        proposal = seat_with_holes(results, **kwargs)
+        chosen = proposal if close is None else seat_with_holes(results, close=close, **kwargs)
+    except SeatingError as exc:
+        raise ServiceError(str(exc)) from exc
+    holes = sum(1 for t in seating.values() for pid in t.seats.values() if pid in withdrawn)
+    return NextRoundPlan(
+        number=last.number + 1,
+        seating=chosen,
+        proposed_close=proposal.closed,
+        names={pk: name for pk, name, *_ in people},
+        house=house_ids,
+        waiting=len(waiting),
+        holes=holes,
+    )
+
+
+def seat_next_round(
+    tournament: Tournament,
+    *,
+    by: str,
+    close: Sequence[int] | None = None,
+    expect: str | None = None,
+    now: datetime | None = None,
+) -> Round:
+    """Seat the next preliminary round: the rotation, with holes filled as §6 says.
+
+    ``expect`` is the fingerprint of the preview the director confirmed; when the room
+    changed meanwhile the seating is refused so that nothing is seated unseen."""
     with transaction.atomic():
         tournament = _lock_tournament(tournament)
-        last = tournament.rounds.order_by("-number").first()
-        if last is None:
-            raise ServiceError("Draw round 1 first.")
-        if last.kind != Round.Kind.PRELIMINARY or last.number >= tournament.preliminary_rounds:
-            raise ServiceError("All preliminary rounds are seated.")
-        if last.status != Round.Status.FINISHED:
-            raise ServiceError(f"Finalize {last} first.")
-        seating = {t.table: t for t in seating_of(last)}
-        results = [
-            TableResult(seating[m.table], Team(m.winner)) for m in last.matches.order_by("table")
-        ]
-        try:
-            new_seating = rotate(results)
-        except SeatingError as exc:
-            raise ServiceError(str(exc)) from exc
-        rnd = Round.objects.create(tournament=tournament, number=last.number + 1)
-        _write_seating(rnd, new_seating)
-        log(tournament, by, "seat", f"Seated {rnd} by rotation.", at=now)
+        plan = plan_next_round(tournament, close)
+        if expect is not None and expect != fingerprint(plan):
+            raise ServiceError(
+                "The room changed since the preview (a withdrawal, check-in or result): "
+                "look at the new preview and confirm again."
+            )
+        rnd = Round.objects.create(tournament=tournament, number=plan.number)
+        _write_seating(rnd, plan.seating.tables)
+        SitOut.objects.bulk_create(SitOut(round=rnd, player_id=p) for p in plan.seating.sit_outs)
+        name = plan.names.__getitem__
+        lines = [f"Seated {rnd} by rotation"]
+        if plan.seating.closed:
+            lines.append("closed table(s) " + ", ".join(map(str, plan.seating.closed)))
+        for c in plan.seating.changes:
+            label = "house player " if c.into in plan.house else ""
+            out = f" (for {name(c.out)})" if c.out is not None else ""
+            lines.append(f"table {c.table} {c.seat.value}: {label}{name(c.into)}{out} [{c.kind}]")
+        if plan.seating.sit_outs:
+            lines.append("sitting out: " + ", ".join(name(p) for p in plan.seating.sit_outs))
+        log(tournament, by, "seat", "; ".join(lines) + ".", at=now)
     return rnd
+
+
+def fingerprint(plan: NextRoundPlan) -> str:
+    """A short digest of a planned seating: equal plans, equal fingerprints."""
+    import hashlib
+
+    text = repr(
+        (
+            [
+                (t.table, sorted((s.value, p) for s, p in t.seats.items()))
+                for t in plan.seating.tables
+            ],
+            sorted(plan.seating.sit_outs),
+            plan.seating.closed,
+        )
+    )
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def revoke_link(

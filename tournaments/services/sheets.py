@@ -16,10 +16,10 @@ from datetime import datetime
 
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
-from ..models import HandEntry, Match, Round, TableLink, Tournament
+from ..models import HandEntry, Match, Round, SitOut, TableLink, Tournament
 from ..models import Seat as SeatRow
 from . import now_or
-from .standings import StandingRow, final_progress, final_round, standings
+from .standings import StandingRow, final_entries, final_progress, final_round, standings
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,7 @@ class Seated:
 
     name: str
     division: str
+    house: bool = False  # §6: a stand-in, printed "house" instead of a division
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,9 @@ class StandingLine:
     wins: int
     margin: int
     by_lot: bool
+    withdrawn_after: int | None = None
+    played: int = 0
+    sit_outs: int = 0
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,7 @@ class SeatingSheet:
     tables: tuple[TableLine, ...]
     players: tuple[FindLine, ...]  # alphabetical
     printed_at: datetime
+    sit_outs: tuple[str, ...] = ()  # §6: checked-in players without a seat this round
 
 
 @dataclass(frozen=True)
@@ -150,6 +155,7 @@ class FinalResults:
     wins: dict[Team, int]
     top: dict[str, tuple[StandingLine, ...]]
     printed_at: datetime
+    skipped: tuple[str, ...] = ()  # §4: withdrawn players passed over, with the reason
 
 
 # Letters that Unicode does not decompose into a base letter and an accent.
@@ -200,6 +206,9 @@ def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLi
             wins=row.record.wins,
             margin=row.record.margin,
             by_lot=row.standing.decided_by_lot,
+            withdrawn_after=row.player.withdrawn_after_round if row.player.withdrawn else None,
+            played=row.played,
+            sit_outs=row.sit_outs,
         )
         for row in rows
     )
@@ -240,10 +249,10 @@ def standings_sheet(
 
 def _seats_by_table(rnd: Round) -> dict[int, dict[Seat, Seated]]:
     tables: dict[int, dict[Seat, Seated]] = defaultdict(dict)
-    for table, position, name, division in SeatRow.objects.filter(round=rnd).values_list(
-        "table", "position", "player__name", "player__division"
+    for table, position, name, division, house in SeatRow.objects.filter(round=rnd).values_list(
+        "table", "position", "player__name", "player__division", "player__house"
     ):
-        tables[table][Seat(position)] = Seated(name, division)
+        tables[table][Seat(position)] = Seated(name, division, house)
     return {t: {s: seats[s] for s in SEATS if s in seats} for t, seats in sorted(tables.items())}
 
 
@@ -252,7 +261,7 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     players = [
         FindLine(
             p.name,
-            p.division,
+            "house" if p.house else p.division,
             table,
             seat,
             seats[seat.partner].name if seat.partner in seats else "",
@@ -267,6 +276,12 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
         tables=tuple(TableLine(t, s) for t, s in tables.items()),
         players=tuple(players),
         printed_at=now_or(now),
+        sit_outs=tuple(
+            sorted(
+                SitOut.objects.filter(round=rnd).values_list("player__name", flat=True),
+                key=sort_key,
+            )
+        ),
     )
 
 
@@ -448,4 +463,9 @@ def final_results(
             for d, rows in table.items()
         },
         printed_at=now_or(now),
+        skipped=tuple(
+            f"{p.name} (division {d}): {why}"
+            for d, entry in final_entries(tournament).items()
+            for p, why in entry.skipped
+        ),
     )

@@ -8,13 +8,17 @@ the rotation, the standings and the final hold together.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
-from ..domain.hands import SEATS
-from ..domain.simulation import hand_duration, random_hand
-from ..models import HandEntry, Match, Round, Tournament
+from ..domain.hands import SEATS, Seat
+from ..domain.seating import SEAT_DIVISION
+from ..domain.simulation import Mess, hand_duration, plan_mess, random_hand
+from ..models import HandEntry, Match, Player, Round, Tournament
+from ..models import Seat as SeatRow
 from . import play, rounds, standings
 from . import players as player_service
+from .substitutions import substitute, substitutes_for
 from .tournaments import create_tournament
 
 FIRST = [
@@ -82,32 +86,119 @@ def player_names(count: int, rng: random.Random) -> list[str]:
 
 
 class Simulation:
-    def __init__(self, tables: int, seed: int, name: str | None = None) -> None:
+    def __init__(
+        self,
+        tables: int,
+        seed: int,
+        name: str | None = None,
+        *,
+        withdraw: int = 0,
+        late: int = 0,
+        house: int = 0,
+        uneven: bool = False,
+    ) -> None:
         self.rng = random.Random(seed)
         self.tables = tables
         self.seed = seed
         self.name = name or f"Simulated {tables}-table event, seed {seed}"
         self.clock = EPOCH
+        self.messy = bool(withdraw or late or house or uneven)
+        self.house = house
+        # Drawn from its own generator so that a plain event plays exactly as before.
+        self.mess = (
+            plan_mess(random.Random(seed + 1), 5, withdraw=withdraw, late=late, uneven=uneven)
+            if self.messy
+            else Mess()
+        )
+        self.late_count = 0
 
     def setup(self) -> Tournament:
         t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock)
-        names = player_names(4 * self.tables, self.rng)
+        da, db = self.mess.uneven
+        counts = {"A": max(2, 2 * self.tables + da), "B": max(2, 2 * self.tables + db)}
+        names = player_names(counts["A"] + counts["B"], self.rng)
+        divisions = ["A"] * counts["A"] + ["B"] * counts["B"]
+        if counts["A"] == counts["B"]:
+            divisions = ["A" if i % 2 == 0 else "B" for i in range(len(names))]
         csv_text = "name,division\n" + "".join(
-            f"{n},{'A' if i % 2 == 0 else 'B'}\n" for i, n in enumerate(names)
+            f"{n},{d}\n" for n, d in zip(names, divisions, strict=True)
         )
         report = player_service.import_players(t, csv_text, by=SIM, checked_in=True, now=self.clock)
         assert report.ok, report.error_text()
-        rounds.draw_first_round(t, by=SIM, seed=self.rng.getrandbits(48), now=self.clock)
+        for i in range(self.house):
+            player_service.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
+        remedy = ""
+        if rounds.remedies(t):
+            remedy = self.rng.choice([r.kind for r in rounds.remedies(t)])
+        rounds.draw_first_round(
+            t, by=SIM, seed=self.rng.getrandbits(48), remedy=remedy, now=self.clock
+        )
         self.tournament = t
         return t
+
+    # --- the mess of §6 -----------------------------------------------------------
+
+    def arrive(self, number: int) -> None:
+        for _ in range(self.mess.arrivals.count(number)):
+            self.late_count += 1
+            player_service.register_player(
+                self.tournament,
+                f"Late Arrival {self.late_count}",
+                self.rng.choice("AB"),
+                by=SIM,
+                checked_in=True,
+                now=self.clock,
+            )
+
+    def withdraw_between(self, number: int) -> None:
+        for _ in range(self.mess.withdrawals.count((number, False))):
+            rnd = self.tournament.rounds.get(number=number)
+            ids = sorted(
+                SeatRow.objects.filter(
+                    round=rnd, player__withdrawn=False, player__house=False
+                ).values_list("player_id", flat=True)
+            )
+            if len(ids) <= 8:  # keep a room that can still seat two tables
+                return
+            player = Player.objects.get(pk=self.rng.choice(ids))
+            player_service.set_withdrawn(player, True, by=SIM, reason="simulated", now=self.clock)
+
+    def interrupt_for(self, rnd: Round) -> dict[int, Callable[[Match, int], bool]]:
+        """Matches of this round where a player leaves mid-match for a substitute."""
+        count = self.mess.withdrawals.count((rnd.number, True))
+        tables = sorted(rnd.matches.values_list("table", flat=True))
+        chosen = self.rng.sample(tables, min(count, len(tables)))
+        return {table: self.substitute_mid_match for table in chosen}
+
+    def substitute_mid_match(self, match: Match, hands: int) -> bool:
+        """A random seat's player leaves after ``hands`` hands; True if someone came in."""
+        position = self.rng.choice(SEATS).value
+        division = SEAT_DIVISION[Seat(position)]
+        candidates = [p for p in substitutes_for(match) if p.house or p.division == division]
+        if not candidates:
+            return False
+        sub = self.rng.choice(sorted(candidates, key=lambda p: p.pk))
+        out = SeatRow.objects.get(round=match.round, table=match.table, position=position).player
+        player_service.set_withdrawn(out, True, by=SIM, reason="left mid-match", now=self.clock)
+        substitute(match, position, hands + 1, sub, by=SIM, reason="simulated")
+        return True
 
     def key(self, match: Match, n: int) -> str:
         return f"sim-{self.tournament.pk}-{match.round.number}-{match.table}-{match.game}-{n}"
 
-    def play_match(self, match: Match, start: datetime, deadline: datetime | None) -> bool:
-        """Play regular hands until the target or the deadline; True if still going."""
+    def play_match(
+        self,
+        match: Match,
+        start: datetime,
+        deadline: datetime | None,
+        interrupt: Callable[[Match, int], bool] | None = None,
+    ) -> bool:
+        """Play regular hands until the target or the deadline; True if still going.
+
+        ``interrupt`` is called once, after the first hand or two, for a substitution."""
         play.set_first_dealer(match, self.rng.choice(SEATS), by=SIM)
         at, n = start, 0
+        stop = self.rng.randint(1, 2) if interrupt else None
         while True:
             at += hand_duration(self.rng)
             if deadline is not None and at >= deadline:
@@ -123,6 +214,9 @@ class Simulation:
             )
             if result.state.over:
                 return False
+            if n == stop and interrupt is not None:
+                self.clock = at
+                interrupt(match, n)
 
     def after_call(self, match: Match, deadline: datetime) -> None:
         at = deadline + timedelta(seconds=self.rng.randint(20, 120))
@@ -157,10 +251,19 @@ class Simulation:
         rounds.start_round(rnd, by=SIM, now=start)
         deadline = start + timedelta(minutes=self.tournament.round_minutes)
         matches = list(rnd.matches.select_related("round__tournament").order_by("table"))
+        interrupts = self.interrupt_for(rnd) if self.messy else {}
+        if self.messy:
+            self.clock = start + timedelta(minutes=1)
+            self.arrive(rnd.number)
         going = [
             m
             for m in matches
-            if self.play_match(m, start + timedelta(seconds=self.rng.randint(10, 90)), deadline)
+            if self.play_match(
+                m,
+                start + timedelta(seconds=self.rng.randint(10, 90)),
+                deadline,
+                interrupts.get(m.table),
+            )
         ]
         for m in going:
             self.after_call(m, deadline)
@@ -169,6 +272,8 @@ class Simulation:
             play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
         rounds.finalize_round(rnd, by=SIM, now=end)
         self.clock = end + timedelta(minutes=10)
+        if self.messy:
+            self.withdraw_between(rnd.number)
 
     def run(self) -> Tournament:
         t = self.setup()
@@ -187,8 +292,9 @@ class Simulation:
         return t
 
 
-def simulate(tables: int, seed: int, name: str | None = None) -> Tournament:
-    return Simulation(tables, seed, name).run()
+def simulate(tables: int, seed: int, name: str | None = None, **mess: object) -> Tournament:
+    """A whole event; ``mess`` takes withdraw, late, house (counts) and uneven (§6)."""
+    return Simulation(tables, seed, name, **mess).run()  # type: ignore[arg-type]
 
 
 def demo_event(

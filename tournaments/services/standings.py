@@ -8,12 +8,13 @@ from datetime import datetime
 
 from django.db import transaction
 
-from ..domain.final import FinalState, final_state
+from ..domain.final import FinalState, entrants, final_state
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.hands import Team
+from ..domain.rules import sit_out_points_setting
 from ..domain.seating import SeatingError
-from ..domain.standings import PlayerRecord, RoundLine, Standing, rank
-from ..models import Match, Player, Round, Tournament
+from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
+from ..models import Match, Player, Round, SitOut, Substitution, TieBreak, Tournament
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
 from .play import game_winners
@@ -34,6 +35,22 @@ class StandingRow:
     def record(self) -> PlayerRecord:
         return self.standing.record
 
+    @property
+    def played(self) -> int:
+        return self.standing.record.played
+
+    @property
+    def sit_outs(self) -> int:
+        return len(self.standing.record.sit_outs)
+
+    @property
+    def withdrawn_mark(self) -> str:
+        """ "withdrawn after round r" for a withdrawn player, else ""."""
+        if not self.player.withdrawn:
+            return ""
+        after = self.player.withdrawn_after_round
+        return f"withdrawn after round {after}" if after else "withdrawn"
+
 
 # Ranking a 500-table event (2,000 players, 8,000 round results) costs about 50 ms, and
 # the standings page, its CSV and PDF, the projector and the console all ask for it while
@@ -49,7 +66,7 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
     people = tuple(
         Player.objects.filter(tournament=tournament)
         .order_by("pk")
-        .values_list("pk", "name", "division", "withdrawn")
+        .values_list("pk", "name", "division", "withdrawn", "house", "withdrawn_after_round")
     )
     results = tuple(
         SeatRow.objects.filter(
@@ -68,12 +85,33 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
             "margin",
         )
     )
-    inputs = (people, results, tournament.tiebreaks, tournament.lot_seed)
+    sat_out = tuple(
+        SitOut.objects.filter(round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY)
+        .order_by("pk")
+        .values_list("player_id", "round__number")
+    )
+    # The part of a substituted match that the player who left sat for (§6).
+    partial = tuple(
+        Substitution.objects.filter(
+            match__round__tournament=tournament, out_team_score__isnull=False
+        )
+        .order_by("pk")
+        .values_list("player_out_id", "match__round__number", "out_team_score", "out_individual")
+    )
+    inputs = (
+        people,
+        results,
+        sat_out,
+        partial,
+        tournament.tiebreaks,
+        tournament.lot_seed,
+        tournament.sit_out_score,
+    )
     kept = _ranked.get(tournament.pk)
     if kept is not None and kept[0] == inputs:
         table = kept[1]
     else:
-        table = _rank(tournament, results)
+        table = _rank(tournament, results, sat_out, partial)
         if len(_ranked) >= _RANKED_TOURNAMENTS:
             _ranked.clear()
         _ranked[tournament.pk] = (inputs, table)
@@ -81,27 +119,144 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
     return {division: list(rows) for division, rows in table.items()}
 
 
-def _rank(tournament: Tournament, results: tuple) -> dict[str, list[StandingRow]]:
+def _rank(
+    tournament: Tournament, results: tuple, sat_out: tuple = (), partial: tuple = ()
+) -> dict[str, list[StandingRow]]:
+    """Rank the players who played at least one match; house players never (§4, §6)."""
     # The rows carry the players themselves (pages and sheets read them), which cost
     # five times the plain values compared above: read only when ranking.
-    players = list(Player.objects.filter(tournament=tournament))
+    players = list(Player.objects.filter(tournament=tournament, house=False))
     lines: dict[int, list[RoundLine]] = defaultdict(list)
     for pid, number, score, bonus, individual, won, margin in results:
         lines[pid].append(RoundLine(number, score, bonus, individual, bool(won), margin))
+    for pid, number, score, individual in partial:
+        # Played, neither won nor lost for them: the win and margin go to the seat's
+        # holder at the end of the match.
+        lines[pid].append(RoundLine(number, score, 0, individual or 0, False, 0))
+    outs: dict[int, list[int]] = defaultdict(list)
+    for pid, number in sat_out:
+        outs[pid].append(number)
+    setting = sit_out_points_setting(tournament.sit_out_score) or "average"
     chain = tournament.tiebreaks.split(",")
     by_id = {p.pk: p for p in players}
     table: dict[str, list[StandingRow]] = {}
     for division in ("A", "B"):
-        records = [
-            PlayerRecord(p.pk, tuple(sorted(lines[p.pk], key=lambda r: r.round_number)))
-            for p in players
-            if p.division == division
-        ]
-        table[division] = [
-            StandingRow(s, by_id[s.player], {r.round_number: r.points for r in s.record.rounds})
-            for s in rank(records, chain, tournament.lot_seed)
-        ]
+        records = []
+        for p in players:
+            if p.division != division or not lines[p.pk]:
+                continue
+            played = tuple(sorted(lines[p.pk], key=lambda r: r.round_number))
+            records.append(PlayerRecord(p.pk, played, sit_out_lines(setting, played, outs[p.pk])))
+        rows = []
+        for s in rank(records, chain, tournament.lot_seed):
+            by_round = {r.round_number: r.points for r in s.record.rounds}
+            for r in s.record.rounds:  # a substituted match and a later seat in one round
+                by_round[r.round_number] = sum(
+                    x.points for x in s.record.rounds if x.round_number == r.round_number
+                )
+            by_round.update({o.round_number: o.points for o in s.record.sit_outs})
+            rows.append(StandingRow(s, by_id[s.player], by_round))
+        table[division] = rows
     return table
+
+
+def never_played(tournament: Tournament) -> list[Player]:
+    """Registered players (not house) without a single preliminary match: listed apart."""
+    played = SeatRow.objects.filter(
+        round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY
+    ).values("player_id")
+    partial = Substitution.objects.filter(match__round__tournament=tournament).values(
+        "player_out_id"
+    )
+    return list(
+        Player.objects.filter(tournament=tournament, house=False)
+        .exclude(pk__in=played)
+        .exclude(pk__in=partial)
+        .order_by("division", "name")
+    )
+
+
+@dataclass(frozen=True)
+class FinalEntry:
+    """One division's way into the final: who enters, who is skipped and why, and a
+    shared rank the director must break first."""
+
+    division: str
+    finalists: list[Player]
+    skipped: list[tuple[Player, str]]
+    tied: list[StandingRow]
+    tie_break: TieBreak | None
+
+
+def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
+    table = standings(tournament)
+    breaks = {}
+    for tb in TieBreak.objects.filter(tournament=tournament):
+        breaks.setdefault(tb.division, tb)  # newest first by Meta.ordering
+    result = {}
+    for division, rows in table.items():
+        eligible = [row for row in rows if not row.player.withdrawn]
+        tb = breaks.get(division)
+        order = [int(x) for x in tb.order.split(",")] if tb else []
+        pairs = [(row.player.pk, row.rank) for row in eligible]
+        entry = entrants(pairs, order)
+        by_pk = {row.player.pk: row for row in rows}
+        finalists = [by_pk[pk].player for pk in entry.finalists]
+        cut = max((by_pk[pk].rank for pk in entry.finalists), default=None)
+        if entry.tied:
+            cut = by_pk[entry.tied[0]].rank
+        skipped = [
+            (row.player, row.withdrawn_mark)
+            for row in rows
+            if row.player.withdrawn and cut is not None and row.rank <= cut
+        ]
+        # The director's order counts only while it breaks the tie that stands now.
+        used = tb if tb and not entry.tied and entrants(pairs).tied else None
+        result[division] = FinalEntry(
+            division, finalists, skipped, [by_pk[pk] for pk in entry.tied], used
+        )
+    return result
+
+
+def break_tie(
+    tournament: Tournament,
+    division: str,
+    order: list[int],
+    *,
+    reason: str,
+    by: str,
+    now: datetime | None = None,
+) -> TieBreak:
+    """The director orders players who share a rank that decides the final (§4)."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Say why the tie is broken this way.")
+    with transaction.atomic():
+        tournament = _lock_tournament(tournament)
+        entry = final_entries(tournament)[division]
+        tied = {row.player.pk for row in entry.tied}
+        if not tied:
+            raise ServiceError(f"No shared rank decides division {division}'s finalists.")
+        if set(order) != tied or len(order) != len(tied):
+            raise ServiceError("Put every tied player in order, each once.")
+        tb = TieBreak.objects.create(
+            tournament=tournament,
+            division=division,
+            order=",".join(map(str, order)),
+            reason=reason,
+            created_by=by,
+            created_at=now_or(now),
+        )
+        names = dict(Player.objects.filter(pk__in=order).values_list("pk", "name"))
+        log(
+            tournament,
+            by,
+            "tie break",
+            f"Division {division} tie broken: " + ", ".join(names[p] for p in order) + ".",
+            reason=reason,
+            at=now,
+        )
+    return tb
 
 
 def final_round(tournament: Tournament) -> Round | None:
@@ -129,13 +284,19 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
                 f"Finish all {tournament.preliminary_rounds} preliminary rounds first "
                 f"({done} finished)."
             )
-        table = standings(tournament)
-        eligible = {
-            d: [row.player.pk for row in rows if not row.player.withdrawn]
-            for d, rows in table.items()
-        }
+        entries = final_entries(tournament)
+        for entry in entries.values():
+            if entry.tied:
+                raise ServiceError(
+                    f"Division {entry.division}: "
+                    + ", ".join(row.player.name for row in entry.tied)
+                    + f" share rank {entry.tied[0].rank}, which decides who enters the final."
+                    " Break the tie first."
+                )
         try:
-            seating = seed_final_rule(eligible["A"], eligible["B"])
+            seating = seed_final_rule(
+                [p.pk for p in entries["A"].finalists], [p.pk for p in entries["B"].finalists]
+            )
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(
@@ -149,13 +310,15 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
         tournament.status = Tournament.Status.FINAL
         tournament.save(update_fields=["status"])
         names = dict(Player.objects.filter(pk__in=seating.seats.values()).values_list("pk", "name"))
+        skipped = [f"{p.name} ({why})" for e in entries.values() for p, why in e.skipped]
         log(
             tournament,
             by,
             "final",
             "Final seeded: "
             + ", ".join(f"{s.value} {names[p]}" for s, p in seating.seats.items())
-            + ".",
+            + "."
+            + (" Skipped: " + "; ".join(skipped) + "." if skipped else ""),
             at=now,
         )
     return rnd

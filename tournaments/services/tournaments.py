@@ -35,6 +35,7 @@ def scoring_locked(tournament: Tournament) -> bool:
 def rule_values(rules: RuleSettings) -> dict[str, object]:
     values = {name: getattr(rules, name) for name in Tournament.RULE_FIELDS}
     values["tiebreaks"] = ",".join(rules.tiebreaks)
+    values["sit_out_score"] = str(rules.sit_out_score).strip().lower()
     return values
 
 
@@ -100,7 +101,7 @@ def update_tournament(
         tournament.save(update_fields=["name", *values])
         changed = [
             f"{k} {getattr(old, k)} → {getattr(rules, k)}"
-            for k in Tournament.RULE_FIELDS + ("tiebreaks",)
+            for k in Tournament.RULE_FIELDS + ("tiebreaks", "sit_out_score")
             if getattr(old, k) != getattr(rules, k)
         ]
         log(tournament, by, "settings", "Settings changed: " + (", ".join(changed) or "name"))

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import events, players, results, rounds
+from ..views.director import attendance, events, players, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -13,11 +13,13 @@ urlpatterns = [
     path(T + "settings/", events.settings, name="settings"),
     path(T + "players/", players.players, name="players"),
     path(T + "players/import/", players.import_csv, name="import"),
+    path(T + "players/house/", players.house_add, name="house_add"),
     path(T + "players/<int:pk>/edit/", players.player_edit, name="player_edit"),
     path(T + "players/<int:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<int:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
     path(T + "draw/", rounds.draw, name="draw"),
+    path(T + "draw/remedy/", rounds.draw_remedy, name="draw_remedy"),
     path(T + "rounds/next/", rounds.seat_next, name="seat_next"),
     path(R, rounds.console, name="round"),
     path(R + "board/", rounds.board, name="board"),
@@ -36,11 +38,13 @@ urlpatterns = [
     path(TABLE + "answer/", rounds.table_answer, name="table_answer"),
     path(TABLE + "insert/", rounds.table_insert, name="table_insert"),
     path(TABLE + "hands/<int:pk>/late-sync/", rounds.hand_late_sync, name="hand_late_sync"),
+    path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
     path(TABLE + "hands/<int:pk>/correct/", rounds.hand_correct, name="hand_correct"),
     path(T + "standings/", results.standings, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
     path(T + "final/", results.final, name="final"),
     path(T + "final/seed/", results.final_seed, name="final_seed"),
+    path(T + "final/tiebreak/", results.final_tiebreak, name="final_tiebreak"),
     path(T + "final/dealer/", results.final_dealer, name="final_dealer"),
     path(T + "final/hand/", results.final_hand, name="final_hand"),
     path(T + "finish/", results.finish, name="finish"),

@@ -11,14 +11,30 @@ class Command(BaseCommand):
         parser.add_argument("--tables", type=int, required=True)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--name", default=None)
+        parser.add_argument("--withdraw", type=int, default=0, help="players who withdraw")
+        parser.add_argument("--late", type=int, default=0, help="players who arrive late")
+        parser.add_argument("--house", type=int, default=0, help="house players available")
+        parser.add_argument(
+            "--uneven", action="store_true", help="division counts off by up to 3 each"
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         tables = options["tables"]
         assert isinstance(tables, int)
         if not 1 <= tables <= 2000:
             raise CommandError("--tables must be between 1 and 2000.")
+        mess = {k: options[k] for k in ("withdraw", "late", "house")}
+        for key, value in mess.items():
+            if not 0 <= int(value) <= 4 * tables:  # type: ignore[call-overload]
+                raise CommandError(f"--{key} must be between 0 and {4 * tables}.")
         try:
-            tournament = simulate(tables, int(options["seed"]), options["name"])  # type: ignore[arg-type]
+            tournament = simulate(
+                tables,
+                int(options["seed"]),  # type: ignore[call-overload]
+                options["name"],  # type: ignore[arg-type]
+                uneven=bool(options["uneven"]),
+                **mess,
+            )
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(tournament.slug)

@@ -46,6 +46,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": t,
             "tables": tables,
             "chain": t.tiebreaks.replace(",", " → "),
+            "never_played": standing_service.never_played(t),
             "pdf": {
                 d: [
                     (p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
@@ -79,6 +80,9 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
             "margin",
             "tie broken by lot",
             "withdrawn",
+            "played",
+            "sit-outs",
+            "withdrawn after round",
         ]
     )
     for row in rows:
@@ -95,6 +99,9 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
                 r.margin,
                 "yes" if row.standing.decided_by_lot else "",
                 "yes" if row.player.withdrawn else "",
+                row.played,
+                row.sit_outs,
+                row.player.withdrawn_after_round if row.player.withdrawn else "",
             ]
         )
     return response
@@ -143,6 +150,7 @@ def _final_page(
             "current": current,
             "seats": seats,
             "finalists": finalists(t, table, seated),
+            "entries": standing_service.final_entries(t) if rnd is None else {},
             "progress": progress,
             "champions": champs,
             "champion_names": champion_names,
@@ -164,6 +172,32 @@ def _final_page(
 @director_required
 def final(request: HttpRequest, slug: str) -> HttpResponse:
     return _final_page(request, tournament_or_404(slug))
+
+
+@director_required
+@require_POST
+def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director orders players sharing the rank that decides the final (§4)."""
+    t = tournament_or_404(slug)
+    division = request.POST.get("division", "")
+    places = {}
+    for key, value in request.POST.items():
+        if key.startswith("place-") and key[6:].isdigit():
+            places[int(key[6:])] = int(value) if value.strip().isdigit() else 0
+    order = sorted(places, key=places.__getitem__)
+    try:
+        if division not in ("A", "B"):
+            raise ServiceError("Choose a division.")
+        if sorted(places.values()) != list(range(1, len(places) + 1)):
+            raise ServiceError("Give each tied player a different place: 1, 2, 3…")
+        standing_service.break_tie(
+            t, division, order, reason=request.POST.get("reason", ""), by=who(request)
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _final_page(request, t, status=422)
+    messages.success(request, f"Division {division}: tie broken.")
+    return redirect("director:final", t.slug)
 
 
 @director_required

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import segno
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from snowman.hall import absolute_url
@@ -16,6 +17,7 @@ from snowman.hall import absolute_url
 from ... import csvcells
 from ...domain.hands import Seat
 from ...domain.match import InvalidMatch
+from ...domain.seating import shortfall
 from ...forms import (
     AnswerForm,
     CallTimeForm,
@@ -29,7 +31,8 @@ from ...forms import (
     ReopenForm,
     SwapForm,
 )
-from ...models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
+from ...models import Activity, HandEntry, Match, Player, Round, SitOut, TableLink, Tournament
+from ...models import Seat as SeatRow
 from ...roles import RUN
 from ...services import ServiceError
 from ...services import play as play_service
@@ -42,6 +45,8 @@ from ...services.console import (
     live_board,
     seating_tables,
 )
+from ...services.players import division_counts
+from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable
 from ..sheets import MAX_TABLE
 from .common import (
@@ -74,24 +79,72 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
+        if round_service.remedies(t) and not t.rounds.exists():
+            # Uneven counts: the remedies page proposes what the director may choose.
+            return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
     messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
     return redirect("director:seating", t.slug, rnd.number)
+
+
+SEATING_PER_PAGE = 100
+
+
+def _seating_rows(rnd: Round, tables: set[int]) -> list:  # noqa: ANN401 - console rows
+    """``seating_tables`` for some tables only."""
+    from ...services.console import TableRow
+
+    rows: dict[int, TableRow] = {}
+    for seat in SeatRow.objects.filter(round=rnd, table__in=sorted(tables)).select_related(
+        "player"
+    ):
+        rows.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
+    return [rows[n] for n in sorted(rows)]
 
 
 def _seating_page(
     request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None, status: int = 200
 ) -> HttpResponse:
     t = rnd.tournament
-    tables = seating_tables(rnd)
-    finder = SeatFinderTable(find_your_seat(tables))
+    # A page at a time (500 tables were 1.3 MB and 0.56 s in one page): this page's
+    # tables, and a page of the alphabetical finder, which searches first as the desk
+    # does; only their seats are read. The PDF and the CSV keep everything.
+    q = request.GET.get("q", "").strip()
+    table_count = Match.objects.filter(round=rnd).values("table").distinct().count()
+    table_page = Paginator(range(1, table_count + 1), SEATING_PER_PAGE).get_page(
+        request.GET.get("tables")
+    )
+    names = SeatRow.objects.filter(round=rnd)
+    for word in q.split():
+        names = names.filter(player__name__icontains=word)
+    name_page = Paginator(
+        names.order_by("player__name", "player_id").values_list("table", "player__name"),
+        SEATING_PER_PAGE,
+    ).get_page(request.GET.get("f-page"))
+    wanted = set(table_page.object_list) | {table for table, _ in name_page.object_list}
+    rows = {row.table: row for row in _seating_rows(rnd, wanted)}
+    tables = [rows[n] for n in table_page.object_list if n in rows]
+    listed = {name for _, name in name_page.object_list}
+    by_name = sorted({table for table, _ in name_page.object_list})
+    lines = [
+        line
+        for line in find_your_seat([rows[n] for n in by_name if n in rows])
+        if line.name in listed
+    ]
+    finder = SeatFinderTable(lines, prefix="f-")
     RequestConfig(request, paginate=False).configure(finder)
     if swap_form is not None and rnd.status != Round.Status.SEATED:
         # The form is gone once the round starts; its refusal still has to be read.
         for error in swap_form.non_field_errors():
             messages.error(request, error)
     if swap_form is None and rnd.status == Round.Status.SEATED:
-        swap_form = SwapForm(players=_swap_choices(tables))
+        # The lists offer the players of this page's tables and those the search found
+        # (every player twice over is 2 x 2,000 options at 500 tables); the swap itself
+        # accepts any two seated players.
+        on_page = set(table_page.object_list)
+        found = {table for table, _ in name_page.object_list} if q else set()
+        offered = [rows[n] for n in sorted(rows) if n in on_page or n in found]
+        swap_form = SwapForm(players=_swap_choices(offered))
     return render(
         request,
         "director/rounds/seating.html",
@@ -99,9 +152,16 @@ def _seating_page(
             "tournament": t,
             "round": rnd,
             "tables": tables,
+            "table_page": table_page,
+            "name_page": name_page,
+            "table_count": table_count,
+            "q": q,
             "finder": finder,
             "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
             "sheets": sheet_links(t, rnd, desk=not can(request.user, RUN)),
+            "sit_outs": sorted(
+                SitOut.objects.filter(round=rnd).values_list("player__name", flat=True)
+            ),
         },
         status=status,
     )
@@ -157,10 +217,17 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     writer = csvcells.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
+    # §6: house players are marked "house"; sit-outs are listed with no table.
+    house = set(
+        Player.objects.filter(tournament=rnd.tournament, house=True).values_list("name", flat=True)
+    )
     for line in find_your_seat(seating_tables(rnd)):
-        writer.writerow(
-            [line.name, line.division, line.table, line.seat, line.partner, line.opponents]
-        )
+        division = "house" if line.name in house else line.division
+        writer.writerow([line.name, division, line.table, line.seat, line.partner, line.opponents])
+    for name, division in SitOut.objects.filter(round=rnd).values_list(
+        "player__name", "player__division"
+    ):
+        writer.writerow([name, division, "", "sits out", "", ""])
     return response
 
 
@@ -285,13 +352,28 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
+    """Seat by the rotation at once when nothing else changes; any hole, waiting player
+    or closed table goes through the preview first (§6: nothing is seated silently)."""
     try:
-        nxt = round_service.seat_next_round(t, by=who(request))
+        plan = round_service.plan_next_round(t)
+        if not plan.plain:
+            return redirect("director:seat_next", t.slug)
+        nxt = round_service.seat_next_round(t, by=who(request), expect=fingerprint(plan))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return redirect("director:tournament", t.slug)
     messages.success(request, f"{nxt} seated by rotation.")
     return redirect("director:seating", t.slug, nxt.number)
+
+
+PREVIEW_PAGE = 100
+
+
+def _close_list(text: str) -> list[int] | None:
+    """The tables the director chose to close, or None for the default proposal."""
+    if text is None:
+        return None
+    return sorted({int(x) for x in text.replace(",", " ").split() if x.isdigit()})
 
 
 @director_required
@@ -313,9 +395,133 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @director_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
-    return _seat_next(request, tournament_or_404(slug))
+    t = tournament_or_404(slug)
+    if request.method == "POST" and "confirm" not in request.POST:
+        return _seat_next(request, t)
+    source = request.POST if request.method == "POST" else request.GET
+    close = _close_list(source.get("close")) if "close" in source else None
+    status = 200
+    if request.method == "POST":
+        try:
+            nxt = round_service.seat_next_round(
+                t, by=who(request), close=close, expect=source.get("fingerprint", "")
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            messages.success(request, f"{nxt} seated.")
+            return redirect("director:seating", t.slug, nxt.number)
+    try:
+        plan = round_service.plan_next_round(t, close)
+        error = None
+    except ServiceError as exc:
+        plan, error, status = None, exc.message, 422
+        if close is not None:
+            try:
+                plan = round_service.plan_next_round(t)
+            except ServiceError:
+                plan = None
+    return render(
+        request,
+        "director/rounds/next.html",
+        _preview_context(request, t, plan, error, close),
+        status=status,
+    )
+
+
+def _preview_context(
+    request: HttpRequest,
+    t: Tournament,
+    plan: round_service.NextRoundPlan | None,
+    error: str | None,
+    close: list[int] | None,
+) -> dict[str, object]:
+    ctx: dict[str, object] = {"tournament": t, "plan": plan, "error": error}
+    if plan is None:
+        return ctx
+    name = plan.names.get
+    changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
+    was = {new: old for old, new in plan.seating.renumbered.items()}
+    rows = []
+    for tbl in plan.seating.tables:
+        seats = {}
+        for seat, pid in tbl.seats.items():
+            c = changed.get((tbl.table, seat.value))
+            seats[seat.value] = {
+                "name": name(pid),
+                "house": pid in plan.house,
+                "change": c.kind if c else "",
+            }
+        rows.append(
+            {
+                "table": tbl.table,
+                "was": was[tbl.table],
+                "cells": [dict(seats[k], side="ns" if k in "NS" else "ew") for k in "NSEW"],
+                "changed": any((tbl.table, k) in changed for k in "NESW"),
+            }
+        )
+    only_changed = request.GET.get("all") != "1"
+    shown = [r for r in rows if r["changed"] or r["table"] != r["was"]] if only_changed else rows
+    paginator = Paginator(shown, PREVIEW_PAGE)
+    page = paginator.get_page(request.GET.get("page"))
+    ctx.update(
+        {
+            "changes": [
+                {
+                    "table": c.table,
+                    "seat": c.seat.value,
+                    "out": name(c.out) if c.out is not None else "",
+                    "into": name(c.into),
+                    "house": c.into in plan.house,
+                    "kind": c.kind,
+                }
+                for c in plan.seating.changes
+            ],
+            "sit_outs": [name(p) for p in plan.seating.sit_outs],
+            "unused_house": [name(p) for p in plan.seating.unused_house],
+            "page": page,
+            "only_changed": only_changed,
+            "close_text": " ".join(map(str, plan.seating.closed)),
+            "proposed_text": " ".join(map(str, plan.proposed_close)),
+            "fingerprint": fingerprint(plan),
+            "table_count": len(plan.seating.tables),
+        }
+    )
+    return ctx
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
+    """Round 1 with uneven counts: the remedies of §6, one picked by the director."""
+    t = tournament_or_404(slug)
+    status = 200
+    if request.method == "POST":
+        try:
+            rnd = round_service.draw_first_round(
+                t, by=who(request), remedy=request.POST.get("remedy", "")
+            )
+        except ServiceError as exc:
+            messages.error(request, exc.message)
+            status = 422
+        else:
+            messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
+            return redirect("director:seating", t.slug, rnd.number)
+    counts = division_counts(t)
+    return render(
+        request,
+        "director/rounds/remedy.html",
+        {
+            "tournament": t,
+            "remedies": round_service.remedies(t),
+            "counts": counts,
+            "problem": shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"]),
+        },
+        status=status,
+    )
 
 
 # --- one table --------------------------------------------------------------------------

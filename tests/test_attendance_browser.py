@@ -1,0 +1,143 @@
+"""A messy room in real Chromium (§6): a player withdraws mid-match and a substitute
+comes in, one arrives late, a house player fills a hole, a table closes, and the final
+skips a withdrawn leader with the reason shown."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tournaments.domain.hands import Hand, Outcome, Seat
+from tournaments.models import Player, Round, Substitution, Tournament
+from tournaments.services import play, rounds
+from tournaments.services.players import register_player, set_withdrawn
+from tournaments.services.standings import standings
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+SHOTS = Path(os.environ.get("SNOWMAN_SHOTS", "/tmp/snowman-shots"))
+
+
+def march(match, key: str, maker: str = "N") -> None:
+    play.record_hand(
+        match, Hand(Outcome.PLAYED, maker=Seat(maker), maker_tricks=5), client_key=key, by="t"
+    )
+
+
+def play_out(rnd: Round) -> None:
+    for m in rnd.matches.select_related("round__tournament").order_by("table"):
+        if not m.first_dealer:
+            play.set_first_dealer(m, Seat.W, by="t")
+        m.refresh_from_db()
+        n = 0
+        while not m.is_over:
+            n += 1
+            march(m, f"b{rnd.pk}-{m.table}-{n}")
+            m.refresh_from_db()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def withdraw(page: Page, base: str, t: Tournament, name: str) -> None:
+    page.goto(f"{base}/director/{t.slug}/players/?q={name.replace(' ', '+')}")
+    page.locator(f"tr:has-text('{name}')").get_by_role("button", name="withdraw").click()
+
+
+def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
+    live_server, page, make_tournament
+):
+    from django.contrib.auth import get_user_model
+
+    get_user_model().objects.create_user("director", password="a-long-pass-word", is_staff=True)
+    t = make_tournament(4, preliminary_rounds=2, target=3)
+    base = live_server.url
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(base + "/director/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-pass-word")
+    page.get_by_role("button", name="Sign in").click()
+
+    r1 = rounds.start_round(rounds.draw_first_round(t, by="director", seed=9), by="director")
+    m1 = r1.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(m1, Seat.W, by="t")
+    march(m1, "h1", "E")  # EW 2-0 after hand 1
+    leaving = r1.seats.get(table=1, position="N").player
+    register_player(t, "Sub Sam", "A", by="desk", checked_in=True)
+
+    # A player withdraws mid-match: the director is taken to the table to substitute.
+    withdraw(page, base, t, leaving.name)
+    expect(page.locator(".messages")).to_contain_text("name a substitute")
+    expect(page.locator("h1")).to_contain_text("Round 1, table 1")
+    page.select_option("#sub-seat", "N")
+    page.select_option("#sub-player", label="Sub Sam (A, waiting)")
+    page.fill("#sub-hand", "2")
+    page.fill("#sub-reason", "felt unwell")
+    page.get_by_role("button", name="Substitute").click()
+    expect(page.locator("#substitution")).to_contain_text(f"Sub Sam for {leaving.name} from hand 2")
+    shot(page, "attendance-table-substitute")
+    assert Substitution.objects.get().player_in.name == "Sub Sam"
+
+    # Between rounds: a late arrival, a house player, and three more withdrawals.
+    play_out(r1)
+    for m in r1.matches.all():
+        play.confirm_match(m, agree=True, by="t")
+    register_player(t, "Late Liz", "A", by="desk", checked_in=True)
+    page.goto(f"{base}/director/{t.slug}/players/")
+    page.fill("#id_house-name", "Helper Hal")
+    page.select_option("#id_house-division", "B")
+    page.get_by_role("button", name="Add house player").click()
+    expect(page.locator(".messages")).to_contain_text("Added house player Helper Hal")
+    r1 = Round.objects.get(pk=r1.pk)
+    a_gone = [r1.seats.get(table=n, position="E").player for n in (2, 3, 4)]
+    b_gone = r1.seats.get(table=3, position="S").player
+    for p in [*a_gone, b_gone]:
+        set_withdrawn(p, True, by="director", reason="left after round 1")
+
+    # Finalizing round 1 leads to the preview, with every change highlighted.
+    page.goto(f"{base}/director/{t.slug}/rounds/1/")
+    page.get_by_role("button", name="Finalize and seat round 2").click()
+    expect(page.locator("h1")).to_have_text("Round 2: preview")
+    summary = page.locator("#summary")
+    expect(summary).to_contain_text("4 holes")
+    expect(page.locator("#changes")).to_contain_text("Late Liz")
+    expect(page.locator("#changes")).to_contain_text("Helper Hal")
+    expect(page.locator("#changes")).to_contain_text("house player fills a hole")
+    expect(page.locator("#closed")).to_contain_text("Closing table")
+    shot(page, "attendance-preview")
+    assert t.rounds.count() == 1
+    page.get_by_role("button", name=re.compile("Confirm and seat round 2")).click()
+    expect(page.locator("h1")).to_have_text("Round 2 seating")
+    expect(page.locator("#by-table tbody tr")).to_have_count(3)
+    expect(page.locator("#by-table")).to_contain_text("house")
+    shot(page, "attendance-seating-round-2")
+    r2 = t.rounds.get(number=2)
+    names = {s.player.name for s in r2.seats.select_related("player")}
+    assert {"Late Liz", "Helper Hal"} <= names and not names & {p.name for p in a_gone}
+
+    # Round 2 is played; the A leader withdraws; the final skips them and says why.
+    rounds.start_round(r2, by="director")
+    play_out(r2)
+    for m in r2.matches.all():
+        play.confirm_match(m, agree=True, by="t")
+    rounds.finalize_round(r2, by="director")
+    leader = standings(t)["A"][0].player
+    withdraw(page, base, t, leader.name)
+    page.goto(f"{base}/director/{t.slug}/final/")
+    expect(page.locator("p.skipped")).to_contain_text(
+        f"{leader.name} (division A) is skipped: withdrawn after round 2"
+    )
+    shot(page, "attendance-final-skipped")
+    page.get_by_role("button", name="Seed the final").click()
+    expect(page.locator("table.finalists")).to_contain_text(
+        f"({leader.name} withdrawn after round 2: cannot enter the final)"
+    )
+    shot(page, "attendance-final-seeded")
+    final = t.rounds.get(kind=Round.Kind.FINAL)
+    assert not final.seats.filter(player=leader).exists()
+    assert not Player.objects.filter(pk__in=final.seats.values("player"), house=True).exists()

@@ -1,0 +1,64 @@
+"""The substitution panel of a table page (§6), self-contained so that the table page
+needs only one line to show it."""
+
+from __future__ import annotations
+
+from django import template
+
+from ..models import Match, Player, Round, SitOut, Substitution, Tournament
+from ..models import Seat as SeatRow
+from ..services.substitutions import substitutes_for
+
+register = template.Library()
+
+
+@register.inclusion_tag("director/rounds/_substitute.html")
+def substitution_panel(tournament: Tournament, rnd: Round, match: Match) -> dict[str, object]:
+    open_match = (
+        rnd.kind == Round.Kind.PRELIMINARY
+        and rnd.status == Round.Status.RUNNING
+        and not match.is_over
+    )
+    subs = list(
+        Substitution.objects.filter(match=match)
+        .select_related("player_in", "player_out")
+        .order_by("from_hand")
+    )
+    return {
+        "tournament": tournament,
+        "round": rnd,
+        "match": match,
+        "open": open_match,
+        "subs": subs,
+        "candidates": substitutes_for(match) if open_match else [],
+        "next_hand": match.hands_played + 1,
+    }
+
+
+@register.inclusion_tag("director/_attendance_badges.html")
+def attendance_badges(tournament: Tournament) -> dict[str, object]:
+    """Console badges (§6): players waiting, holes for the next round, free house
+    players and this round's sit-outs, each a link to where it is dealt with."""
+    last = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
+        .order_by("-number")
+        .first()
+    )
+    seated = SeatRow.objects.filter(round=last).values("player_id") if last else []
+    people = Player.objects.filter(tournament=tournament)
+    waiting = (
+        people.filter(checked_in=True, withdrawn=False, house=False).exclude(pk__in=seated).count()
+        if last
+        else 0
+    )
+    holes = people.filter(withdrawn=True, pk__in=seated).count() if last else 0
+    house = people.filter(house=True, withdrawn=False).exclude(pk__in=seated).count() if last else 0
+    sit_outs = SitOut.objects.filter(round=last).count() if last else 0
+    return {
+        "tournament": tournament,
+        "waiting": waiting,
+        "holes": holes,
+        "house": house,
+        "sit_outs": sit_outs,
+        "round": last,
+    }
