@@ -28,6 +28,7 @@ RULE_LABELS = {
     "cap_at_target": "Cap scores at the target",
     "final_games_to_win": "Final: games to win",
     "final_target": "Final: game target",
+    "hide_standings_last_rounds": "Hide standings from players and projector for the last N rounds",
 }
 
 

@@ -63,6 +63,9 @@ class Tournament(models.Model):
     tiebreaks = models.CharField(max_length=40, default=",".join(TIEBREAK_KEYS))
     final_games_to_win = models.PositiveSmallIntegerField(default=2)
     final_target = models.PositiveSmallIntegerField(default=10)
+    # RULES.md §5: players' phones and the projector show no totals or ranks during the
+    # last N preliminary rounds (0 = never hidden).
+    hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -116,6 +119,7 @@ class Tournament(models.Model):
         "cap_at_target",
         "final_games_to_win",
         "final_target",
+        "hide_standings_last_rounds",
     )
 
     @property
@@ -234,6 +238,9 @@ class Seat(models.Model):
     points = models.SmallIntegerField(null=True, blank=True)
     won = models.BooleanField(null=True, blank=True)
     margin = models.SmallIntegerField(null=True, blank=True)
+    # Set when the director changes this seat after the round was published (a swap), so
+    # the player's phone marks the change; seats written by the draw or rotation have none.
+    changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round_id", "table", "position"]

@@ -41,6 +41,7 @@ class RuleSettings:
     tiebreaks: tuple[str, ...] = field(default=TIEBREAK_KEYS)
     final_games_to_win: int = 2
     final_target: int = 10
+    hide_standings_last_rounds: int = 0
 
     def errors(self) -> dict[str, str]:
         """Every setting that makes no sense, with a message a director understands."""
@@ -71,6 +72,10 @@ class RuleSettings:
         for name in ("reach_bonus", "skunk_bonus"):
             if not 0 <= getattr(self, name) <= 20:
                 errs[name] = "A bonus must be between 0 and 20."
+        if not 0 <= self.hide_standings_last_rounds <= self.preliminary_rounds:
+            errs["hide_standings_last_rounds"] = (
+                "Hide the standings for between 0 and all the preliminary rounds."
+            )
         keys = list(self.tiebreaks)
         if not keys or keys[0] != "total":
             errs["tiebreaks"] = "Players are ranked by total first."

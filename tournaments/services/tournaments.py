@@ -24,7 +24,7 @@ def unique_slug(name: str) -> str:
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
-EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds")
+EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds", "hide_standings_last_rounds")
 
 
 def scoring_locked(tournament: Tournament) -> bool:
