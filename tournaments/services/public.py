@@ -249,7 +249,9 @@ def withdrawn_after(player: Player) -> int | None:
     if not player.withdrawn:
         return None
     last = (
-        SeatRow.objects.filter(player=player, round__kind=Round.Kind.PRELIMINARY)
+        SeatRow.objects.filter(
+            player=player, round__kind=Round.Kind.PRELIMINARY, round__started_at__isnull=False
+        )
         .order_by("-round__number")
         .values_list("round__number", flat=True)
         .first()
@@ -466,11 +468,13 @@ def final_view(tournament: Tournament) -> FinalView | None:
 
 
 def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
-    """The last preliminary round each withdrawn player sat in (one query)."""
+    """The last preliminary round each withdrawn player played in (one query); a seat in
+    a round not yet started does not count, as they will never play it."""
     last: dict[int, int] = {}
     for pid, number in SeatRow.objects.filter(
         round__tournament=tournament,
         round__kind=Round.Kind.PRELIMINARY,
+        round__started_at__isnull=False,
         player__withdrawn=True,
     ).values_list("player_id", "round__number"):
         last[pid] = max(number, last.get(pid, 0))
