@@ -121,7 +121,9 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     p = Seat.objects.get(round=rnd, table=2, position="E").player
     page = phone()
-    page.add_init_script("window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; };")
+    page.add_init_script(
+        "window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; };"
+    )
     page.goto(card_url(live_server, t, p))
     expect(page.locator("#card")).to_have_attribute("data-round", "1")
     page.evaluate("window.loadedOnce = true")
@@ -230,6 +232,9 @@ def test_every_public_page_passes_axe_core(live_server, phone, chromium, make_to
             fake_results(t.rounds.get(number=3))
             rounds.seat_next_round(t, by="test")
         projector.goto(f"{live_server.url}/p/{t.slug}/")
+        qr = projector.locator(".proj-qr img")
+        expect(qr).to_have_js_property("complete", True)
+        assert qr.evaluate("img => img.naturalWidth") > 100  # the QR code is drawn
         violations = axe_violations(projector)
         if violations:
             problems[name] = violations

@@ -75,7 +75,9 @@ def test_a_forged_player_is_a_404_never_a_5xx(client, event, player, etag):
     for suffix in ("", "card/", "ledger/"):
         response = client.get(f"/e/{event.slug}/me/{player}/{suffix}", HTTP_IF_NONE_MATCH=etag)
         ok(response)
-        assert response.status_code in (200, 304) if player in known else response.status_code == 404
+        assert (
+            response.status_code in (200, 304) if player in known else response.status_code == 404
+        )
 
 
 @FUZZ
@@ -87,5 +89,9 @@ def test_any_path_under_the_event_is_a_4xx_or_a_page(client, event, raw):
 
 def test_writes_are_refused_on_the_public_pages(client, event):
     p = Player.objects.filter(tournament=event).first()
-    for path in (f"/e/{event.slug}/", f"/e/{event.slug}/me/{p.pk}/card/", f"/e/{event.slug}/find.json"):
+    for path in (
+        f"/e/{event.slug}/",
+        f"/e/{event.slug}/me/{p.pk}/card/",
+        f"/e/{event.slug}/find.json",
+    ):
         assert client.post(path, {"q": "x"}).status_code in (403, 405)

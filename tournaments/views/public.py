@@ -10,6 +10,7 @@ storage and in the URL.
 from __future__ import annotations
 
 import hashlib
+import io
 import time
 from collections.abc import Callable
 
@@ -258,8 +259,9 @@ def qr(request: HttpRequest, slug: str) -> HttpResponse:
 
     def build(t: Tournament) -> HttpResponse:
         url = request.build_absolute_uri(reverse("public:event", args=[t.slug]))
-        svg = segno.make(url, error="m").svg_inline(scale=8, border=2, dark="#000", light="#fff")
-        return HttpResponse(svg, content_type="image/svg+xml")
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, light="#fff")
+        return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
     return _versioned(request, slug, (), build, salt=_salt(request.get_host()))
 
