@@ -40,6 +40,7 @@ WAIT = 10_000
 def quick_polls(monkeypatch):
     # The phones poll every 15 s in the hall; a test need not wait that long.
     monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
+    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", 1)
 
 
 @pytest.fixture

@@ -145,12 +145,24 @@ function announce(text) {
   const a = document.querySelector("[data-announce]");
   if (a) { a.textContent = ""; window.setTimeout(() => { a.textContent = text; }, 50); }
 }
+// Between the call and the next seating the phone asks more often: that is when the
+// director seats the next round and the player wants the new table at once.
+function waitingForSeat() {
+  for (const el of document.querySelectorAll("[data-clock]")) {
+    const kind = el.dataset.kind;
+    if (kind === "called" || kind === "finished") { return true; }
+    if (kind === "running" && Number(el.dataset.callAt) <= serverNow()) { return true; }
+  }
+  return false;
+}
 function startLive(box) {
   const url = box.dataset.liveUrl;
   const every = Number(box.dataset.liveEvery || "15") * 1000;
+  const fast = Number(box.dataset.liveFast || box.dataset.liveEvery || "15") * 1000;
   const pick = box.dataset.livePick;
   let etag = null;
   let busy = false;
+  let timer = 0;
   async function poll() {
     if (busy || document.hidden) { return; }
     busy = true;
@@ -177,9 +189,15 @@ function startLive(box) {
       refilter();
     } catch { /* offline: try again on the next beat */ } finally { busy = false; }
   }
-  poll();
-  window.setInterval(poll, every);
-  document.addEventListener("visibilitychange", () => { if (!document.hidden) { poll(); } });
+  function beat() {
+    poll().finally(() => {
+      timer = window.setTimeout(beat, waitingForSeat() ? fast : every);
+    });
+  }
+  beat();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) { window.clearTimeout(timer); beat(); }
+  });
   box.livePoll = poll;
 }
 

@@ -37,6 +37,8 @@ from ..services.console import clock_view, current_round
 PROJECTOR_TOP = 8
 PROJECTOR_TABLES_PER_PAGE = 12
 POLL_SECONDS = 15
+# From the call until the next round is seated: the moment players wait for a new seat.
+FAST_POLL_SECONDS = 5
 # Database ids are positive and fit 32 bits here; a longer number in the URL is forged
 # (and would overflow the database's integer on the way in).
 MAX_ID = 2**31 - 1
@@ -162,6 +164,7 @@ def _card_context(t: Tournament, player_id: int) -> dict[str, object]:
         "card": card,
         "player": player,
         "poll_seconds": POLL_SECONDS,
+        "fast_poll_seconds": FAST_POLL_SECONDS,
         "call_at_ms": int(card.clock.call_at.timestamp() * 1000) if card.clock.call_at else "",
         # What a phone without script shows; the script counts down from call_at.
         "clock_text": _minutes(card.clock.remaining_seconds)
