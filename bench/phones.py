@@ -311,6 +311,13 @@ def percentile(values: list[float], p: int) -> float:
     return statistics.quantiles(sorted(values), n=100, method="inclusive")[p - 1]
 
 
+def spread(name: str, times: list[float], out_of: int) -> str:
+    return (
+        f"{name}: {len(times)}/{out_of}, p50 {percentile(times, 50):.1f} s, "
+        f"p95 {percentile(times, 95):.1f} s, last {max(times, default=float('nan')):.1f} s"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", choices=["sqlite", "postgres"], default="sqlite")
@@ -322,6 +329,11 @@ def main(argv: list[str] | None = None) -> int:
         "--gap", type=float, default=30, help="seconds between a tablet's hands (real: ~75)"
     )
     parser.add_argument("--tablet-poll", type=float, default=3)
+    parser.add_argument(
+        "--state-during-play",
+        action="store_true",
+        help="tablets also read their state while sending hands (always in the turnover)",
+    )
     parser.add_argument("--seconds", type=float, default=30, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--port", type=int, default=8151)
@@ -357,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
     server = Server(env, port, workers=args.workers, log=VAR / "phones" / "gunicorn.log")
     print(
         f"{args.db}: gunicorn {args.workers} workers on 127.0.0.1:{port}, "
-        f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f}; phones every {args.period} s "
+        f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} (other work on the machine); "
+        f"phones every {args.period} s "
         f"({args.fast} s between rounds), tablets: a hand every {args.gap} s, "
         f"state every {args.tablet_poll} s"
     )
@@ -382,7 +395,7 @@ def main(argv: list[str] | None = None) -> int:
 
             cpu0 = server.cpu_seconds()
             w = time.perf_counter()
-            tablets.start(send_hands=True, poll_state=True)
+            tablets.start(send_hands=True, poll_state=args.state_during_play)
             time.sleep(args.seconds)
             tablets.stop()
             wall = time.perf_counter() - w
@@ -398,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             phones.reset_log()
             cpu0 = server.cpu_seconds()
             w = time.perf_counter()
-            tablets.start(send_hands=True, poll_state=True)
+            tablets.start(send_hands=True, poll_state=args.state_during_play)
             time.sleep(args.seconds)
             tablets.stop()
             wall = time.perf_counter() - w
@@ -446,16 +459,8 @@ def main(argv: list[str] | None = None) -> int:
             phone_times = [v - t0 for v in phones.seen_round_at.values()]
             tablet_times = [v - t0 for v in tablets.seen_round_at.values()]
             print(f"seating round 2 (the service call): {seat_seconds:.2f} s")
-            print(
-                f"phones with the new seat: {len(phone_times)}/{len(players)}, "
-                f"p50 {percentile(phone_times, 50):.1f} s, p95 {percentile(phone_times, 95):.1f} s, "
-                f"last {max(phone_times, default=float('nan')):.1f} s"
-            )
-            print(
-                f"tablets with the new seat: {len(tablet_times)}/{len(links)}, "
-                f"p50 {percentile(tablet_times, 50):.1f} s, p95 {percentile(tablet_times, 95):.1f} s, "
-                f"last {max(tablet_times, default=float('nan')):.1f} s"
-            )
+            print(spread("phones with the new seat", phone_times, len(players)))
+            print(spread("tablets with the new seat", tablet_times, len(links)))
             everyone = max(phone_times + tablet_times, default=float("nan"))
             print(f"ROUND TURNOVER (every phone and tablet): {everyone:.1f} s")
             ok &= len(phone_times) == len(players) and len(tablet_times) == len(links)

@@ -17,9 +17,11 @@ import hashlib
 import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import connection
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Tournament
@@ -222,15 +224,47 @@ class Card:
 
 
 def player_of(tournament: Tournament, player_id: int) -> Player | None:
-    return Player.objects.filter(tournament=tournament, pk=player_id).first()
+    row = _one(
+        "SELECT id, name, division, withdrawn FROM tournaments_player "
+        "WHERE id = %s AND tournament_id = %s",
+        [player_id, tournament.pk],
+    )
+    if row is None:
+        return None
+    pk, name, division, withdrawn = row
+    return Player(pk=pk, tournament=tournament, name=name, division=division, withdrawn=withdrawn)
 
 
-def _clock(rnd: Round, match: Match | None, now: datetime) -> Clock:
+# The card is what 2,000 phones fetch at once when a round is seated, so it is read with
+# plain SQL: compiling the ORM's queries cost more than running them.
+def _one(sql: str, params: list[object]) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def _all(sql: str, params: list[object]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _instant(value: object) -> datetime | None:
+    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: int = 0) -> Clock:
     if rnd.kind == Round.Kind.FINAL:
         return Clock("final")
     rnd_clock = round_clock(rnd)
     limit = int(rnd_clock.limit.total_seconds())
-    extension = timedelta(seconds=match.extension_seconds if match else 0)
+    extension = timedelta(seconds=match.extension_seconds if match else extension_seconds)
     if rnd.status == Round.Status.FINISHED:
         return Clock("finished", limit)
     if not rnd_clock.started:
@@ -261,64 +295,77 @@ def withdrawn_after(player: Player) -> int | None:
 
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
-    out = withdrawn_after(player)
-    seat = (
-        SeatRow.objects.select_related("round")
-        .filter(player=player, round__tournament=tournament)
-        .order_by("-round__number")
-        .first()
+    out = withdrawn_after(player) if player.withdrawn else None
+    latest_row = _one(
+        "SELECT r.id, r.number, r.kind, r.status, r.started_at, r.called_at, r.has_pauses, "
+        's."table", s.position, s.changed_at '
+        "FROM tournaments_round r LEFT JOIN tournaments_seat s "
+        "ON s.round_id = r.id AND s.player_id = %s "
+        "WHERE r.tournament_id = %s ORDER BY r.number DESC LIMIT 1",
+        [player.pk, tournament.pk],
     )
-    latest = latest_round(tournament)
-    if latest is None:
+    if latest_row is None:
         return Card(tournament, player, None, withdrawn_after=out)
-    if seat is None or seat.round_id != latest.pk:
-        latest.tournament = tournament
+    rid, number, kind, status, started, called, paused, table, position, changed = latest_row
+    rnd = Round(
+        pk=rid,
+        tournament=tournament,
+        number=number,
+        kind=kind,
+        status=status,
+        started_at=_instant(started),
+        called_at=_instant(called),
+        has_pauses=bool(paused),
+    )
+    if table is None:
         return Card(
             tournament,
             player,
-            latest,
-            clock=_clock(latest, None, now),
-            sitting_out=not player.withdrawn and latest.kind == Round.Kind.PRELIMINARY,
+            rnd,
+            clock=_clock(rnd, None, now),
+            sitting_out=not player.withdrawn and kind == Round.Kind.PRELIMINARY,
             withdrawn_after=out,
         )
-    rnd = seat.round
-    rnd.tournament = tournament
-    mine = Seat(seat.position)
+    mine = Seat(position)
     chairs = []
-    for other in (
-        SeatRow.objects.filter(round=rnd, table=seat.table)
-        .select_related("player")
-        .order_by("position")
+    for pos_value, name, withdrawn in _all(
+        "SELECT s.position, p.name, p.withdrawn FROM tournaments_seat s "
+        "JOIN tournaments_player p ON p.id = s.player_id "
+        'WHERE s.round_id = %s AND s."table" = %s',
+        [rid, table],
     ):
-        pos = Seat(other.position)
+        pos = Seat(pos_value)
         role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
-        chairs.append(
-            Chair(pos.value, other.player.name, role, pos.team.value, other.player.withdrawn)
-        )
+        chairs.append(Chair(pos.value, name, role, pos.team.value, bool(withdrawn)))
     order = {s.value: i for i, s in enumerate(SEATS)}
     chairs.sort(key=lambda c: order[c.position])
-    match = Match.objects.filter(round=rnd, table=seat.table).order_by("-game").first()
-    us = them = None
-    won = None
-    if match is not None and match.hands_played:
-        ns, ew = match.score_ns, match.score_ew
-        us, them = (ns, ew) if mine.team.value == "NS" else (ew, ns)
-    if match is not None and match.winner:
-        won = match.winner == mine.team.value
+    match_row = _one(
+        "SELECT score_ns, score_ew, hands_played, status, winner, extension_seconds "
+        'FROM tournaments_match WHERE round_id = %s AND "table" = %s ORDER BY game DESC LIMIT 1',
+        [rid, table],
+    )
+    us = them = won = None
+    hands, match_status, extension = 0, "", 0
+    if match_row is not None:
+        ns, ew, hands, match_status, winner, extension = match_row
+        if hands:
+            us, them = (ns, ew) if mine.team.value == "NS" else (ew, ns)
+        if winner:
+            won = winner == mine.team.value
     return Card(
         tournament,
         player,
         rnd,
-        table=seat.table,
-        position=seat.position,
+        table=table,
+        position=position,
         chairs=tuple(chairs),
-        changed=seat.changed_at is not None and rnd.status == Round.Status.SEATED,
+        changed=changed is not None and status == Round.Status.SEATED,
         us=us,
         them=them,
-        hands=match.hands_played if match else 0,
-        match_status=match.status if match else "",
+        hands=hands,
+        match_status=match_status,
         won=won,
-        clock=_clock(rnd, match, now),
+        clock=_clock(rnd, None, now, extension),
         withdrawn_after=out,
     )
 
