@@ -312,6 +312,15 @@ def test_hide_setting_is_refused_beyond_the_number_of_rounds(make_tournament):
 # --- the final and the projector -------------------------------------------------------
 
 
+def test_the_standings_show_the_top_100_and_the_search_reaches_everyone(client, make_tournament):
+    t = event_after(make_tournament, 60, 1)  # 120 players a division
+    page = client.get(url("standings", t.slug)).content.decode()
+    assert page.count("<tr data-name=") == 100 and "The top 100 of 120" in page
+    last = svc.public_rows(t)["A"][-1]
+    found = client.get(url("standings", t.slug), {"q": last.name.upper()}).content.decode()
+    assert found.count("<tr data-name=") == 1 and last.name in found
+
+
 def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
@@ -476,3 +485,37 @@ def test_the_seating_sheet_and_table_cards_carry_the_players_qr_code(
     SHOTS.mkdir(exist_ok=True)  # kept to be looked at (pdftoppm -png)
     (SHOTS / "seating.pdf").write_bytes(seating)
     (SHOTS / "table-cards.pdf").write_bytes(cards)
+
+
+# --- every string marked for translation ----------------------------------------------------
+
+PUBLIC_TEMPLATES = sorted(
+    (Path(__file__).resolve().parent.parent / "templates" / "public").glob("*.html")
+)
+
+
+@pytest.mark.parametrize("template", PUBLIC_TEMPLATES, ids=lambda p: p.name)
+def test_every_visible_string_of_the_public_templates_is_marked_for_translation(template):
+    import re
+
+    text = template.read_text()
+    for pattern in (
+        r"\{%\s*block body_class\s*%\}.*?\{%\s*endblock\s*%\}",  # a CSS class, not text
+        r"\{%\s*blocktranslate.*?endblocktranslate\s*%\}",
+        r"\{%.*?%\}",
+        r"\{\{.*?\}\}",
+        r"\{#.*?#\}",
+        r"<(script|style)\b.*?</\1>",
+        r"<[^>]*>",
+        r"&\w+;",
+    ):
+        text = re.sub(pattern, " ", text, flags=re.S)
+    leftovers = [w for w in text.split() if re.search(r"[A-Za-z]", w)]
+    assert not leftovers, f"{template.name}: text outside translate tags: {leftovers[:10]}"
+    # Attributes people read (labels, titles, alt text) are translated too.
+    source = template.read_text()
+    for attribute in re.findall(r'(?:aria-label|title|alt|data-text-\w+)="([^"]*)"', source):
+        assert "{%" in attribute or not re.search(r"[A-Za-z]", attribute), (
+            template.name,
+            attribute,
+        )

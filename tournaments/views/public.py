@@ -35,6 +35,7 @@ from ..services import public as svc
 from ..services.console import clock_view, current_round
 
 PROJECTOR_TOP = 8
+STANDINGS_TOP = 100
 PROJECTOR_TABLES_PER_PAGE = 12
 POLL_SECONDS = 15
 # From the call until the next round is seated: the moment players wait for a new seat.
@@ -229,11 +230,16 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         rows = [] if ctx["hidden"] else svc.public_rows(t)[division]
         if folded:
             rows = [r for r in rows if all(w in r.folded for w in folded.split())]
+        ranked = len(rows)
+        # A phone gets the top of the table; the search reaches everyone else.
+        rows = rows if folded else rows[:STANDINGS_TOP]
         ctx.update(
             {
                 "division": division,
                 "query": query,
                 "rows": rows,
+                "ranked": ranked,
+                "cut": ranked > len(rows),
                 "any_lot": any(r.lot for r in rows),
                 "final": svc.final_view(t),
                 "poll_seconds": 30,
