@@ -150,6 +150,14 @@ class Phones:
         for t in self.threads:
             t.join()
 
+    def settle(self, period: float) -> None:
+        """Until every phone holds its card's ETag (its first answer is a full card),
+        then one more period, so the measured phase starts in the steady state."""
+        deadline = time.monotonic() + 120
+        while len(self.etags) < len(self.players) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(period)
+
     def reset_log(self) -> Log:
         old, self.log = self.log, Log()
         return old
@@ -311,6 +319,14 @@ def percentile(values: list[float], p: int) -> float:
     return statistics.quantiles(sorted(values), n=100, method="inclusive")[p - 1]
 
 
+def per_request(server: Server, before: tuple[float, float], requests: int, wall: float) -> str:
+    used = sum(server.cpu_seconds()) - sum(before)
+    return (
+        f"  server CPU {used / wall:.2f} cores, {used * 1000 / max(1, requests):.2f} ms a request; "
+        f"machine load {os.getloadavg()[0]:.1f}"
+    )
+
+
 def spread(name: str, times: list[float], out_of: int) -> str:
     return (
         f"{name}: {len(times)}/{out_of}, p50 {percentile(times, 50):.1f} s, "
@@ -326,7 +342,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--period", type=float, default=15)
     parser.add_argument("--fast", type=float, default=5)
     parser.add_argument(
-        "--gap", type=float, default=30, help="seconds between a tablet's hands (real: ~75)"
+        "--gap", type=float, default=60, help="seconds between a tablet's hands (real: ~100)"
     )
     parser.add_argument("--tablet-poll", type=float, default=3)
     parser.add_argument(
@@ -334,7 +350,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="tablets also read their state while sending hands (always in the turnover)",
     )
-    parser.add_argument("--seconds", type=float, default=30, help="length of each load phase")
+    parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--port", type=int, default=8151)
     parser.add_argument("--name", default="snowman_i15_phones")
@@ -386,11 +402,14 @@ def main(argv: list[str] | None = None) -> int:
             print(fl.summary("floor (trivial view)", time.perf_counter() - w))
 
             phones.start()
-            time.sleep(args.period)  # every phone has its first 200 and holds an ETag
+            phones.settle(args.period)
             phones.reset_log()
+            cpu0 = server.cpu_seconds()
             w = time.perf_counter()
             time.sleep(args.seconds)
-            print(phones.reset_log().summary("phones alone (card poll)", time.perf_counter() - w))
+            quiet = phones.reset_log()
+            print(quiet.summary("phones alone (card poll)", time.perf_counter() - w))
+            print(per_request(server, cpu0, len(quiet.seconds), time.perf_counter() - w))
             phones.stop()
 
             cpu0 = server.cpu_seconds()
@@ -403,11 +422,14 @@ def main(argv: list[str] | None = None) -> int:
             alone = tablets.hands
             print(alone.summary("tablets alone: hand POST", wall))
             print(tablets.states.summary("tablets alone: state read", wall))
-            print(f"  server CPU {alone_cpu / wall:.2f} cores")
+            print(
+                f"  server CPU {alone_cpu / wall:.2f} cores, "
+                f"{alone_cpu * 1000 / max(1, len(alone.seconds)):.1f} ms a hand"
+            )
             tablets.hands, tablets.states = Log(), Log()
 
             phones.start()
-            time.sleep(args.period)
+            phones.settle(args.period)
             phones.reset_log()
             cpu0 = server.cpu_seconds()
             w = time.perf_counter()
@@ -421,7 +443,11 @@ def main(argv: list[str] | None = None) -> int:
             print(mixed.summary("tablets+phones: hand POST", wall))
             print(tablets.states.summary("tablets+phones: state read", wall))
             print(mixed_phones.summary("tablets+phones: card poll", wall))
-            print(f"  server CPU {mixed_cpu / wall:.2f} cores")
+            print(
+                f"  server CPU {mixed_cpu / wall:.2f} cores, "
+                f"{mixed_cpu * 1000 / max(1, len(mixed.seconds) + len(mixed_phones.seconds)):.1f}"
+                " ms a request"
+            )
             cost = mixed.p95() / alone.p95() - 1
             print(f"hand POST p95 with phones / without: {cost * 100:+.0f}%")
             ok &= not (alone.failures or mixed.failures or mixed_phones.failures)
@@ -441,6 +467,7 @@ def main(argv: list[str] | None = None) -> int:
             tablets.hands, tablets.states = Log(), Log()
             tablets.start(send_hands=False, poll_state=True)
             phones.reset_log()
+            cpu0 = server.cpu_seconds()
             t0 = time.monotonic()
             seat_started = time.perf_counter()
             rounds.seat_next_round(t, by=BY)
@@ -455,6 +482,14 @@ def main(argv: list[str] | None = None) -> int:
             phones.stop()
             turnover_log = phones.reset_log()
             print(turnover_log.summary("turnover: card poll", time.monotonic() - t0))
+            print(
+                per_request(
+                    server,
+                    cpu0,
+                    len(turnover_log.seconds) + len(tablets.states.seconds),
+                    time.monotonic() - t0,
+                )
+            )
             print(tablets.states.summary("turnover: tablet state", time.monotonic() - t0))
             phone_times = [v - t0 for v in phones.seen_round_at.values()]
             tablet_times = [v - t0 for v in tablets.seen_round_at.values()]
