@@ -397,9 +397,11 @@ def main(argv: list[str] | None = None) -> int:
             tablets.open()
             phones = Phones(port, t.slug, players, args.period, args.fast)
 
+            cpu0 = server.cpu_seconds()
             w = time.perf_counter()
             fl = floor(port, len(players))
             print(fl.summary("floor (trivial view)", time.perf_counter() - w))
+            print(per_request(server, cpu0, len(fl.seconds), time.perf_counter() - w))
 
             phones.start()
             phones.settle(args.period)
