@@ -30,6 +30,8 @@ RULE_LABELS = {
     "final_target": "Final: game target",
     "hide_standings_last_rounds": "Hide standings from players and projector for the last N rounds",
 }
+# Settings a form may leave out (a form or client from before the setting existed).
+OPTIONAL_RULES = {"hide_standings_last_rounds": 0}
 
 
 class TournamentForm(forms.Form):
@@ -48,6 +50,8 @@ class TournamentForm(forms.Form):
             label = RULE_LABELS[name]
             if isinstance(getattr(RuleSettings, name), bool):
                 self.fields[name] = forms.BooleanField(label=label, required=False)
+            elif name in OPTIONAL_RULES:
+                self.fields[name] = forms.IntegerField(label=label, required=False)
             else:
                 self.fields[name] = forms.IntegerField(label=label)
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks"])
@@ -75,6 +79,9 @@ class TournamentForm(forms.Form):
             k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
         )
         values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
+        for name, default in OPTIONAL_RULES.items():
+            if values[name] is None:
+                values[name] = default
         rules = RuleSettings(**values, tiebreaks=chain)  # type: ignore[arg-type]
         for field, message in rules.errors().items():
             self.add_error(field, message)
