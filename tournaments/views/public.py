@@ -26,6 +26,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -69,7 +70,9 @@ def _versioned(
         raise Http404(_("No such event."))
     if not ver.player_known:
         raise Http404(_("No such player in this event."))
-    etag = ver.etag if not salt else f'{ver.etag[:-1]}-{salt}"'
+    # The answer also depends on the query string and the language it is written in.
+    salt = f"{salt}-{get_language() or ''}"
+    etag = f'{ver.etag[:-1]}-{salt}"'
     held = request.headers.get("If-None-Match", "")
     if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
         response: HttpResponse = HttpResponseNotModified()
