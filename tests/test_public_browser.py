@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -108,14 +109,19 @@ def test_the_card_clock_matches_the_server_within_a_second_even_on_a_wrong_phone
     page.goto(card_url(live_server, t, p))
     expect(page.locator("body")).to_have_attribute("data-clock-offset", re.compile(r"-9\d\d\d\d"))
     page.wait_for_timeout(400)
+    # The phone's idea of the server's time is within a second of the server's.
+    before = time.time()
+    phone_ms = page.evaluate("Date.now() + Number(document.body.dataset.clockOffset)")
+    after = time.time()
+    assert before - 1.0 <= phone_ms / 1000 <= after + 1.0, (phone_ms / 1000, before, after)
+    # And the countdown shows the time left to the call by that clock (whole seconds,
+    # rounded up, so the display may read up to a second more).
     call = started + timedelta(minutes=20)
-    before = (call - timezone.now()).total_seconds()
+    left_before = (call - timezone.now()).total_seconds()
     shown = page.locator("[data-clock-time]").inner_text()
-    after = (call - timezone.now()).total_seconds()
+    left_after = (call - timezone.now()).total_seconds()
     minutes, seconds = (int(x) for x in shown.split(":"))
-    # A countdown shows whole seconds rounded up; the server's time left at the moment
-    # of reading lies between ``after`` and ``before``.
-    assert after - 1.0 <= minutes * 60 + seconds <= before + 1.0, (shown, before, after)
+    assert left_after - 1.0 <= minutes * 60 + seconds <= left_before + 2.0, (shown, left_before)
     shot(page, "03-card-clock-running")
 
 
