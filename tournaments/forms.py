@@ -31,10 +31,13 @@ RULE_LABELS = {
     "defend_alone_allowed": "Defending alone allowed",
     "points_alone_euchre": "Points: lone defender's euchre",
     "late_sync_grace_minutes": "Late-sync grace window after the call (minutes)",
+    "hide_standings_last_rounds": "Hide standings from players and projector for the last N rounds",
 }
 
 
-OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes")
+# Settings added after the form's first version: a post without them (an old form, a
+# script) keeps their defaults.
+OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_standings_last_rounds")
 
 
 class TournamentForm(forms.Form):

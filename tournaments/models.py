@@ -68,6 +68,9 @@ class Tournament(models.Model):
     late_sync_grace_minutes = models.PositiveSmallIntegerField(default=15)
     # §6: "average", "none", or a fixed number of points, for a player who sits out.
     sit_out_score = models.CharField(max_length=8, default="average")
+    # RULES.md §5: players' phones and the projector show no totals or ranks during the
+    # last N preliminary rounds (0 = never hidden).
+    hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["-created_at"]
@@ -129,6 +132,7 @@ class Tournament(models.Model):
         "defend_alone_allowed",
         "points_alone_euchre",
         "late_sync_grace_minutes",
+        "hide_standings_last_rounds",
     )
 
     @property
@@ -254,6 +258,9 @@ class Seat(models.Model):
     points = models.SmallIntegerField(null=True, blank=True)
     won = models.BooleanField(null=True, blank=True)
     margin = models.SmallIntegerField(null=True, blank=True)
+    # Set when the director changes this seat after the round was published (a swap), so
+    # the player's phone marks the change; seats written by the draw or rotation have none.
+    changed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["round_id", "table", "position"]

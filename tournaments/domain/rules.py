@@ -49,6 +49,7 @@ class RuleSettings:
     # the call (RULES.md §7, "late sync").
     late_sync_grace_minutes: int = 15
     sit_out_score: str = "average"
+    hide_standings_last_rounds: int = 0
 
     def errors(self) -> dict[str, str]:
         """Every setting that makes no sense, with a message a director understands."""
@@ -82,6 +83,10 @@ class RuleSettings:
                 errs[name] = "A bonus must be between 0 and 20."
         if not 0 <= self.late_sync_grace_minutes <= 120:
             errs["late_sync_grace_minutes"] = "The late-sync window is 0 to 120 minutes."
+        if not 0 <= self.hide_standings_last_rounds <= self.preliminary_rounds:
+            errs["hide_standings_last_rounds"] = (
+                "Hide the standings for between 0 and all the preliminary rounds."
+            )
         keys = list(self.tiebreaks)
         if len(set(keys)) != len(keys) or not set(keys) <= set(TIEBREAK_KEYS):
             errs["tiebreaks"] = "Use each of total, wins, margin, lot at most once."

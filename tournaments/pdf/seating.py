@@ -9,6 +9,8 @@ from __future__ import annotations
 from io import BytesIO
 from typing import Any
 
+from reportlab.graphics.barcode.qr import QrCodeWidget
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib.units import inch
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -20,6 +22,7 @@ from reportlab.platypus import (
     PageTemplate,
     Paragraph,
     Spacer,
+    Table,
 )
 
 from ..domain.hands import Seat, Team
@@ -27,6 +30,7 @@ from ..services.sheets import Seated, SeatingSheet, sort_key
 from . import styles as st
 
 COLUMN_GAP = 0.3 * inch
+PHONE_CAPTION = "Your seat, the clock and the standings on your phone: scan, or open"
 TITLE_HEIGHT = 0.85 * inch
 
 
@@ -37,7 +41,23 @@ def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: 
     return st.fit(f"{seat.value}  {player.name} ({mark})", font, size, width)
 
 
-def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
+def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
+    """The event page's QR code beside its address: players scan it for their own card."""
+    widget = QrCodeWidget(url, barLevel="M")
+    x0, y0, x1, y1 = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
+    drawing.add(widget)
+    text = Paragraph(f"{st.escape(caption)}<br/><b>{st.escape(url)}</b>", style)
+    return Table(
+        [[drawing, text]],
+        colWidths=[size + 8, width - size - 8],
+        style=[("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("LEFTPADDING", (0, 0), (0, 0), 0)],
+    )
+
+
+def build(
+    sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER, players_url: str | None = None
+) -> bytes:
     fonts = st.fonts_for([sheet.event, *(p.name for p in sheet.players)])
     s = st.styles(fonts)
     pagesize = st.paper_size(paper)
@@ -170,6 +190,11 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             "opposite. (A)/(B) marks each player's division; (house) a house player.",
             s.small,
         ),
+        *(
+            [players_qr(players_url, 0.9 * inch, PHONE_CAPTION, s.small, doc.width)]
+            if players_url
+            else []
+        ),
         by_table,
         *(
             [
@@ -190,6 +215,11 @@ def build(sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         Paragraph(st.escape(sheet.event), s.title),
         Paragraph(f"Find your seat · {subtitle}", s.subtitle),
         FrameBreak(),
+        *(
+            [players_qr(players_url, 0.8 * inch, PHONE_CAPTION, s.small, half)]
+            if players_url
+            else []
+        ),
         by_name,
     ]
     footer = (

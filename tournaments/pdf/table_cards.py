@@ -20,6 +20,7 @@ from . import styles as st
 QR_MAX = 3.2 * inch
 TABLE_SIZE = 1.5 * inch
 NUMBER_SIZE = 150
+PLAYERS_QR = 0.85 * inch
 
 
 def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
@@ -74,7 +75,12 @@ def draw_name(
 
 
 def draw_card(
-    c: Canvas, card: TableCard, cards: TableCards, fonts: st.Fonts, pagesize: tuple[float, float]
+    c: Canvas,
+    card: TableCard,
+    cards: TableCards,
+    fonts: st.Fonts,
+    pagesize: tuple[float, float],
+    players_url: str | None = None,
 ) -> None:
     width, height = pagesize
     mid = width / 2
@@ -161,9 +167,18 @@ def draw_card(
         mid, st.MARGIN - 4, "Partners sit opposite: North with South, East with West."
     )
     c.setFillColor(st.INK)
+    if players_url:
+        # Players' own phones: a smaller code in the corner, apart from the tablet's.
+        size = PLAYERS_QR
+        draw_qr(c, players_url, width - st.MARGIN - size, st.MARGIN + 6, size)
+        c.setFont(fonts.bold, 7.5)
+        c.drawRightString(width - st.MARGIN, st.MARGIN + size + 10, "Players: your seat on")
+        c.drawRightString(width - st.MARGIN, st.MARGIN + size + 1, "your phone")
 
 
-def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
+def build(
+    cards: TableCards, paper: str = st.DEFAULT_PAPER, players_url: str | None = None
+) -> bytes:
     fonts = st.fonts_for(
         [cards.event, *(p.name for card in cards.cards for p in card.seats.values())]
     )
@@ -173,7 +188,7 @@ def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
     c.setTitle(f"{cards.event}: table cards, {cards.round_label}")
     c.setAuthor("Snowman")
     for card in cards.cards:
-        draw_card(c, card, cards, fonts, pagesize)
+        draw_card(c, card, cards, fonts, pagesize, players_url)
         c.showPage()
     if not cards.cards:
         c.setFont(fonts.regular, 12)

@@ -209,7 +209,13 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         changed = [t for t in swapped if {first.pk, second.pk} & set(t.seats.values())]
         SeatRow.objects.filter(round=rnd, player_id__in=[first.pk, second.pk]).delete()
         SeatRow.objects.bulk_create(
-            SeatRow(round=rnd, table=t.table, position=seat.value, player_id=pid)
+            SeatRow(
+                round=rnd,
+                table=t.table,
+                position=seat.value,
+                player_id=pid,
+                changed_at=now_or(None),
+            )
             for t in changed
             for seat, pid in t.seats.items()
             if pid in (first.pk, second.pk)

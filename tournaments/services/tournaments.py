@@ -25,7 +25,12 @@ def unique_slug(name: str) -> str:
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
-EDITABLE_AFTER_START = ("round_minutes", "preliminary_rounds", "late_sync_grace_minutes")
+EDITABLE_AFTER_START = (
+    "round_minutes",
+    "preliminary_rounds",
+    "late_sync_grace_minutes",
+    "hide_standings_last_rounds",
+)
 
 
 def scoring_locked(tournament: Tournament) -> bool:

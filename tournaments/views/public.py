@@ -1,17 +1,49 @@
-"""Pages anyone in the hall may open: the projector and the clock it ticks from."""
+"""Pages anyone in the hall may open, no login: the event page on players' phones (find
+yourself, my card, my ledger, standings), the projector and the clock.
+
+Every answer that 2,000 phones poll carries an ETag from one version query
+(``services.public.version``); a phone that already holds it gets 304 before any other
+query. Nothing is stored per phone: the phone's choice of player lives in its own
+storage and in the URL.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+import hashlib
+import io
+import time
+from collections.abc import Callable
+
+import segno
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotModified,
+    JsonResponse,
+)
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
 
 from ..models import Round, Tournament
+from ..services import public as svc
 from ..services.console import clock_view, current_round
-from ..services.standings import champions, standings
 
 PROJECTOR_TOP = 8
+STANDINGS_TOP = 100
+PROJECTOR_TABLES_PER_PAGE = 12
+POLL_SECONDS = 15
+# From the call until the next round is seated: the moment players wait for a new seat.
+FAST_POLL_SECONDS = 5
+# Database ids are positive and fit 32 bits here; a longer number in the URL is forged
+# (and would overflow the database's integer on the way in).
+MAX_ID = 2**31 - 1
 
 
 def index(request: HttpRequest) -> HttpResponse:
@@ -19,29 +51,271 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "public/index.html", {"tournaments": tournaments})
 
 
-def _projector_context(t: Tournament) -> dict[str, object]:
-    rnd = current_round(t)
-    top = {d: rows[:PROJECTOR_TOP] for d, rows in standings(t).items()}
+# --- conditional answers ----------------------------------------------------------------
+
+
+def _versioned(
+    request: HttpRequest,
+    slug: str,
+    parts: tuple[str, ...],
+    build: Callable[[Tournament], HttpResponse],
+    player_id: int | None = None,
+    salt: str = "",
+) -> HttpResponse:
+    """304 when the phone holds the current version (one query), else ``build``."""
+    if player_id is not None and not 1 <= player_id <= MAX_ID:
+        raise Http404(_("No such player in this event."))
+    ver = svc.version(slug, parts, player_id)
+    if ver is None:
+        raise Http404(_("No such event."))
+    if not ver.player_known:
+        raise Http404(_("No such player in this event."))
+    # The answer also depends on the query string and the language it is written in.
+    salt = f"{salt}-{get_language() or ''}"
+    etag = f'{ver.etag[:-1]}-{salt}"'
+    held = request.headers.get("If-None-Match", "")
+    if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        response = build(Tournament.objects.get(pk=ver.tournament_id))
+    if response.status_code in (200, 304):
+        response["ETag"] = etag
+        # Cacheable, but only after asking: the phone revalidates on every poll.
+        response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _hidden_context(t: Tournament) -> dict[str, object]:
+    latest = svc.latest_round(t)
     return {
         "tournament": t,
-        "round": rnd,
-        "top": top,
-        "any_lot": any(r.standing.decided_by_lot for rows in top.values() for r in rows),
-        "champions": champions(t) if t.status in ("final", "finished") else None,
-        "is_final": rnd is not None and rnd.kind == Round.Kind.FINAL,
+        "latest": latest,
+        "hidden": svc.standings_hidden(t, latest),
+        "hide_n": t.hide_standings_last_rounds,
     }
+
+
+# --- the event page: find yourself ------------------------------------------------------
+
+
+@require_GET
+def event(request: HttpRequest, slug: str) -> HttpResponse:
+    query = request.GET.get("q", "")
+    try:
+        svc.clean_query(query)
+    except svc.BadSearch as exc:
+        t = get_object_or_404(Tournament, slug=slug)
+        ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": exc.args[0]}
+        return render(request, "public/event.html", ctx, status=400)
+
+    def build(t: Tournament) -> HttpResponse:
+        found = svc.search_players(t, query) if query.strip() else []
+        ctx = {
+            **_hidden_context(t),
+            "query": query,
+            "found": found,
+            "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
+            "event_url": request.build_absolute_uri(reverse("public:event", args=[t.slug])),
+        }
+        return render(request, "public/event.html", ctx)
+
+    return _versioned(request, slug, ("activity",), build, salt=_salt(query))
+
+
+def _salt(query: str) -> str:
+    return hashlib.blake2b(query.encode(), digest_size=6).hexdigest() if query else ""
+
+
+@require_GET
+def find(request: HttpRequest, slug: str) -> HttpResponse:
+    """The names matching what was typed, for the live search box."""
+    query = request.GET.get("q", "")
+    try:
+        svc.clean_query(query)
+    except svc.BadSearch as exc:
+        return JsonResponse({"error": exc.args[0]}, status=400)
+
+    def build(t: Tournament) -> HttpResponse:
+        found = svc.search_players(t, query)
+        return JsonResponse(
+            {
+                "players": [
+                    {
+                        "id": f.pk,
+                        "name": f.name,
+                        "division": f.division,
+                        "withdrawn": f.withdrawn,
+                        "url": reverse("public:card", args=[t.slug, f.pk]),
+                    }
+                    for f in found
+                ]
+            }
+        )
+
+    return _versioned(request, slug, ("activity",), build, salt=_salt(query))
+
+
+# --- my card and my ledger ----------------------------------------------------------------
+
+
+def _card_context(t: Tournament, player_id: int) -> dict[str, object]:
+    player = svc.player_of(t, player_id)
+    if player is None:  # the version query already checked; a race with a deletion
+        raise Http404(_("No such player in this event."))
+    card = svc.card(t, player, timezone.now())
+    return {
+        "tournament": t,
+        "card": card,
+        "player": player,
+        "poll_seconds": POLL_SECONDS,
+        "fast_poll_seconds": FAST_POLL_SECONDS,
+        "call_at_ms": int(card.clock.call_at.timestamp() * 1000) if card.clock.call_at else "",
+        # What a phone without script shows; the script counts down from call_at.
+        "clock_text": _minutes(card.clock.remaining_seconds)
+        if card.clock.kind != "running"
+        else "",
+    }
+
+
+def _minutes(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+@require_GET
+def card(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+    def build(t: Tournament) -> HttpResponse:
+        return render(request, "public/card.html", _card_context(t, player))
+
+    return _versioned(request, slug, ("activity",), build, player_id=player)
+
+
+@require_GET
+def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+    """The card alone: what the phone polls."""
+
+    def build(t: Tournament) -> HttpResponse:
+        return render(request, "public/_card.html", _card_context(t, player))
+
+    return _versioned(request, slug, ("activity",), build, player_id=player)
+
+
+@require_GET
+def ledger(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+    def build(t: Tournament) -> HttpResponse:
+        p = svc.player_of(t, player)
+        if p is None:
+            raise Http404(_("No such player in this event."))
+        return render(
+            request,
+            "public/ledger.html",
+            {"tournament": t, "player": p, "ledger": svc.ledger(t, p), "poll_seconds": 30},
+        )
+
+    return _versioned(request, slug, ("activity", "results"), build, player_id=player)
+
+
+# --- standings ----------------------------------------------------------------------------
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    division = request.GET.get("division", "A")
+    if division not in ("A", "B"):
+        return HttpResponseBadRequest(_("Choose division A or B."))
+    query = request.GET.get("q", "")
+    try:
+        folded = svc.clean_query(query)
+    except svc.BadSearch as exc:
+        return HttpResponseBadRequest(exc.args[0])
+
+    def build(t: Tournament) -> HttpResponse:
+        ctx = _hidden_context(t)
+        rows = [] if ctx["hidden"] else svc.public_rows(t)[division]
+        if folded:
+            rows = [r for r in rows if all(w in r.folded for w in folded.split())]
+        ranked = len(rows)
+        # A phone gets the top of the table; the search reaches everyone else.
+        rows = rows if folded else rows[:STANDINGS_TOP]
+        ctx.update(
+            {
+                "division": division,
+                "query": query,
+                "rows": rows,
+                "ranked": ranked,
+                "cut": ranked > len(rows),
+                "any_lot": any(r.lot for r in rows),
+                "final": svc.final_view(t),
+                "poll_seconds": 30,
+            }
+        )
+        return render(request, "public/standings.html", ctx)
+
+    return _versioned(
+        request, slug, ("activity", "results", "final"), build, salt=_salt(division + query)
+    )
+
+
+# --- time and the QR code -------------------------------------------------------------------
+
+
+@never_cache
+@require_GET
+def server_now(request: HttpRequest, slug: str) -> JsonResponse:
+    """The server's time, for the phone's clock offset: no database work at all."""
+    return JsonResponse({"now_ms": int(time.time() * 1000)})
+
+
+@require_GET
+def qr(request: HttpRequest, slug: str) -> HttpResponse:
+    """The event page's address as a QR code (SVG), for the projector and the sheets."""
+
+    def build(t: Tournament) -> HttpResponse:
+        url = request.build_absolute_uri(reverse("public:event", args=[t.slug]))
+        out = io.BytesIO()
+        segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, light="#fff")
+        return HttpResponse(out.getvalue(), content_type="image/svg+xml")
+
+    return _versioned(request, slug, (), build, salt=_salt(request.get_host()))
+
+
+# --- the projector ------------------------------------------------------------------------
+
+
+def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
+    ctx = _hidden_context(t)
+    rnd = ctx["latest"]
+    assert rnd is None or isinstance(rnd, Round)
+    between = rnd is not None and rnd.kind == Round.Kind.PRELIMINARY and rnd.status == "seated"
+    top: dict[str, list[svc.PublicRow]] = {"A": [], "B": []}
+    if not ctx["hidden"]:
+        top = {d: rows[:PROJECTOR_TOP] for d, rows in svc.public_rows(t, played_only=False).items()}
+    ctx.update(
+        {
+            "round": rnd,
+            "between": between,
+            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if between else [],
+            "top": top,
+            "any_lot": any(r.lot for rows in top.values() for r in rows),
+            "final": svc.final_view(t),
+            "event_url": request.build_absolute_uri(reverse("public:event", args=[t.slug])),
+        }
+    )
+    return ctx
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     t = get_object_or_404(Tournament, slug=slug)
-    return render(request, "public/projector.html", _projector_context(t))
+    return render(request, "public/projector.html", _projector_context(request, t))
 
 
-@never_cache
+@require_GET
 def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The part of the projector that htmx refreshes."""
-    t = get_object_or_404(Tournament, slug=slug)
-    return render(request, "public/_projector_body.html", _projector_context(t))
+
+    def build(t: Tournament) -> HttpResponse:
+        return render(request, "public/_projector_body.html", _projector_context(request, t))
+
+    return _versioned(request, slug, ("activity", "results", "final"), build)
 
 
 @never_cache

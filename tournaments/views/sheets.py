@@ -67,7 +67,10 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     paper = _paper(request)
     rnd = _round(tournament_or_404(slug), number)
     sheet = sheets.seating_sheet(rnd, timezone.now())
-    return _pdf(seating_pdf.build(sheet, paper), f"{slug}-seating-round-{number}-{paper}.pdf")
+    return _pdf(
+        seating_pdf.build(sheet, paper, players_url=_players_url(request, slug)),
+        f"{slug}-seating-round-{number}-{paper}.pdf",
+    )
 
 
 @director_required
@@ -81,7 +84,15 @@ def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
     cards = sheets.table_cards(tournament, link, timezone.now())
     if cards is None:
         raise Http404("No tables are seated yet: draw round 1 first.")
-    return _pdf(table_cards_pdf.build(cards, paper), f"{slug}-table-cards-{paper}.pdf")
+    return _pdf(
+        table_cards_pdf.build(cards, paper, players_url=_players_url(request, slug)),
+        f"{slug}-table-cards-{paper}.pdf",
+    )
+
+
+def _players_url(request: HttpRequest, slug: str) -> str:
+    """The players' event page, printed as a QR code on the seating sheet and cards."""
+    return request.build_absolute_uri(reverse("public:event", args=[slug]))
 
 
 @desk_required

@@ -1,0 +1,254 @@
+"""Players' phones in real Chromium at a phone's size (390x844, touch): finding yourself,
+the card and its clock, the next seat without a reload, the changed mark, hidden
+standings, large text, and an axe-core check of every public page.
+
+Screenshots go to /tmp/phone-shots/ to be looked at. axe-core (MPL-2.0, from the npm
+registry) is kept in tests/vendor/ so the check runs offline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.utils import timezone
+from playwright.sync_api import Page, expect
+
+from tournaments.models import Player, Seat, Tournament
+from tournaments.services import rounds
+from tournaments.views import public as public_views
+
+from .test_public_phones import event_after, fake_results
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = Path("/tmp/phone-shots")
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
+WAIT = 10_000
+
+
+@pytest.fixture(autouse=True)
+def quick_polls(monkeypatch):
+    # The phones poll every 15 s in the hall; a test need not wait that long.
+    monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
+    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", 1)
+
+
+@pytest.fixture
+def phone(chromium):
+    contexts = []
+
+    def open_phone(**extra) -> Page:
+        context = chromium.new_context(**PHONE, **extra)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for c in contexts:
+        c.close()
+
+
+def shot(page: Page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def card_url(live_server, t: Tournament, p: Player) -> str:
+    return f"{live_server.url}/e/{t.slug}/me/{p.pk}/"
+
+
+def test_a_player_finds_themself_by_a_few_letters_and_the_phone_remembers(
+    live_server, phone, make_tournament
+):
+    t = make_tournament(2)
+    Player.objects.filter(tournament=t, name="Player A003").update(name="Zoë Ölander")
+    rounds.draw_first_round(t, by="test", seed=5)
+    page = phone()
+    page.goto(f"{live_server.url}/e/{t.slug}/")
+    page.get_by_label("Type a few letters of your name").fill("olan")
+    link = page.get_by_role("link", name=re.compile("Zoë Ölander"))
+    expect(link).to_be_visible(timeout=WAIT)
+    shot(page, "01-find-yourself")
+    link.tap()
+    expect(page.locator(".table-no")).to_contain_text("Table")
+    shot(page, "02-my-card")
+    # Scanning the QR code again lands on the card: the phone remembered.
+    page.goto(f"{live_server.url}/e/{t.slug}/")
+    expect(page).to_have_url(re.compile(r"/me/\d+/$"))
+    expect(page.locator("#card-title")).to_contain_text("Zoë Ölander")
+    # "Not you?" forgets and offers the search again.
+    page.get_by_role("link", name=re.compile("Choose again")).tap()
+    expect(page.get_by_label("Type a few letters of your name")).to_be_visible()
+    page.goto(f"{live_server.url}/e/{t.slug}/")
+    expect(page).to_have_url(re.compile(rf"/e/{t.slug}/$"))
+
+
+def test_the_card_clock_matches_the_server_within_a_second_even_on_a_wrong_phone_clock(
+    live_server, phone, make_tournament
+):
+    t = make_tournament(1, round_minutes=20)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    started = timezone.now() - timedelta(minutes=3, seconds=20)
+    rounds.start_round(rnd, by="test", now=started)
+    p = Seat.objects.filter(round=rnd).first().player
+    # This phone's clock runs 95 s fast: the card must still show the server's time.
+    page = phone()
+    page.add_init_script(
+        "(() => { const real = Date.now.bind(Date); Date.now = () => real() + 95000; })()"
+    )
+    page.goto(card_url(live_server, t, p))
+    expect(page.locator("body")).to_have_attribute("data-clock-offset", re.compile(r"-9\d\d\d\d"))
+    page.wait_for_timeout(400)
+    # The phone's idea of the server's time is within a second of the server's.
+    before = time.time()
+    phone_ms = page.evaluate("Date.now() + Number(document.body.dataset.clockOffset)")
+    after = time.time()
+    assert before - 1.0 <= phone_ms / 1000 <= after + 1.0, (phone_ms / 1000, before, after)
+    # And the countdown shows the time left to the call by that clock (whole seconds,
+    # rounded up, so the display may read up to a second more).
+    call = started + timedelta(minutes=20)
+    left_before = (call - timezone.now()).total_seconds()
+    shown = page.locator("[data-clock-time]").inner_text()
+    left_after = (call - timezone.now()).total_seconds()
+    minutes, seconds = (int(x) for x in shown.split(":"))
+    assert left_after - 1.0 <= minutes * 60 + seconds <= left_before + 2.0, (shown, left_before)
+    shot(page, "03-card-clock-running")
+
+
+def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_reload(
+    live_server, phone, make_tournament
+):
+    t = make_tournament(3)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    p = Seat.objects.get(round=rnd, table=2, position="E").player
+    page = phone()
+    page.add_init_script(
+        "window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; };"
+    )
+    page.goto(card_url(live_server, t, p))
+    expect(page.locator("#card")).to_have_attribute("data-round", "1")
+    page.evaluate("window.loadedOnce = true")
+    fake_results(rnd)
+    rounds.seat_next_round(t, by="test")
+    new = Seat.objects.get(round__tournament=t, round__number=2, player=p)
+    card = page.locator("#card")
+    expect(card).to_have_attribute("data-round", "2", timeout=WAIT)
+    expect(card).to_have_class(re.compile(r"\bmoved\b"))
+    expect(page.locator(".table-no")).to_have_text(f"Table {new.table}")
+    assert page.evaluate("window.loadedOnce") is True  # no reload happened
+    assert page.evaluate("window.buzz.length") >= 1
+    shot(page, "04-next-seat")
+
+
+def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    a, b = (s.player for s in Seat.objects.filter(round=rnd, position="N").order_by("table"))
+    bystander = Seat.objects.get(round=rnd, table=1, position="E").player
+    moved, still = phone(), phone()
+    moved.goto(card_url(live_server, t, a))
+    still.goto(card_url(live_server, t, bystander))
+    expect(moved.locator("#card")).to_have_attribute("data-changed", "0")
+    rounds.swap_players(rnd, a, b, by="test", reason="friends")
+    expect(moved.locator(".changed-mark")).to_be_visible(timeout=WAIT)
+    shot(moved, "05-changed-mark")
+    # The bystander's phone has polled since (at least three beats) and shows no mark.
+    still.wait_for_timeout(3000)
+    expect(still.locator(".changed-mark")).to_have_count(0)
+    expect(still.locator("#card")).to_have_attribute("data-changed", "0")
+
+
+def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
+    live_server, phone, chromium, make_tournament
+):
+    t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
+    rounds.start_round(t.rounds.get(number=4), by="test")
+    page = phone()
+    page.goto(f"{live_server.url}/e/{t.slug}/standings/")
+    expect(page.get_by_text("The standings are hidden during the last 2 rounds")).to_be_visible()
+    expect(page.locator("table.standings")).to_have_count(0)
+    shot(page, "06-standings-hidden")
+    projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{live_server.url}/p/{t.slug}/")
+    expect(projector.get_by_text("The standings are hidden for the last 2 rounds")).to_be_visible()
+    projector.close()
+
+
+def test_large_text_mode_enlarges_the_card_and_is_remembered(live_server, phone, make_tournament):
+    t = make_tournament(1)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    page = phone()
+    page.goto(card_url(live_server, t, Seat.objects.filter(round=rnd).first().player))
+    size = "() => parseFloat(getComputedStyle(document.querySelector('.seat-name')).fontSize)"
+    before = page.evaluate(size)
+    page.get_by_role("button", name="Larger text").tap()
+    expect(page.get_by_role("button", name="Larger text")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate(size) >= before * 1.3
+    page.reload()
+    assert page.evaluate(size) >= before * 1.3
+    # Nothing overflows the phone's width even so.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, "07-large-text")
+
+
+def axe_violations(page: Page) -> list[dict]:
+    page.evaluate(AXE.read_text())
+    result = page.evaluate(
+        """async () => (await axe.run(document, {
+            runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
+            resultTypes: ['violations'],
+        })).violations.map(v => ({id: v.id, help: v.help,
+            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"""
+    )
+    return result
+
+
+def test_every_public_page_passes_axe_core(live_server, phone, chromium, make_tournament):
+    t = event_after(make_tournament, 2, 2)
+    rounds.start_round(t.rounds.get(number=3), by="test")
+    p = Seat.objects.filter(round__tournament=t, round__number=3).first().player
+    base = f"{live_server.url}/e/{t.slug}/"
+    pages = {
+        "event": base + "?pick=1",
+        "event-search": base + "?pick=1&q=player",
+        "card": f"{base}me/{p.pk}/",
+        "ledger": f"{base}me/{p.pk}/ledger/",
+        "standings": base + "standings/",
+        "standings-b": base + "standings/?division=B&q=b00",
+    }
+    problems = {}
+    for name, address in pages.items():
+        for large in (False, True):
+            page = phone()
+            page.goto(address)
+            if large:
+                page.get_by_role("button", name="Larger text").tap()
+            violations = axe_violations(page)
+            if violations:
+                problems[f"{name}{' large' if large else ''}"] = violations
+            shot(page, f"axe-{name}{'-large' if large else ''}")
+    projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    for name, state in (("projector-standings", None), ("projector-seating", "seat")):
+        if state == "seat":
+            fake_results(t.rounds.get(number=3))
+            rounds.seat_next_round(t, by="test")
+        projector.goto(f"{live_server.url}/p/{t.slug}/")
+        qr = projector.locator(".proj-qr img")
+        expect(qr).to_have_js_property("complete", True)
+        assert qr.evaluate("img => img.naturalWidth") > 100  # the QR code is drawn
+        violations = axe_violations(projector)
+        if violations:
+            problems[name] = violations
+        projector.screenshot(path=str(SHOTS / f"{name}.png"))
+    projector.close()
+    assert not problems, json.dumps(problems, indent=1)

@@ -1,0 +1,521 @@
+"""Players' phones: the event page, my card, my ledger, standings, the projector, and
+the versions that let 2,000 phones poll them (issue 15)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tournaments.models import Match, Player, Round, Seat, TableLink, Tournament
+from tournaments.services import public as svc
+from tournaments.services import rounds
+from tournaments.services import standings as standing_service
+from tournaments.services.players import set_withdrawn
+
+pytestmark = pytest.mark.django_db
+SHOTS = Path("/tmp/phone-shots")
+
+
+def url(name: str, *args: object) -> str:
+    return reverse(f"public:{name}", args=args)
+
+
+def fake_results(rnd: Round) -> None:
+    """Every match of a seated round over (NS 10-4 at odd tables, EW 10-6 at even ones),
+    written in bulk: these tests read results, they do not score hands."""
+    if rnd.status == Round.Status.SEATED:
+        rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=30))
+    matches = list(rnd.matches.all())
+    for m in matches:
+        ns_wins = m.table % 2 == 1
+        m.score_ns, m.score_ew = (10, 4) if ns_wins else (6, 10)
+        m.bonus_ns, m.bonus_ew = (1, 0) if ns_wins else (0, 1)
+        m.hands_played = 12
+        m.status = Match.Status.CONFIRMED
+        m.winner = m.recorded_winner = "NS" if ns_wins else "EW"
+    Match.objects.bulk_update(
+        matches,
+        ["score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played", "status", "winner"],
+    )
+    seats = list(Seat.objects.filter(round=rnd))
+    for s in seats:
+        ns_wins = s.table % 2 == 1
+        ns = s.position in ("N", "S")
+        won = ns == ns_wins
+        us, them = ((10, 4) if ns_wins else (6, 10)) if ns else ((4, 10) if ns_wins else (10, 6))
+        s.team_score, s.bonus, s.individual = us, 1 if won else 0, 0
+        s.points, s.won, s.margin = us + s.bonus, won, us - them
+    Seat.objects.bulk_update(
+        seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
+    )
+    rounds.finalize_round(rnd, by="test")
+
+
+def event_after(make_tournament, tables: int, played: int, **rules: object) -> Tournament:
+    """An event with ``played`` rounds over and the next one seated (not started)."""
+    t = make_tournament(tables, **rules)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    for _ in range(played):
+        fake_results(rnd)
+        rnd = rounds.seat_next_round(t, by="test")
+    t.refresh_from_db()
+    return t
+
+
+def player(t: Tournament, name: str) -> Player:
+    return Player.objects.get(tournament=t, name=name)
+
+
+# --- finding yourself ---------------------------------------------------------------------
+
+
+def test_a_player_finds_themself_with_a_few_letters_whatever_the_accents_and_case(
+    client, make_tournament
+):
+    t = make_tournament(1)
+    Player.objects.filter(tournament=t, name="Player A001").update(name="Zoë Ölander")
+    for typed in ("zoe", "ZOË", "olan", "ölander zo"):
+        page = client.get(url("event", t.slug), {"q": typed}).content.decode()
+        assert "Zoë Ölander" in page, typed
+    data = client.get(url("find", t.slug), {"q": "OLANDER"}).json()
+    assert [p["name"] for p in data["players"]] == ["Zoë Ölander"]
+    assert data["players"][0]["url"] == url("card", t.slug, player(t, "Zoë Ölander").pk)
+
+
+def test_one_letter_is_not_enough_and_nobody_found_says_so(client, make_tournament):
+    t = make_tournament(1)
+    assert client.get(url("find", t.slug), {"q": "p"}).json() == {"players": []}
+    page = client.get(url("event", t.slug), {"q": "xyzzy"}).content.decode()
+    assert "Nobody of that name is registered" in page
+
+
+@pytest.mark.parametrize("typed", ["a" * 61, "abc\x00def", "ab\u202ecd", "\x1b[31m"])
+def test_odd_or_huge_searches_get_a_clear_400(client, make_tournament, typed):
+    t = make_tournament(1)
+    response = client.get(url("find", t.slug), {"q": typed})
+    assert response.status_code == 400 and response.json()["error"]
+    page = client.get(url("event", t.slug), {"q": typed})
+    assert page.status_code == 400 and 'role="alert"' in page.content.decode()
+
+
+def test_an_unknown_event_or_a_forged_player_is_a_404(client, make_tournament):
+    t = make_tournament(1)
+    other = make_tournament(1, name="Other Night")
+    stranger = Player.objects.filter(tournament=other).first()
+    assert client.get(url("event", "no-such-event")).status_code == 404
+    assert client.get(url("card", t.slug, stranger.pk)).status_code == 404
+    assert client.get(url("card", t.slug, 10**12)).status_code == 404
+    assert client.get(url("ledger", t.slug, 0)).status_code == 404
+    assert client.get(f"/e/{t.slug}/me/-3/").status_code == 404
+
+
+# --- my card -----------------------------------------------------------------------------
+
+
+def test_the_card_shows_table_seat_partner_opponents_in_seat_order(client, make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    me = Seat.objects.filter(round=rnd, position="E").select_related("player").first()
+    at = {s.position: s.player.name for s in Seat.objects.filter(round=rnd, table=me.table)}
+    page = client.get(url("card", t.slug, me.player_id)).content.decode()
+    assert f"Table {me.table}" in page and ">East<" in page
+    assert f"<dt>Partner</dt><dd>{at['W']}</dd>" in page
+    assert f"{at['N']} &amp; {at['S']}" in page
+    # A screen reader meets the chairs N, E, S, W whatever the layout.
+    order = [page.index(f"pos-{p} ") for p in "NESW"]
+    assert order == sorted(order)
+    assert "role-you" in page and "role-partner" in page
+
+
+def test_the_card_clock_is_the_call_instant_and_stays_put_while_running(client, make_tournament):
+    t = make_tournament(1, round_minutes=20)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    started = timezone.now() - timedelta(minutes=5)
+    rounds.start_round(rnd, by="test", now=started)
+    p = Seat.objects.filter(round=rnd).first().player
+    c1 = svc.card(t, p, timezone.now())
+    c2 = svc.card(t, p, timezone.now() + timedelta(seconds=7))
+    assert c1.clock.kind == "running" and c1.clock == c2.clock
+    assert abs((c1.clock.call_at - (started + timedelta(minutes=20))).total_seconds()) < 0.001
+    page = client.get(url("card_part", t.slug, p.pk)).content.decode()
+    assert f'data-call-at="{int(c1.clock.call_at.timestamp() * 1000)}"' in page
+    rounds.pause_round(rnd, by="test")
+    paused = svc.card(t, p, timezone.now()).clock
+    assert paused.kind == "paused" and 890 <= paused.remaining_seconds <= 900
+    rounds.call_time(rnd, by="test")
+    assert svc.card(t, p, timezone.now()).clock.kind == "called"
+
+
+def test_the_card_shows_my_match_score_live(client, make_tournament):
+    t = make_tournament(1)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    m = rnd.matches.get()
+    Match.objects.filter(pk=m.pk).update(score_ns=6, score_ew=3, hands_played=5)
+    north = Seat.objects.get(round=rnd, position="N").player
+    east = Seat.objects.get(round=rnd, position="E").player
+    assert (svc.card(t, north, timezone.now()).us, svc.card(t, north, timezone.now()).them) == (
+        6,
+        3,
+    )
+    page = client.get(url("card_part", t.slug, east.pk)).content.decode()
+    assert "Us <strong>3</strong>" in page and "Them <strong>6</strong>" in page
+
+
+def test_the_next_round_replaces_the_card_as_soon_as_it_is_seated(client, make_tournament):
+    t = make_tournament(3)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    p = Seat.objects.filter(round=rnd, table=1, position="E").first().player
+    first = client.get(url("card_part", t.slug, p.pk))
+    assert 'data-round="1"' in first.content.decode()
+    fake_results(rnd)
+    rounds.seat_next_round(t, by="test")
+    again = client.get(url("card_part", t.slug, p.pk), HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200 and 'data-round="2"' in again.content.decode()
+    new = Seat.objects.get(round__number=2, round__tournament=t, player=p)
+    assert f'data-seat="{new.table}{new.position}"' in again.content.decode()
+
+
+def test_a_changed_seating_marks_only_the_players_moved(client, make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    a, b = (s.player for s in Seat.objects.filter(round=rnd, position="N").order_by("table"))
+    rounds.swap_players(rnd, a, b, by="test", reason="friends")
+    marked = {
+        p.name
+        for p in Player.objects.filter(tournament=t)
+        if 'data-changed="1"' in client.get(url("card_part", t.slug, p.pk)).content.decode()
+    }
+    assert marked == {a.name, b.name}
+    rounds.start_round(rnd, by="test")
+    assert not svc.card(t, a, timezone.now()).changed  # once play starts the mark is spent
+
+
+def test_a_player_without_a_seat_this_round_is_told_so(client, make_tournament):
+    t = make_tournament(1)
+    rounds.draw_first_round(t, by="test", seed=5)
+    p = Player.objects.create(tournament=t, name="Late Larry", division="A", checked_in=True)
+    page = client.get(url("card", t.slug, p.pk)).content.decode()
+    assert "You sit out round 1" in page
+
+
+def test_a_withdrawn_player_is_marked_with_the_round(client, make_tournament):
+    t = event_after(make_tournament, 2, 1)
+    p = Seat.objects.filter(round__number=1, round__tournament=t).first().player
+    set_withdrawn(p, True, by="test", reason="left")
+    page = client.get(url("card", t.slug, p.pk)).content.decode()
+    assert "Withdrawn after round 1" in page
+    standings = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
+    assert "withdrawn after round 1" in standings
+
+
+# --- the ledger ----------------------------------------------------------------------------
+
+
+def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 2)
+    p = Seat.objects.get(round__number=1, round__tournament=t, table=1, position="N").player
+    led = svc.ledger(t, p)
+    first = led.lines[0]
+    assert (first.us, first.them, first.won, first.bonus, first.points) == (10, 4, True, 1, 11)
+    assert first.running == 11 and led.lines[1].running == 11 + led.lines[1].points
+    assert led.total == led.lines[1].running and led.rank is not None
+    page = client.get(url("ledger", t.slug, p.pk)).content.decode()
+    assert "Running total" in page and f"rank {led.rank} of 4 in division A" in page
+
+
+# --- hidden means hidden -------------------------------------------------------------------
+
+REVEALING = ("Running total", "Total ", " rank ", ">Pts<", "Pts</abbr>", 'class="standings"')
+
+
+def public_answers(client, t: Tournament) -> dict[str, str]:
+    p = Player.objects.filter(tournament=t).order_by("pk").first()
+    return {
+        name: client.get(path).content.decode(errors="replace")
+        for name, path in {
+            "event": url("event", t.slug),
+            "event search": url("event", t.slug) + "?q=pla",
+            "find": url("find", t.slug) + "?q=pla",
+            "card": url("card", t.slug, p.pk),
+            "card part": url("card_part", t.slug, p.pk),
+            "ledger": url("ledger", t.slug, p.pk),
+            "standings A": url("standings", t.slug) + "?division=A",
+            "standings B": url("standings", t.slug) + "?division=B&q=pla",
+            "projector": url("projector", t.slug),
+            "projector body": url("projector_standings", t.slug),
+            "clock": url("clock", t.slug),
+            "now": url("now", t.slug),
+            "qr": url("qr", t.slug),
+        }.items()
+    }
+
+
+def test_standings_hide_on_every_public_endpoint_in_the_last_rounds(client, make_tournament):
+    # Five rounds, the last two hidden: round 4 is seated and running.
+    t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
+    rounds.start_round(t.rounds.get(number=4), by="test")
+    answers = public_answers(client, t)
+    for name, body in answers.items():
+        for marker in REVEALING:
+            assert marker not in body, (name, marker)
+    assert "hidden during the last 2 rounds" in answers["standings A"]
+    assert "hidden during the last 2 rounds" in answers["ledger"]
+    assert "hidden for the last 2 rounds" in answers["projector body"]
+    # The director's sheets stay behind the sign-in.
+    sheet = client.get(reverse("sheets:standings", args=[t.slug, "A"]))
+    assert sheet.status_code == 302
+
+
+def test_the_same_endpoints_do_show_standings_when_not_hidden(client, make_tournament):
+    # The check above can fail: one round earlier the markers are there.
+    t = event_after(make_tournament, 2, 2, hide_standings_last_rounds=2)
+    answers = public_answers(client, t)
+    assert "Running total" in answers["ledger"] and " rank " in answers["ledger"]
+    assert 'class="standings"' in answers["standings A"]
+    # Between rounds the projector shows the seating; once play starts, the standings.
+    rounds.start_round(t.rounds.get(number=3), by="test")
+    assert ">Pts<" in client.get(url("projector_standings", t.slug)).content.decode()
+
+
+def test_standings_return_when_the_final_is_seeded(make_tournament):
+    t = event_after(make_tournament, 1, 4, preliminary_rounds=5, hide_standings_last_rounds=1)
+    assert svc.standings_hidden(t, svc.latest_round(t))
+    fake_results(t.rounds.get(number=5))
+    standing_service.seed_final(t, by="test")
+    t.refresh_from_db()
+    assert not svc.standings_hidden(t, svc.latest_round(t))
+
+
+def test_no_public_answer_carries_a_table_token(client, make_tournament):
+    t = event_after(make_tournament, 2, 1)
+    tokens = list(TableLink.objects.filter(tournament=t).values_list("token", flat=True))
+    assert tokens
+    for name, body in public_answers(client, t).items():
+        assert not any(token in body for token in tokens), name
+
+
+def test_hide_setting_is_refused_beyond_the_number_of_rounds(make_tournament):
+    from tournaments.domain.rules import RuleSettings
+
+    errors = RuleSettings(preliminary_rounds=3, hide_standings_last_rounds=4).errors()
+    assert "hide_standings_last_rounds" in errors
+
+
+# --- the final and the projector -------------------------------------------------------
+
+
+def test_the_standings_show_the_top_100_and_the_search_reaches_everyone(client, make_tournament):
+    t = event_after(make_tournament, 60, 1)  # 120 players a division
+    page = client.get(url("standings", t.slug)).content.decode()
+    assert page.count("<tr data-name=") == 100 and "The top 100 of 120" in page
+    last = svc.public_rows(t)["A"][-1]
+    found = client.get(url("standings", t.slug), {"q": last.name.upper()}).content.decode()
+    assert found.count("<tr data-name=") == 1 and last.name in found
+
+
+def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
+    t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
+    fake_results(t.rounds.get(number=1))
+    final = standing_service.seed_final(t, by="test")
+    at = dict(Seat.objects.filter(round=final).values_list("position", "player__name"))
+    game = final.matches.get(game=1)
+    Match.objects.filter(pk=game.pk).update(score_ns=7, score_ew=2, hands_played=6)
+    page = client.get(url("standings", t.slug)).content.decode()
+    assert f"{at['N']} &amp; {at['S']}" in page and ">7<" in page
+    view = svc.final_view(t)
+    assert view is not None and view.champions is None
+    Match.objects.filter(pk=game.pk).update(
+        score_ns=10, status="confirmed", winner="NS", recorded_winner="NS"
+    )
+    Match.objects.create(round=final, table=1, game=2, score_ns=10, status="confirmed", winner="NS")
+    body = client.get(url("projector_standings", t.slug)).content.decode()
+    assert f"Champions: {at['N']} &amp; {at['S']}" in body
+
+
+def test_the_projector_pages_the_next_seating_between_rounds_and_shows_the_qr(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 30, 1)
+    page = client.get(url("projector", t.slug)).content.decode()
+    assert "Round 2: find your table" in page
+    assert page.count('class="proj-page"') == 3  # 30 tables, 12 a page
+    assert url("qr", t.slug) in page and f"/e/{t.slug}/" in page
+    qr = client.get(url("qr", t.slug))
+    assert qr["Content-Type"] == "image/svg+xml"
+    # A standalone SVG (namespace included): an <img> shows nothing without it.
+    assert b'xmlns="http://www.w3.org/2000/svg"' in qr.content
+
+
+# --- versions and query counts -----------------------------------------------------------
+
+
+def test_an_unchanged_answer_is_a_304_and_any_change_a_new_version(client, make_tournament):
+    t = event_after(make_tournament, 2, 1)
+    p = Seat.objects.filter(round__number=2, round__tournament=t).first().player
+    for name in ("card_part", "ledger"):
+        first = client.get(url(name, t.slug, p.pk))
+        assert first["Cache-Control"] == "no-cache" and first["ETag"]
+        again = client.get(url(name, t.slug, p.pk), HTTP_IF_NONE_MATCH=first["ETag"])
+        assert again.status_code == 304 and again["ETag"] == first["ETag"]
+    first = client.get(url("card_part", t.slug, p.pk))
+    rounds.start_round(t.rounds.get(number=2), by="test")
+    assert (
+        client.get(url("card_part", t.slug, p.pk), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 200
+    )
+
+
+def test_a_hand_at_another_table_does_not_wake_my_card(client, make_tournament):
+    t = event_after(make_tournament, 2, 1)
+    rnd = t.rounds.get(number=2)
+    mine = Seat.objects.filter(round=rnd, table=1).first().player
+    first = client.get(url("card_part", t.slug, mine.pk))
+    Match.objects.filter(round=rnd, table=2).update(score_ns=1, hands_played=1)
+    assert (
+        client.get(url("card_part", t.slug, mine.pk), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 304
+    )
+    Match.objects.filter(round=rnd, table=1).update(score_ew=2, hands_played=1)
+    assert (
+        client.get(url("card_part", t.slug, mine.pk), HTTP_IF_NONE_MATCH=first["ETag"]).status_code
+        == 200
+    )
+
+
+def test_a_finished_match_changes_the_standings_version(client, make_tournament):
+    t = event_after(make_tournament, 2, 1)
+    rnd = t.rounds.get(number=2)
+    rounds.start_round(rnd, by="test")
+    first = client.get(url("standings", t.slug))
+    Match.objects.filter(round=rnd, table=2).update(
+        score_ns=10, hands_played=9, status="finished", winner="NS"
+    )
+    assert client.get(url("standings", t.slug), HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+def queries(client, path: str, etag: str | None = None) -> int:
+    standing_service._ranked.clear()  # count a cold ranking every time
+    headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(path, **headers)
+    assert response.status_code in (200, 304), (path, response.status_code)
+    return len(ctx.captured_queries)
+
+
+def endpoint_paths(t: Tournament) -> dict[str, str]:
+    p = Seat.objects.filter(round__tournament=t, round__number=2).order_by("pk").first().player
+    return {
+        "event": url("event", t.slug),
+        "event search": url("event", t.slug) + "?q=player a0",
+        "find": url("find", t.slug) + "?q=player a0",
+        "card": url("card", t.slug, p.pk),
+        "card part": url("card_part", t.slug, p.pk),
+        "ledger": url("ledger", t.slug, p.pk),
+        "standings": url("standings", t.slug),
+        "projector body": url("projector_standings", t.slug),
+        "projector": url("projector", t.slug),
+        "qr": url("qr", t.slug),
+        "now": url("now", t.slug),
+        "clock": url("clock", t.slug),
+    }
+
+
+PINNED = {
+    "event": 3,
+    "event search": 4,
+    "find": 3,
+    "card": 6,
+    "card part": 6,
+    "ledger": 9,
+    "standings": 8,
+    "projector body": 8,
+    "projector": 7,
+    "qr": 2,
+    "now": 0,
+    "clock": 2,
+}
+
+
+def test_query_counts_of_every_public_endpoint_are_pinned_and_equal_at_4_and_500_tables(
+    client, make_tournament
+):
+    counts = {}
+    for tables in (4, 500):
+        t = event_after(make_tournament, tables, 1, name=f"Q{tables}")
+        rounds.start_round(t.rounds.get(number=2), by="test")
+        counts[tables] = {name: queries(client, path) for name, path in endpoint_paths(t).items()}
+        for name, path in endpoint_paths(t).items():
+            response = client.get(path)
+            if response.has_header("ETag"):
+                assert queries(client, path, response["ETag"]) == 1, name
+    assert counts[4] == counts[500] == PINNED
+
+
+# --- the QR code on the printed sheets ------------------------------------------------------
+
+
+def test_the_seating_sheet_and_table_cards_carry_the_players_qr_code(
+    director_client, make_tournament
+):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    t = make_tournament(3)
+    rounds.draw_first_round(t, by="test", seed=5)
+    seating = b"".join(
+        director_client.get(reverse("sheets:seating", args=[t.slug, 1])).streaming_content
+    )
+    text = " ".join(p.extract_text() for p in PdfReader(BytesIO(seating)).pages)
+    assert f"http://testserver/e/{t.slug}/" in " ".join(text.split())
+    assert "on your phone" in text
+    cards = b"".join(
+        director_client.get(reverse("sheets:table_cards", args=[t.slug])).streaming_content
+    )
+    pages = PdfReader(BytesIO(cards)).pages
+    assert len(pages) == 3 and all("your seat on" in p.extract_text() for p in pages)
+    SHOTS.mkdir(exist_ok=True)  # kept to be looked at (pdftoppm -png)
+    (SHOTS / "seating.pdf").write_bytes(seating)
+    (SHOTS / "table-cards.pdf").write_bytes(cards)
+
+
+# --- every string marked for translation ----------------------------------------------------
+
+PUBLIC_TEMPLATES = sorted(
+    (Path(__file__).resolve().parent.parent / "templates" / "public").glob("*.html")
+)
+
+
+@pytest.mark.parametrize("template", PUBLIC_TEMPLATES, ids=lambda p: p.name)
+def test_every_visible_string_of_the_public_templates_is_marked_for_translation(template):
+    import re
+
+    text = template.read_text()
+    for pattern in (
+        r"\{%\s*block body_class\s*%\}.*?\{%\s*endblock\s*%\}",  # a CSS class, not text
+        r"\{%\s*blocktranslate.*?endblocktranslate\s*%\}",
+        r"\{%.*?%\}",
+        r"\{\{.*?\}\}",
+        r"\{#.*?#\}",
+        r"<(script|style)\b.*?</\1>",
+        r"<[^>]*>",
+        r"&\w+;",
+    ):
+        text = re.sub(pattern, " ", text, flags=re.S)
+    leftovers = [w for w in text.split() if re.search(r"[A-Za-z]", w)]
+    assert not leftovers, f"{template.name}: text outside translate tags: {leftovers[:10]}"
+    # Attributes people read (labels, titles, alt text) are translated too.
+    source = template.read_text()
+    for attribute in re.findall(r'(?:aria-label|title|alt|data-text-\w+)="([^"]*)"', source):
+        assert "{%" in attribute or not re.search(r"[A-Za-z]", attribute), (
+            template.name,
+            attribute,
+        )

@@ -1,0 +1,580 @@
+"""What players' phones and the projector read: the event, a player's card and ledger,
+the standings as the public may see them, and the version that says whether any of it
+changed.
+
+Vocabulary: the *version* of a public answer is a short string computed by one query
+from rows the services already keep (the activity log's newest entry, the results of
+the latest rounds, one player's seat and match); a phone that sends it back in
+If-None-Match gets 304 without any other work. Nothing per phone is stored. Standings
+are *hidden* during the last N preliminary rounds (RULES.md §5): from the moment round
+``P - N + 1`` is seated until the final is seeded, no public answer carries a total or a
+rank.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from django.db import connection
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ..domain.hands import SEATS, Seat
+from ..models import Match, Player, Round, Tournament
+from ..models import Seat as SeatRow
+from .play import round_clock
+from .standings import StandingRow, final_progress, standings
+
+OVER = ("finished", "confirmed", "disputed")
+SEARCH_MAX_LENGTH = 60
+SEARCH_MIN_LETTERS = 2
+SEARCH_LIMIT = 25
+
+# --- the version ------------------------------------------------------------------------
+
+# Each part is a scalar subquery on the tournament row ``t``; an answer names the parts
+# it depends on, so a hand at table 7 does not wake the phones of table 8.
+_ACTIVITY = "(SELECT MAX(a.id) FROM tournaments_activity a WHERE a.tournament_id = t.id)"
+# The results of the two latest rounds (earlier rounds change only through logged
+# corrections). The sum is weighted by the match id so that two changes cannot cancel.
+_RESULTS = f"""(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
+        m.score_ns * 7 + m.score_ew * 13 + m.bonus_ns * 17 + m.bonus_ew * 19
+        + m.hands_played * 23)), 0)
+    FROM tournaments_match m
+    WHERE m.status IN ({", ".join(f"'{s}'" for s in OVER)})
+      AND m.round_id IN (SELECT r.id FROM tournaments_round r WHERE r.tournament_id = t.id
+                         ORDER BY r.number DESC LIMIT 2))"""
+# The final's games, hand by hand (the final has no clock and is shown live).
+_FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
+        m.score_ns * 7 + m.score_ew * 13 + m.hands_played * 23)), 0)
+    FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
+    WHERE r.tournament_id = t.id AND r.kind = 'final')"""
+# The player (a forged id answers NULL) and their latest seat and match.
+_PLAYER = """(SELECT 'p' || p.id FROM tournaments_player p
+    WHERE p.id = %s AND p.tournament_id = t.id)"""
+_CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || COALESCE(m.hands_played, 0)
+        || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
+        || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
+    FROM tournaments_seat s
+    JOIN tournaments_round r ON r.id = s.round_id
+    LEFT JOIN tournaments_match m ON m.round_id = s.round_id AND m."table" = s."table"
+    WHERE s.player_id = %s AND r.tournament_id = t.id
+    ORDER BY r.number DESC, m.game DESC LIMIT 1)"""
+
+PARTS = {"activity": _ACTIVITY, "results": _RESULTS, "final": _FINAL}
+
+
+@dataclass(frozen=True)
+class Version:
+    tournament_id: int
+    etag: str
+    player_known: bool
+
+
+def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
+    """One query: None for an unknown event, else the version of the named parts."""
+    columns = [PARTS[p] for p in parts]
+    params: list[object] = []
+    if player_id is not None:
+        columns += [_PLAYER, _CARD]
+        params += [player_id, player_id]
+    sql = f"SELECT {', '.join(['t.id', *columns])} FROM tournaments_tournament t WHERE t.slug = %s"
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, slug])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    raw = "|".join(str(v) for v in row)
+    digest = hashlib.blake2b(raw.encode(), digest_size=9).hexdigest()
+    known = player_id is None or row[len(parts) + 1] is not None
+    return Version(row[0], f'"{digest}"', known)
+
+
+# --- hiding -----------------------------------------------------------------------------
+
+
+def latest_round(tournament: Tournament) -> Round | None:
+    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+
+
+def standings_hidden(tournament: Tournament, latest: Round | None) -> bool:
+    """True while no public answer may show a total or a rank (RULES.md §5)."""
+    n = tournament.hide_standings_last_rounds
+    if n <= 0 or latest is None or latest.kind == Round.Kind.FINAL:
+        return False
+    if tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED):
+        return False
+    return latest.number > tournament.preliminary_rounds - n
+
+
+# --- finding yourself -------------------------------------------------------------------
+
+
+class BadSearch(ValueError):
+    """A search string the page refuses, with the message to show."""
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: 'Zoë' and 'ZOE' fold alike."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+def clean_query(query: str) -> str:
+    if len(query) > SEARCH_MAX_LENGTH:
+        raise BadSearch(f"Type at most {SEARCH_MAX_LENGTH} letters of your name.")
+    if any(unicodedata.category(c).startswith("C") for c in query):
+        raise BadSearch("Type letters of your name only.")
+    return " ".join(fold(query).split())
+
+
+@dataclass(frozen=True)
+class Found:
+    pk: int
+    name: str
+    division: str
+    withdrawn: bool
+
+
+def search_players(tournament: Tournament, query: str) -> list[Found]:
+    """Players whose name holds every word typed, in any order, as the start of a word
+    or anywhere when the word is long enough to be telling."""
+    words = clean_query(query).split()
+    if sum(len(w) for w in words) < SEARCH_MIN_LETTERS:
+        return []
+    found = []
+    for pk, name, division, withdrawn in (
+        Player.objects.filter(tournament=tournament)
+        .order_by("name")
+        .values_list("pk", "name", "division", "withdrawn")
+    ):
+        folded = fold(name)
+        starts = folded.replace("-", " ").split()
+        if all(
+            any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in folded) for w in words
+        ):
+            found.append(Found(pk, name, division, withdrawn))
+            if len(found) >= SEARCH_LIMIT:
+                break
+    return found
+
+
+# --- the card ---------------------------------------------------------------------------
+
+SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+@dataclass(frozen=True)
+class Chair:
+    position: str
+    name: str
+    role: str  # "you", "partner" or "opponent"
+    team: str  # "NS" or "EW"
+    withdrawn: bool = False
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The phone's clock: absolute instants, so the answer stays the same until the
+    director changes something (the phone counts down from ``call_at`` itself)."""
+
+    kind: str  # "none", "not_started", "running", "paused", "called", "finished", "final"
+    limit_seconds: int = 0
+    remaining_seconds: int = 0
+    call_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    tournament: Tournament
+    player: Player
+    round: Round | None
+    table: int | None = None
+    position: str | None = None
+    chairs: tuple[Chair, ...] = ()
+    changed: bool = False
+    us: int | None = None
+    them: int | None = None
+    hands: int = 0
+    match_status: str = ""
+    won: bool | None = None
+    clock: Clock = field(default_factory=lambda: Clock("none"))
+    sitting_out: bool = False
+    withdrawn_after: int | None = None
+
+    @property
+    def position_name(self) -> str:
+        return SEAT_NAMES.get(self.position or "", "")
+
+    @property
+    def team(self) -> str:
+        return "NS" if self.position in ("N", "S") else "EW"
+
+    @property
+    def partner(self) -> Chair | None:
+        return next((c for c in self.chairs if c.role == "partner"), None)
+
+    @property
+    def opponents(self) -> list[Chair]:
+        return [c for c in self.chairs if c.role == "opponent"]
+
+
+def player_of(tournament: Tournament, player_id: int) -> Player | None:
+    row = _one(
+        "SELECT id, name, division, withdrawn FROM tournaments_player "
+        "WHERE id = %s AND tournament_id = %s",
+        [player_id, tournament.pk],
+    )
+    if row is None:
+        return None
+    pk, name, division, withdrawn = row
+    return Player(pk=pk, tournament=tournament, name=name, division=division, withdrawn=withdrawn)
+
+
+# The card is what 2,000 phones fetch at once when a round is seated, so it is read with
+# plain SQL: compiling the ORM's queries cost more than running them.
+def _one(sql: str, params: list[object]) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchone()
+
+
+def _all(sql: str, params: list[object]) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def _instant(value: object) -> datetime | None:
+    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: int = 0) -> Clock:
+    if rnd.kind == Round.Kind.FINAL:
+        return Clock("final")
+    rnd_clock = round_clock(rnd)
+    limit = int(rnd_clock.limit.total_seconds())
+    extension = timedelta(seconds=match.extension_seconds if match else extension_seconds)
+    if rnd.status == Round.Status.FINISHED:
+        return Clock("finished", limit)
+    if not rnd_clock.started:
+        return Clock("not_started", limit, limit)
+    if rnd.called_at is not None and rnd.called_at <= now:
+        return Clock("called", limit, 0, rnd.called_at)
+    if rnd_clock.paused(now):
+        left = int(rnd_clock.remaining(now, extension).total_seconds())
+        return Clock("paused", limit, left)
+    # Running: the call instant does not move while nothing changes, and the phone
+    # shows "time is called" by itself when it passes.
+    return Clock("running", limit, 0, rnd_clock.call_instant(now, extension))
+
+
+def withdrawn_after(player: Player) -> int | None:
+    if not player.withdrawn:
+        return None
+    last = (
+        SeatRow.objects.filter(
+            player=player, round__kind=Round.Kind.PRELIMINARY, round__started_at__isnull=False
+        )
+        .order_by("-round__number")
+        .values_list("round__number", flat=True)
+        .first()
+    )
+    return last or 0
+
+
+def card(tournament: Tournament, player: Player, now: datetime) -> Card:
+    """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
+    out = withdrawn_after(player) if player.withdrawn else None
+    latest_row = _one(
+        "SELECT r.id, r.number, r.kind, r.status, r.started_at, r.called_at, r.has_pauses, "
+        's."table", s.position, s.changed_at '
+        "FROM tournaments_round r LEFT JOIN tournaments_seat s "
+        "ON s.round_id = r.id AND s.player_id = %s "
+        "WHERE r.tournament_id = %s ORDER BY r.number DESC LIMIT 1",
+        [player.pk, tournament.pk],
+    )
+    if latest_row is None:
+        return Card(tournament, player, None, withdrawn_after=out)
+    rid, number, kind, status, started, called, paused, table, position, changed = latest_row
+    rnd = Round(
+        pk=rid,
+        tournament=tournament,
+        number=number,
+        kind=kind,
+        status=status,
+        started_at=_instant(started),
+        called_at=_instant(called),
+        has_pauses=bool(paused),
+    )
+    if table is None:
+        return Card(
+            tournament,
+            player,
+            rnd,
+            clock=_clock(rnd, None, now),
+            sitting_out=not player.withdrawn and kind == Round.Kind.PRELIMINARY,
+            withdrawn_after=out,
+        )
+    mine = Seat(position)
+    chairs = []
+    for pos_value, name, withdrawn in _all(
+        "SELECT s.position, p.name, p.withdrawn FROM tournaments_seat s "
+        "JOIN tournaments_player p ON p.id = s.player_id "
+        'WHERE s.round_id = %s AND s."table" = %s',
+        [rid, table],
+    ):
+        pos = Seat(pos_value)
+        role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
+        chairs.append(Chair(pos.value, name, role, pos.team.value, bool(withdrawn)))
+    order = {s.value: i for i, s in enumerate(SEATS)}
+    chairs.sort(key=lambda c: order[c.position])
+    match_row = _one(
+        "SELECT score_ns, score_ew, hands_played, status, winner, extension_seconds "
+        'FROM tournaments_match WHERE round_id = %s AND "table" = %s ORDER BY game DESC LIMIT 1',
+        [rid, table],
+    )
+    us = them = won = None
+    hands, match_status, extension = 0, "", 0
+    if match_row is not None:
+        ns, ew, hands, match_status, winner, extension = match_row
+        if hands:
+            us, them = (ns, ew) if mine.team.value == "NS" else (ew, ns)
+        if winner:
+            won = winner == mine.team.value
+    return Card(
+        tournament,
+        player,
+        rnd,
+        table=table,
+        position=position,
+        chairs=tuple(chairs),
+        changed=changed is not None and status == Round.Status.SEATED,
+        us=us,
+        them=them,
+        hands=hands,
+        match_status=match_status,
+        won=won,
+        clock=_clock(rnd, None, now, extension),
+        withdrawn_after=out,
+    )
+
+
+# --- the ledger -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    number: int
+    label: str
+    table: int | None = None
+    position: str = ""
+    partner: str = ""
+    opponents: str = ""
+    us: int | None = None
+    them: int | None = None
+    won: bool | None = None
+    bonus: int | None = None
+    individual: int | None = None
+    points: int | None = None
+    running: int | None = None
+    sat_out: bool = False
+    playing: bool = False
+
+
+@dataclass(frozen=True)
+class Ledger:
+    tournament: Tournament
+    player: Player
+    lines: tuple[LedgerLine, ...]
+    hidden: bool
+    total: int | None = None
+    rank: int | None = None
+    ranked_of: int | None = None
+    withdrawn_after: int | None = None
+
+
+def ledger(tournament: Tournament, player: Player) -> Ledger:
+    """Round by round: the match score, bonuses, individual points, running total."""
+    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    latest = rounds[-1] if rounds else None
+    hidden = standings_hidden(tournament, latest)
+    seats = {
+        s.round_id: s for s in SeatRow.objects.filter(player=player, round__tournament=tournament)
+    }
+    tables = {(s.round_id, s.table) for s in seats.values()}
+    names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    if seats:
+        for round_id, table, position, name in SeatRow.objects.filter(
+            round_id__in=list(seats), table__in={t for _, t in tables}
+        ).values_list("round_id", "table", "position", "player__name"):
+            if (round_id, table) in tables:
+                names[(round_id, table)][position] = name
+    out = withdrawn_after(player)
+    lines = []
+    running = 0
+    for rnd in rounds:
+        label = "Final" if rnd.kind == Round.Kind.FINAL else f"Round {rnd.number}"
+        seat = seats.get(rnd.pk)
+        if seat is None:
+            if rnd.kind == Round.Kind.PRELIMINARY and (out is None or rnd.number <= out):
+                lines.append(LedgerLine(rnd.number, label, sat_out=True))
+            continue
+        mine = Seat(seat.position)
+        at = names[(rnd.pk, seat.table)]
+        partner = at.get(mine.partner.value, "")
+        opponents = " & ".join(
+            at[s.value] for s in SEATS if s.team is not mine.team and s.value in at
+        )
+        done = seat.points is not None
+        show_points = done and not hidden and rnd.kind == Round.Kind.PRELIMINARY
+        if show_points:
+            running += seat.points or 0
+        them = (seat.team_score - seat.margin) if done and seat.margin is not None else None
+        lines.append(
+            LedgerLine(
+                rnd.number,
+                label,
+                seat.table,
+                seat.position,
+                partner,
+                opponents,
+                us=seat.team_score if done else None,
+                them=them,
+                won=seat.won if done else None,
+                bonus=seat.bonus if show_points else None,
+                individual=seat.individual if show_points else None,
+                points=seat.points if show_points else None,
+                running=running if show_points else None,
+                playing=not done and rnd.status != Round.Status.FINISHED,
+            )
+        )
+    total = rank = ranked_of = None
+    if not hidden:
+        rows = standings(tournament).get(player.division, [])
+        ranked = [r for r in rows if r.record.rounds]
+        mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
+        if mine_row is not None:
+            total, rank, ranked_of = mine_row.record.total, mine_row.rank, len(ranked)
+    return Ledger(tournament, player, tuple(lines), hidden, total, rank, ranked_of, out)
+
+
+# --- standings and the final ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PublicRow:
+    rank: int
+    name: str
+    folded: str
+    total: int
+    wins: int
+    margin: int
+    played: int
+    lot: bool
+    withdrawn_after: int | None
+
+
+@dataclass(frozen=True)
+class FinalView:
+    pair_a: str
+    pair_b: str
+    games: tuple[tuple[int, int, int, str], ...]  # (game, score A pair, score B pair, status)
+    wins_a: int
+    wins_b: int
+    champions: str | None  # the champions' names
+    champions_division: str | None
+
+
+def final_view(tournament: Tournament) -> FinalView | None:
+    rnd = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).first()
+    if rnd is None:
+        return None
+    at = dict(SeatRow.objects.filter(round=rnd).values_list("position", "player__name"))
+    pair_a = " & ".join(at[p] for p in ("N", "S") if p in at)
+    pair_b = " & ".join(at[p] for p in ("E", "W") if p in at)
+    games = tuple((m.game, m.score_ns, m.score_ew, m.status) for m in rnd.matches.order_by("game"))
+    wins_a = sum(1 for m in rnd.matches.all() if m.winner == "NS")
+    wins_b = sum(1 for m in rnd.matches.all() if m.winner == "EW")
+    progress = final_progress(tournament)
+    champs = division = None
+    if progress is not None and progress.champions is not None:
+        division = "A" if progress.champions.value == "NS" else "B"
+        champs = pair_a if division == "A" else pair_b
+    return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division)
+
+
+def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
+    """The last preliminary round each withdrawn player played in (one query); a seat in
+    a round not yet started does not count, as they will never play it."""
+    last: dict[int, int] = {}
+    for pid, number in SeatRow.objects.filter(
+        round__tournament=tournament,
+        round__kind=Round.Kind.PRELIMINARY,
+        round__started_at__isnull=False,
+        player__withdrawn=True,
+    ).values_list("player_id", "round__number"):
+        last[pid] = max(number, last.get(pid, 0))
+    return last
+
+
+def public_rows(tournament: Tournament, *, played_only: bool = True) -> dict[str, list[PublicRow]]:
+    """The ranked players of each division, with the withdrawn mark (the projector
+    lists everyone before the first result, so the hall sees the field)."""
+    table = standings(tournament)
+    out = _withdrawn_rounds(tournament)
+    result: dict[str, list[PublicRow]] = {}
+    for division, rows in table.items():
+        result[division] = [_public_row(r, out) for r in rows if r.record.rounds or not played_only]
+    return result
+
+
+def _public_row(row: StandingRow, out: dict[int, int]) -> PublicRow:
+    p = row.player
+    return PublicRow(
+        rank=row.rank,
+        name=p.name,
+        folded=fold(p.name),
+        total=row.record.total,
+        wins=row.record.wins,
+        margin=row.record.margin,
+        played=len(row.record.rounds),
+        lot=row.standing.decided_by_lot,
+        withdrawn_after=out.get(p.pk, 0) if p.withdrawn else None,
+    )
+
+
+# --- the projector ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatingTable:
+    table: int
+    chairs: tuple[tuple[str, str, bool], ...]  # (position, name, withdrawn) in N, E, S, W
+
+
+def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
+    """The round's seating by table, cut into pages for the projector."""
+    by_table: dict[int, dict[str, tuple[str, bool]]] = defaultdict(dict)
+    for table, position, name, withdrawn in SeatRow.objects.filter(round=rnd).values_list(
+        "table", "position", "player__name", "player__withdrawn"
+    ):
+        by_table[table][position] = (name, withdrawn)
+    tables = [
+        SeatingTable(
+            t,
+            tuple((s.value, *by_table[t][s.value]) for s in SEATS if s.value in by_table[t]),
+        )
+        for t in sorted(by_table)
+    ]
+    return [tables[i : i + per_page] for i in range(0, len(tables), per_page)]
