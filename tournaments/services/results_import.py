@@ -20,7 +20,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from ..domain.rules import RuleSettings
+from ..domain.rules import RuleSettings, sit_out_points_setting
 from ..models import (
     EventResult,
     HandEntry,
@@ -271,8 +271,14 @@ def _rules(data: dict[str, Any]) -> RuleSettings:
         if not isinstance(known["tiebreaks"], list):
             raise ValueError("tiebreaks must be a list")
         known["tiebreaks"] = tuple(known["tiebreaks"])
+    if "sit_out_score" in known:
+        # §6: "average", "none" or a number of points; kept as the setting's text.
+        setting = known["sit_out_score"]
+        if isinstance(setting, bool) or sit_out_points_setting(setting) is None:
+            raise ValueError('sit_out_score must be "average", "none" or a number 0 to 20')
+        known["sit_out_score"] = str(setting)
     for key, value in known.items():
-        if key != "tiebreaks" and not isinstance(value, int):
+        if key not in ("tiebreaks", "sit_out_score") and not isinstance(value, int):
             raise ValueError(f"{key} must be a number or true/false")
     return RuleSettings(**known)
 
