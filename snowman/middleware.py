@@ -8,8 +8,8 @@ import re
 import time
 from collections.abc import Callable
 
-from django.core.exceptions import BadRequest
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 access_log = logging.getLogger("snowman.access")
@@ -84,5 +84,9 @@ class RefuseNulMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if any("\x00" in key or "\x00" in value for key, value in request.GET.items()):
-            raise BadRequest("The address contains a NUL character.")
+            message = "The address contains a NUL character."
+            # A phone's or tablet's script reads JSON errors; people read the page.
+            if request.path.endswith(".json"):
+                return JsonResponse({"error": message}, status=400)
+            return render(request, "400.html", {"message": message}, status=400)
         return self.get_response(request)

@@ -204,7 +204,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     return _back(request, "director:players", t.slug)
 
 
-@desk_required
+@director_required
 @require_POST
 def house_add(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
@@ -224,7 +224,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
     return _players_page(request, t, PlayerForm(), status=422)
 
 
-@director_required
+@desk_required
 @require_POST
 def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
