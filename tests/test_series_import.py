@@ -197,3 +197,24 @@ def test_a_failure_while_writing_rolls_the_whole_file_back():
     assert counts() == before
     assert not ImportedEvent.objects.exists()
     assert import_results(json.dumps(doc), by="director").created
+
+
+def test_a_messy_event_imports_house_players_apart_from_people_and_keeps_withdrawals():
+    source = simulate(6, seed=4, name="Messy Source", house=2, withdraw=2)
+    doc = export_results(source)
+    doc["tournament"]["slug"] = "messy-import"
+    house = {p["name"] for p in doc["players"] if p["status"] == "house"}
+    gone = {p["name"]: p["withdrawn_after_round"] for p in doc["players"] if p["withdrawn"]}
+    assert house and gone
+    out = import_results(json.dumps(doc), by="director")
+    imported = list(Player.objects.filter(tournament=out.tournament))
+    assert {p.name for p in imported if p.house} == house
+    assert {p.name: p.withdrawn_after_round for p in imported if p.withdrawn} == gone
+    # A house player is a stand-in for one event: never a person, so never rated.
+    linked = set(
+        PersonLink.objects.filter(player__tournament=out.tournament).values_list(
+            "player__name", flat=True
+        )
+    )
+    assert not linked & house
+    assert len(linked) == len(imported) - len(house)

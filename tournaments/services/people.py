@@ -137,7 +137,8 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
             "player_id", flat=True
         )
     )
-    return [p for p in players if p.pk not in linked]
+    # A house player is a stand-in for one event (§6): never a person, never rated.
+    return [p for p in players if p.pk not in linked and not p.house]
 
 
 def link_tournament(tournament: Tournament, *, by: str, now: datetime | None = None) -> int:

@@ -185,6 +185,11 @@ def check_document(doc: Any) -> dict[int, str]:
             _get(p, "withdrawn", path, bool)
         elif p.get("status") is not None and not isinstance(p["status"], str):
             raise InvalidResults(f"{path}.status", "expected text")
+        if p.get("status") is not None and p["status"] not in ("active", "withdrawn", "house"):
+            raise InvalidResults(f"{path}.status", "must be active, withdrawn or house")
+        after = p.get("withdrawn_after_round")
+        if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
+            raise InvalidResults(f"{path}.withdrawn_after_round", "expected a round number")
         if not pname or len(pname) > 80:
             raise InvalidResults(f"{path}.name", "must be 1 to 80 characters")
         if pid in players:
@@ -358,6 +363,8 @@ def _write(
             name=" ".join(p["name"].split()),
             division=p["division"],
             withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
+            house=p.get("status") == "house",
+            withdrawn_after_round=p.get("withdrawn_after_round"),
         )
         for p in doc["players"]
     )
