@@ -340,6 +340,22 @@ def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
     assert f"Champions: {at['N']} &amp; {at['S']}" in body
 
 
+def test_the_projector_and_the_phones_say_why_a_withdrawn_leader_is_not_in_the_final(
+    client, make_tournament
+):
+    from tournaments.services.players import set_withdrawn
+
+    t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
+    fake_results(t.rounds.get(number=1))
+    leader = standing_service.standings(t)["A"][0].player
+    set_withdrawn(leader, True, by="director")
+    standing_service.seed_final(t, by="test")
+    line = f"Not in the final: {leader.name} (division A): withdrawn after round 1"
+    for name in ("projector_standings", "standings"):
+        page = client.get(url(name, t.slug)).content.decode()
+        assert line in page, name
+
+
 def test_the_projector_pages_the_next_seating_between_rounds_and_shows_the_qr(
     client, make_tournament
 ):

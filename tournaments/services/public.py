@@ -27,7 +27,7 @@ from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
 from .play import round_clock
-from .standings import StandingRow, final_progress, standings
+from .standings import StandingRow, final_entries, final_progress, standings
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60
@@ -494,6 +494,8 @@ class FinalView:
     wins_b: int
     champions: str | None  # the champions' names
     champions_division: str | None
+    # §4: a withdrawn player who ranked high enough is skipped; the room is told why.
+    skipped: tuple[str, ...] = ()
 
 
 def final_view(tournament: Tournament) -> FinalView | None:
@@ -511,7 +513,12 @@ def final_view(tournament: Tournament) -> FinalView | None:
     if progress is not None and progress.champions is not None:
         division = "A" if progress.champions.value == "NS" else "B"
         champs = pair_a if division == "A" else pair_b
-    return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division)
+    skipped = tuple(
+        f"{player.name} (division {division_name}): {why}"
+        for division_name, entry in sorted(final_entries(tournament).items())
+        for player, why in entry.skipped
+    )
+    return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
 
 
 def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
