@@ -54,7 +54,12 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
 ):
     from django.contrib.auth import get_user_model
 
-    get_user_model().objects.create_user("director", password="a-long-pass-word", is_staff=True)
+    from tournaments.roles import assign
+
+    user = get_user_model().objects.create_user(
+        "director", password="a-long-pass-word", is_staff=True
+    )
+    assign(user, "director")  # a staff flag alone is no role
     t = make_tournament(4, preliminary_rounds=2, target=3)
     base = live_server.url
     page.on("dialog", lambda dialog: dialog.accept())

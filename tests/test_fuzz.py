@@ -532,12 +532,15 @@ class RoundEndMachine(RuleBasedStateMachine):
             client = Client()
             assert client.get(f"/t/{token}/").status_code == 302
             self.tablets.append(client)
+        from tournaments.roles import assign
+
         user_model = get_user_model()
         user = user_model.objects.filter(username="fuzz-director").first()
         if user is None:
             user = user_model.objects.create_user(
                 "fuzz-director", password="x-long-password", is_staff=True
             )
+            assign(user, "director")  # a staff flag alone is no role
         self.director = Client()
         self.director.force_login(user)
         self.seen: list[dict] = [{}, {}]
