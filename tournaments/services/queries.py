@@ -74,6 +74,12 @@ def find_round(tournament: Tournament, number: int) -> Round | None:
         return None
 
 
+def reload(rnd: Round) -> None:
+    """Read the round again after a refused action (a service may have locked and
+    re-read it; the page shows what the database holds)."""
+    rnd.refresh_from_db()
+
+
 def rounds_of(tournament: Tournament) -> list[Round]:
     return list(tournament.rounds.order_by("number"))
 
@@ -200,7 +206,8 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         )
     link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
     state, state_error = match_state_or_error(match)
-    tables = {row.table: row for row in seating_tables(rnd)}
+    # Only this table's seats (every seat of 500 tables was 2,000 rows for four).
+    seats = next(iter(seating_rows(rnd, [table])), None)
     return TableView(
         matches=matches,
         match=match,
@@ -208,7 +215,7 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         link=link,
         state=state,
         state_error=state_error,
-        seats=tables.get(table),
+        seats=seats,
         overrides=list(match.overrides.all()),
         timeline=list(Activity.objects.filter(match=match).order_by("at", "id")),
         time_called_at=play_service.table_call(match, now),

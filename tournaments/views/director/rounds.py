@@ -293,7 +293,7 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         service(rnd, by=who(request), **extra)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        rnd.refresh_from_db()
+        queries.reload(rnd)
         return _console(request, rnd, status=422)
     messages.success(request, done.format(rnd))
     return redirect("director:round", slug, number)
@@ -310,7 +310,7 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_service.finalize_round(rnd, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
-        rnd.refresh_from_db()
+        queries.reload(rnd)
         return _console(request, rnd, status=422)
     messages.success(request, f"{rnd} finalized.")
     backup_after_finalize(f"round-{rnd.number}")
@@ -358,7 +358,7 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         else:
             messages.success(request, f"{rnd} reopened; its results can be repaired.")
             return redirect("director:round", slug, number)
-    rnd.refresh_from_db()
+    queries.reload(rnd)
     return _console(request, rnd, status=422, reopen_form=form)
 
 
