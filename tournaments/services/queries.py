@@ -24,6 +24,7 @@ from ..models import (
     HandEntry,
     Match,
     Person,
+    PersonEvent,
     PersonProposal,
     Player,
     Round,
@@ -453,7 +454,7 @@ def proposals_of(person: Person) -> QuerySet[PersonProposal]:
     ).select_related("person", "candidate")
 
 
-def history_of(person: Person, limit: int) -> QuerySet[object]:
+def history_of(person: Person, limit: int) -> QuerySet[PersonEvent]:
     return person.history.select_related("other")[:limit]
 
 

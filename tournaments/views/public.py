@@ -307,7 +307,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         {
             "round": rnd,
             "between": between,
-            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if between else [],
+            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if rnd and between else [],
             "top": top,
             "any_lot": any(r.lot for rows in top.values() for r in rows),
             "final": svc.final_view(t),
