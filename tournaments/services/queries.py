@@ -14,6 +14,7 @@ from datetime import datetime
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Value
 
+from ..domain.final import FinalState
 from ..domain.hands import Team
 from ..domain.match import InvalidMatch, MatchState
 from ..domain.rating import RatingSettings
@@ -36,7 +37,8 @@ from ..models import (
 from ..models import Seat as SeatRow
 from . import play as play_service
 from . import standings as standing_service
-from .console import TableRow, finalists, seating_tables
+from .console import Finalist, TableRow, finalists, seating_tables
+from .standings import FinalEntry
 
 RoundKind = Round.Kind
 RoundStatus = Round.Status
@@ -76,8 +78,8 @@ def find_round(tournament: Tournament, number: int) -> Round | None:
 
 
 def reload(rnd: Round) -> None:
-    """Read the round again after a refused action (a service may have locked and
-    re-read it; the page shows what the database holds)."""
+    """Read the round again after a refused action, so the console shows what the
+    database holds rather than what the refused call left in memory."""
     rnd.refresh_from_db()
 
 
@@ -89,7 +91,7 @@ def has_rounds(tournament: Tournament) -> bool:
     return tournament.rounds.exists()
 
 
-def draw_problem(counts: dict[str, dict[str, int]]) -> object:
+def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
     """What keeps round 1 from drawing as it stands (§6), from ``division_counts``."""
     return shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"])
 
@@ -262,7 +264,7 @@ PLAYER_SHOWS = {
 }
 
 
-def search_players(tournament: Tournament, q: str) -> QuerySet[Player]:
+def players_matching(tournament: Tournament, q: str) -> QuerySet[Player]:
     players = Player.objects.filter(tournament=tournament)
     for word in q.split():
         players = players.filter(name__icontains=word)
@@ -270,7 +272,7 @@ def search_players(tournament: Tournament, q: str) -> QuerySet[Player]:
 
 
 def desk_search(tournament: Tournament, q: str, limit: int) -> list[Player]:
-    return list(search_players(tournament, q).filter(withdrawn=False)[:limit])
+    return list(players_matching(tournament, q).filter(withdrawn=False)[:limit])
 
 
 def last_preliminary(tournament: Tournament) -> Round | None:
@@ -282,7 +284,7 @@ def player_list(
 ) -> QuerySet[Player]:
     """The registration table's players (lazy), each annotated with its §6 attendance in
     the same query (no per-row lookups): ``is_seated``, ``is_out``, ``drawn``."""
-    players = search_players(tournament, q)
+    players = players_matching(tournament, q)
     if division in DIVISIONS:
         players = players.filter(division=division)
     if show in PLAYER_SHOWS:
@@ -327,9 +329,9 @@ class FinalView:
     games: list[Match]
     current: Match | None
     seats: TableRow | None
-    finalists: object
-    entries: object
-    progress: object
+    finalists: list[Finalist]
+    entries: dict[str, FinalEntry]
+    progress: FinalState | None
     champions: str | None
     champion_names: list[str] | None
     hands: list[HandEntry]
