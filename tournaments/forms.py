@@ -8,7 +8,7 @@ from django import forms
 
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
-from .models import Division, HandEntry, SeatPosition, TeamChoice, Tournament
+from .models import Division, HandEntry, SeatPosition, Series, TeamChoice, Tournament
 from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
@@ -242,6 +242,10 @@ class CorrectionForm(HandForm):
 class FirstDealerForm(forms.Form):
     seat = forms.ChoiceField(choices=SeatPosition.choices, label="First dealer")
 
+    @property
+    def first_dealer(self) -> Seat:
+        return Seat(self.cleaned_data["seat"])
+
 
 class CallTimeForm(forms.Form):
     including_extended = forms.BooleanField(
@@ -297,3 +301,22 @@ class ReopenForm(forms.Form):
         if value.casefold() != self.expected.casefold():
             raise forms.ValidationError(f"Type “{self.expected}” exactly to reopen it.")
         return value
+
+
+class SeriesForm(forms.Form):
+    name = forms.CharField(max_length=120)
+    points_table = forms.ChoiceField(choices=Series.Table.choices, initial=Series.Table.PLACE)
+    place_points = forms.CharField(
+        max_length=200,
+        initial="25,20,16,13,11,10,9,8,7,6,5,4,3,2,1",
+        help_text="For 1st, 2nd, … in the division; later places score the last number.",
+    )
+    participation_points = forms.IntegerField(min_value=0, max_value=1000, initial=10)
+    best_of = forms.IntegerField(
+        min_value=1, max_value=1000, required=False, help_text="Empty counts every event."
+    )
+
+
+class AddEventForm(forms.Form):
+    # The view narrows the choices (the events not yet in the series) on GET.
+    tournament = forms.ModelChoiceField(queryset=Tournament.objects.none())

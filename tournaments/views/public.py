@@ -13,6 +13,7 @@ import hashlib
 import io
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 import segno
 from django.http import (
@@ -23,7 +24,7 @@ from django.http import (
     HttpResponseNotModified,
     JsonResponse,
 )
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import get_language
@@ -31,9 +32,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from ..models import Round, Tournament
 from ..services import public as svc
+from ..services import queries
 from ..services.console import clock_view, current_round
+
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ..models import Round, Tournament
 
 PROJECTOR_TOP = 8
 STANDINGS_TOP = 100
@@ -47,7 +51,7 @@ MAX_ID = 2**31 - 1
 
 
 def index(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.exclude(status=Tournament.Status.FINISHED)[:20]
+    tournaments = queries.open_tournaments(20)
     return render(request, "public/index.html", {"tournaments": tournaments})
 
 
@@ -77,12 +81,19 @@ def _versioned(
     if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
         response: HttpResponse = HttpResponseNotModified()
     else:
-        response = build(Tournament.objects.get(pk=ver.tournament_id))
+        response = build(queries.tournament_by_id(ver.tournament_id))
     if response.status_code in (200, 304):
         response["ETag"] = etag
         # Cacheable, but only after asking: the phone revalidates on every poll.
         response["Cache-Control"] = "no-cache"
     return response
+
+
+def _tournament_or_404(slug: str) -> Tournament:
+    found = queries.find_tournament(slug)
+    if found is None:
+        raise Http404(_("No such event."))
+    return found
 
 
 def _hidden_context(t: Tournament) -> dict[str, object]:
@@ -104,7 +115,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     try:
         svc.clean_query(query)
     except svc.BadSearch as exc:
-        t = get_object_or_404(Tournament, slug=slug)
+        t = _tournament_or_404(slug)
         ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": exc.args[0]}
         return render(request, "public/event.html", ctx, status=400)
 
@@ -283,9 +294,12 @@ def qr(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]:
     ctx = _hidden_context(t)
-    rnd = ctx["latest"]
-    assert rnd is None or isinstance(rnd, Round)
-    between = rnd is not None and rnd.kind == Round.Kind.PRELIMINARY and rnd.status == "seated"
+    rnd = cast("Round | None", ctx["latest"])
+    between = (
+        rnd is not None
+        and rnd.kind == queries.RoundKind.PRELIMINARY
+        and rnd.status == queries.RoundStatus.SEATED
+    )
     top: dict[str, list[svc.PublicRow]] = {"A": [], "B": []}
     if not ctx["hidden"]:
         top = {d: rows[:PROJECTOR_TOP] for d, rows in svc.public_rows(t, played_only=False).items()}
@@ -293,7 +307,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         {
             "round": rnd,
             "between": between,
-            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if between else [],
+            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if rnd and between else [],
             "top": top,
             "any_lot": any(r.lot for rows in top.values() for r in rows),
             "final": svc.final_view(t),
@@ -304,7 +318,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament_or_404(slug)
     return render(request, "public/projector.html", _projector_context(request, t))
 
 
@@ -321,7 +335,7 @@ def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 def clock(request: HttpRequest, slug: str) -> JsonResponse:
     """The current round's clock; the countdown script ticks locally between reads."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = _tournament_or_404(slug)
     now = timezone.now()
     rnd = current_round(t)
     if rnd is None:

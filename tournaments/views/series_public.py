@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.views.decorators.cache import cache_control
 
-from ..models import Series
+from ..services import queries
 from ..services import series as series_service
 
 # Standings change when an event's results do; a minute's delay is harmless and spares
@@ -16,7 +16,9 @@ MAX_AGE = 60
 
 @cache_control(public=True, max_age=MAX_AGE)
 def series(request: HttpRequest, slug: str) -> HttpResponse:
-    found = get_object_or_404(Series, slug=slug)
+    found = queries.find_series(slug)
+    if found is None:
+        raise Http404("No such series.")
     table = series_service.series_table(found)
     return render(
         request,

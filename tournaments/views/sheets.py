@@ -7,6 +7,7 @@ a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4``.
 from __future__ import annotations
 
 from io import BytesIO
+from typing import TYPE_CHECKING
 
 from django.core.exceptions import BadRequest
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -15,15 +16,17 @@ from django.utils import timezone
 
 from snowman.hall import absolute_url
 
-from ..models import Division, Round, Tournament
 from ..pdf import final as final_pdf
 from ..pdf import scoresheets as scoresheets_pdf
 from ..pdf import seating as seating_pdf
 from ..pdf import standings as standings_pdf
 from ..pdf import table_cards as table_cards_pdf
 from ..pdf.styles import DEFAULT_PAPER, PAPERS
-from ..services import sheets
+from ..services import queries, sheets
 from .director.common import desk_required, director_required, round_or_404, tournament_or_404
+
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ..models import Round, Tournament
 
 # Round numbers are smallints and tables 32-bit: anything larger cannot exist, and
 # PostgreSQL would refuse the lookup with an error instead of finding nothing.
@@ -54,7 +57,7 @@ def _pdf(data: bytes, filename: str) -> FileResponse:
 @director_required
 def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
     division = division.upper()
-    if division not in Division.values:
+    if division not in queries.DIVISIONS:
         raise Http404("Divisions are A and B.")
     paper = _paper(request)
     tournament = tournament_or_404(slug)

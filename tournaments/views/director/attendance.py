@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from ...models import Match, Player
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services.substitutions import substitute
 from .common import director_required, round_or_404, tournament_or_404, who
 from .rounds import _table_page
@@ -19,10 +18,10 @@ from .rounds import _table_page
 def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     t = tournament_or_404(slug)
     rnd = round_or_404(t, number)
-    match = get_object_or_404(
-        Match.objects.select_related("round__tournament"), round=rnd, table=table, game=1
-    )
-    player = Player.objects.filter(tournament=t, pk=request.POST.get("player") or 0).first()
+    match = queries.game_at(rnd, table, 1)
+    if match is None:
+        raise Http404("No such table in this round.")
+    player = queries.find_player(t, request.POST.get("player") or 0)
     try:
         from_hand = int(request.POST.get("from_hand", ""))
     except ValueError:

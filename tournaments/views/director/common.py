@@ -4,16 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import NoReverseMatch, reverse
 
-from ...models import Round, Tournament
 from ...roles import DESK, RUN
+from ...services import queries
+
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ...models import Round, Tournament
 
 View = Callable[..., HttpResponse]
 
@@ -50,13 +52,16 @@ def who(request: HttpRequest) -> str:
 
 
 def tournament_or_404(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
+    found = queries.find_tournament(slug)
+    if found is None:
+        raise Http404("No such tournament.")
+    return found
 
 
 def round_or_404(tournament: Tournament, number: int) -> Round:
-    rnd = get_object_or_404(
-        Round.objects.select_related("tournament"), tournament=tournament, number=number
-    )
+    rnd = queries.find_round(tournament, number)
+    if rnd is None:
+        raise Http404("No such round.")
     return rnd
 
 
@@ -77,7 +82,7 @@ def sheet_links(
     links: list[tuple[str, str | None]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
-        if rnd is not None and rnd.kind == Round.Kind.PRELIMINARY:
+        if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:
             links += [
                 (
                     f"Seating ({paper})",

@@ -8,8 +8,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from ...forms import TournamentForm
-from ...models import Round, Tournament
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services.console import readiness
 from ...services.standings import champions
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
@@ -18,7 +17,7 @@ from .common import desk_required, director_required, sheet_links, tournament_or
 
 @desk_required
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = Tournament.objects.all()
+    tournaments = queries.all_tournaments()
     return render(request, "director/home.html", {"tournaments": tournaments})
 
 
@@ -67,9 +66,9 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    rounds = list(t.rounds.order_by("number"))
+    rounds = queries.rounds_of(t)
     current = rounds[-1] if rounds else None
-    prelim = [r for r in rounds if r.kind == Round.Kind.PRELIMINARY]
+    prelim = [r for r in rounds if r.kind == queries.RoundKind.PRELIMINARY]
     return render(
         request,
         "director/overview.html",

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
-from django.db.models import Value
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from ...forms import HouseForm, ImportForm, PlayerForm
-from ...models import Match, Player, Round, SitOut, Tournament
-from ...models import Seat as SeatRow
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services.console import readiness
 from ...services.players import (
     add_house_player,
@@ -29,51 +28,30 @@ from ...services.rounds import remedies
 from ...tables import PlayerTable
 from .common import desk_required, director_required, tournament_or_404, who
 
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ...models import Player, Tournament
+
 DESK_LIMIT = 12
-
-
-def _search(tournament: Tournament, q: str):  # noqa: ANN202 - a queryset of players
-    players = Player.objects.filter(tournament=tournament)
-    for word in q.split():
-        players = players.filter(name__icontains=word)
-    return players
 
 
 PER_PAGE = 50
 
 
-def _with_state(players, last: Round | None):  # noqa: ANN001, ANN202 - a queryset
-    """Annotate each player's §6 attendance in the same query (no per-row lookups)."""
-    from django.db.models import Exists, OuterRef
-
-    if last is None:
-        return players.annotate(is_seated=Value(False), is_out=Value(False), drawn=Value(False))
-    return players.annotate(
-        is_seated=Exists(SeatRow.objects.filter(round=last, player=OuterRef("pk"))),
-        is_out=Exists(SitOut.objects.filter(round=last, player=OuterRef("pk"))),
-        drawn=Value(True),
-    )
+def _player_or_404(t: Tournament, pk: int) -> Player:
+    player = queries.find_player(t, pk)
+    if player is None:
+        raise Http404("No such player in this tournament.")
+    return player
 
 
 def _players_page(
     request: HttpRequest, t: Tournament, form: PlayerForm, status: int = 200
 ) -> HttpResponse:
     q = request.GET.get("q", "").strip()
-    players = _search(t, q)
     division = request.GET.get("division", "")
-    if division in ("A", "B"):
-        players = players.filter(division=division)
     show = request.GET.get("show", "")
-    if show == "absent":
-        players = players.filter(checked_in=False, withdrawn=False)
-    elif show == "here":
-        players = players.filter(checked_in=True, withdrawn=False)
-    elif show == "house":
-        players = players.filter(house=True)
-    elif show == "withdrawn":
-        players = players.filter(withdrawn=True)
-    last = t.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("-number").first()
-    table = PlayerTable(_with_state(players, last))
+    last = queries.last_preliminary(t)
+    table = PlayerTable(queries.player_list(t, q, division, show, last))
     # A page at a time: 2,000 players at 500 tables were 3.2 MB in one page.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     for record in table.page.object_list.data if table.page else []:
@@ -129,7 +107,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(slug)
-    player = get_object_or_404(Player, tournament=t, pk=pk)
+    player = _player_or_404(t, pk)
     form = PlayerForm(
         request.POST or None, initial={"name": player.name, "division": player.division}
     )
@@ -171,7 +149,7 @@ def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
 @require_POST
 def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(slug)
-    player = get_object_or_404(Player, tournament=t, pk=pk)
+    player = _player_or_404(t, pk)
     value = request.POST.get("withdrawn") == "1"
     # A raw field, not a form's: drop NUL, which PostgreSQL cannot store.
     reason = request.POST.get("reason", "").replace("\x00", "")
@@ -185,22 +163,14 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         messages.warning(request, note)
     if value:
         # §6: a withdrawal during a match is a substitution or an override.
-        seat = (
-            SeatRow.objects.filter(
-                player=player, round__status=Round.Status.RUNNING, round__kind="preliminary"
-            )
-            .select_related("round")
-            .first()
-        )
+        seat = queries.playing_seat(player)
         if seat is not None:
-            match = Match.objects.filter(round=seat.round, table=seat.table).first()
-            if match is not None and not match.is_over:
-                messages.warning(
-                    request,
-                    f"{player.name} was playing at table {seat.table}: name a substitute "
-                    "for the seat, or end the match with an override.",
-                )
-                return redirect("director:table", t.slug, seat.round.number, seat.table)
+            messages.warning(
+                request,
+                f"{player.name} was playing at table {seat.table}: name a substitute "
+                "for the seat, or end the match with an override.",
+            )
+            return redirect("director:table", t.slug, seat.round.number, seat.table)
     return _back(request, "director:players", t.slug)
 
 
@@ -229,7 +199,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
 def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
     t = tournament_or_404(slug)
-    player = get_object_or_404(Player, tournament=t, pk=pk)
+    player = _player_or_404(t, pk)
     value = request.POST.get("checked_in") == "1"
     set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
@@ -259,7 +229,7 @@ def desk(request: HttpRequest, slug: str) -> HttpResponse:
     """The check-in desk: type a few letters, tap the name."""
     t = tournament_or_404(slug)
     q = request.GET.get("q", "").strip()
-    found = list(_search(t, q).filter(withdrawn=False)[:DESK_LIMIT]) if q else []
+    found = queries.desk_search(t, q, DESK_LIMIT) if q else []
     context = {"tournament": t, "q": q, "found": found, "ready": readiness(t), "limit": DESK_LIMIT}
     if request.htmx:
         return render(request, "director/players/_desk_results.html", context)

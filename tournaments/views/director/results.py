@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -9,16 +11,16 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from ... import csvcells
-from ...domain.hands import Seat, Team
 from ...forms import FirstDealerForm, HandForm
-from ...models import Activity, HandEntry, Match, Round, Tournament
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
-from ...services.console import finalists, seating_tables
 from ...tables import ActivityTable, StandingsTable
 from .common import director_required, optional_url, tournament_or_404, who
+
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ...models import Match, Tournament
 
 # A page of a division at a time: a 500-table event has 1,000 players a division, and
 # rendering them all makes the page slow to build and to read (the CSV and PDF have all).
@@ -117,47 +119,25 @@ def _final_page(
     hand_form: HandForm | None = None,
     dealer_form: FirstDealerForm | None = None,
 ) -> HttpResponse:
-    rnd = standing_service.final_round(t)
-    prelim = t.rounds.filter(kind=Round.Kind.PRELIMINARY)
-    done = prelim.filter(status=Round.Status.FINISHED).count()
-    table = standing_service.standings(t)
-    seated = None
-    games: list[Match] = []
-    current = None
-    seats = None
-    if rnd is not None:
-        seats = seating_tables(rnd)[0]
-        seated = {p.pk: pos for pos, p in seats.seats.items()}
-        games = list(rnd.matches.order_by("game"))
-        current = next((g for g in games if not g.is_over), None)
-    progress = standing_service.final_progress(t)
-    champs = standing_service.champions(t)
-    champion_names, games_line = None, ""
-    if champs and seats is not None and progress is not None:
-        team = Team.NS if champs == "A" else Team.EW
-        champion_names = [seats.seats[p.value].name for p in team.seats]
-        games_line = f"{progress.wins[team]}–{progress.wins[team.other]}"
-    hands = []
-    if current is not None:
-        hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+    view = queries.final_view(t)
     return render(
         request,
         "director/final.html",
         {
             "tournament": t,
-            "final": rnd,
-            "games": games,
-            "current": current,
-            "seats": seats,
-            "finalists": finalists(t, table, seated),
-            "entries": standing_service.final_entries(t) if rnd is None else {},
-            "progress": progress,
-            "champions": champs,
-            "champion_names": champion_names,
-            "hands": hands,
-            "games_line": games_line,
-            "ready": done >= t.preliminary_rounds and prelim.count() == done,
-            "done": done,
+            "final": view.final,
+            "games": view.games,
+            "current": view.current,
+            "seats": view.seats,
+            "finalists": view.finalists,
+            "entries": view.entries,
+            "progress": view.progress,
+            "champions": view.champions,
+            "champion_names": view.champion_names,
+            "hands": view.hands,
+            "games_line": view.games_line,
+            "ready": view.ready,
+            "done": view.done,
             "hand_form": hand_form or HandForm(),
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
@@ -214,17 +194,9 @@ def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _current_game(t: Tournament) -> Match:
-    rnd = standing_service.final_round(t)
-    if rnd is None:
-        raise Http404("The final is not seeded.")
-    game = (
-        Match.objects.select_related("round__tournament")
-        .filter(round=rnd)
-        .order_by("-game")
-        .first()
-    )
+    game = queries.current_final_game(t)
     if game is None:
-        raise Http404("The final has no game.")
+        raise Http404("The final is not seeded.")
     return game
 
 
@@ -236,7 +208,7 @@ def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
     form = FirstDealerForm(request.POST)
     if form.is_valid():
         try:
-            play_service.set_first_dealer(game, Seat(form.cleaned_data["seat"]), by=who(request))
+            play_service.set_first_dealer(game, form.first_dealer, by=who(request))
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -258,7 +230,7 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
                 form.hand,
                 client_key=form.cleaned_data["client_key"],
                 by=who(request),
-                source=HandEntry.Source.DIRECTOR,
+                source=queries.HandSource.DIRECTOR,
             )
         except ServiceError as exc:
             form.add_error(None, exc.message)
@@ -294,25 +266,16 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 def activity(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    entries = Activity.objects.filter(tournament=t).select_related("tournament", "match__round")
     action = request.GET.get("action", "")
-    if action:
-        entries = entries.filter(action=action)
-    table = ActivityTable(entries)
+    table = ActivityTable(queries.activity_entries(t, action))
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
-    actions = (
-        Activity.objects.filter(tournament=t)
-        .order_by("action")
-        .values_list("action", flat=True)
-        .distinct()
-    )
     return render(
         request,
         "director/activity.html",
         {
             "tournament": t,
             "table": table,
-            "actions": list(actions),
+            "actions": queries.activity_actions(t),
             "action": action,
         },
     )

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import segno
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
@@ -15,9 +17,6 @@ from django_tables2 import RequestConfig
 from snowman.hall import absolute_url
 
 from ... import csvcells
-from ...domain.hands import Seat
-from ...domain.match import InvalidMatch
-from ...domain.seating import shortfall
 from ...forms import (
     AnswerForm,
     CallTimeForm,
@@ -31,10 +30,8 @@ from ...forms import (
     ReopenForm,
     SwapForm,
 )
-from ...models import Activity, HandEntry, Match, Player, Round, SitOut, TableLink, Tournament
-from ...models import Seat as SeatRow
 from ...roles import RUN
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services import play as play_service
 from ...services import rounds as round_service
 from ...services.backup import backup_after_finalize
@@ -59,6 +56,9 @@ from .common import (
     who,
 )
 
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ...models import HandEntry, Match, Round, Tournament
+
 BOARD_SORTS = {
     "table": "Table",
     "attention": "Needs attention first",
@@ -79,7 +79,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
-        if round_service.remedies(t) and not t.rounds.exists():
+        if round_service.remedies(t) and not queries.has_rounds(t):
             # Uneven counts: the remedies page proposes what the director may choose.
             return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
@@ -90,18 +90,6 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
 SEATING_PER_PAGE = 100
 
 
-def _seating_rows(rnd: Round, tables: set[int]) -> list:  # noqa: ANN401 - console rows
-    """``seating_tables`` for some tables only."""
-    from ...services.console import TableRow
-
-    rows: dict[int, TableRow] = {}
-    for seat in SeatRow.objects.filter(round=rnd, table__in=sorted(tables)).select_related(
-        "player"
-    ):
-        rows.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
-    return [rows[n] for n in sorted(rows)]
-
-
 def _seating_page(
     request: HttpRequest, rnd: Round, swap_form: SwapForm | None = None, status: int = 200
 ) -> HttpResponse:
@@ -110,19 +98,15 @@ def _seating_page(
     # tables, and a page of the alphabetical finder, which searches first as the desk
     # does; only their seats are read. The PDF and the CSV keep everything.
     q = request.GET.get("q", "").strip()
-    table_count = Match.objects.filter(round=rnd).values("table").distinct().count()
+    table_count = queries.table_count(rnd)
     table_page = Paginator(range(1, table_count + 1), SEATING_PER_PAGE).get_page(
         request.GET.get("tables")
     )
-    names = SeatRow.objects.filter(round=rnd)
-    for word in q.split():
-        names = names.filter(player__name__icontains=word)
-    name_page = Paginator(
-        names.order_by("player__name", "player_id").values_list("table", "player__name"),
-        SEATING_PER_PAGE,
-    ).get_page(request.GET.get("f-page"))
+    name_page = Paginator(queries.seated_names(rnd, q), SEATING_PER_PAGE).get_page(
+        request.GET.get("f-page")
+    )
     wanted = set(table_page.object_list) | {table for table, _ in name_page.object_list}
-    rows = {row.table: row for row in _seating_rows(rnd, wanted)}
+    rows = {row.table: row for row in queries.seating_rows(rnd, wanted)}
     tables = [rows[n] for n in table_page.object_list if n in rows]
     listed = {name for _, name in name_page.object_list}
     by_name = sorted({table for table, _ in name_page.object_list})
@@ -133,11 +117,11 @@ def _seating_page(
     ]
     finder = SeatFinderTable(lines, prefix="f-")
     RequestConfig(request, paginate=False).configure(finder)
-    if swap_form is not None and rnd.status != Round.Status.SEATED:
+    if swap_form is not None and rnd.status != queries.RoundStatus.SEATED:
         # The form is gone once the round starts; its refusal still has to be read.
         for error in swap_form.non_field_errors():
             messages.error(request, error)
-    if swap_form is None and rnd.status == Round.Status.SEATED:
+    if swap_form is None and rnd.status == queries.RoundStatus.SEATED:
         # The lists offer the players of this page's tables and those the search found
         # (every player twice over is 2 x 2,000 options at 500 tables); the swap itself
         # accepts any two seated players.
@@ -157,11 +141,9 @@ def _seating_page(
             "table_count": table_count,
             "q": q,
             "finder": finder,
-            "swap_form": swap_form if rnd.status == Round.Status.SEATED else None,
+            "swap_form": swap_form if rnd.status == queries.RoundStatus.SEATED else None,
             "sheets": sheet_links(t, rnd, desk=not can(request.user, RUN)),
-            "sit_outs": sorted(
-                SitOut.objects.filter(round=rnd).values_list("player__name", flat=True)
-            ),
+            "sit_outs": queries.sit_out_names(rnd),
         },
         status=status,
     )
@@ -188,7 +170,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     form = SwapForm(request.POST, players=_swap_choices(seating_tables(rnd)))
     if form.is_valid():
-        players = Player.objects.in_bulk([form.cleaned_data["first"], form.cleaned_data["second"]])
+        players = queries.players_by_id([form.cleaned_data["first"], form.cleaned_data["second"]])
         first, second = (
             players.get(form.cleaned_data["first"]),
             players.get(form.cleaned_data["second"]),
@@ -218,15 +200,11 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     writer = csvcells.writer(response)
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     # §6: house players are marked "house"; sit-outs are listed with no table.
-    house = set(
-        Player.objects.filter(tournament=rnd.tournament, house=True).values_list("name", flat=True)
-    )
+    house = queries.house_names(rnd.tournament)
     for line in find_your_seat(seating_tables(rnd)):
         division = "house" if line.name in house else line.division
         writer.writerow([line.name, division, line.table, line.seat, line.partner, line.opponents])
-    for name, division in SitOut.objects.filter(round=rnd).values_list(
-        "player__name", "player__division"
-    ):
+    for name, division in queries.sit_outs(rnd):
         writer.writerow([name, division, "", "sits out", "", ""])
     return response
 
@@ -259,25 +237,15 @@ def _console(
 ) -> HttpResponse:
     context = _board_context(request, rnd)
     t = rnd.tournament
-    later = t.rounds.filter(number__gt=rnd.number).first()
-    reopenable = (
-        rnd.status == Round.Status.FINISHED
-        and rnd.kind == Round.Kind.PRELIMINARY
-        and not t.rounds.filter(number__gt=rnd.number, status=Round.Status.FINISHED)
-        .filter(kind=Round.Kind.PRELIMINARY)
-        .exists()
-        and not HandEntry.objects.filter(
-            match__round__number__gt=rnd.number, match__round__tournament=t
-        ).exists()
-    )
+    facts = queries.console_facts(rnd)
     context.update(
         clock=clock_view(rnd, context["now"]),  # type: ignore[arg-type]
         is_last=rnd.number >= t.preliminary_rounds,
         sheets=sheet_links(t, rnd),
-        later=later,
+        later=facts.later,
         call_form=CallTimeForm(),
-        extended=rnd.matches.filter(extension_seconds__gt=0).count(),
-        reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if reopenable else None,
+        extended=facts.extended,
+        reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if facts.reopenable else None,
     )
     return render(request, "director/rounds/console.html", context, status=status)
 
@@ -285,7 +253,7 @@ def _console(
 @director_required
 def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
-    if rnd.kind == Round.Kind.FINAL:
+    if rnd.kind == queries.RoundKind.FINAL:
         return redirect("director:final", slug)
     return _console(request, rnd)
 
@@ -325,7 +293,7 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         service(rnd, by=who(request), **extra)
     except ServiceError as exc:
         messages.error(request, exc.message)
-        rnd.refresh_from_db()
+        queries.reload(rnd)
         return _console(request, rnd, status=422)
     messages.success(request, done.format(rnd))
     return redirect("director:round", slug, number)
@@ -342,7 +310,7 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_service.finalize_round(rnd, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
-        rnd.refresh_from_db()
+        queries.reload(rnd)
         return _console(request, rnd, status=422)
     messages.success(request, f"{rnd} finalized.")
     backup_after_finalize(f"round-{rnd.number}")
@@ -390,7 +358,7 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         else:
             messages.success(request, f"{rnd} reopened; its results can be repaired.")
             return redirect("director:round", slug, number)
-    rnd.refresh_from_db()
+    queries.reload(rnd)
     return _console(request, rnd, status=422, reopen_form=form)
 
 
@@ -518,7 +486,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": t,
             "remedies": round_service.remedies(t),
             "counts": counts,
-            "problem": shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"]),
+            "problem": queries.draw_problem(counts),
         },
         status=status,
     )
@@ -528,55 +496,35 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, object]:
-    matches = list(Match.objects.filter(round=rnd, table=table).order_by("game"))
-    if not matches:
-        raise Http404("No such table in this round.")
-    for m in matches:
-        m.round = rnd
     game = request.GET.get("game") or request.POST.get("game")
-    match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
-    hands = list(
-        HandEntry.objects.filter(match=match)
-        .select_related("replaces")
-        .order_by(*play_service.HISTORY_ORDER)
-    )
-    t = rnd.tournament
-    rules = t.rules
-    for h in hands:
-        h.individual_text = play_service.individual_points(
-            h, rules, final=rnd.kind == Round.Kind.FINAL
-        )
-    link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
+    view = queries.table_view(rnd, table, game, timezone.now())
+    if view is None:
+        raise Http404("No such table in this round.")
+    match, hands, link = view.match, view.hands, view.link
     url = absolute_url(request, reverse("tablet:link", args=[link.token])) if link else None
-    state_error = None
-    try:
-        state = play_service.match_state(match)
-    except InvalidMatch as exc:  # a broken history must still be shown to be corrected
-        state, state_error = None, str(exc)
-    tables = {row.table: row for row in seating_tables(rnd)}
     return {
-        "tournament": t,
+        "tournament": rnd.tournament,
         "round": rnd,
         "table": table,
         "match": match,
-        "matches": matches,
+        "matches": view.matches,
         "hands": hands,
-        "state": state,
-        "state_error": state_error,
-        "seats": tables.get(table),
+        "state": view.state,
+        "state_error": view.state_error,
+        "seats": view.seats,
         "link": link,
         "link_url": url,
         "qr": segno.make(url).svg_inline(scale=4) if url else None,
-        "overrides": list(match.overrides.all()),
+        "overrides": view.overrides,
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
         "override_form": OverrideForm(),
         "close_form": ReasonForm(),
         "corrections": {
             h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
             for h in hands
-            if h.state == HandEntry.State.STANDING
+            if h.state == queries.HandState.STANDING
         },
-        "is_final": rnd.kind == Round.Kind.FINAL,
+        "is_final": rnd.kind == queries.RoundKind.FINAL,
         "first_dealer_form": DirectorFirstDealerForm(
             initial={"seat": match.first_dealer}, prefix="fd"
         ),
@@ -585,11 +533,11 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         "late_sync": [
             (h, LateSyncForm(prefix=f"ls{h.pk}"))
             for h in hands
-            if h.late_sync and h.state == HandEntry.State.STANDING and match.has_late_sync
+            if h.late_sync and h.state == queries.HandState.STANDING and match.has_late_sync
         ],
-        "timeline": list(Activity.objects.filter(match=match).order_by("at", "id")),
-        "time_called_at": play_service.table_call(match, timezone.now()),
-        "round_open": rnd.status == Round.Status.RUNNING,
+        "timeline": view.timeline,
+        "time_called_at": view.time_called_at,
+        "round_open": rnd.status == queries.RoundStatus.RUNNING,
     }
 
 
@@ -633,9 +581,10 @@ def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
     game = request.POST.get("game") or "1"
     if not game.isdecimal():
         raise Http404("No such game.")
-    return get_object_or_404(
-        Match.objects.select_related("round__tournament"), round=rnd, table=table, game=game
-    )
+    match = queries.game_at(rnd, table, game)
+    if match is None:
+        raise Http404("No such game at this table.")
+    return match
 
 
 def _table_url(rnd: Round, table: int, match: Match) -> str:
@@ -671,9 +620,9 @@ def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @require_POST
 def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
-    entry = get_object_or_404(
-        HandEntry.objects.select_related("match"), pk=pk, match__round=rnd, match__table=table
-    )
+    entry = queries.hand_at(rnd, table, pk)
+    if entry is None:
+        raise Http404("No such hand at this table.")
     form = CorrectionForm(request.POST, prefix=f"h{pk}")
     form.entry_pk = pk  # type: ignore[attr-defined]
     if form.is_valid():
@@ -740,7 +689,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
     # Only a table this round seats gets a link (never a live link for table 99 of 12).
-    if not 1 <= table <= MAX_TABLE or not Match.objects.filter(round=rnd, table=table).exists():
+    if not 1 <= table <= MAX_TABLE or not queries.table_exists(rnd, table):
         raise Http404(f"There is no table {table} in {rnd}.")
     round_service.revoke_link(rnd.tournament, table, by=who(request))
     messages.success(
@@ -760,7 +709,7 @@ def table_first_dealer(request: HttpRequest, slug: str, number: int, table: int)
         try:
             play_service.set_first_dealer(
                 match,
-                Seat(form.cleaned_data["seat"]),
+                form.first_dealer,
                 by=who(request),
                 director=True,
                 reason=form.cleaned_data["reason"],
@@ -831,9 +780,9 @@ def hand_late_sync(
 ) -> HttpResponse:
     """Accept a late-synced hand or take it as entered at its arrival."""
     rnd = round_or_404(tournament_or_404(slug), number)
-    entry = get_object_or_404(
-        HandEntry.objects.select_related("match"), pk=pk, match__round=rnd, match__table=table
-    )
+    entry = queries.hand_at(rnd, table, pk)
+    if entry is None:
+        raise Http404("No such hand at this table.")
     form = LateSyncForm(request.POST, prefix=f"ls{pk}")
     if form.is_valid():
         try:

@@ -3,48 +3,46 @@
 from __future__ import annotations
 
 from io import BytesIO
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
-from django.http import FileResponse, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...domain.rating import RatingSettings
-from ...models import Person, PersonProposal, Series, Tournament
+from ...forms import AddEventForm, SeriesForm
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
-from ...services import ServiceError
+from ...services import ServiceError, queries
 from ...services import people as people_service
 from ...services import series as series_service
 from ...services.results_import import import_results
-from .common import director_required, who
+from .common import director_required, tournament_or_404, who
+
+if TYPE_CHECKING:  # annotations only: the views read through services.queries
+    from ...models import Person, Series
 
 MAX_FILE = 20 * 1024 * 1024
-
-
-class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    points_table = forms.ChoiceField(choices=Series.Table.choices, initial=Series.Table.PLACE)
-    place_points = forms.CharField(
-        max_length=200,
-        initial="25,20,16,13,11,10,9,8,7,6,5,4,3,2,1",
-        help_text="For 1st, 2nd, … in the division; later places score the last number.",
-    )
-    participation_points = forms.IntegerField(min_value=0, max_value=1000, initial=10)
-    best_of = forms.IntegerField(
-        min_value=1, max_value=1000, required=False, help_text="Empty counts every event."
-    )
 
 
 class ResultsFileForm(forms.Form):
     file = forms.FileField(label="snowman.results/1 file (.json)")
 
 
-class AddEventForm(forms.Form):
-    tournament = forms.ModelChoiceField(queryset=Tournament.objects.none())
+def _series_or_404(slug: str) -> Series:
+    found = queries.find_series(slug)
+    if found is None:
+        raise Http404("No such series.")
+    return found
+
+
+def _person_or_404(pk: int) -> Person:
+    found = queries.find_person(pk)
+    if found is None:
+        raise Http404("No such person.")
+    return found
 
 
 @director_required
@@ -61,7 +59,7 @@ def series_list(request: HttpRequest) -> HttpResponse:
             else:
                 return redirect("league:series", series.slug)
         status = 422
-    rows = Series.objects.annotate(event_count=Count("events"))
+    rows = queries.series_with_counts()
     return render(
         request, "director/series/list.html", {"form": form, "series_list": rows}, status=status
     )
@@ -70,9 +68,7 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpResponse:
     table = series_service.series_table(series)
     add = AddEventForm()
-    add.fields["tournament"].queryset = Tournament.objects.exclude(
-        pk__in=[t.pk for t in table.events]
-    ).order_by("-created_at")
+    add.fields["tournament"].queryset = queries.tournaments_outside(t.pk for t in table.events)
     context = {
         "series": series,
         "table": table,
@@ -89,15 +85,15 @@ def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpRespon
 
 @director_required
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    return _detail(request, get_object_or_404(Series, slug=slug))
+    return _detail(request, _series_or_404(slug))
 
 
 @director_required
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = _series_or_404(slug)
     form = AddEventForm(request.POST)
-    form.fields["tournament"].queryset = Tournament.objects.all()
+    form.fields["tournament"].queryset = queries.all_tournaments()
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
@@ -109,8 +105,8 @@ def series_add(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def series_remove(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
-    t = get_object_or_404(Tournament, slug=tslug)
+    series = _series_or_404(slug)
+    t = tournament_or_404(tslug)
     series_service.remove_event(series, t)
     messages.success(request, f"{t.name} no longer counts for {series.name}.")
     return redirect("league:series", series.slug)
@@ -120,7 +116,7 @@ def series_remove(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
 @require_POST
 def series_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Import a past event and add it to this series, or refuse it whole with where it is wrong."""
-    series = get_object_or_404(Series, slug=slug)
+    series = _series_or_404(slug)
     form = ResultsFileForm(request.POST, request.FILES)
     if not form.is_valid():
         return _detail(request, series, import_error="Choose a results file.", status=422)
@@ -156,7 +152,7 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_required
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = _series_or_404(slug)
     text = series_service.series_csv(series_service.series_table(series))
     response = HttpResponse(text, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{series.slug}-standings.csv"'
@@ -165,7 +161,7 @@ def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_required
 def series_pdf_view(request: HttpRequest, slug: str) -> HttpResponse:
-    series = get_object_or_404(Series, slug=slug)
+    series = _series_or_404(slug)
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
@@ -184,19 +180,9 @@ def series_pdf_view(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 def people(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "").strip()
-    rows = Person.objects.filter(merged_into__isnull=True).annotate(events=Count("links"))
-    for word in q.split():
-        rows = rows.filter(name__icontains=word)
-    page = Paginator(rows.order_by("name", "id"), 100).get_page(request.GET.get("page"))
-    proposals = (
-        PersonProposal.objects.filter(status=PersonProposal.Status.OPEN)
-        .select_related("person", "candidate")
-        .annotate(
-            person_events=Count("person__links", distinct=True),
-        )
-        .order_by("-score", "id")[:50]
-    )
-    open_count = PersonProposal.objects.filter(status=PersonProposal.Status.OPEN).count()
+    page = Paginator(queries.people_list(q), 100).get_page(request.GET.get("page"))
+    proposals = queries.open_proposals(50)
+    open_count = queries.open_proposal_count()
     return render(
         request,
         "director/people/list.html",
@@ -220,11 +206,9 @@ def _person(request: HttpRequest, person: Person, status: int = 200, **extra: ob
         "person": person,
         "page": page,
         "rating": people_service.rating_of(person),
-        "start": RatingSettings(),
-        "history": person.history.select_related("other")[:50],
-        "proposals": PersonProposal.objects.filter(
-            Q(person=person) | Q(candidate=person), status=PersonProposal.Status.OPEN
-        ).select_related("person", "candidate"),
+        "start": queries.rating_start(),
+        "history": queries.history_of(person, 50),
+        "proposals": queries.proposals_of(person),
         "merge_form": extra.pop("merge_form", MergeForm()),
         "split_form": extra.pop("split_form", SplitForm()),
         **extra,
@@ -234,7 +218,7 @@ def _person(request: HttpRequest, person: Person, status: int = 200, **extra: ob
 
 @director_required
 def person(request: HttpRequest, pk: int) -> HttpResponse:
-    found = get_object_or_404(Person, pk=pk)
+    found = _person_or_404(pk)
     if found.merged_into_id:
         messages.info(request, f"{found.name} (#{found.pk}) was merged into this person.")
         return redirect("league:person", found.merged_into_id)
@@ -244,10 +228,10 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
-    keep = get_object_or_404(Person, pk=pk)
+    keep = _person_or_404(pk)
     form = MergeForm(request.POST)
     if form.is_valid():
-        gone = Person.objects.filter(pk=form.cleaned_data["other"]).first()
+        gone = queries.find_person(form.cleaned_data["other"])
         if gone is None:
             form.add_error("other", "There is no person with this number.")
         else:
@@ -266,7 +250,7 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def person_split(request: HttpRequest, pk: int) -> HttpResponse:
-    found = get_object_or_404(Person, pk=pk)
+    found = _person_or_404(pk)
     form = SplitForm(request.POST)
     if form.is_valid():
         try:
@@ -291,9 +275,9 @@ def person_split(request: HttpRequest, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    proposal = get_object_or_404(
-        PersonProposal.objects.select_related("person", "candidate"), pk=pk
-    )
+    proposal = queries.find_proposal(pk)
+    if proposal is None:
+        raise Http404("No such proposal.")
     accept = request.POST.get("decision") == "accept"
     try:
         people_service.decide_proposal(proposal, accept, by=who(request))
@@ -328,7 +312,7 @@ def _share(request: HttpRequest) -> int:
 @require_http_methods(["GET", "POST"])
 def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     """Divisions suggested by the ratings: the stronger share in A, at the director's split."""
-    t = get_object_or_404(Tournament, slug=slug)
+    t = tournament_or_404(slug)
     share = _share(request)
     status = 200
     if request.method == "POST":
@@ -351,7 +335,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
             "share": share,
             "changes": changes,
             "rated": sum(1 for r in rows if r.rating),
-            "drawn": t.rounds.exists(),
+            "drawn": queries.has_rounds(t),
         },
         status=status,
     )

@@ -1,0 +1,469 @@
+"""The read side for the views: every query a page needs, so views import no models.
+
+Each function reads; none writes. Page builders (``table_view``, ``final_view``) issue
+exactly the queries their pages issued when the views ran them (the counts are pinned in
+tests/test_director_queries.py). The vocabulary the views compare against (round kinds
+and statuses, hand states) is re-exported here under the names the views use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Value
+
+from ..domain.final import FinalState
+from ..domain.hands import Team
+from ..domain.match import InvalidMatch, MatchState
+from ..domain.rating import RatingSettings
+from ..domain.seating import shortfall
+from ..models import (
+    Activity,
+    Division,
+    HandEntry,
+    Match,
+    Person,
+    PersonEvent,
+    PersonProposal,
+    Player,
+    Round,
+    Series,
+    SitOut,
+    TableLink,
+    Tournament,
+)
+from ..models import Seat as SeatRow
+from . import play as play_service
+from . import standings as standing_service
+from .console import Finalist, TableRow, finalists, seating_tables
+from .standings import FinalEntry
+
+RoundKind = Round.Kind
+RoundStatus = Round.Status
+HandState = HandEntry.State
+HandSource = HandEntry.Source
+TournamentStatus = Tournament.Status
+DIVISIONS: tuple[str, ...] = tuple(Division.values)
+
+
+# --- tournaments and rounds ---------------------------------------------------------------
+
+
+def find_tournament(slug: str) -> Tournament | None:
+    try:
+        return Tournament.objects.get(slug=slug)
+    except Tournament.DoesNotExist:
+        return None
+
+
+def tournament_by_id(pk: int) -> Tournament:
+    return Tournament.objects.get(pk=pk)
+
+
+def all_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.all()
+
+
+def open_tournaments(limit: int) -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(status=Tournament.Status.FINISHED)[:limit]
+
+
+def find_round(tournament: Tournament, number: int) -> Round | None:
+    try:
+        return Round.objects.select_related("tournament").get(tournament=tournament, number=number)
+    except Round.DoesNotExist:
+        return None
+
+
+def reload(rnd: Round) -> None:
+    """Read the round again after a refused action, so the console shows what the
+    database holds rather than what the refused call left in memory."""
+    rnd.refresh_from_db()
+
+
+def rounds_of(tournament: Tournament) -> list[Round]:
+    return list(tournament.rounds.order_by("number"))
+
+
+def has_rounds(tournament: Tournament) -> bool:
+    return tournament.rounds.exists()
+
+
+def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
+    """What keeps round 1 from drawing as it stands (§6), from ``division_counts``."""
+    return shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"])
+
+
+# --- seating ------------------------------------------------------------------------------
+
+
+def seating_rows(rnd: Round, tables: Iterable[int]) -> list[TableRow]:
+    """``seating_tables`` for some tables only."""
+    rows: dict[int, TableRow] = {}
+    for seat in SeatRow.objects.filter(round=rnd, table__in=sorted(tables)).select_related(
+        "player"
+    ):
+        rows.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
+    return [rows[n] for n in sorted(rows)]
+
+
+def table_count(rnd: Round) -> int:
+    return Match.objects.filter(round=rnd).values("table").distinct().count()
+
+
+def seated_names(rnd: Round, q: str) -> QuerySet[SeatRow, tuple[int, str]]:
+    """(table, name) of the round's seated players whose names hold every word of ``q``,
+    by name (lazy: the caller's paginator reads a page)."""
+    names = SeatRow.objects.filter(round=rnd)
+    for word in q.split():
+        names = names.filter(player__name__icontains=word)
+    return names.order_by("player__name", "player_id").values_list("table", "player__name")
+
+
+def sit_out_names(rnd: Round) -> list[str]:
+    return sorted(SitOut.objects.filter(round=rnd).values_list("player__name", flat=True))
+
+
+def sit_outs(rnd: Round) -> list[tuple[str, str]]:
+    """(name, division) of the players sitting the round out."""
+    return list(SitOut.objects.filter(round=rnd).values_list("player__name", "player__division"))
+
+
+def house_names(tournament: Tournament) -> set[str]:
+    return set(
+        Player.objects.filter(tournament=tournament, house=True).values_list("name", flat=True)
+    )
+
+
+def players_by_id(pks: Iterable[int]) -> dict[int, Player]:
+    return Player.objects.in_bulk(list(pks))
+
+
+# --- the round console --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConsoleFacts:
+    later: Round | None
+    reopenable: bool
+    extended: int
+
+
+def console_facts(rnd: Round) -> ConsoleFacts:
+    t = rnd.tournament
+    later = t.rounds.filter(number__gt=rnd.number).first()
+    reopenable = (
+        rnd.status == Round.Status.FINISHED
+        and rnd.kind == Round.Kind.PRELIMINARY
+        and not t.rounds.filter(number__gt=rnd.number, status=Round.Status.FINISHED)
+        .filter(kind=Round.Kind.PRELIMINARY)
+        .exists()
+        and not HandEntry.objects.filter(
+            match__round__number__gt=rnd.number, match__round__tournament=t
+        ).exists()
+    )
+    extended = rnd.matches.filter(extension_seconds__gt=0).count()
+    return ConsoleFacts(later=later, reopenable=reopenable, extended=extended)
+
+
+# --- one table ----------------------------------------------------------------------------
+
+
+@dataclass
+class TableView:
+    """What the director's table page shows of one table of a round."""
+
+    matches: list[Match]
+    match: Match
+    hands: list[HandEntry]
+    link: TableLink | None
+    state: MatchState | None
+    state_error: str | None
+    seats: TableRow | None
+    overrides: list[object] = field(default_factory=list)
+    timeline: list[Activity] = field(default_factory=list)
+    time_called_at: datetime | None = None
+
+
+def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> TableView | None:
+    """The table's games, the one asked for (else the latest), its hands, link and state;
+    None when the round seats no such table."""
+    matches = list(Match.objects.filter(round=rnd, table=table).order_by("game"))
+    if not matches:
+        return None
+    for m in matches:
+        m.round = rnd
+    match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
+    hands = list(
+        HandEntry.objects.filter(match=match)
+        .select_related("replaces")
+        .order_by(*play_service.HISTORY_ORDER)
+    )
+    t = rnd.tournament
+    rules = t.rules
+    for h in hands:
+        h.individual_text = play_service.individual_points(  # type: ignore[attr-defined]
+            h, rules, final=rnd.kind == Round.Kind.FINAL
+        )
+    link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
+    state, state_error = match_state_or_error(match)
+    # Only this table's seats (every seat of 500 tables was 2,000 rows for four).
+    seats = next(iter(seating_rows(rnd, [table])), None)
+    return TableView(
+        matches=matches,
+        match=match,
+        hands=hands,
+        link=link,
+        state=state,
+        state_error=state_error,
+        seats=seats,
+        overrides=list(match.overrides.all()),
+        timeline=list(Activity.objects.filter(match=match).order_by("at", "id")),
+        time_called_at=play_service.table_call(match, now),
+    )
+
+
+def match_state_or_error(match: Match) -> tuple[MatchState | None, str | None]:
+    """The match's state, or why its history cannot be replayed (a broken history must
+    still be shown, to be corrected)."""
+    try:
+        return play_service.match_state(match), None
+    except InvalidMatch as exc:
+        return None, str(exc)
+
+
+def game_at(rnd: Round, table: int, game: int | str) -> Match | None:
+    return (
+        Match.objects.select_related("round__tournament")
+        .filter(round=rnd, table=table, game=game)
+        .first()
+    )
+
+
+def table_exists(rnd: Round, table: int) -> bool:
+    return Match.objects.filter(round=rnd, table=table).exists()
+
+
+def hand_at(rnd: Round, table: int, pk: int) -> HandEntry | None:
+    return (
+        HandEntry.objects.select_related("match")
+        .filter(pk=pk, match__round=rnd, match__table=table)
+        .first()
+    )
+
+
+# --- players ------------------------------------------------------------------------------
+
+PLAYER_SHOWS = {
+    "absent": {"checked_in": False, "withdrawn": False},
+    "here": {"checked_in": True, "withdrawn": False},
+    "house": {"house": True},
+    "withdrawn": {"withdrawn": True},
+}
+
+
+def players_matching(tournament: Tournament, q: str) -> QuerySet[Player]:
+    players = Player.objects.filter(tournament=tournament)
+    for word in q.split():
+        players = players.filter(name__icontains=word)
+    return players
+
+
+def desk_search(tournament: Tournament, q: str, limit: int) -> list[Player]:
+    return list(players_matching(tournament, q).filter(withdrawn=False)[:limit])
+
+
+def last_preliminary(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("-number").first()
+
+
+def player_list(
+    tournament: Tournament, q: str, division: str, show: str, last: Round | None
+) -> QuerySet[Player]:
+    """The registration table's players (lazy), each annotated with its §6 attendance in
+    the same query (no per-row lookups): ``is_seated``, ``is_out``, ``drawn``."""
+    players = players_matching(tournament, q)
+    if division in DIVISIONS:
+        players = players.filter(division=division)
+    if show in PLAYER_SHOWS:
+        players = players.filter(**PLAYER_SHOWS[show])
+    if last is None:
+        return players.annotate(is_seated=Value(False), is_out=Value(False), drawn=Value(False))
+    return players.annotate(
+        is_seated=Exists(SeatRow.objects.filter(round=last, player=OuterRef("pk"))),
+        is_out=Exists(SitOut.objects.filter(round=last, player=OuterRef("pk"))),
+        drawn=Value(True),
+    )
+
+
+def find_player(tournament: Tournament, pk: int | str) -> Player | None:
+    return Player.objects.filter(tournament=tournament, pk=pk).first()
+
+
+def playing_seat(player: Player) -> SeatRow | None:
+    """The player's seat at a match still being played in a running round (§6: a
+    withdrawal there is a substitution or an override), else None."""
+    seat = (
+        SeatRow.objects.filter(
+            player=player, round__status=Round.Status.RUNNING, round__kind=Round.Kind.PRELIMINARY
+        )
+        .select_related("round")
+        .first()
+    )
+    if seat is None:
+        return None
+    match = Match.objects.filter(round=seat.round, table=seat.table).first()
+    return seat if match is not None and not match.is_over else None
+
+
+# --- the final ----------------------------------------------------------------------------
+
+
+@dataclass
+class FinalView:
+    """What the director's final page shows."""
+
+    final: Round | None
+    games: list[Match]
+    current: Match | None
+    seats: TableRow | None
+    finalists: list[Finalist]
+    entries: dict[str, FinalEntry]
+    progress: FinalState | None
+    champions: str | None
+    champion_names: list[str] | None
+    hands: list[HandEntry]
+    games_line: str
+    ready: bool
+    done: int
+
+
+def final_view(t: Tournament) -> FinalView:
+    rnd = standing_service.final_round(t)
+    prelim = t.rounds.filter(kind=Round.Kind.PRELIMINARY)
+    done = prelim.filter(status=Round.Status.FINISHED).count()
+    table = standing_service.standings(t)
+    seated = None
+    games: list[Match] = []
+    current = None
+    seats = None
+    if rnd is not None:
+        seats = seating_tables(rnd)[0]
+        seated = {p.pk: pos for pos, p in seats.seats.items()}
+        games = list(rnd.matches.order_by("game"))
+        current = next((g for g in games if not g.is_over), None)
+    progress = standing_service.final_progress(t)
+    champs = standing_service.champions(t)
+    champion_names, games_line = None, ""
+    if champs and seats is not None and progress is not None:
+        team = Team.NS if champs == "A" else Team.EW
+        champion_names = [seats.seats[p.value].name for p in team.seats]
+        games_line = f"{progress.wins[team]}–{progress.wins[team.other]}"
+    hands: list[HandEntry] = []
+    if current is not None:
+        hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+    return FinalView(
+        final=rnd,
+        games=games,
+        current=current,
+        seats=seats,
+        finalists=finalists(t, table, seated),
+        entries=standing_service.final_entries(t) if rnd is None else {},
+        progress=progress,
+        champions=champs,
+        champion_names=champion_names,
+        hands=hands,
+        games_line=games_line,
+        ready=done >= t.preliminary_rounds and prelim.count() == done,
+        done=done,
+    )
+
+
+def current_final_game(t: Tournament) -> Match | None:
+    """The final's latest game, or None before the final is seated."""
+    rnd = standing_service.final_round(t)
+    if rnd is None:
+        return None
+    return (
+        Match.objects.select_related("round__tournament")
+        .filter(round=rnd)
+        .order_by("-game")
+        .first()
+    )
+
+
+# --- the activity log ---------------------------------------------------------------------
+
+
+def activity_entries(t: Tournament, action: str) -> QuerySet[Activity]:
+    entries = Activity.objects.filter(tournament=t).select_related("tournament", "match__round")
+    return entries.filter(action=action) if action else entries
+
+
+def activity_actions(t: Tournament) -> list[str]:
+    return list(
+        Activity.objects.filter(tournament=t)
+        .order_by("action")
+        .values_list("action", flat=True)
+        .distinct()
+    )
+
+
+# --- series and people --------------------------------------------------------------------
+
+
+def find_series(slug: str) -> Series | None:
+    return Series.objects.filter(slug=slug).first()
+
+
+def series_with_counts() -> QuerySet[Series]:
+    return Series.objects.annotate(event_count=Count("events"))
+
+
+def tournaments_outside(pks: Iterable[int]) -> QuerySet[Tournament]:
+    return Tournament.objects.exclude(pk__in=list(pks)).order_by("-created_at")
+
+
+def find_person(pk: int | str) -> Person | None:
+    return Person.objects.filter(pk=pk).first()
+
+
+def people_list(q: str) -> QuerySet[Person]:
+    rows = Person.objects.filter(merged_into__isnull=True).annotate(events=Count("links"))
+    for word in q.split():
+        rows = rows.filter(name__icontains=word)
+    return rows.order_by("name", "id")
+
+
+def open_proposals(limit: int) -> QuerySet[PersonProposal]:
+    return (
+        PersonProposal.objects.filter(status=PersonProposal.Status.OPEN)
+        .select_related("person", "candidate")
+        .annotate(person_events=Count("person__links", distinct=True))
+        .order_by("-score", "id")[:limit]
+    )
+
+
+def open_proposal_count() -> int:
+    return PersonProposal.objects.filter(status=PersonProposal.Status.OPEN).count()
+
+
+def proposals_of(person: Person) -> QuerySet[PersonProposal]:
+    return PersonProposal.objects.filter(
+        Q(person=person) | Q(candidate=person), status=PersonProposal.Status.OPEN
+    ).select_related("person", "candidate")
+
+
+def history_of(person: Person, limit: int) -> QuerySet[PersonEvent]:
+    return person.history.select_related("other")[:limit]
+
+
+def find_proposal(pk: int) -> PersonProposal | None:
+    return PersonProposal.objects.select_related("person", "candidate").filter(pk=pk).first()
+
+
+def rating_start() -> RatingSettings:
+    """The rating every newcomer starts from."""
+    return RatingSettings()
