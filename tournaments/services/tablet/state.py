@@ -73,6 +73,11 @@ def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
         "alone_march_award": 0 if final else t.alone_march_award,
         "renege_penalty": 0 if final else t.renege_penalty,
         "cap_at_target": t.cap_at_target,
+        # The tablet previews the end of a match with its bonuses (static/tablet/rules.js);
+        # the final has none.
+        "reach_bonus": 0 if final else t.reach_bonus,
+        "skunk_bonus": 0 if final else t.skunk_bonus,
+        "skunk_includes_reach": t.skunk_includes_reach,
         "defend_alone_allowed": t.defend_alone_allowed,
         "points_alone_euchre": t.points_alone_euchre,
     }
