@@ -199,37 +199,12 @@ def _match_json(
 ) -> dict[str, Any]:
     """The match's part of the table's state; ``seating=False`` leaves out who sits
     where (the seats' ``player`` and ``division``)."""
-    t = scope.tournament
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
     seats = _seat_rows(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
-    rules = _rules_json(t, final)
-
-    running = {h.number: h.running for h in state.hands}
-    hands = []
-    for e in standing:
-        row = entry_json(e)
-        total = running.get(e.number, {Team.NS: 0, Team.EW: 0})
-        row["running"] = {"NS": total[Team.NS], "EW": total[Team.EW]}
-        hands.append(row)
-
-    seat_rows = []
-    for seat in SEATS:
-        seat_row: dict[str, Any] = {
-            "seat": seat.value,
-            "team": seat.team.value,
-            "individual": state.individual.get(seat, 0),
-            "points": state.player_points(seat) if state.over and not final else None,
-        }
-        if seating:
-            row = here.get(seat.value)
-            seat_row["player"] = row.player.name if row else None
-            seat_row["division"] = row.player.division if row else None
-        seat_rows.append(seat_row)
-
-    limited = not final and rnd.started_at is not None
+    rules = _rules_json(scope.tournament, final)
     base.update(
         {
             "round": {
@@ -240,63 +215,12 @@ def _match_json(
                 "status": rnd.status,
                 "game": match.game if final else None,
             },
-            "match": {
-                "id": match.pk,
-                "game": match.game,
-                "status": match.status,
-                "first_dealer": match.first_dealer or None,
-                "dealer": (
-                    state.next_dealer.value if state.next_dealer and match.first_dealer else None
-                ),
-                "next_number": len(standing) + 1,
-                "next_phase": state.next_phase.value if state.next_phase else None,
-                "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
-                "bonuses": {
-                    "NS": state.bonuses.get(Team.NS, 0),
-                    "EW": state.bonuses.get(Team.EW, 0),
-                },
-                "bonus_reasons": {
-                    team.value: _bonus_reason(state, team, rules["target"])
-                    for team in (Team.NS, Team.EW)
-                    if state.bonuses.get(team, 0)
-                },
-                "over": state.over,
-                "winner": match.winner or (state.winner.value if state.winner else None),
-                "tied": state.tied,
-                "time_called": state.time_called,
-                "awaiting_answer": state.awaiting_answer and rnd.status == Round.Status.RUNNING,
-                "in_tiebreak": state.in_tiebreak,
-                "hand_in_progress_at_call": match.hand_in_progress_at_call,
-                "confirmed_by": match.confirmed_by,
-                "dispute_note": match.dispute_note,
-                "scorekeeper": match.scorekeeper or None,
-                "version": match.version,
-                "hands_standing": len(standing),
-                "time_called_at": _iso(match.time_called_at),
-                "can_change_answer": (
-                    state.time_called
-                    and match.hand_in_progress_at_call is not None
-                    and rnd.status == Round.Status.RUNNING
-                    and match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
-                ),
-                "open": rnd.status == Round.Status.RUNNING,
-                "final": final,
-            },
+            "match": _match_part(match, state, len(standing), rules["target"], final),
             "rules": rules,
-            "seats": seat_rows,
-            "hands": hands,
+            "seats": _seats_json(state, here if seating else None, final),
+            "hands": _hands_json(standing, state),
             "history": [entry_json(e) for e in entries],
-            "clock": {
-                "server_now": _iso(now),
-                "limited": limited,
-                "started": rnd.started_at is not None,
-                "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
-                "remaining_seconds": (
-                    play.table_remaining(match, now, clock).total_seconds() if limited else None
-                ),
-                "time_called": state.time_called,
-                "paused": clock.paused(now) if limited else False,
-            },
+            "clock": _clock_json(scope.tournament, match, clock, state, now, final),
         }
     )
     if final:
@@ -304,6 +228,107 @@ def _match_json(
     if next_round is not None:
         base["next_round"] = _next_round(next_round, here, seats)
     return base
+
+
+def _hands_json(standing: list[HandEntry], state: MatchState) -> list[dict[str, Any]]:
+    """The standing hands, each with the running score after it."""
+    running = {h.number: h.running for h in state.hands}
+    hands = []
+    for e in standing:
+        row = entry_json(e)
+        total = running.get(e.number, {Team.NS: 0, Team.EW: 0})
+        row["running"] = {"NS": total[Team.NS], "EW": total[Team.EW]}
+        hands.append(row)
+    return hands
+
+
+def _seats_json(
+    state: MatchState, here: dict[str, SeatRow] | None, final: bool
+) -> list[dict[str, Any]]:
+    """Each seat's awards and points; who sits there unless ``here`` is None."""
+    seat_rows = []
+    for seat in SEATS:
+        seat_row: dict[str, Any] = {
+            "seat": seat.value,
+            "team": seat.team.value,
+            "individual": state.individual.get(seat, 0),
+            "points": state.player_points(seat) if state.over and not final else None,
+        }
+        if here is not None:
+            row = here.get(seat.value)
+            seat_row["player"] = row.player.name if row else None
+            seat_row["division"] = row.player.division if row else None
+        seat_rows.append(seat_row)
+    return seat_rows
+
+
+def _match_part(
+    match: Match, state: MatchState, standing: int, target: int, final: bool
+) -> dict[str, Any]:
+    running = match.round.status == Round.Status.RUNNING
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "first_dealer": match.first_dealer or None,
+        "dealer": (state.next_dealer.value if state.next_dealer and match.first_dealer else None),
+        "next_number": standing + 1,
+        "next_phase": state.next_phase.value if state.next_phase else None,
+        "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
+        "bonuses": {
+            "NS": state.bonuses.get(Team.NS, 0),
+            "EW": state.bonuses.get(Team.EW, 0),
+        },
+        "bonus_reasons": {
+            team.value: _bonus_reason(state, team, target)
+            for team in (Team.NS, Team.EW)
+            if state.bonuses.get(team, 0)
+        },
+        "over": state.over,
+        "winner": match.winner or (state.winner.value if state.winner else None),
+        "tied": state.tied,
+        "time_called": state.time_called,
+        "awaiting_answer": state.awaiting_answer and running,
+        "in_tiebreak": state.in_tiebreak,
+        "hand_in_progress_at_call": match.hand_in_progress_at_call,
+        "confirmed_by": match.confirmed_by,
+        "dispute_note": match.dispute_note,
+        "scorekeeper": match.scorekeeper or None,
+        "version": match.version,
+        "hands_standing": standing,
+        "time_called_at": _iso(match.time_called_at),
+        "can_change_answer": (
+            state.time_called
+            and match.hand_in_progress_at_call is not None
+            and running
+            and match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+        ),
+        "open": running,
+        "final": final,
+    }
+
+
+def _clock_json(
+    t: Tournament,
+    match: Match,
+    clock: RoundClock,
+    state: MatchState,
+    now: datetime,
+    final: bool,
+) -> dict[str, Any]:
+    started = match.round.started_at is not None
+    limited = not final and started
+    return {
+        "server_now": _iso(now),
+        "limited": limited,
+        "started": started,
+        "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
+        "remaining_seconds": (
+            play.table_remaining(match, now, clock).total_seconds() if limited else None
+        ),
+        "time_called": state.time_called,
+        "paused": clock.paused(now) if limited else False,
+    }
 
 
 def _final_games(match: Match) -> dict[str, Any]:
