@@ -141,27 +141,45 @@ function renderEntry(v) {
   }
   const ready = ui.maker !== null && ui.tricks !== null;
   $("tb-save").disabled = !ready;
-  let preview = "";
-  if (ui.maker === null) preview = "Tap the player who made trump.";
-  else if (!ready) preview = `${nameAt(v, ui.maker)} made trump${ui.alone ? " alone" : ""}: `
-    + "how many tricks did the makers take?";
-  else {
-    const body = { outcome: "played", maker: ui.maker, alone: ui.alone,
-      maker_tricks: ui.tricks, dealer_partner_ordered_up: ui.ordered,
-      defender_alone: ui.tricks <= 2 ? ui.defender : null };
-    const s = afterHand(beforeNext(m), body, v.rules);
-    const after = s.score;
-    // A euchre scores for the other team: it must not look like a make (a 2-for-3 mis-tap).
-    const euchre = ui.tricks <= 2;
-    preview = (euchre ? `EUCHRE: the defenders (${TEAM_NAMES[otherTeam(teamOf(ui.maker))]})`
-      + " score. " : `${TEAM_NAMES[teamOf(ui.maker)]} score. `)
-      + `${describe(v, body)} → ${pointsText(v, s.points, s.individual)}. `
-      + `Score after: NS ${after.NS} – EW ${after.EW}.`;
-    if (s.over) preview += " This ends the match.";
-  }
+  const preview = previewText(v, ready);
   $("tb-preview").textContent = preview;
   const kind = ready ? (ui.tricks <= 2 ? "euchre" : "make") : "none";
   $("tb-preview").className = `tb-preview tb-preview-${kind}`;
+}
+
+/* What the entry will record, in words: who scores, the points, the score after and
+ * whether it ends the match (as the rules say: rules.afterHand). */
+function previewText(v, ready) {
+  if (ui.maker === null) return "Tap the player who made trump.";
+  if (!ready) {
+    return `${nameAt(v, ui.maker)} made trump${ui.alone ? " alone" : ""}: `
+      + "how many tricks did the makers take?";
+  }
+  const body = { outcome: "played", maker: ui.maker, alone: ui.alone,
+    maker_tricks: ui.tricks, dealer_partner_ordered_up: ui.ordered,
+    defender_alone: ui.tricks <= 2 ? ui.defender : null };
+  const s = afterHand(beforeNext(v.match), body, v.rules);
+  const after = s.score;
+  // A euchre scores for the other team: it must not look like a make (a 2-for-3 mis-tap).
+  const euchre = ui.tricks <= 2;
+  return (euchre ? `EUCHRE: the defenders (${TEAM_NAMES[otherTeam(teamOf(ui.maker))]})`
+    + " score. " : `${TEAM_NAMES[teamOf(ui.maker)]} score. `)
+    + `${describe(v, body)} → ${pointsText(v, s.points, s.individual)}. `
+    + `Score after: NS ${after.NS} – EW ${after.EW}.`
+    + (s.over ? " This ends the match." : "");
+}
+
+function renderStart(v) {
+  $("tb-start-choice").textContent = ui.firstDealer
+    ? `${nameAt(v, ui.firstDealer)} (${SEAT_NAMES[ui.firstDealer]}) deals first.`
+    : "No dealer chosen yet.";
+  $("tb-start-save").disabled = !ui.firstDealer;
+  $("tb-keeper").replaceChildren(...SEATS.map((s) => el("button", {
+    type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
+    "aria-pressed": ui.keeper === s ? "true" : "false",
+    text: nameAt(v, s), "aria-label": `${nameAt(v, s)} keeps score`,
+    onclick: () => { ui.keeper = ui.keeper === s ? null : s; render(); },
+  })));
 }
 
 function renderEnd(v) {
@@ -359,18 +377,7 @@ export function render() {
     call: "Time is called.", end: "", wait: "" }[mode];
   $("tb-prompt").textContent = prompt;
   if (v) {
-    if (mode === "start") {
-      $("tb-start-choice").textContent = ui.firstDealer
-        ? `${nameAt(v, ui.firstDealer)} (${SEAT_NAMES[ui.firstDealer]}) deals first.`
-        : "No dealer chosen yet.";
-      $("tb-start-save").disabled = !ui.firstDealer;
-      $("tb-keeper").replaceChildren(...SEATS.map((s) => el("button", {
-        type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
-        "aria-pressed": ui.keeper === s ? "true" : "false",
-        text: nameAt(v, s), "aria-label": `${nameAt(v, s)} keeps score`,
-        onclick: () => { ui.keeper = ui.keeper === s ? null : s; render(); },
-      })));
-    }
+    if (mode === "start") renderStart(v);
     if (mode === "entry") renderEntry(v);
     show("tb-entry-change-answer", mode === "entry" && !!m.can_change_answer && !m.pending);
     if (mode === "end") renderEnd(v);
