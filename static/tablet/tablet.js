@@ -26,11 +26,13 @@ if (ds.scope) {
   onChange(render);
   onAction(render);
   onClose(render);
+  wireEntry();
+  wireButtons();
   start();
 }
 
-function start() {
-  // --- wiring ---------------------------------------------------------------------------
+/* The seats, Alone, Ordered up and the tricks: the entry being made. */
+function wireEntry() {
   for (const btn of document.querySelectorAll(".tb-seat")) {
     btn.addEventListener("click", () => {
       const seat = btn.dataset.seat;
@@ -55,13 +57,17 @@ function start() {
     if (ui.ordered) ui.alone = true;  // the dealer's partner who orders up must go alone
     render();
   });
-  $("tb-change-answer").addEventListener("click", changeAnswerDialog);
-  $("tb-entry-change-answer").addEventListener("click", changeAnswerDialog);
   for (const b of document.querySelectorAll("#tb-tricks button")) {
     b.addEventListener("click", () => { ui.tricks = Number(b.dataset.tricks); render(); });
   }
-  $("tb-save").addEventListener("click", saveHand);
   $("tb-clear").addEventListener("click", () => { resetEntry(); render(); });
+}
+
+/* The buttons that act (actions.js) and the dialog's. */
+function wireButtons() {
+  $("tb-change-answer").addEventListener("click", changeAnswerDialog);
+  $("tb-entry-change-answer").addEventListener("click", changeAnswerDialog);
+  $("tb-save").addEventListener("click", saveHand);
   $("tb-renege").addEventListener("click", renegeDialog);
   $("tb-misdeal").addEventListener("click", misdealDialog);
   $("tb-undo").addEventListener("click", undoDialog);
@@ -74,7 +80,10 @@ function start() {
   $("tb-dialog-cancel").addEventListener("click", () => closeDialog(false));
   $("tb-dialog-note").addEventListener("input", updateDialog);
   $("tb-dialog").addEventListener("cancel", dropDialog);
+}
 
+/* The network, the offline worker, the first drawing and the timers. */
+function start() {
   window.addEventListener("online", () => { setOnline(true); flush(); poll(); });
   window.addEventListener("offline", () => { setOnline(false); render(); });
   document.addEventListener("visibilitychange", () => {
