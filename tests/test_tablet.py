@@ -321,6 +321,29 @@ def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(even
     assert data["match"]["next_number"] == 2
 
 
+def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    client = tablet(event, 1)
+    match = Match.objects.get(round__tournament=event, table=1)
+    post(client, "hands", hand(1, match=match.pk))
+    with CaptureQueriesContext(connection) as queries:
+        status, _ = post(client, "undo", {"number": 1, "match": match.pk})
+    assert status == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    undo_part = sql[: next(i for i, q in enumerate(sql) if "UPDATE" in q) + 1]
+    match_reads = [q for q in undo_part if 'FROM "tournaments_match"' in q]
+    # One read of the match before undoing: the lock, which also checks the link is live
+    # (no separate session check, no lookup of the named match).
+    assert len(match_reads) == 1 and "EXISTS" in match_reads[0], undo_part
+    post(client, "hands", hand(1, key="again", match=match.pk))
+    TableLink.objects.filter(tournament=event, table=1).update(revoked_at=timezone.now())
+    status, body = post(client, "undo", {"number": 1, "match": match.pk})
+    assert status == 403 and body["revoked"] is True
+    assert HandEntry.objects.get(match=match, client_key="again").state == "standing"
+
+
 def test_a_lone_march_and_a_renege_show_awards_and_penalties_per_seat(event):
     client = tablet(event, 1)
     post(client, "hands", hand(1, maker="E", alone=True, maker_tricks=5))

@@ -3,6 +3,8 @@
 // server's ETag, and counts the round clock down locally from the call instant and the
 // measured offset to the server's clock. No build step; nothing stored on the server.
 
+import { clockText } from "../shared/time.js";
+
 const slug = document.body.dataset.slug;
 const KEY = `snowman:me:${slug}`;
 const LARGE = "snowman:large-text";
@@ -114,10 +116,6 @@ async function syncClock() {
 }
 export function serverNow() { return Date.now() + offset; }
 
-function fmt(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
 function tickClocks() {
   for (const el of document.querySelectorAll("[data-clock]")) {
     const kind = el.dataset.kind;
@@ -130,10 +128,10 @@ function tickClocks() {
         state.textContent = el.dataset.textCalled;
         el.dataset.state = "called";
       } else {
-        time.textContent = fmt(left);
+        time.textContent = clockText(left);
       }
     } else if (kind === "paused" || kind === "not_started") {
-      time.textContent = fmt(Number(el.dataset.remaining));
+      time.textContent = clockText(Number(el.dataset.remaining));
     } else {
       time.textContent = "0:00";
     }

@@ -14,9 +14,13 @@ from ..models import Activity, Match, Tournament
 
 
 class ServiceError(Exception):
-    """A refusal with a message for the person who asked; nothing was changed."""
+    """A refusal with a message for the person who asked; nothing was changed.
 
-    status = 400
+    ``status`` is the HTTP status a JSON endpoint answers it with: a well-formed request
+    refused by the rules or the state of things is 422 (an invalid POST re-renders with
+    422 too), a clash with another client 409, a body no client could send 400."""
+
+    status = 422
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -27,6 +31,12 @@ class Conflict(ServiceError):
     """The request clashes with what another client already recorded."""
 
     status = 409
+
+
+class BadRequest(ServiceError):
+    """A body no client of ours could have sent (not JSON, not a JSON object)."""
+
+    status = 400
 
 
 def now_or(now: datetime | None) -> datetime:

@@ -721,19 +721,21 @@ def answer_time_call(
 
 
 def undo_last_hand(
-    match: Match,
+    match: Match | int,
     *,
     by: str,
     reason: str = "",
     now: datetime | None = None,
     director: bool = False,
     expected_number: int | None = None,
+    at: AtTable | None = None,
 ) -> HandEntry:
     """Undo the last standing hand; ``expected_number`` is the hand the sender saw as
-    last, checked under the same lock (a hand added meanwhile is never the one undone)."""
+    last, checked under the same lock (a hand added meanwhile is never the one undone).
+    ``at``: a tablet speaks, checked in the query that locks the match (``_lock``)."""
     now = now_or(now)
     with transaction.atomic():
-        match = _lock(match)
+        match = _lock(match, at)
         if not director:
             _require_open(match)
             if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):

@@ -1,7 +1,8 @@
 """The scorekeeper's tablet: the link, the table screen and its JSON endpoints.
 
-Thin views: ``services.tablet`` parses, scopes and serialises; ``services.play`` changes
-things. Every view but the link itself needs a live table session (``table_session``).
+Thin views: ``forms_tablet`` checks each JSON body's shape, ``services.tablet`` scopes,
+acts and serialises; ``services.play`` changes things. Every view but the link itself
+needs a live table session (``table_session``).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from .. import forms_tablet as forms
 from ..models import TableLink
-from ..services import Conflict, ServiceError
+from ..services import BadRequest, Conflict, ServiceError
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -71,34 +73,48 @@ def table_session(
     return decorate
 
 
-def json_action(view: Callable[[HttpRequest, service.TableScope, dict], HttpResponse]) -> View:
-    """Parse the JSON body and turn refusals into JSON answers (never a 500)."""
-
-    @wraps(view)
-    def wrapper(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
-        try:
-            data = json.loads(request.body or b"{}")
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            return _error("The body must be JSON.", 400)
-        if not isinstance(data, dict):
-            return _error("The body must be a JSON object.", 400)
-        try:
-            return view(request, scope, data)
-        except service.Forbidden as exc:
-            return _error(exc.message, 403, revoked=exc.revoked)
-        except Conflict as exc:
-            # A stale request is answered with the state it should have answered, so the
-            # tablet shows it at once (RULES.md §7).
-            return _error(exc.message, 409, state=_current_state(scope, data))
-        except ServiceError as exc:
-            return _error(exc.message, 422)
-
-    return wrapper
-
-
-def _current_state(scope: service.TableScope, data: dict) -> dict | None:
+def _body(request: HttpRequest) -> dict[str, Any]:
     try:
-        return service.table_state(scope, match_id=data.get("match"), touch=False)
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise BadRequest("The body must be JSON.") from None
+    if not isinstance(data, dict):
+        raise BadRequest("The body must be a JSON object.")
+    return data
+
+
+Action = Callable[[HttpRequest, service.TableScope, Any], HttpResponse]
+
+
+def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
+    """Parse the JSON body, check its shape with ``form_class`` (the view gets the valid
+    form) and turn refusals into JSON answers with their status (never a 500)."""
+
+    def decorate(view: Action) -> View:
+        @wraps(view)
+        def wrapper(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+            try:
+                form = form_class(_body(request))
+                if not form.is_valid():
+                    return _error(form.first_error, ServiceError.status)
+                return view(request, scope, form)
+            except service.Forbidden as exc:
+                return _error(exc.message, 403, revoked=exc.revoked)
+            except Conflict as exc:
+                # A stale request is answered with the state it should have answered, so
+                # the tablet shows it at once (RULES.md §7).
+                return _error(exc.message, exc.status, state=_current_state(scope, form))
+            except ServiceError as exc:
+                return _error(exc.message, exc.status)
+
+        return wrapper
+
+    return decorate
+
+
+def _current_state(scope: service.TableScope, form: forms.TabletForm) -> dict | None:
+    try:
+        return service.table_state(scope, match_id=form.cleaned_data["match"], touch=False)
     except (service.Forbidden, ServiceError):
         return None
 
@@ -142,22 +158,34 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @ensure_csrf_cookie
 @table_session()
 def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+    query = forms.StateQuery(request.GET.dict())
+    if not query.is_valid():
+        return _error(query.first_error, ServiceError.status)
     try:
-        return JsonResponse(service.table_state(scope, match_id=request.GET.get("match")))
+        return JsonResponse(service.table_state(scope, match_id=query.cleaned_data["match"]))
     except service.Forbidden as exc:
         return _error(exc.message, 403)
     except ServiceError as exc:
-        return _error(exc.message, 422)
+        return _error(exc.message, exc.status)
 
 
 @require_POST
 @table_session(link_checked_later=True)
-@json_action
-def hands(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    recorded = service.record(scope, data)
+@json_action(forms.HandForm)
+def hands(request: HttpRequest, scope: service.TableScope, form: forms.HandForm) -> HttpResponse:
+    d = form.cleaned_data
+    recorded = service.record(
+        scope,
+        form.hand(),
+        client_key=d["client_key"],
+        number=d["number"],
+        first_dealer=d["first_dealer"],
+        entered_at=d["entered_at"],
+        match_id=d["match"],
+    )
     return JsonResponse(
         {
-            "hand": service.hand_json(recorded.entry),
+            "hand": service.entry_json(recorded.entry),
             "duplicate": recorded.duplicate,
             "state": service.state_after_hand(scope, recorded),
         },
@@ -165,36 +193,58 @@ def hands(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpRe
     )
 
 
-@require_POST
-@table_session()
-@json_action
-def first_dealer(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    match = service.first_dealer(scope, data)
-    return JsonResponse({"state": service.table_state(scope, match_id=match.pk)})
+def _state_of(scope: service.TableScope, match_id: int) -> JsonResponse:
+    return JsonResponse({"state": service.table_state(scope, match_id=match_id)})
 
 
 @require_POST
 @table_session()
-@json_action
-def undo(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    match = service.undo(scope, data)
-    return JsonResponse({"state": service.table_state(scope, match_id=match.pk)})
+@json_action(forms.FirstDealerForm)
+def first_dealer(
+    request: HttpRequest, scope: service.TableScope, form: forms.FirstDealerForm
+) -> HttpResponse:
+    d = form.cleaned_data
+    match = service.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"])
+    return _state_of(scope, match.pk)
+
+
+@require_POST
+@table_session(link_checked_later=True)
+@json_action(forms.UndoForm)
+def undo(request: HttpRequest, scope: service.TableScope, form: forms.UndoForm) -> HttpResponse:
+    d = form.cleaned_data
+    return _state_of(scope, service.undo(scope, d["number"], match_id=d["match"]))
 
 
 @require_POST
 @table_session()
-@json_action
-def answer_call(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    match = service.answer_call(scope, data)
-    return JsonResponse({"state": service.table_state(scope, match_id=match.pk)})
+@json_action(forms.AnswerCallForm)
+def answer_call(
+    request: HttpRequest, scope: service.TableScope, form: forms.AnswerCallForm
+) -> HttpResponse:
+    d = form.cleaned_data
+    match = service.answer_call(
+        scope, d["in_progress"], answers=form.answers(), match_id=d["match"]
+    )
+    return _state_of(scope, match.pk)
 
 
 @require_POST
 @table_session()
-@json_action
-def confirm(request: HttpRequest, scope: service.TableScope, data: dict) -> HttpResponse:
-    match = service.confirm(scope, data)
-    return JsonResponse({"state": service.table_state(scope, match_id=match.pk)})
+@json_action(forms.ConfirmForm)
+def confirm(
+    request: HttpRequest, scope: service.TableScope, form: forms.ConfirmForm
+) -> HttpResponse:
+    d = form.cleaned_data
+    match = service.confirm(
+        scope,
+        agree=d["agree"],
+        by=d["by"],
+        note=d["note"],
+        answers=form.answers(),
+        match_id=d["match"],
+    )
+    return _state_of(scope, match.pk)
 
 
 @require_GET

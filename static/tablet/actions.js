@@ -1,0 +1,173 @@
+/* What the people at the table do: each change is queued (api.enqueue) and shown at once. */
+
+import { enqueue } from "./api.js";
+import { SEAT_NAMES } from "./dom.js";
+import { openDialog } from "./dialog.js";
+import { SEATS, clockwise, scoreHand, teamOf } from "./rules.js";
+import { resetEntry, saveQueue, serverNow, st, store, ui, urls, uuid } from "./store.js";
+import { describe, nameAt, pointsText, view } from "./view.js";
+
+let changed = () => {};
+
+/* What to call when an action changed the screen without queueing (render.js). */
+export function onAction(render) {
+  changed = render;
+}
+
+// What an answer, an agreement or a dispute answers: the state the server last sent.
+function answered(m) {
+  const server = st.server;
+  const s = server && server.match && server.match.id === m.id ? server.match : m;
+  return { hands: s.hands_standing, version: s.version };
+}
+
+function handBody(v, fields) {
+  const m = v.match;
+  return Object.assign({
+    client_key: uuid(), number: m.next_number, match: m.id,
+    outcome: "played", maker: null, alone: false, maker_tricks: null, renege_by: null,
+    first_dealer: m.first_dealer, entered_at: serverNow().toISOString(),
+  }, fields);
+}
+
+export function canEnter(v) {
+  const m = v && v.match;
+  return !!(m && m.open && m.first_dealer && !m.over && !m.awaiting_answer && !st.revoked);
+}
+
+export function saveHand() {
+  const v = view();
+  if (!canEnter(v) || ui.maker === null || ui.tricks === null) return;
+  const body = handBody(v, { maker: ui.maker, alone: ui.alone, maker_tricks: ui.tricks,
+    dealer_partner_ordered_up: ui.ordered, defender_alone: ui.defender });
+  resetEntry();
+  enqueue("hand", urls.hands, body, v.match.id);
+}
+
+export function renegeDialog() {
+  const v = view();
+  if (!canEnter(v)) return;
+  openDialog({
+    title: `Renege in hand ${v.match.next_number}`,
+    text: "Who reneged? The hand ends at once.",
+    choices: SEATS.map((s) => ({ value: s, label: `${nameAt(v, s)} (${SEAT_NAMES[s]})`,
+      team: teamOf(s) })),
+    preview: (seat) => {
+      if (!seat) return "";
+      const s = scoreHand({ outcome: "renege", renege_by: seat }, v.rules);
+      return `${nameAt(v, seat)} reneged: ${pointsText(v, s.points, s.individual)}.`;
+    },
+    ok: "Save renege",
+    onOk: (seat) => {
+      const now = view();
+      if (!canEnter(now)) return;
+      enqueue("hand", urls.hands, handBody(now, { outcome: "renege", renege_by: seat }),
+        now.match.id);
+      resetEntry();
+    },
+  });
+}
+
+export function misdealDialog() {
+  const v = view();
+  if (!canEnter(v)) return;
+  const m = v.match;
+  openDialog({
+    title: `Misdeal in hand ${m.next_number}?`,
+    text: `${nameAt(v, m.dealer)} dealt. A misdeal scores nothing; the deal passes to `
+      + `${nameAt(v, clockwise(m.dealer, 1))}.`,
+    ok: "Record misdeal",
+    onOk: () => {
+      const now = view();
+      if (!canEnter(now)) return;
+      enqueue("hand", urls.hands, handBody(now, { outcome: "misdeal" }), now.match.id);
+      resetEntry();
+    },
+  });
+}
+
+export function undoDialog() {
+  const v = view();
+  const m = v && v.match;
+  if (!m || !v.hands.length || !m.open || st.revoked) return;
+  const last = v.hands[v.hands.length - 1];
+  openDialog({
+    title: `Undo hand ${last.number}?`,
+    text: `${describe(v, last)} (${pointsText(v, last.points, last.individual)}). `
+      + (last.pending ? "It was not sent yet and is dropped from this tablet."
+        : "It stays in the history, marked undone."),
+    ok: "Undo hand",
+    danger: true,
+    onOk: () => {
+      const index = st.queue.findIndex((q) => q.kind === "hand" && q.match === m.id
+        && q.body.number === last.number);
+      if (last.pending && index === st.queue.length - 1) {
+        st.queue.splice(index, 1);
+        saveQueue();
+        changed();
+        return;
+      }
+      enqueue("undo", urls.undo, { number: last.number, match: m.id }, m.id);
+    },
+  });
+}
+
+export function startMatch() {
+  const v = view();
+  const m = v && v.match;
+  if (!m || m.first_dealer || !ui.firstDealer) return;
+  if (ui.keeper) {
+    st.keepers[m.id] = ui.keeper;
+    store("keepers", st.keepers);
+  }
+  enqueue("first-dealer", urls.firstDealer,
+    { seat: ui.firstDealer, match: m.id, keeper: ui.keeper }, m.id);
+}
+
+export function answerCall(inProgress) {
+  const v = view();
+  const m = v && v.match;
+  if (!m || !m.awaiting_answer) return;
+  enqueue("answer", urls.answer,
+    Object.assign({ in_progress: inProgress, match: m.id }, answered(m)), m.id);
+}
+
+export function changeAnswerDialog() {
+  const v = view();
+  const m = v && v.match;
+  if (!m || !m.can_change_answer || st.revoked) return;
+  const now = m.hand_in_progress_at_call;
+  openDialog({
+    title: "Change the answer?",
+    text: now
+      ? "The table said a hand was being played when time was called. Change it to: "
+        + "no hand was being played? The hand after the call then counts as a tie-break hand."
+      : "The table said no hand was being played when time was called. Change it to: "
+        + "a hand was being played? The next hand is then the hand in progress.",
+    ok: now ? "No hand was being played" : "A hand was being played",
+    danger: true,
+    onOk: () => enqueue("answer", urls.answer,
+      Object.assign({ in_progress: !now, match: m.id }, answered(m)), m.id),
+  });
+}
+
+export function confirmResult(agree) {
+  const v = view();
+  const m = v && v.match;
+  if (!m || !m.over || !ui.confirmBy) return;
+  const by = ui.confirmBy;
+  if (agree) {
+    enqueue("confirm", urls.confirm,
+      Object.assign({ agree: true, by, note: "", match: m.id }, answered(m)), m.id);
+    return;
+  }
+  openDialog({
+    title: "Dispute the result",
+    text: `${by}: say what is wrong. The director is told and comes to the table.`,
+    note: true,
+    ok: "Send dispute",
+    danger: true,
+    onOk: (_, note) => enqueue("confirm", urls.confirm,
+      Object.assign({ agree: false, by, note, match: m.id }, answered(m)), m.id),
+  });
+}

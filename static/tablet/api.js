@@ -1,0 +1,217 @@
+/* Talking to the server (docs/tablet-api.md): polling the table's state and sending the
+ * queue in order. A lost answer, a reload or a double tap never records a hand twice:
+ * the server drops retries by client key and refuses a second entry for a hand. */
+
+import { resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { describe, view } from "./view.js";
+
+let changed = () => {};
+
+/* What to call when the screen must be drawn again (render.js). */
+export function onChange(render) {
+  changed = render;
+}
+
+const csrfToken = () => {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  return match ? decodeURIComponent(match[1]) : "";
+};
+
+async function request(url, options) {
+  const ctl = new AbortController();
+  const timer = setTimeout(() => ctl.abort(), 10000);
+  try {
+    return await fetch(url, Object.assign({ credentials: "same-origin", signal: ctl.signal,
+      cache: "no-store" }, options));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const post = (url, body) => request(url, {
+  method: "POST",
+  headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken(),
+    "Accept": "application/json" },
+  body: JSON.stringify(body),
+});
+
+const isJson = (res) => (res.headers.get("Content-Type") || "").includes("application/json");
+
+function acceptState(state, sentAt, receivedAt) {
+  if (!state) return;
+  const server = st.server;
+  if (sentAt && receivedAt && state.server_now) {
+    // Half the round trip is the best guess for when the server read its clock.
+    st.offsetMs = Date.parse(state.server_now) - (sentAt + receivedAt) / 2;
+    store("offset", st.offsetMs);
+  }
+  // An answer about an older match (a queued hand sent late) must not replace the
+  // screen of the table's current match.
+  if (server && server.match && state.match && state.match.id !== server.match.id
+      && state.match.id < server.match.id) return;
+  if (!state.next_round && server && server.next_round && server.match && state.match
+      && server.match.id === state.match.id) state.next_round = server.next_round;
+  // The answer to a hand leaves out who sits where (a hand never changes it): keep the
+  // names this tablet knows for the match; the poll after the queue is sent has them.
+  const known = server && server.match && state.match && server.match.id === state.match.id
+    ? server.seats : [];
+  for (const s of state.seats || []) {
+    if ("player" in s) continue;
+    const k = known.find((x) => x.seat === s.seat);
+    s.player = k ? k.player : null;
+    s.division = k ? k.division : null;
+  }
+  st.server = state;
+  store("state", state);
+  const c = state.clock;
+  st.clockBase = { remaining: c.remaining_seconds, at: receivedAt || Date.now(),
+    paused: c.paused, limited: c.limited, called: c.time_called, started: c.started };
+  const id = state.match ? state.match.id : null;
+  if (id !== st.lastMatchId) {
+    st.lastMatchId = id;
+    resetEntry();
+    ui.firstDealer = null;
+    ui.keeper = null;
+    ui.confirmBy = null;
+  }
+}
+
+// When the browser knows it has no network, waiting for its "online" event is cheaper
+// than failing; when it only thinks it has one (venue Wi-Fi without internet), the
+// requests themselves fail and the queue waits.
+const knownOffline = () => navigator.onLine === false;
+
+export function setOnline(value) {
+  st.online = value;
+}
+
+export async function poll() {
+  if (knownOffline()) {
+    setOnline(false);
+    changed();
+    return;
+  }
+  const sentAt = Date.now();
+  const mark = st.writes;
+  let res;
+  try {
+    res = await request(urls.state, { headers: { "Accept": "application/json" } });
+  } catch (e) {
+    setOnline(false);
+    changed();
+    return;
+  }
+  if (res.status === 403) {
+    const data = await res.json().catch(() => ({}));
+    st.revoked = data.error || "This tablet is no longer linked to the table.";
+    setOnline(true);
+    changed();
+    return;
+  }
+  if (!res.ok) {
+    changed();
+    return;
+  }
+  st.revoked = null;
+  setOnline(true);
+  const data = await res.json();
+  // A poll that crossed one of our own writes may predate it: the next poll is current.
+  if (mark === st.writes) acceptState(data, sentAt, Date.now());
+  changed();
+  if (st.queue.length) flush();
+}
+
+async function refreshCsrf() {
+  try {
+    await request(urls.state, { headers: { "Accept": "application/json" } });
+  } catch (e) { /* offline: the next flush tries again */ }
+}
+
+function queueLabel(q) {
+  if (q.kind === "hand") {
+    const v = view();
+    return `Hand ${q.body.number} (${v ? describe(v, q.body) : q.body.outcome})`;
+  }
+  if (q.kind === "undo") return `Undo of hand ${q.body.number}`;
+  if (q.kind === "answer") return "The answer about the hand in progress";
+  if (q.kind === "first-dealer") return "The first dealer";
+  if (q.kind === "confirm") return q.body.agree ? "The confirmation" : "The dispute";
+  return "An entry";
+}
+
+function drop(q) {
+  st.queue = st.queue.filter((x) => x.id !== q.id);
+  saveQueue();
+}
+
+/* Send one entry; "stop" when the queue must wait (offline, revoked, server trouble). */
+async function sendFirst(q) {
+  const sentAt = Date.now();
+  let res;
+  try {
+    res = await post(q.url, q.body);
+    if (res.status === 403 && !isJson(res)) {
+      // Django's CSRF refusal is an HTML page: fetch a fresh token, try once more.
+      await refreshCsrf();
+      res = await post(q.url, q.body);
+    }
+  } catch (e) {
+    setOnline(false);
+    return "stop";
+  }
+  setOnline(true);
+  if (res.ok) {
+    const data = await res.json().catch(() => ({}));
+    drop(q);
+    st.writes += 1;
+    acceptState(data.state, sentAt, Date.now());
+    return "sent";
+  }
+  if (res.status === 403) {
+    const data = isJson(res) ? await res.json().catch(() => ({})) : {};
+    if (data.revoked || !isJson(res)) {
+      st.revoked = data.error || "This tablet's table session has ended.";
+      return "stop";
+    }
+  }
+  if (res.status >= 500 || res.status === 429 || res.status === 408) return "stop";
+  // 400, 403 (another table's match), 409 or 422: this entry can never be stored.
+  const data = await res.json().catch(() => ({}));
+  // A stale answer comes back with the current state: show it at once.
+  if (res.status === 409 && data.state) {
+    st.writes += 1;
+    acceptState(data.state, sentAt, Date.now());
+  }
+  drop(q);
+  st.refused.push({ id: q.id, label: queueLabel(q),
+    error: data.error || `Refused (${res.status}).` });
+  store("refused", st.refused);
+  return "refused";
+}
+
+export async function flush() {
+  if (st.flushing || st.revoked) return;
+  if (knownOffline()) {
+    setOnline(false);
+    changed();
+    return;
+  }
+  st.flushing = true;
+  changed();
+  try {
+    while (st.queue.length) {
+      if (await sendFirst(st.queue[0]) === "stop") break;
+    }
+  } finally {
+    st.flushing = false;
+    changed();
+  }
+  if (!st.queue.length) poll();
+}
+
+export function enqueue(kind, url, body, matchId) {
+  st.queue.push({ id: uuid(), kind, url, body, match: matchId, queued_at: Date.now() });
+  saveQueue();
+  changed();
+  flush();
+}

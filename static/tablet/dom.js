@@ -1,0 +1,25 @@
+/* Small DOM helpers and the words the screen uses for seats and teams. */
+
+export const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
+export const TEAM_NAMES = { NS: "North–South", EW: "East–West" };
+
+export const $ = (id) => document.getElementById(id);
+
+export const el = (tag, attrs, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) node.append(c);
+  return node;
+};
+
+export const show = (id, visible) => {
+  $(id).hidden = !visible;
+};
+
+export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");

@@ -1,0 +1,72 @@
+/* The tablet's state: what the server last sent, the queue of changes not yet sent,
+ * the refused ones, and the entry in progress. The queue, the state and the refusals
+ * live in localStorage, so a reload (even without network) loses nothing. */
+
+const root = document.getElementById("tablet");
+export const ds = root ? root.dataset : {};
+
+export const urls = {
+  state: ds.stateUrl, hands: ds.handsUrl, firstDealer: ds.firstDealerUrl,
+  undo: ds.undoUrl, answer: ds.answerUrl, confirm: ds.confirmUrl,
+};
+
+const key = (name) => `snowman.tablet.${ds.scope}.${name}`;
+
+export const load = (name, fallback) => {
+  try {
+    const raw = localStorage.getItem(key(name));
+    return raw === null ? fallback : JSON.parse(raw);
+  } catch (e) {
+    return fallback;
+  }
+};
+
+export const store = (name, value) => {
+  try {
+    localStorage.setItem(key(name), JSON.stringify(value));
+  } catch (e) { /* a full store must not stop the table from playing */ }
+};
+
+const server = root ? load("state", null) : null;
+const offsetMs = root ? load("offset", 0) : 0;
+
+/* Everything that changes while the screen runs, in one place. */
+export const st = {
+  server,
+  queue: root ? load("queue", []) : [],
+  refused: root ? load("refused", []) : [],
+  keepers: root ? load("keepers", {}) : {},
+  offsetMs,
+  // After a reload without network the clock runs on from the state last stored, as of
+  // the instant the server read it (not "Not started").
+  clockBase: server && server.clock ? {
+    remaining: server.clock.remaining_seconds,
+    at: Date.parse(server.clock.server_now || server.server_now) - offsetMs,
+    paused: server.clock.paused, limited: server.clock.limited,
+    called: server.clock.time_called, started: server.clock.started } : null,
+  online: navigator.onLine,
+  revoked: null,
+  flushing: false,
+  // Counts the answers to our own writes: a poll that crossed one may predate it.
+  writes: 0,
+  lastMatchId: server && server.match ? server.match.id : null,
+};
+
+/* The entry being made on the screen. */
+export const ui = { maker: null, alone: false, tricks: null, firstDealer: null, keeper: null,
+  confirmBy: null, ordered: false, defender: null };
+
+export const saveQueue = () => store("queue", st.queue);
+
+export function resetEntry() {
+  ui.maker = null;
+  ui.alone = false;
+  ui.tricks = null;
+  ui.ordered = false;
+  ui.defender = null;
+}
+
+export const uuid = () => (crypto.randomUUID ? crypto.randomUUID()
+  : "k" + Date.now().toString(36) + Math.random().toString(36).slice(2));
+
+export const serverNow = () => new Date(Date.now() + st.offsetMs);

@@ -1,0 +1,124 @@
+/* What the screen shows: the server's last state with the queued changes on top, and
+ * the words for hands and points. */
+
+import { SEAT_NAMES, signed } from "./dom.js";
+import { afterHand, dealerFor, otherTeam, scoreHand } from "./rules.js";
+import { st } from "./store.js";
+
+export const seatInfo = (v, seat) => (v && v.seats ? v.seats.find((s) => s.seat === seat)
+  : null);
+
+export const nameAt = (v, seat) => {
+  const s = seatInfo(v, seat);
+  return s && s.player ? s.player : SEAT_NAMES[seat];
+};
+
+export function describe(v, h) {
+  if (h.outcome === "misdeal") return "Misdeal";
+  if (h.outcome === "renege") return `${nameAt(v, h.renege_by)} reneged`;
+  const who = `${nameAt(v, h.maker)} ${h.dealer_partner_ordered_up ? "ordered the dealer up"
+    : "made trump"}${h.alone ? " alone" : ""}`;
+  const t = h.maker_tricks;
+  let what = `${t} trick${t === 1 ? "" : "s"}`;
+  if (t <= 2) {
+    what += h.defender_alone ? `, EUCHRED by ${nameAt(v, h.defender_alone)} alone`
+      : ", EUCHRED";
+  } else if (t === 5) what += h.alone ? ", lone march" : ", march";
+  return `${who}: ${what}`;
+}
+
+export function pointsText(v, points, individual) {
+  const parts = [];
+  for (const team of ["NS", "EW"]) if (points[team]) parts.push(`${team} +${points[team]}`);
+  for (const [seat, p] of Object.entries(individual || {})) {
+    if (p) parts.push(`${nameAt(v, seat)} ${signed(p)}`);
+  }
+  return parts.length ? parts.join(", ") : "no points";
+}
+
+export function individualOf(v, h) {
+  if (!v.rules || h.outcome === "misdeal" || !h.points) return {};
+  return scoreHand(h, v.rules).individual;
+}
+
+/* The match as it stands before its next hand, for rules.afterHand. */
+export const beforeNext = (m) => ({ score: m.score, phase: m.next_phase });
+
+function bonusReasons(m, rules) {
+  const reasons = {};
+  for (const team of ["NS", "EW"]) {
+    if (!m.bonuses[team]) continue;
+    const parts = [];
+    if (m.score[team] >= rules.target) parts.push(`reached ${rules.target}`);
+    if (m.score[otherTeam(team)] === 0) parts.push("opponents on 0");
+    reasons[team] = parts.join(", ");
+  }
+  return reasons;
+}
+
+function applyQueued(v, q, sentKeys) {
+  const m = v.match;
+  const b = q.body;
+  if (q.kind === "first-dealer") {
+    if (!m.first_dealer) m.first_dealer = b.seat;
+  } else if (q.kind === "answer") {
+    m.hand_in_progress_at_call = b.in_progress;
+    m.awaiting_answer = false;
+  } else if (q.kind === "undo") {
+    const last = v.hands.pop();
+    if (last) {
+      const entry = v.history.find((h) => h.client_key === last.client_key);
+      if (entry) { entry.state = "undone"; entry.pending = true; }
+    }
+  } else if (q.kind === "confirm") {
+    m.status = b.agree ? "confirmed" : "disputed";
+    m.confirmed_by = b.by;
+    m.dispute_note = b.note || "";
+    m.pending_confirm = true;
+  } else if (q.kind === "hand" && !sentKeys.has(b.client_key)) {
+    if (!m.first_dealer && b.first_dealer) m.first_dealer = b.first_dealer;
+    const prev = v.hands.length ? v.hands[v.hands.length - 1].running : { NS: 0, EW: 0 };
+    const after = afterHand({ score: prev, phase: v.phase }, b, v.rules);
+    v.phase = after.nextPhase;
+    const row = Object.assign({}, b, {
+      dealer: dealerFor(m.first_dealer, b.number), points: after.points,
+      running: after.score, individual: after.individual, state: "standing",
+      pending: true, phase: null,
+    });
+    v.hands.push(row);
+    v.history.push(row);
+    v.ending = after;
+    for (const [seat, p] of Object.entries(after.individual)) {
+      const si = seatInfo(v, seat);
+      if (si) si.individual += p;
+    }
+  }
+}
+
+export function view() {
+  if (!st.server) return null;
+  const v = JSON.parse(JSON.stringify(st.server));
+  const m = v.match;
+  if (!m) return v;
+  const sentKeys = new Set(v.history.map((h) => h.client_key));
+  v.phase = m.next_phase;
+  for (const q of st.queue) if (q.match === m.id) applyQueued(v, q, sentKeys);
+  const last = v.hands.length ? v.hands[v.hands.length - 1] : null;
+  m.score = last ? Object.assign({}, last.running) : { NS: 0, EW: 0 };
+  if (last && last.pending) {
+    m.next_phase = v.phase;
+    if (v.ending.over) {
+      m.over = true;
+      m.pending_result = true;
+      m.winner = v.ending.winner;
+      m.bonuses = v.ending.bonuses;
+      m.bonus_reasons = bonusReasons(m, v.rules);
+    }
+  }
+  delete v.phase;
+  delete v.ending;
+  m.next_number = v.hands.length + 1;
+  m.dealer = m.over ? null : dealerFor(m.first_dealer, m.next_number);
+  m.pending = st.queue.some((q) => q.match === m.id);
+  return v;
+}

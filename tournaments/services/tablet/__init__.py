@@ -1,0 +1,52 @@
+"""The scorekeeper's tablet, split by job:
+
+- ``link``: table links, the table session's cookie and the link-is-live SQL;
+- ``lookup``: which match a table's request acts on;
+- ``actions``: what a table does (record, undo, first dealer, answer, confirm);
+- ``state``: the table's state as JSON.
+
+The requests' shape is checked at the view's edge by ``tournaments.forms_tablet``; every
+change goes through ``services.play``. The names the views use are importable from here.
+"""
+
+from .actions import answer_call, confirm, first_dealer, record, undo
+from .link import (
+    COOKIE,
+    COOKIE_SALT,
+    REVOKED,
+    SESSION_SECONDS,
+    Forbidden,
+    TableScope,
+    live_link,
+    open_link,
+    scope_of,
+    session_value,
+)
+from .lookup import TableRounds, match_for, named_match, table_rounds
+from .state import _seat_rows, entry_json, state_after_hand, table_state
+
+__all__ = [
+    "_seat_rows",
+    "COOKIE",
+    "COOKIE_SALT",
+    "REVOKED",
+    "SESSION_SECONDS",
+    "Forbidden",
+    "TableRounds",
+    "TableScope",
+    "answer_call",
+    "confirm",
+    "entry_json",
+    "first_dealer",
+    "live_link",
+    "match_for",
+    "named_match",
+    "open_link",
+    "record",
+    "scope_of",
+    "session_value",
+    "state_after_hand",
+    "table_rounds",
+    "table_state",
+    "undo",
+]

@@ -1,0 +1,135 @@
+"""What a table does: record a hand, set the first dealer, undo, answer the time call,
+confirm or dispute the result.
+
+The requests arrive checked for shape by their forms (``tournaments.forms_tablet``);
+every change goes through ``services.play``. Recording and undoing name their match and
+check, in the one query that locks it, that it is this table's and that the session's
+link is live: the busiest requests of the day read nothing twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime
+
+from ...domain.hands import Hand, Seat
+from ...models import Match
+from ...models import Seat as SeatRow
+from .. import ServiceError, play
+from .link import REVOKED, Forbidden, TableScope, live_link
+from .lookup import match_for, named_match
+
+
+@contextmanager
+def _at_table() -> Iterator[None]:
+    """Turn the lock's refusals (a dead link, another table's match) into Forbidden."""
+    try:
+        yield
+    except play.NotAllowed:
+        raise Forbidden(REVOKED, revoked=True) from None
+    except play.NotAtTable as exc:
+        raise Forbidden(exc.message) from None
+
+
+def _locking(scope: TableScope, match_id: int | None) -> tuple[Match | int, play.AtTable]:
+    """The match to lock (its id when the request names one) and who speaks for it."""
+    match: Match | int = match_for(scope) if match_id is None else named_match(match_id)
+    return match, play.AtTable(scope.tournament_id, scope.table, allowed=live_link(scope))
+
+
+def record(
+    scope: TableScope,
+    hand: Hand,
+    *,
+    client_key: str,
+    number: int | None = None,
+    first_dealer: Seat | None = None,
+    entered_at: datetime | None = None,
+    match_id: int | None = None,
+    now: datetime | None = None,
+) -> play.Recorded:
+    """Record a hand for a table session whose link has not been checked yet: it is, with
+    the named match, under the lock that recording takes anyway, which spares the
+    busiest request of the day two queries."""
+    match, at = _locking(scope, match_id)
+    with _at_table():
+        return play.record_hand(
+            match,
+            hand,
+            client_key=client_key,
+            by=scope.actor,
+            number=number,
+            first_dealer=first_dealer,
+            entered_at=entered_at,
+            now=now,
+            at=at,
+        )
+
+
+def undo(
+    scope: TableScope, number: int, *, match_id: int | None = None, now: datetime | None = None
+) -> int:
+    """Undo the last hand, which must be hand ``number`` (the one the tablet showed as
+    last), under one lock of the match that also checks the table and its link; returns
+    the match's id."""
+    match, at = _locking(scope, match_id)
+    with _at_table():
+        entry = play.undo_last_hand(
+            match,
+            by=scope.actor,
+            reason="Undone at the table.",
+            now=now,
+            expected_number=number,
+            at=at,
+        )
+    return entry.match_id
+
+
+def first_dealer(
+    scope: TableScope, seat: Seat, *, keeper: Seat | None = None, match_id: int | None = None
+) -> Match:
+    match = match_for(scope, match_id)
+    return play.set_first_dealer(match, seat, by=scope.actor, keeper=keeper)
+
+
+def answer_call(
+    scope: TableScope,
+    in_progress: bool,
+    *,
+    answers: play.Answers | None = None,
+    match_id: int | None = None,
+    now: datetime | None = None,
+) -> Match:
+    match = match_for(scope, match_id)
+    play.answer_time_call(match, in_progress, by=scope.actor, answers=answers, now=now)
+    return match
+
+
+def confirm(
+    scope: TableScope,
+    *,
+    agree: bool,
+    by: str,
+    note: str = "",
+    answers: play.Answers | None = None,
+    match_id: int | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """A player of the team that did not keep score agrees with the result or disputes it
+    (any player seated at the table while the tablet has not said who keeps score)."""
+    match = match_for(scope, match_id)
+    seated = dict(
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table).values_list(
+            "player__name", "position"
+        )
+    )
+    if by not in seated:
+        raise ServiceError("A player seated at this table confirms the result.")
+    if match.scorekeeper and Seat(seated[by]).team is Seat(match.scorekeeper).team:
+        raise ServiceError(
+            f"A player of the team that did not keep score confirms the result, not {by}."
+        )
+    if not agree and not note:
+        raise ServiceError("Say what is wrong, so the director can look at it.")
+    return play.confirm_match(match, agree=agree, by=by, note=note, answers=answers, now=now)

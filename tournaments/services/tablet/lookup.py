@@ -1,0 +1,78 @@
+"""Which match a table's request acts on.
+
+The same link serves the table in every round: the *current match* of a table is its
+match in the latest round, except while that round is only seated, when the table still
+shows the match just played and tells its players where to go next. A tablet that
+queued hands offline names their match instead.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...models import Match, Round
+from .. import ServiceError
+from .link import Forbidden, TableScope
+
+
+@dataclass(frozen=True)
+class TableRounds:
+    match: Match | None
+    next_round: Round | None
+
+
+def table_rounds(scope: TableScope) -> TableRounds:
+    """The table's current match, and the seated round its players go to next, if any."""
+    rounds = list(Round.objects.filter(tournament_id=scope.tournament_id).order_by("-number")[:2])
+    if not rounds:
+        return TableRounds(None, None)
+    matches = {
+        (m.round_id, m.game): m
+        for m in Match.objects.filter(round__in=rounds, table=scope.table).select_related(
+            "round__tournament"
+        )
+    }
+
+    def latest(rnd: Round) -> Match | None:
+        games = [m for (rid, _), m in sorted(matches.items()) if rid == rnd.pk]
+        return games[-1] if games else None
+
+    last = rounds[0]
+    current = latest(last)
+    previous = latest(rounds[1]) if len(rounds) > 1 else None
+    if current is not None and (last.status != Round.Status.SEATED or previous is None):
+        return TableRounds(current, None)
+    if previous is not None:
+        return TableRounds(previous, last)
+    return TableRounds(current, None)
+
+
+def named_match(pk: int) -> int:
+    """The id of a match a request names (a whole number, checked by its form), or
+    Forbidden when no match can have it."""
+    if not 1 <= pk < 2**63:
+        # Beyond a bigint PostgreSQL would fail the query; no such match exists anyway.
+        raise Forbidden("That match is not this table's.")
+    return pk
+
+
+def match_for(scope: TableScope, match_id: int | None = None) -> Match:
+    """The match a request acts on: the table's current one, or one it names.
+
+    A tablet that queued hands offline names their match, so a hand entered in one round
+    is never recorded into the next; naming another table's match is forbidden.
+    """
+    if match_id is None:
+        match = table_rounds(scope).match
+        if match is None:
+            raise ServiceError("There is no match at this table yet.")
+        return match
+    pk = named_match(match_id)
+    match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
+    if (
+        match is None
+        or match.round.tournament_id != scope.tournament_id
+        or match.table != scope.table
+    ):
+        raise Forbidden("That match is not this table's.")
+    return match

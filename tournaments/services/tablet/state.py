@@ -1,0 +1,402 @@
+"""The table's state as the tablet shows it, as JSON (docs/tablet-api.md, state.json)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from ...domain.clock import RoundClock
+from ...domain.final import final_state
+from ...domain.hands import SEATS, Seat, Team
+from ...domain.match import InvalidMatch, MatchState
+from ...models import HandEntry, Match, Round, Tournament
+from ...models import Seat as SeatRow
+from .. import ServiceError, now_or, play
+from .link import TableScope
+from .lookup import match_for, table_rounds
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat().replace("+00:00", "Z") if moment else None
+
+
+def _seat_rows(match: Match, next_round: Round | None) -> list[SeatRow]:
+    """This table's seats and, once the next round is seated, the seats of the tables its
+    players go to: only those, since a 500-table round has 2,000 seats and every tablet
+    asks for its state every few seconds."""
+    here = list(
+        SeatRow.objects.filter(round_id=match.round_id, table=match.table).select_related("player")
+    )
+    if next_round is None:
+        return here
+    going_to = SeatRow.objects.filter(
+        round=next_round, player_id__in=[s.player_id for s in here]
+    ).values("table")
+    return here + list(
+        SeatRow.objects.filter(round=next_round, table__in=going_to).select_related("player")
+    )
+
+
+def entry_json(entry: HandEntry) -> dict[str, Any]:
+    return {
+        "number": entry.number,
+        "client_key": entry.client_key,
+        "outcome": entry.outcome,
+        "maker": entry.maker or None,
+        "alone": entry.alone,
+        "maker_tricks": entry.maker_tricks,
+        "renege_by": entry.renege_by or None,
+        "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
+        "defender_alone": entry.defender_alone or None,
+        "late_sync": entry.late_sync,
+        "dealer": entry.dealer,
+        "phase": entry.phase,
+        "points": {"NS": entry.points_ns, "EW": entry.points_ew},
+        "state": entry.state,
+        "source": entry.source,
+        "entered_at": _iso(entry.entered_at),
+        "entered_by": entry.entered_by,
+        "ended_at": _iso(entry.ended_at),
+        "ended_by": entry.ended_by,
+        "reason": entry.reason or entry.end_reason,
+    }
+
+
+def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
+    return {
+        "target": t.final_target if final else t.target,
+        "points_make": t.points_make,
+        "points_march": t.points_march,
+        "points_alone_march": t.points_alone_march,
+        "points_euchre": t.points_euchre,
+        "points_renege": t.points_renege,
+        "alone_march_award": 0 if final else t.alone_march_award,
+        "renege_penalty": 0 if final else t.renege_penalty,
+        "cap_at_target": t.cap_at_target,
+        # The tablet previews the end of a match with its bonuses (static/tablet/rules.js);
+        # the final has none.
+        "reach_bonus": 0 if final else t.reach_bonus,
+        "skunk_bonus": 0 if final else t.skunk_bonus,
+        "skunk_includes_reach": t.skunk_includes_reach,
+        "defend_alone_allowed": t.defend_alone_allowed,
+        "points_alone_euchre": t.points_alone_euchre,
+    }
+
+
+def _bonus_reason(state: MatchState, team: Team, target: int) -> str:
+    parts = []
+    if state.score[team] >= target:
+        parts.append(f"reached {target}")
+    if state.score[team.other] == 0:
+        parts.append("opponents on 0")
+    return ", ".join(parts)
+
+
+def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
+    t = scope.tournament
+    return {
+        "server_now": _iso(now),
+        "tournament": {"id": t.pk, "name": t.name, "status": t.status},
+        "table": scope.table,
+        "match": None,
+        "round": None,
+        "seats": [],
+        "hands": [],
+        "history": [],
+        "clock": {
+            "server_now": _iso(now),
+            "limited": False,
+            "started": False,
+            "remaining_seconds": None,
+            "time_called": False,
+            "paused": False,
+        },
+        "next_round": None,
+    }
+
+
+def table_state(
+    scope: TableScope, now: datetime | None = None, match_id: object = None, *, touch: bool = True
+) -> dict[str, Any]:
+    """Everything the table screen shows, as JSON; notes the tablet's contact unless
+    ``touch`` is false (a refusal carries the state but changes nothing)."""
+    now = now_or(now)
+    where = table_rounds(scope)
+    match, next_round = where.match, where.next_round
+    if match_id is not None and not (match is not None and str(match_id) == str(match.pk)):
+        named = match_for(scope, match_id)
+        if match is None or named.pk != match.pk:
+            # An earlier match of this table, asked for by a tablet that was offline.
+            match, next_round = named, None
+    if match is not None:
+        scope.knows(match.round.tournament)
+    base = _base_json(scope, now)
+    if match is None:
+        return base
+    if touch:
+        play.touch(match, now)
+    entries = play.history(match)
+    clock = play.round_clock(match.round)
+    try:
+        state = play.replay_entries(
+            match, play.standing_of(entries), play.match_time(match, now, clock, entries)
+        )
+    except InvalidMatch as exc:
+        # A history the rules cannot replay is the director's to repair; the tablet is
+        # told so instead of failing.
+        raise ServiceError(f"This table's hands need the director: {exc}") from exc
+    return _match_json(base, scope, match, next_round, entries, clock, state, now)
+
+
+def state_after_hand(
+    scope: TableScope, recorded: play.Recorded, now: datetime | None = None
+) -> dict[str, Any]:
+    """The table's state in answer to a hand, from what recording already read.
+
+    At the end of a round every table sends its hands at once, so the answer reads
+    nothing more: its seats carry the hand's awards and points but not who sits there (a
+    hand never changes that; the tablet keeps the names from the table's state, which it
+    asks for again once its queue is sent). While the round runs no next round can be
+    seated (the tablet would show where to go next); otherwise, as for a retry that lost
+    a race, read it all afresh.
+    """
+    if (
+        recorded.match is None
+        or recorded.history is None
+        or recorded.clock is None
+        or recorded.match.round.status != Round.Status.RUNNING
+    ):
+        return table_state(scope, now, match_id=recorded.entry.match_id)
+    now = now_or(now)
+    if recorded.duplicate:
+        play.touch(recorded.match, now)  # a new hand already noted the contact
+    scope.knows(recorded.match.round.tournament)
+    base = _base_json(scope, now)
+    return _match_json(
+        base,
+        scope,
+        recorded.match,
+        None,
+        recorded.history,
+        recorded.clock,
+        recorded.state,
+        now,
+        seating=False,
+    )
+
+
+def _match_json(
+    base: dict[str, Any],
+    scope: TableScope,
+    match: Match,
+    next_round: Round | None,
+    entries: list[HandEntry],
+    clock: RoundClock,
+    state: MatchState,
+    now: datetime,
+    *,
+    seating: bool = True,
+) -> dict[str, Any]:
+    """The match's part of the table's state; ``seating=False`` leaves out who sits
+    where (the seats' ``player`` and ``division``)."""
+    rnd = match.round
+    final = rnd.kind == Round.Kind.FINAL
+    seats = _seat_rows(match, next_round) if seating else []
+    here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
+    standing = play.standing_of(entries)
+    rules = _rules_json(scope.tournament, final)
+    base.update(
+        {
+            "round": {
+                "id": rnd.pk,
+                "number": rnd.number,
+                "kind": rnd.kind,
+                "label": str(rnd),
+                "status": rnd.status,
+                "game": match.game if final else None,
+            },
+            "match": _match_part(match, state, len(standing), rules["target"], final),
+            "rules": rules,
+            "seats": _seats_json(state, here if seating else None, final),
+            "hands": _hands_json(standing, state),
+            "history": [entry_json(e) for e in entries],
+            "clock": _clock_json(scope.tournament, match, clock, state, now, final),
+        }
+    )
+    if final:
+        base["final"] = _final_games(match)
+    if next_round is not None:
+        base["next_round"] = _next_round(next_round, here, seats)
+    return base
+
+
+def _hands_json(standing: list[HandEntry], state: MatchState) -> list[dict[str, Any]]:
+    """The standing hands, each with the running score after it."""
+    running = {h.number: h.running for h in state.hands}
+    hands = []
+    for e in standing:
+        row = entry_json(e)
+        total = running.get(e.number, {Team.NS: 0, Team.EW: 0})
+        row["running"] = {"NS": total[Team.NS], "EW": total[Team.EW]}
+        hands.append(row)
+    return hands
+
+
+def _seats_json(
+    state: MatchState, here: dict[str, SeatRow] | None, final: bool
+) -> list[dict[str, Any]]:
+    """Each seat's awards and points; who sits there unless ``here`` is None."""
+    seat_rows = []
+    for seat in SEATS:
+        seat_row: dict[str, Any] = {
+            "seat": seat.value,
+            "team": seat.team.value,
+            "individual": state.individual.get(seat, 0),
+            "points": state.player_points(seat) if state.over and not final else None,
+        }
+        if here is not None:
+            row = here.get(seat.value)
+            seat_row["player"] = row.player.name if row else None
+            seat_row["division"] = row.player.division if row else None
+        seat_rows.append(seat_row)
+    return seat_rows
+
+
+def _match_part(
+    match: Match, state: MatchState, standing: int, target: int, final: bool
+) -> dict[str, Any]:
+    running = match.round.status == Round.Status.RUNNING
+    return {
+        "id": match.pk,
+        "game": match.game,
+        "status": match.status,
+        "first_dealer": match.first_dealer or None,
+        "dealer": (state.next_dealer.value if state.next_dealer and match.first_dealer else None),
+        "next_number": standing + 1,
+        "next_phase": state.next_phase.value if state.next_phase else None,
+        "score": {"NS": state.score[Team.NS], "EW": state.score[Team.EW]},
+        "bonuses": {
+            "NS": state.bonuses.get(Team.NS, 0),
+            "EW": state.bonuses.get(Team.EW, 0),
+        },
+        "bonus_reasons": {
+            team.value: _bonus_reason(state, team, target)
+            for team in (Team.NS, Team.EW)
+            if state.bonuses.get(team, 0)
+        },
+        "over": state.over,
+        "winner": match.winner or (state.winner.value if state.winner else None),
+        "tied": state.tied,
+        "time_called": state.time_called,
+        "awaiting_answer": state.awaiting_answer and running,
+        "in_tiebreak": state.in_tiebreak,
+        "hand_in_progress_at_call": match.hand_in_progress_at_call,
+        "confirmed_by": match.confirmed_by,
+        "dispute_note": match.dispute_note,
+        "scorekeeper": match.scorekeeper or None,
+        "version": match.version,
+        "hands_standing": standing,
+        "time_called_at": _iso(match.time_called_at),
+        "can_change_answer": (
+            state.time_called
+            and match.hand_in_progress_at_call is not None
+            and running
+            and match.status not in (Match.Status.CONFIRMED, Match.Status.DISPUTED)
+        ),
+        "open": running,
+        "final": final,
+    }
+
+
+def _clock_json(
+    t: Tournament,
+    match: Match,
+    clock: RoundClock,
+    state: MatchState,
+    now: datetime,
+    final: bool,
+) -> dict[str, Any]:
+    started = match.round.started_at is not None
+    limited = not final and started
+    return {
+        "server_now": _iso(now),
+        "limited": limited,
+        "started": started,
+        "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
+        "remaining_seconds": (
+            play.table_remaining(match, now, clock).total_seconds() if limited else None
+        ),
+        "time_called": state.time_called,
+        "paused": clock.paused(now) if limited else False,
+    }
+
+
+def _final_games(match: Match) -> dict[str, Any]:
+    games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
+    to_win = match.round.tournament.final_games_to_win
+    # services.play keeps the games a valid best-of-N on every change.
+    wins = final_state(play.game_winners(games), to_win).wins
+    return {
+        "games": [
+            {
+                "game": g.game,
+                "status": g.status,
+                "winner": g.winner,
+                "score_ns": g.score_ns,
+                "score_ew": g.score_ew,
+            }
+            for g in games
+        ],
+        "wins": {team.value: n for team, n in wins.items()},
+        "games_to_win": to_win,
+    }
+
+
+def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> dict[str, Any]:
+    """Where each of this table's players sits next, with partner and opponents."""
+    upcoming = [s for s in seats if s.round_id == rnd.pk]
+    by_player = {s.player_id: s for s in upcoming}
+    by_place = {(s.table, s.position): s for s in upcoming}
+    moves = []
+    for position in (s.value for s in SEATS):
+        now_seat = here.get(position)
+        if now_seat is None:
+            continue
+        going = by_player.get(now_seat.player_id)
+        if going is None:
+            moves.append(
+                {
+                    "player": now_seat.player.name,
+                    "from_seat": position,
+                    "table": None,
+                    "seat": None,
+                    "partner": None,
+                    "opponents": [],
+                }
+            )
+            continue
+        seat = Seat(going.position)
+
+        def name_at(s: Seat, table: int = going.table) -> str | None:
+            row = by_place.get((table, s.value))
+            return row.player.name if row else None
+
+        moves.append(
+            {
+                "player": now_seat.player.name,
+                "from_seat": position,
+                "table": going.table,
+                "seat": seat.value,
+                "team": seat.team.value,
+                "partner": name_at(seat.partner),
+                "opponents": [n for n in (name_at(s) for s in seat.team.other.seats) if n],
+            }
+        )
+    return {
+        "id": rnd.pk,
+        "number": rnd.number,
+        "label": str(rnd),
+        "kind": rnd.kind,
+        "status": rnd.status,
+        "moves": moves,
+    }
