@@ -453,3 +453,40 @@ def test_time_called_mid_hand_then_a_tie_broken_by_a_tiebreak_hand(
     ]
     assert (match.score_ns, match.score_ew, match.bonus_ns, match.winner) == (4, 2, 0, "NS")
     page.context.close()
+
+
+def test_hands_the_server_lost_to_a_restored_backup_are_sent_again_once(
+    page, live_server, make_tournament
+):
+    from django.db import transaction
+    from django.utils import timezone
+
+    from tournaments.services import play
+
+    t = seated(make_tournament, tables=2)
+    open_table(page, live_server, t, 1)
+    start(page, "W")
+    enter(page, "N", 3)
+    enter(page, "E", 4)
+    enter(page, "S", 5)
+    all_sent(page)
+    match = Match.objects.get(round__tournament=t, table=1)
+    keys = [h.client_key for h in standing(match)]
+    assert len(keys) == 3
+    # What restoring the backup taken after hand 1 does: hands 2 and 3 are gone from the
+    # server, though the tablet had them acknowledged.
+    with transaction.atomic():
+        HandEntry.objects.filter(match=match, number__gte=2).delete()
+        locked = Match.objects.select_for_update().get(pk=match.pk)
+        play._refresh(locked, play.match_state(locked), timezone.now())
+    assert len(standing(match)) == 1
+    page.reload()  # a fresh page: the poll sees the server behind the tablet
+    page.wait_for_function(
+        "fetch('/t/table/state.json').then(r => r.json()).then(s => s.hands.length === 3)",
+        timeout=WAIT,
+    )
+    all_sent(page)
+    hands = standing(match)
+    assert [h.client_key for h in hands] == keys
+    assert HandEntry.objects.filter(match=match).count() == 3
+    expect(page.locator("#tb-score-NS")).to_have_text("3")  # 1 + 2 (S's march)

@@ -116,7 +116,10 @@ export async function poll() {
   setOnline(true);
   const data = await res.json();
   // A poll that crossed one of our own writes may predate it: the next poll is current.
-  if (mark === st.writes) acceptState(data, sentAt, Date.now());
+  if (mark === st.writes) {
+    acceptState(data, sentAt, Date.now());
+    recover(data);
+  }
   changed();
   if (st.queue.length) flush();
 }
@@ -137,6 +140,41 @@ function queueLabel(q) {
   if (q.kind === "first-dealer") return "The first dealer";
   if (q.kind === "confirm") return q.body.agree ? "The confirmation" : "The dispute";
   return "An entry";
+}
+
+/* Keep what the server acknowledged for the match, to resend it if the server loses it. */
+function remember(q, status) {
+  if (q.kind === "hand") {
+    // A resend answered 200 found the hand already there: nothing was lost.
+    const resent = q.resend && status === 200;
+    st.sent = st.sent.filter((s) => s.match === q.match && s.key !== q.body.client_key);
+    if (!resent) st.sent.push({ match: q.match, key: q.body.client_key, number: q.body.number,
+      url: q.url, body: q.body });
+  } else if (q.kind === "undo") {
+    st.sent = st.sent.filter((s) => s.match !== q.match || s.number < q.body.number);
+  } else {
+    return;
+  }
+  store("sent", st.sent);
+}
+
+/* Hands this tablet had stored that the server no longer has (it was restored from a
+ * backup): send them again in order, with their own client keys, so none is lost and
+ * none doubled (the server answers a key it knows as the first time). */
+const resentKeys = new Set();
+function recover(state) {
+  if (!state || !state.match || st.queue.length) return;
+  const have = new Set((state.hands || []).map((h) => h.client_key));
+  const lost = st.sent
+    .filter((s) => s.match === state.match.id && !have.has(s.key) && !resentKeys.has(s.key)
+      && s.number > (state.hands || []).length)
+    .sort((a, b) => a.number - b.number);
+  for (const s of lost) {
+    resentKeys.add(s.key);
+    st.queue.push({ id: uuid(), kind: "hand", url: s.url, body: s.body, match: s.match,
+      queued_at: Date.now(), resend: true });
+  }
+  if (lost.length) saveQueue();
 }
 
 function drop(q) {
@@ -163,6 +201,7 @@ async function sendFirst(q) {
   if (res.ok) {
     const data = await res.json().catch(() => ({}));
     drop(q);
+    remember(q, res.status);
     st.writes += 1;
     acceptState(data.state, sentAt, Date.now());
     return "sent";

@@ -35,6 +35,9 @@ export const st = {
   server,
   queue: root ? load("queue", []) : [],
   refused: root ? load("refused", []) : [],
+  // Hands of the current match the server acknowledged: if the server later shows fewer
+  // (restored from a backup after the laptop died), they are sent again, same client keys.
+  sent: root ? load("sent", []) : [],
   keepers: root ? load("keepers", {}) : {},
   offsetMs,
   // After a reload without network the clock runs on from the state last stored, as of
