@@ -33,6 +33,12 @@ class Conflict(ServiceError):
     status = 409
 
 
+class NotFound(ServiceError):
+    """What the request names does not exist (an unknown table link)."""
+
+    status = 404
+
+
 class BadRequest(ServiceError):
     """A body no client of ours could have sent (not JSON, not a JSON object)."""
 

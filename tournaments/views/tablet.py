@@ -29,8 +29,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import forms_tablet as forms
-from ..models import TableLink
-from ..services import BadRequest, Conflict, ServiceError
+from ..services import BadRequest, Conflict, NotFound, ServiceError
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -124,7 +123,7 @@ def _current_state(scope: service.TableScope, form: forms.TabletForm) -> dict | 
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
     try:
         scope = service.open_link(token)
-    except TableLink.DoesNotExist:
+    except NotFound:
         raise Http404("Unknown table link.") from None
     except service.Forbidden as exc:
         return render(request, "tablet/forbidden.html", {"message": exc.message}, status=403)

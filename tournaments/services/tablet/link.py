@@ -18,6 +18,7 @@ from django.db.models import BooleanField
 from django.db.models.expressions import RawSQL
 
 from ...models import TableLink, Tournament
+from .. import NotFound
 
 # The signed cookie that holds a table session, and its signing salt.
 COOKIE = "snowman_table"
@@ -62,7 +63,7 @@ def open_link(token: str) -> TableScope:
     """The table a link's token opens; Forbidden for a revoked link."""
     link = TableLink.objects.filter(token=token).first() if token and len(token) <= 64 else None
     if link is None:
-        raise TableLink.DoesNotExist("Unknown table link.")
+        raise NotFound("Unknown table link.")
     if link.revoked_at is not None:
         raise Forbidden(
             "This table link was revoked. Ask the director for the table's new QR code.",
