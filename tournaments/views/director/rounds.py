@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import segno
 from django.contrib import messages
 from django.core.paginator import Paginator
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -592,28 +594,45 @@ def _table_url(rnd: Round, table: int, match: Match) -> str:
     return f"{url}?game={match.game}" if match.game > 1 else url
 
 
-@director_required
-@require_POST
-def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+def _table_action(
+    request: HttpRequest,
+    slug: str,
+    number: int,
+    table: int,
+    form: Form,
+    context_name: str,
+    act: Callable[[Match], list[str]],
+) -> HttpResponse:
+    """One repair or decision at a table: ``act`` runs the service and returns what to tell
+    the director (what was done, then any warnings); a refusal re-renders the page, 422."""
     rnd = round_or_404(tournament_or_404(slug), number)
     match = _match_of(rnd, table, request)
-    form = ExtensionForm(request.POST)
     if form.is_valid():
         try:
-            round_service.extend_table(
-                match,
-                form.cleaned_data["minutes"],
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-            )
+            done, *warnings = act(match)
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(
-                request, f"Table {table}: extension set to {form.cleaned_data['minutes']} min."
-            )
+            messages.success(request, f"Table {table}: {done}")
+            for warning in warnings:
+                messages.warning(request, warning)
             return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, extension_form=form)
+    return _table_page(request, rnd, table, status=422, **{context_name: form})
+
+
+@director_required
+@require_POST
+def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    form = ExtensionForm(request.POST)
+
+    def act(match: Match) -> list[str]:
+        minutes = form.cleaned_data["minutes"]
+        round_service.extend_table(
+            match, minutes, by=who(request), reason=form.cleaned_data["reason"]
+        )
+        return [f"extension set to {minutes} min."]
+
+    return _table_action(request, slug, number, table, form, "extension_form", act)
 
 
 @director_required
@@ -648,40 +667,28 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
 @director_required
 @require_POST
 def table_override(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
-    match = _match_of(rnd, table, request)
     form = OverrideForm(request.POST)
-    if form.is_valid():
-        try:
-            warnings = play_service.override_winner(
-                match, form.team, by=who(request), reason=form.cleaned_data["reason"]
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: winner set to {form.team.value}.")
-            for warning in warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, override_form=form)
+
+    def act(match: Match) -> list[str]:
+        warnings = play_service.override_winner(
+            match, form.team, by=who(request), reason=form.cleaned_data["reason"]
+        )
+        return [f"winner set to {form.team.value}.", *warnings]
+
+    return _table_action(request, slug, number, table, form, "override_form", act)
 
 
 @director_required
 @require_POST
 def table_close(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """Accept a finished or disputed result as final."""
-    rnd = round_or_404(tournament_or_404(slug), number)
-    match = _match_of(rnd, table, request)
     form = ReasonForm(request.POST)
-    if form.is_valid():
-        try:
-            play_service.close_match(match, by=who(request), note=form.cleaned_data["reason"])
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: result accepted.")
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, close_form=form)
+
+    def act(match: Match) -> list[str]:
+        play_service.close_match(match, by=who(request), note=form.cleaned_data["reason"])
+        return ["result accepted."]
+
+    return _table_action(request, slug, number, table, form, "close_form", act)
 
 
 @director_required
@@ -702,75 +709,58 @@ def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @require_POST
 def table_first_dealer(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """Set or change the first dealer; the dealers of the recorded hands follow."""
-    rnd = round_or_404(tournament_or_404(slug), number)
-    match = _match_of(rnd, table, request)
     form = DirectorFirstDealerForm(request.POST, prefix="fd")
-    if form.is_valid():
-        try:
-            play_service.set_first_dealer(
-                match,
-                form.first_dealer,
-                by=who(request),
-                director=True,
-                reason=form.cleaned_data["reason"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: first dealer set.")
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, first_dealer_form=form)
+
+    def act(match: Match) -> list[str]:
+        play_service.set_first_dealer(
+            match,
+            form.first_dealer,
+            by=who(request),
+            director=True,
+            reason=form.cleaned_data["reason"],
+        )
+        return ["first dealer set."]
+
+    return _table_action(request, slug, number, table, form, "first_dealer_form", act)
 
 
 @director_required
 @require_POST
 def table_answer(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """Set or change the table's answer to "was a hand being played at the call?"."""
-    rnd = round_or_404(tournament_or_404(slug), number)
-    match = _match_of(rnd, table, request)
     form = AnswerForm(request.POST, prefix="ans")
-    if form.is_valid():
-        try:
-            play_service.answer_time_call(
-                match,
-                form.cleaned_data["in_progress"],
-                by=who(request),
-                director=True,
-                reason=form.cleaned_data["reason"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: the answer is recorded.")
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, answer_form=form)
+
+    def act(match: Match) -> list[str]:
+        play_service.answer_time_call(
+            match,
+            form.cleaned_data["in_progress"],
+            by=who(request),
+            director=True,
+            reason=form.cleaned_data["reason"],
+        )
+        return ["the answer is recorded."]
+
+    return _table_action(request, slug, number, table, form, "answer_form", act)
 
 
 @director_required
 @require_POST
 def table_insert(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """Insert a missing hand at a position; later hands move one up."""
-    rnd = round_or_404(tournament_or_404(slug), number)
-    match = _match_of(rnd, table, request)
     form = InsertHandForm(request.POST, prefix="ins")
-    if form.is_valid():
-        try:
-            result = play_service.insert_hand(
-                match,
-                form.cleaned_data["position"],
-                form.hand,
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-                client_key=form.cleaned_data["client_key"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: hand {result.entry.number} inserted.")
-            for warning in result.warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, insert_form=form)
+
+    def act(match: Match) -> list[str]:
+        result = play_service.insert_hand(
+            match,
+            form.cleaned_data["position"],
+            form.hand,
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+            client_key=form.cleaned_data["client_key"],
+        )
+        return [f"hand {result.entry.number} inserted.", *result.warnings]
+
+    return _table_action(request, slug, number, table, form, "insert_form", act)
 
 
 @director_required
