@@ -42,10 +42,8 @@ def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) ->
         rows,
         colWidths=widths,
         repeatRows=1,
-        style=st.table_style()
+        style=st.table_style(fonts=fonts)
         + [
-            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
             ("FONTNAME", (2, 1), (2, -1), fonts.bold),
             ("FONTSIZE", (0, 0), (-1, -1), 9),
             ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
@@ -61,17 +59,10 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
     ]
     fonts = st.fonts_for(names)
     s = st.styles(fonts)
-    pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        pagesize=pagesize,
-        leftMargin=st.MARGIN,
-        rightMargin=st.MARGIN,
-        topMargin=st.MARGIN,
-        bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{results.event}: final results",
-        author="Snowman",
+        **st.page_setup(paper, f"{results.event}: final results"),
     )
     width = doc.width
     champion_style = ParagraphStyle(
@@ -125,10 +116,8 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
             Table(
                 rows,
                 colWidths=[0.6 * inch, width / 2 - 0.6 * inch, width / 2 - 0.6 * inch, 0.6 * inch],
-                style=st.table_style(zebra=False)
+                style=st.table_style(zebra=False, fonts=fonts)
                 + [
-                    ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-                    ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
                     ("FONTNAME", (0, -1), (-1, -1), fonts.bold),
                     ("LINEABOVE", (0, -1), (-1, -1), 0.8, st.INK),
                     ("FONTSIZE", (0, 0), (-1, -1), 10),

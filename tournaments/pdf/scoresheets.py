@@ -51,10 +51,8 @@ def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     return Table(
         rows,
         colWidths=[width / 2] * 2,
-        style=st.table_style(zebra=False)
+        style=st.table_style(zebra=False, fonts=fonts)
         + [
-            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
             ("FONTSIZE", (0, 0), (-1, 0), 9),
             ("FONTSIZE", (0, 1), (-1, -1), 11),
             ("LINEBEFORE", (1, 0), (1, -1), 0.6, st.INK),
@@ -85,9 +83,7 @@ def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -
     widths = [0.45 * inch, narrow, 0.7 * inch, narrow, narrow, 0, narrow, narrow, narrow, narrow]
     widths[5] = width - sum(widths)
     filled = len(sheet.hands)
-    style = st.table_style(zebra=False) + [
-        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+    style = st.table_style(zebra=False, fonts=fonts) + [
         ("FONTSIZE", (0, 0), (-1, 0), 8),
         ("LEADING", (0, 0), (-1, 0), 9),
         ("FONTSIZE", (0, 1), (-1, -1), 10),
@@ -176,13 +172,9 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        pagesize=pagesize,
-        leftMargin=st.MARGIN,
-        rightMargin=st.MARGIN,
-        topMargin=st.MARGIN * 0.8,
-        bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{sheets.event}: backup scoresheets, {sheets.round_label}",
-        author="Snowman",
+        **st.page_setup(
+            paper, f"{sheets.event}: backup scoresheets, {sheets.round_label}", top=st.MARGIN * 0.8
+        ),
     )
     width = doc.width
     rules = sheets.rules

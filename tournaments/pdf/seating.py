@@ -60,17 +60,10 @@ def build(
 ) -> bytes:
     fonts = st.fonts_for([sheet.event, *(p.name for p in sheet.players)])
     s = st.styles(fonts)
-    pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = BaseDocTemplate(
         out,
-        pagesize=pagesize,
-        leftMargin=st.MARGIN,
-        rightMargin=st.MARGIN,
-        topMargin=st.MARGIN,
-        bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{sheet.event}: seating, {sheet.round_label}",
-        author="Snowman",
+        **st.page_setup(paper, f"{sheet.event}: seating, {sheet.round_label}"),
     )
     full = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="full")
     half = (doc.width - COLUMN_GAP) / 2
@@ -126,10 +119,8 @@ def build(
         rows,
         colWidths=[table_col, team_width, team_width],
         repeatRows=1,
-        style=st.table_style()
+        style=st.table_style(fonts=fonts)
         + [
-            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
             ("FONTNAME", (0, 1), (0, -1), fonts.bold),
             ("FONTSIZE", (0, 0), (-1, -1), size),
             ("FONTSIZE", (0, 1), (0, -1), size + 4),
@@ -167,10 +158,8 @@ def build(
         names,
         colWidths=widths,
         repeatRows=1,
-        style=st.table_style()
+        style=st.table_style(fonts=fonts)
         + [
-            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
             ("FONTNAME", (1, 1), (2, -1), fonts.bold),
             ("FONTSIZE", (0, 0), (-1, -1), name_size),
             ("LEADING", (0, 0), (-1, -1), name_size + 2),

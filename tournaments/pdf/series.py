@@ -20,13 +20,7 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        pagesize=st.paper_size(paper),
-        leftMargin=st.MARGIN,
-        rightMargin=st.MARGIN,
-        topMargin=st.MARGIN,
-        bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{name}: series standings",
-        author="Snowman",
+        **st.page_setup(paper, f"{name}: series standings"),
     )
     shared = table.shared_ranks()
     fixed = [0.6 * inch, 0.8 * inch, 0.8 * inch, 0.8 * inch]
@@ -46,9 +40,7 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
         )
     if not table.rows:
         rows.append(["", "No results yet.", "", "", ""])
-    style = st.table_style() + [
-        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+    style = st.table_style(fonts=fonts) + [
         ("FONTNAME", (2, 1), (2, -1), fonts.bold),
         ("FONTSIZE", (0, 0), (-1, -1), 9),
         ("ALIGN", (2, 0), (-1, -1), "RIGHT"),

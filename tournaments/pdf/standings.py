@@ -35,17 +35,10 @@ def signed(value: int) -> str:
 def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     fonts = st.fonts_for([sheet.event, *(line.name for line in sheet.lines)])
     s = st.styles(fonts, cell_size=9)
-    pagesize = st.paper_size(paper)
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        pagesize=pagesize,
-        leftMargin=st.MARGIN,
-        rightMargin=st.MARGIN,
-        topMargin=st.MARGIN,
-        bottomMargin=st.MARGIN + 0.1 * inch,
-        title=f"{sheet.event}: standings, division {sheet.division}",
-        author="Snowman",
+        **st.page_setup(paper, f"{sheet.event}: standings, division {sheet.division}"),
     )
     width = doc.width
     fixed = sum(FIXED.values())
@@ -105,9 +98,7 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         FIXED["margin"],
     ]
     total_col = 2 + len(sheet.rounds) + 2
-    style = st.table_style() + [
-        ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
-        ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+    style = st.table_style(fonts=fonts) + [
         ("FONTNAME", (total_col, 1), (total_col, -1), fonts.bold),
         ("FONTSIZE", (0, 0), (-1, -1), size),
         ("LEADING", (0, 0), (-1, -1), size + 2),

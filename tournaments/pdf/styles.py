@@ -181,8 +181,11 @@ def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
     return NumberedCanvas
 
 
-def table_style(header_rows: int = 1, zebra: bool = True) -> list[tuple[Any, ...]]:
-    """The grid look shared by the sheets' tables."""
+def table_style(
+    header_rows: int = 1, zebra: bool = True, fonts: Fonts | None = None
+) -> list[tuple[Any, ...]]:
+    """The grid look shared by the sheets' tables; with ``fonts``, a bold header row over
+    regular body rows."""
     commands: list[tuple[Any, ...]] = [
         ("LINEBELOW", (0, header_rows - 1), (-1, header_rows - 1), 0.8, INK),
         ("BACKGROUND", (0, 0), (-1, header_rows - 1), HEADER_SHADE),
@@ -195,4 +198,23 @@ def table_style(header_rows: int = 1, zebra: bool = True) -> list[tuple[Any, ...
     ]
     if zebra:
         commands.append(("ROWBACKGROUNDS", (0, header_rows), (-1, -1), [colors.white, SHADE]))
+    if fonts is not None:
+        commands += [
+            ("FONTNAME", (0, 0), (-1, 0), fonts.bold),
+            ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
+        ]
     return commands
+
+
+def page_setup(paper: str, title: str, top: float = MARGIN) -> dict[str, Any]:
+    """The page every sheet is laid out on: paper, margins (room for the footer at the
+    bottom) and the document's title, as keyword arguments for a DocTemplate."""
+    return {
+        "pagesize": paper_size(paper),
+        "leftMargin": MARGIN,
+        "rightMargin": MARGIN,
+        "topMargin": top,
+        "bottomMargin": MARGIN + 0.1 * inch,
+        "title": title,
+        "author": "Snowman",
+    }
