@@ -10,13 +10,17 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from ..models import Activity, Match, Tournament
+from ..models import Activity, Match, Round, Tournament
 
 
 class ServiceError(Exception):
-    """A refusal with a message for the person who asked; nothing was changed."""
+    """A refusal with a message for the person who asked; nothing was changed.
 
-    status = 400
+    ``status`` is the HTTP answer a JSON endpoint gives it: 422, the request was
+    understood and refused (what the tablet's endpoints answer today), unless a subclass
+    says otherwise."""
+
+    status = 422
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -27,6 +31,12 @@ class Conflict(ServiceError):
     """The request clashes with what another client already recorded."""
 
     status = 409
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played or about to be: the highest-numbered one (the final once
+    it is seated), with its tournament loaded for the clock."""
+    return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
 
 
 def now_or(now: datetime | None) -> datetime:
