@@ -419,19 +419,9 @@ def person_page(person: Person) -> PersonPage:
             )
         )
     lone = reneges = 0
-    standing = (
-        HandEntry.objects.standing()
-        .filter(match_id__in=match_ids)
-        .values_list(
-            "match__round_id",
-            "match__table",
-            "outcome",
-            "maker",
-            "alone",
-            "maker_tricks",
-            "renege_by",
-        )
-    )
+    hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
+    counted = HandEntry.objects.standing().filter(match_id__in=match_ids)
+    standing = counted.values_list("match__round_id", "match__table", *hand_fields)
     mine_at = {(r, t): pos for v in seats_by_player.values() for r, t, pos in v}
     for rid, tbl, outcome, maker, alone, tricks, renege_by in standing:
         pos = mine_at.get((rid, tbl))
