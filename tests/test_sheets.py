@@ -470,7 +470,11 @@ def test_a_scoresheet_caps_the_running_totals_when_scores_are_capped(make_tourna
     assert (last.points_ns, last.total_ns, last.total_ew) == (4, 10, 0)
 
 
-def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(make_tournament):
+def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
+    make_tournament, director_client
+):
+    from html import unescape
+
     from tournaments.services import console
 
     t = make_tournament(2)
@@ -481,6 +485,10 @@ def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
     printed = [line.name for line in sheets.seating_sheet(rnd).players]
     screen = [line.name for line in console.find_your_seat(console.seating_tables(rnd))]
     assert screen == printed
+    page = director_client.get(reverse("director:seating", args=[t.slug, rnd.number]))
+    finder = page.content.decode().split('id="find-your-seat"', 1)[1].split("</table>", 1)[0]
+    first_cells = re.findall(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", finder, re.S)
+    assert [unescape(c).strip() for c in first_cells] == printed
     assert [n for n in printed if n in accented] == [
         "Åsa",
         "ELI",

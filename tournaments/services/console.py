@@ -134,6 +134,11 @@ class SeatFinder:
     partner: str
     opponents: str
 
+    @property
+    def sort_name(self) -> tuple[str, str]:
+        """The name's place in every list a person reads (``services.names``)."""
+        return sort_key(self.name)
+
 
 def seating_tables(rnd: Round) -> list[TableRow]:
     tables: dict[int, TableRow] = {}

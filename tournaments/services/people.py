@@ -149,11 +149,6 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
     return [p for p in players if p.pk not in linked]
 
 
-def link_tournament(tournament: Tournament, *, by: str, now: datetime | None = None) -> int:
-    """Link every player of a tournament (the hook after registration or a CSV import)."""
-    return link_players(list(Player.objects.filter(tournament=tournament)), by=by, now=now)
-
-
 def _events_of(person: Person) -> set[int]:
     return set(person.links.values_list("player__tournament_id", flat=True))
 

@@ -183,10 +183,6 @@ def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = Fa
     return awards_text(individual_awards(entry, rules, final=final))
 
 
-def standing_hands(match: Match) -> list[HandEntry]:
-    return list(match.hands.standing().order_by("number"))
-
-
 # A match's entries in the order they happened: by hand number, then, for a number
 # entered again after an undo or a correction, by when.
 HISTORY_ORDER = ("number", "entered_at", "pk")
