@@ -73,7 +73,7 @@ def hall_addresses() -> list[str]:
     if not found:
         try:
             found = [
-                info[4][0]
+                str(info[4][0])
                 for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
             ]
         except OSError:

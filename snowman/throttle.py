@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shlex
 from datetime import datetime
+from typing import Any
 
 from axes.attempts import get_cool_off_threshold
 from axes.handlers.database import AxesDatabaseHandler
@@ -37,15 +38,22 @@ def client_ip(request: HttpRequest) -> str:
     return remote
 
 
-def _recent(request: HttpRequest) -> tuple[object, object]:
+def _address(request: HttpRequest) -> str:
+    # Set on the request by axes' middleware.
+    address: str = request.axes_ip_address  # type: ignore[attr-defined]
+    return address
+
+
+def _recent(request: HttpRequest) -> tuple[Any, datetime]:
     threshold = get_cool_off_threshold(request)
     return AccessAttempt.objects.filter(
-        ip_address=request.axes_ip_address, attempt_time__gte=threshold
+        ip_address=_address(request), attempt_time__gte=threshold
     ), threshold
 
 
-def _failures(attempts: object) -> int:
-    return attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0  # type: ignore[attr-defined]
+def _failures(attempts: Any) -> int:
+    n: int = attempts.aggregate(n=Sum("failures_since_start"))["n"] or 0
+    return n
 
 
 class Handler(AxesDatabaseHandler):
@@ -55,7 +63,7 @@ class Handler(AxesDatabaseHandler):
         once the address has used up its own."""
         attempts, _ = _recent(request)
         username = get_client_username(request, credentials)
-        pair = _failures(attempts.filter(username=username))  # type: ignore[attr-defined]
+        pair = _failures(attempts.filter(username=username))
         if _failures(attempts) >= settings.AXES_ADDRESS_FAILURE_LIMIT:
             return max(pair, settings.AXES_FAILURE_LIMIT)
         return pair
@@ -65,7 +73,7 @@ class Handler(AxesDatabaseHandler):
         not another director's lock, nor the count against a spraying address."""
         username = get_client_username(request, credentials)
         count, _ = AccessAttempt.objects.filter(
-            username=username, ip_address=request.axes_ip_address
+            username=username, ip_address=_address(request)
         ).delete()
         return count
 
@@ -73,7 +81,7 @@ class Handler(AxesDatabaseHandler):
 def lock_ends(request: HttpRequest, username: str) -> datetime:
     attempts, _ = _recent(request)
     address_locked = _failures(attempts) >= settings.AXES_ADDRESS_FAILURE_LIMIT
-    relevant = attempts if address_locked else attempts.filter(username=username)  # type: ignore[attr-defined]
+    relevant = attempts if address_locked else attempts.filter(username=username)
     last = relevant.aggregate(last=Max("attempt_time"))["last"] or timezone.now()
     return last + settings.AXES_COOLOFF_TIME
 
@@ -90,7 +98,7 @@ def lockout_response(
         "username": username,
         # Shown inside a command to copy: the username is whatever was typed.
         "username_arg": shlex.quote(username or "director"),
-        "address": request.axes_ip_address,
+        "address": _address(request),
         "by_address": by_address,
         "ends": ends,
         "minutes": minutes,

@@ -473,3 +473,38 @@ def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_chan
     Tournament.objects.filter(pk=t.pk).update(tiebreaks="total,margin,wins,lot")
     table()
     assert len(calls) == 10
+
+
+def test_the_database_refuses_a_second_player_whose_name_differs_only_in_case(make_tournament):
+    from django.db import IntegrityError, transaction
+
+    t = make_tournament(1)
+    Player.objects.create(tournament=t, name="Dana Fox", division="A")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Player.objects.create(tournament=t, name="DANA FOX", division="B")
+    other = make_tournament(1, name="Another Night")
+    Player.objects.create(tournament=other, name="dana fox", division="A")  # another event
+
+
+def test_a_hands_individual_awards_are_numbers_and_the_log_formats_them(running):
+    t, _, match = running
+    alone = record(match, made("E", 5, alone=True), "k1").entry
+    renege = record(match, Hand(Outcome.RENEGE, renege_by=Seat.N), "k2").entry
+    rules = t.rules
+    assert play.individual_awards(alone, rules) == {Seat.E: rules.alone_march_award}
+    assert play.individual_awards(renege, rules) == {Seat.N: rules.renege_penalty}
+    assert play.individual_awards(renege, rules, final=True) == {}
+    assert play.individual_points(renege, rules) == f"N −{-rules.renege_penalty}"
+
+
+def test_standing_hands_and_live_links_have_one_query_each(running):
+    t, rnd, match = running
+    first = record(match, made("N", 3), "k1").entry
+    record(match, made("E", 3), "k2")
+    play.undo_last_hand(match, by="table 1")
+    assert list(HandEntry.objects.standing().filter(match=match)) == [first]
+    live = TableLink.objects.live().filter(tournament=t)
+    assert sorted(live.values_list("table", flat=True)) == [1, 2]
+    rounds.revoke_link(t, 1, by="test")
+    assert TableLink.objects.live().filter(tournament=t, table=1).count() == 1
+    assert TableLink.objects.filter(tournament=t, table=1).count() == 2

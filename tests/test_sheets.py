@@ -468,3 +468,34 @@ def test_a_scoresheet_caps_the_running_totals_when_scores_are_capped(make_tourna
     assert (match.score_ns, match.score_ew) == (10, 0)
     last = sheets.scoresheets(rnd, 1).sheets[0].hands[-1]
     assert (last.points_ns, last.total_ns, last.total_ew) == (4, 10, 0)
+
+
+def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
+    make_tournament, director_client
+):
+    from html import unescape
+
+    from tournaments.services import console
+
+    t = make_tournament(2)
+    accented = ["Łukasz", "émile", "Ørjan", "zoë", "Åsa", "ELI", "lena", "Oscar"]
+    for player, name in zip(t.players.order_by("pk"), accented, strict=False):
+        edit_player(player, name=name, division=player.division, by="test")
+    rnd = draw_first_round(t, by="test", seed=5)
+    printed = [line.name for line in sheets.seating_sheet(rnd).players]
+    screen = [line.name for line in console.find_your_seat(console.seating_tables(rnd))]
+    assert screen == printed
+    page = director_client.get(reverse("director:seating", args=[t.slug, rnd.number]))
+    finder = page.content.decode().split('id="find-your-seat"', 1)[1].split("</table>", 1)[0]
+    first_cells = re.findall(r"<tr[^>]*>\s*<td[^>]*>(.*?)</td>", finder, re.S)
+    assert [unescape(c).strip() for c in first_cells] == printed
+    assert [n for n in printed if n in accented] == [
+        "Åsa",
+        "ELI",
+        "émile",
+        "lena",
+        "Łukasz",
+        "Ørjan",
+        "Oscar",
+        "zoë",
+    ]

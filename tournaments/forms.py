@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any, cast
 
 from django import forms
 
@@ -163,8 +164,8 @@ class SwapForm(forms.Form):
     def __init__(self, *args: object, players: list[tuple[int, str]], **kwargs: object):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         choices = [("", "—")] + players
-        self.fields["first"].choices = choices
-        self.fields["second"].choices = choices
+        for name in ("first", "second"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
 
 
 class ExtensionForm(forms.Form):
@@ -208,9 +209,9 @@ class HandForm(forms.Form):
     )
     defender_alone = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Lone defender")
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
-        kwargs["initial"].setdefault("client_key", f"director-{uuid.uuid4().hex}")  # type: ignore[union-attr]
+        kwargs["initial"].setdefault("client_key", f"director-{uuid.uuid4().hex}")
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     @property

@@ -75,7 +75,7 @@ class MatchId(JSONField):
 class Boolean(JSONField):
     def parse(self, value: Any) -> bool:
         if not isinstance(value, bool):
-            required = self.error_messages["required"] if self.required else ""
+            required = str(self.error_messages["required"]) if self.required else ""
             raise self.bad(required or f"{self.what} must be true or false.")
         return value
 

@@ -8,8 +8,12 @@ the same transaction as every change; they are never incremented.
 
 from __future__ import annotations
 
+from collections import defaultdict
+from typing import Any
+
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
 
@@ -31,12 +35,28 @@ class TeamChoice(models.TextChoices):
     EW = "EW", "East–West"
 
 
+# The enums that constraints name live at module level: a model's Meta cannot see the
+# classes nested beside it. The models keep them under their usual names.
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration", "Registration"
+    PRELIMINARY = "preliminary", "Preliminary rounds"
+    FINAL = "final", "Final"
+    FINISHED = "finished", "Finished"
+
+
+class RoundKind(models.TextChoices):
+    PRELIMINARY = "preliminary", "Preliminary"
+    FINAL = "final", "Final"
+
+
+class RoundStatus(models.TextChoices):
+    SEATED = "seated", "Seated"
+    RUNNING = "running", "Running"
+    FINISHED = "finished", "Finished"
+
+
 class Tournament(models.Model):
-    class Status(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        PRELIMINARY = "preliminary", "Preliminary rounds"
-        FINAL = "final", "Final"
-        FINISHED = "finished", "Finished"
+    Status = TournamentStatus
 
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
@@ -104,7 +124,7 @@ class Tournament(models.Model):
                 name="tournament_award_signs",
             ),
             models.CheckConstraint(
-                condition=Q(status__in=["registration", "preliminary", "final", "finished"]),
+                condition=Q(status__in=TournamentStatus.values),
                 name="tournament_status_valid",
             ),
         ]
@@ -159,9 +179,12 @@ class Player(models.Model):
     class Meta:
         ordering = ["name"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "name"], name="player_name_unique"),
+            # The services refuse a name that differs only in case (casefold); the
+            # database keeps the same rule for whatever writes rows (Lower() folds ASCII
+            # only on SQLite, every letter on PostgreSQL).
+            models.UniqueConstraint(Lower("name"), "tournament", name="player_name_unique_ci"),
             models.CheckConstraint(
-                condition=Q(division__in=["A", "B"]), name="player_division_valid"
+                condition=Q(division__in=Division.values), name="player_division_valid"
             ),
         ]
         indexes = [models.Index(fields=["tournament", "division"])]
@@ -170,15 +193,15 @@ class Player(models.Model):
         return f"{self.name} ({self.division})"
 
 
-class Round(models.Model):
-    class Kind(models.TextChoices):
-        PRELIMINARY = "preliminary", "Preliminary"
-        FINAL = "final", "Final"
+class RoundQuerySet(models.QuerySet["Round"]):
+    def newest(self) -> Round | None:
+        """The highest-numbered round: the one being played or about to be."""
+        return self.order_by("-number").first()
 
-    class Status(models.TextChoices):
-        SEATED = "seated", "Seated"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+
+class Round(models.Model):
+    Kind = RoundKind
+    Status = RoundStatus
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField()
@@ -195,6 +218,8 @@ class Round(models.Model):
     has_pauses = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = RoundQuerySet.as_manager()
+
     class Meta:
         # By the key column: ordering by the relation itself would join the related
         # table (for its own Meta.ordering) into every query of this model.
@@ -202,18 +227,17 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
             models.UniqueConstraint(
-                fields=["tournament"], condition=Q(kind="final"), name="one_final_per_tournament"
+                fields=["tournament"],
+                condition=Q(kind=RoundKind.FINAL),
+                name="one_final_per_tournament",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
             models.CheckConstraint(
-                condition=Q(status__in=["seated", "running", "finished"]),
-                name="round_status_valid",
+                condition=Q(status__in=RoundStatus.values), name="round_status_valid"
             ),
+            models.CheckConstraint(condition=Q(kind__in=RoundKind.values), name="round_kind_valid"),
             models.CheckConstraint(
-                condition=Q(kind__in=["preliminary", "final"]), name="round_kind_valid"
-            ),
-            models.CheckConstraint(
-                condition=Q(status="seated") | Q(started_at__isnull=False),
+                condition=Q(status=RoundStatus.SEATED) | Q(started_at__isnull=False),
                 name="round_started_when_running",
             ),
         ]
@@ -244,6 +268,16 @@ class RoundPause(models.Model):
         return f"{self.round} paused at {self.started_at:%H:%M:%S}"
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def by_table(self, *fields: str) -> defaultdict[int, dict[str, tuple[Any, ...]]]:
+        """The seats read in one query: table -> position -> the values of ``fields``
+        (e.g. "player__name"), in the model's order: by round, table, position."""
+        tables: defaultdict[int, dict[str, tuple[Any, ...]]] = defaultdict(dict)
+        for table, position, *values in self.values_list("table", "position", *fields):
+            tables[table][position] = tuple(values)
+        return tables
+
+
 class Seat(models.Model):
     """A player's seat at a table for a round, and their result there once it is known."""
 
@@ -262,6 +296,8 @@ class Seat(models.Model):
     # the player's phone marks the change; seats written by the draw or rotation have none.
     changed_at = models.DateTimeField(null=True, blank=True)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["round_id", "table", "position"]
         constraints = [
@@ -271,7 +307,7 @@ class Seat(models.Model):
             models.UniqueConstraint(fields=["round", "player"], name="seat_player_once_per_round"),
             models.CheckConstraint(condition=Q(table__gte=1), name="seat_table_positive"),
             models.CheckConstraint(
-                condition=Q(position__in=["N", "E", "S", "W"]), name="seat_position_valid"
+                condition=Q(position__in=SeatPosition.values), name="seat_position_valid"
             ),
         ]
 
@@ -353,23 +389,36 @@ class Match(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.CONFIRMED, self.Status.DISPUTED)
 
 
+class HandEntryQuerySet(models.QuerySet["HandEntry"]):
+    def standing(self) -> HandEntryQuerySet:
+        """The entries that count: neither undone nor replaced by a correction."""
+        return self.filter(state=HandEntry.State.STANDING)
+
+
+class HandOutcome(models.TextChoices):
+    PLAYED = "played", "Played"
+    RENEGE = "renege", "Renege"
+    MISDEAL = "misdeal", "Misdeal"
+
+
+class HandPhase(models.TextChoices):
+    REGULAR = "regular", "Regular"
+    AT_CALL = "at_call", "In progress at the call"
+    TIEBREAK = "tiebreak", "Tie-break"
+
+
+class HandState(models.TextChoices):
+    STANDING = "standing", "Standing"
+    SUPERSEDED = "superseded", "Corrected"
+    UNDONE = "undone", "Undone"
+
+
 class HandEntry(models.Model):
     """One hand as entered. Never deleted: undone or superseded entries stay as history."""
 
-    class Outcome(models.TextChoices):
-        PLAYED = "played", "Played"
-        RENEGE = "renege", "Renege"
-        MISDEAL = "misdeal", "Misdeal"
-
-    class Phase(models.TextChoices):
-        REGULAR = "regular", "Regular"
-        AT_CALL = "at_call", "In progress at the call"
-        TIEBREAK = "tiebreak", "Tie-break"
-
-    class State(models.TextChoices):
-        STANDING = "standing", "Standing"
-        SUPERSEDED = "superseded", "Corrected"
-        UNDONE = "undone", "Undone"
+    Outcome = HandOutcome
+    Phase = HandPhase
+    State = HandState
 
     class Source(models.TextChoices):
         TABLET = "tablet", "Tablet"
@@ -407,13 +456,15 @@ class HandEntry(models.Model):
     ended_by = models.CharField(max_length=150, blank=True)
     end_reason = models.TextField(blank=True)
 
+    objects = HandEntryQuerySet.as_manager()
+
     class Meta:
         ordering = ["match_id", "number", "entered_at"]
         verbose_name_plural = "hand entries"
         constraints = [
             models.UniqueConstraint(
                 fields=["match", "number"],
-                condition=Q(state="standing"),
+                condition=Q(state=HandState.STANDING),
                 name="one_standing_hand_per_number",
             ),
             models.CheckConstraint(condition=Q(number__gte=1), name="hand_number_positive"),
@@ -424,19 +475,19 @@ class HandEntry(models.Model):
             models.CheckConstraint(
                 condition=(
                     Q(
-                        outcome="played",
-                        maker__in=["N", "E", "S", "W"],
+                        outcome=HandOutcome.PLAYED,
+                        maker__in=SeatPosition.values,
                         maker_tricks__isnull=False,
                         renege_by="",
                     )
                     | Q(
-                        outcome="renege",
-                        renege_by__in=["N", "E", "S", "W"],
+                        outcome=HandOutcome.RENEGE,
+                        renege_by__in=SeatPosition.values,
                         maker_tricks__isnull=True,
                         alone=False,
                     )
                     | Q(
-                        outcome="misdeal",
+                        outcome=HandOutcome.MISDEAL,
                         maker="",
                         renege_by="",
                         maker_tricks__isnull=True,
@@ -446,11 +497,11 @@ class HandEntry(models.Model):
                 name="hand_outcome_consistent",
             ),
             models.CheckConstraint(
-                condition=Q(phase__in=["regular", "at_call", "tiebreak"]), name="hand_phase_valid"
+                condition=Q(phase__in=HandPhase.values), name="hand_phase_valid"
             ),
             models.CheckConstraint(
                 condition=Q(defender_alone="")
-                | Q(outcome="played", defender_alone__in=["N", "E", "S", "W"]),
+                | Q(outcome=HandOutcome.PLAYED, defender_alone__in=SeatPosition.values),
                 name="hand_defender_alone_only_in_a_played_hand",
             ),
             models.CheckConstraint(
@@ -458,7 +509,7 @@ class HandEntry(models.Model):
                 name="hand_late_sync_has_its_claim",
             ),
             models.CheckConstraint(
-                condition=Q(state="standing") | Q(ended_at__isnull=False),
+                condition=Q(state=HandState.STANDING) | Q(ended_at__isnull=False),
                 name="hand_end_recorded",
             ),
         ]
@@ -478,11 +529,19 @@ class WinnerOverride(models.Model):
         ordering = ["match_id", "created_at"]
         constraints = [
             models.CheckConstraint(condition=~Q(reason=""), name="override_needs_reason"),
-            models.CheckConstraint(condition=Q(winner__in=["NS", "EW"]), name="override_winner"),
+            models.CheckConstraint(
+                condition=Q(winner__in=TeamChoice.values), name="override_winner"
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.match}: {self.winner} by override"
+
+
+class TableLinkQuerySet(models.QuerySet["TableLink"]):
+    def live(self) -> TableLinkQuerySet:
+        """The links a tablet may still open: not revoked."""
+        return self.filter(revoked_at__isnull=True)
 
 
 class TableLink(models.Model):
@@ -493,6 +552,8 @@ class TableLink(models.Model):
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TableLinkQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament_id", "table", "-created_at"]

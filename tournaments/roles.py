@@ -10,13 +10,15 @@ superuser or a hand-made group with the same permissions works too.
 
 from __future__ import annotations
 
+from typing import Any
+
 RUN = "tournaments.run_event"
 DESK = "tournaments.work_desk"
 DIRECTOR_GROUP = "director"
 DESK_GROUP = "desk"
 
 
-def ensure_groups(group_model: type, permission_model: type) -> None:
+def ensure_groups(group_model: Any, permission_model: Any) -> None:
     """Create or complete both groups; models are passed in so a migration can use its
     historical ones."""
     app_perms = permission_model.objects.filter(content_type__app_label="tournaments")

@@ -60,7 +60,8 @@ class PlayerTable(tables.Table):
 
 
 class SeatFinderTable(tables.Table):
-    name = tables.Column()
+    # Sorted as the printed list is: accents and case do not move a name.
+    name = tables.Column(order_by=("sort_name",))
     division = tables.Column(verbose_name="Div.")
     table = tables.Column()
     seat = tables.Column()
@@ -70,10 +71,6 @@ class SeatFinderTable(tables.Table):
     class Meta:
         attrs = {"class": "grid", "id": "find-your-seat"}
         order_by = ("name",)
-
-
-def _points(value: int | None) -> str:
-    return "—" if value is None else str(value)
 
 
 NUM = {"th": {"class": "num"}, "td": {"class": "num"}}

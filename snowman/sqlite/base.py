@@ -47,26 +47,26 @@ class DatabaseWrapper(base.DatabaseWrapper):
     def _start_transaction_under_autocommit(self) -> None:
         self._take_writer_lock()
         try:
-            super()._start_transaction_under_autocommit()
+            super()._start_transaction_under_autocommit()  # type: ignore[misc]  # private, absent from the stubs
         except BaseException:
             self._release_writer_lock()
             raise
 
     def _commit(self) -> None:
         try:
-            super()._commit()
+            super()._commit()  # type: ignore[misc]  # private, absent from the stubs
         finally:
             self._release_writer_lock()
 
     def _rollback(self) -> None:
         try:
-            super()._rollback()
+            super()._rollback()  # type: ignore[misc]  # private, absent from the stubs
         finally:
             self._release_writer_lock()
 
     def _close(self) -> None:
         try:
-            super()._close()
+            super()._close()  # type: ignore[misc]  # private, absent from the stubs
         finally:
             self._release_writer_lock()
             if self._writer_fd is not None:

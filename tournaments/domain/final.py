@@ -15,6 +15,7 @@ from .hands import Seat, Team
 from .seating import SeatingError, TableSeating
 
 PlayerId = Hashable
+# The one pairing of the final's teams with the divisions (seed_final seats them so).
 DIVISION_OF_TEAM = {Team.NS: "A", Team.EW: "B"}
 
 

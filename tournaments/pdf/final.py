@@ -9,12 +9,11 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
+from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import Team
 from ..services.sheets import FinalResults, StandingLine
 from . import styles as st
 from .standings import rank_label, signed
-
-DIVISION_OF = {Team.NS: "A", Team.EW: "B"}
 
 
 def pair(results: FinalResults, team: Team) -> str:
@@ -79,7 +78,7 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
         story += [
             Paragraph(st.escape(pair(results, results.champions)), champion_style),
             Paragraph(
-                f"Division {DIVISION_OF[results.champions]} pair, winning the final "
+                f"Division {DIVISION_OF_TEAM[results.champions]} pair, winning the final "
                 f"{results.wins[results.champions]}–"
                 f"{results.wins[results.champions.other]} in games.",
                 s.body,

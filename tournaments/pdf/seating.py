@@ -26,7 +26,8 @@ from reportlab.platypus import (
 )
 
 from ..domain.hands import Seat, Team
-from ..services.sheets import Seated, SeatingSheet, sort_key
+from ..services.names import sort_key
+from ..services.sheets import Seated, SeatingSheet
 from . import styles as st
 
 COLUMN_GAP = 0.3 * inch

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from ..models import Activity, Match, Tournament
+from ..models import Activity, Match, Round, Tournament
 
 
 class ServiceError(Exception):
@@ -43,6 +43,12 @@ class BadRequest(ServiceError):
     """A body no client of ours could have sent (not JSON, not a JSON object)."""
 
     status = 400
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played or about to be: the highest-numbered one (the final once
+    it is seated), with its tournament loaded for the clock."""
+    return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
 
 
 def now_or(now: datetime | None) -> datetime:

@@ -21,6 +21,7 @@ import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.db import connections
@@ -46,7 +47,7 @@ class Backup:
         return self.path.stat().st_size
 
 
-def _database() -> dict:
+def _database() -> dict[str, Any]:
     return connections["default"].settings_dict
 
 
@@ -78,7 +79,7 @@ def backups(directory: Path | None = None) -> list[Backup]:
     return sorted(found, key=lambda b: b.path.name)
 
 
-def _pg_env(db: dict) -> tuple[list[str], dict[str, str]]:
+def _pg_env(db: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
     args = ["--host", db.get("HOST") or "127.0.0.1", "--port", str(db.get("PORT") or 5432)]
     if db.get("USER"):
         args += ["--username", db["USER"]]

@@ -16,6 +16,8 @@ from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
+from . import current_round as current_round  # the name the public views import
+from .names import sort_key
 from .play import round_clock, table_call, table_remaining
 from .players import division_counts
 from .standings import StandingRow, standings
@@ -24,21 +26,6 @@ from .standings import StandingRow, standings
 STALE_AFTER = timedelta(minutes=6)
 # A table that has not entered its first hand this long after the start is worth a look.
 SLOW_START_AFTER = timedelta(minutes=4)
-
-
-def clock_of(rnd: Round) -> RoundClock:
-    """The round's clock (the round's tournament is loaded)."""
-    return round_clock(rnd)
-
-
-def current_round(tournament: Tournament) -> Round | None:
-    """The round being played or about to be: the highest-numbered one."""
-    return (
-        Round.objects.select_related("tournament")
-        .filter(tournament=tournament)
-        .order_by("-number")
-        .first()
-    )
 
 
 @dataclass(frozen=True)
@@ -65,7 +52,7 @@ class ClockView:
 
 
 def clock_view(rnd: Round, now: datetime, clock: RoundClock | None = None) -> ClockView:
-    clock = clock or clock_of(rnd)
+    clock = clock or round_clock(rnd)
     is_final = rnd.kind == Round.Kind.FINAL
     remaining = timedelta(0) if is_final else clock.remaining(now)
     return ClockView(
@@ -147,6 +134,11 @@ class SeatFinder:
     partner: str
     opponents: str
 
+    @property
+    def sort_name(self) -> tuple[str, str]:
+        """The name's place in every list a person reads (``services.names``)."""
+        return sort_key(self.name)
+
 
 def seating_tables(rnd: Round) -> list[TableRow]:
     tables: dict[int, TableRow] = {}
@@ -174,7 +166,7 @@ def find_your_seat(tables: list[TableRow]) -> list[SeatFinder]:
                     opponents=" & ".join(p.name for p in opponents if p is not None),
                 )
             )
-    return sorted(lines, key=lambda line: line.name.casefold())
+    return sorted(lines, key=lambda line: sort_key(line.name))
 
 
 # --- the live board ---------------------------------------------------------------------
@@ -301,12 +293,10 @@ def live_board(
     rnd: Round, now: datetime, *, attention_only: bool = False, sort: str = "table"
 ) -> list[BoardRow]:
     """Every match of the round with what the director needs to see; three queries."""
-    clock = clock_of(rnd)
-    names: dict[int, dict[str, str]] = defaultdict(dict)
-    for table, position, name in SeatRow.objects.filter(round=rnd).values_list(
-        "table", "position", "player__name"
-    ):
-        names[table][position] = name
+    clock = round_clock(rnd)
+    names: defaultdict[int, dict[str, str]] = defaultdict(dict)
+    for table, seats in SeatRow.objects.filter(round=rnd).by_table("player__name").items():
+        names[table] = {position: name for position, (name,) in seats.items()}
     rows = []
     for match in Match.objects.filter(round=rnd).order_by("table", "game"):
         match.round = rnd  # the round (and its tournament) is already loaded
@@ -337,10 +327,6 @@ def board_summary(rows: list[BoardRow]) -> dict[str, int]:
 
 
 # --- standings and the final ------------------------------------------------------------
-
-
-def standings_rows(tournament: Tournament) -> dict[str, list[StandingRow]]:
-    return standings(tournament)
 
 
 @dataclass(frozen=True)

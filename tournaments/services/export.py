@@ -39,9 +39,8 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
     for seat in SeatRow.objects.filter(round__tournament=tournament).order_by("position"):
         seats[(seat.round_id, seat.table)].append(seat)
     hands: dict[int, list[HandEntry]] = defaultdict(list)
-    for entry in HandEntry.objects.filter(
-        match__round__tournament=tournament, state=HandEntry.State.STANDING
-    ).order_by("match_id", "number"):
+    standing = HandEntry.objects.standing().filter(match__round__tournament=tournament)
+    for entry in standing.order_by("match_id", "number"):
         hands[entry.match_id].append(entry)
     matches: dict[int, list[Match]] = defaultdict(list)
     for match in (

@@ -17,13 +17,21 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import Q
 from rapidfuzz import fuzz, process
 
 from ..domain.hands import Seat
-from ..domain.rating import MatchResult, Rating, Ratings, RatingSettings, split_divisions
+from ..domain.rating import (
+    MatchResult,
+    PlayerId,
+    Rating,
+    Ratings,
+    RatingSettings,
+    split_divisions,
+)
 from ..models import (
     EventResult,
     HandEntry,
@@ -38,6 +46,7 @@ from ..models import (
 )
 from ..models import Seat as SeatRow
 from . import ServiceError, now_or
+from .names import sort_key
 
 CLOSE = 85.0
 PROPOSALS_PER_PERSON = 3
@@ -139,11 +148,6 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
     )
     # A house player is a stand-in for one event (§6): never a person, never rated.
     return [p for p in players if p.pk not in linked and not p.house]
-
-
-def link_tournament(tournament: Tournament, *, by: str, now: datetime | None = None) -> int:
-    """Link every player of a tournament (the hook after registration or a CSV import)."""
-    return link_players(list(Player.objects.filter(tournament=tournament)), by=by, now=now)
 
 
 def _events_of(person: Person) -> set[int]:
@@ -411,14 +415,12 @@ def person_page(person: Person) -> PersonPage:
             )
         )
     lone = reneges = 0
-    standing = HandEntry.objects.filter(
-        state=HandEntry.State.STANDING, match_id__in=match_ids
-    ).values_list(
-        "match__round_id", "match__table", "outcome", "maker", "alone", "maker_tricks", "renege_by"
-    )
+    hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
+    counted = HandEntry.objects.standing().filter(match_id__in=match_ids)
+    standing = counted.values_list("match__round_id", "match__table", *hand_fields)
     mine_at = {(r, t): pos for v in seats_by_player.values() for r, t, pos in v}
-    for rid, table, outcome, maker, alone, tricks, renege_by in standing:
-        pos = mine_at.get((rid, table))
+    for rid, tbl, outcome, maker, alone, tricks, renege_by in standing:
+        pos = mine_at.get((rid, tbl))
         if pos is None:
             continue
         if outcome == "played" and alone and maker == pos and tricks == 5:
@@ -474,7 +476,7 @@ def rating_history() -> list[MatchResult]:
         .values_list("round_id", "table", "winner")
     ):
         at = seats.get((round_id, table), {})
-        ids = [person_of.get(at.get(p)) for p in "NSEW"]
+        ids = [person_of.get(at[p]) if p in at else None for p in "NSEW"]
         if None in ids or len(set(ids)) != 4:
             continue  # a house player or an unlinked seat: not rated
         results.append(MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS"))
@@ -487,7 +489,7 @@ def recompute_ratings(settings: RatingSettings | None = None) -> int:
     ratings = Ratings(settings)
     ratings.update_all(history)
     table = Person._meta.db_table
-    rows = [(r.mu, r.sigma, r.matches, pk) for pk, r in ratings.table.items()]
+    rows = [(r.mu, r.sigma, r.matches, cast(int, pk)) for pk, r in ratings.table.items()]
     with transaction.atomic(), connection.cursor() as cursor:
         Person.objects.update(rating_mu=None, rating_sigma=None, rating_matches=0)
         # One prepared UPDATE per person: bulk_update's CASE expressions cost seconds at
@@ -508,7 +510,7 @@ def rating_of(person: Person) -> Rating | None:
 
 def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[int, str]:
     """Player id -> suggested division for the players whose person has a rating."""
-    rated = {}
+    rated: dict[PlayerId, Rating] = {}
     for player_id, mu, sigma, matches in (
         PersonLink.objects.filter(player__tournament=tournament, person__rating_mu__isnull=False)
         .order_by("player__name")
@@ -516,8 +518,9 @@ def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[in
             "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
         )
     ):
-        rated[player_id] = Rating(mu, sigma, matches)
-    return split_divisions(rated, share_a)
+        # Filtered on a rating above, so both numbers are there.
+        rated[player_id] = Rating(cast(float, mu), cast(float, sigma), matches)
+    return {cast(int, pid): division for pid, division in split_divisions(rated, share_a).items()}
 
 
 @dataclass(frozen=True)
@@ -531,14 +534,14 @@ def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[S
     """Every player with their rating and suggested division (None when not rated)."""
     suggested = suggested_divisions(tournament, share_a)
     ratings = {
-        player_id: Rating(mu, sigma, matches)
+        player_id: Rating(cast(float, mu), cast(float, sigma), matches)
         for player_id, mu, sigma, matches in PersonLink.objects.filter(
             player__tournament=tournament, person__rating_mu__isnull=False
         ).values_list(
             "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
         )
     }
-    players = Player.objects.filter(tournament=tournament).order_by("name")
+    players = sorted(Player.objects.filter(tournament=tournament), key=lambda p: sort_key(p.name))
     out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
     return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))
 

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Expression
@@ -34,6 +35,7 @@ from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
 from . import Conflict, ServiceError, log, now_or
+from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
 
@@ -146,20 +148,39 @@ def hand_of(entry: HandEntry) -> Hand:
     )
 
 
-def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = False) -> str:
-    """A hand's awards and penalties as text, e.g. "E −2", for hand logs."""
-    try:
-        hand = hand_of(entry)
-    except ValueError:
-        return ""
-    people = score_hand(hand, rules, individual=not final).individual
-    return ", ".join(
-        f"{seat.value} {points:+d}".replace("-", "−") for seat, points in people.items()
+def entry_of(hand: Hand, match: Match, number: int, *, dealer: str, **fields: Any) -> HandEntry:
+    """An unsaved entry for ``hand`` (the inverse of ``hand_of``); ``fields`` are the
+    entry's own: phase, source, who and when, and so on."""
+    return HandEntry(
+        match=match,
+        number=number,
+        outcome=hand.outcome.value,
+        maker=hand.maker.value if hand.maker else "",
+        alone=hand.alone,
+        maker_tricks=hand.maker_tricks,
+        renege_by=hand.renege_by.value if hand.renege_by else "",
+        dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
+        defender_alone=hand.defender_alone.value if hand.defender_alone else "",
+        dealer=dealer,
+        **fields,
     )
 
 
-def standing_hands(match: Match) -> list[HandEntry]:
-    return list(match.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+def individual_awards(
+    entry: HandEntry, rules: RuleSettings, *, final: bool = False
+) -> dict[Seat, int]:
+    """A hand's individual awards and penalties by seat (none in the final, none for an
+    entry that no longer reads as a hand)."""
+    try:
+        hand = hand_of(entry)
+    except ValueError:
+        return {}
+    return score_hand(hand, rules, individual=not final).individual
+
+
+def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = False) -> str:
+    """``individual_awards`` as the hand log prints them, e.g. "E −2"."""
+    return awards_text(individual_awards(entry, rules, final=final))
 
 
 # A match's entries in the order they happened: by hand number, then, for a number
@@ -248,7 +269,8 @@ def _lock(match: Match | int, at: AtTable | None = None) -> Match:
             raise
         raise NotAtTable("That match is not this table's.") from None
     if at is not None:
-        if at.allowed is not None and not locked.allowed:
+        # ``allowed`` is the annotation added above.
+        if at.allowed is not None and not cast(Any, locked).allowed:
             raise NotAllowed("Not allowed to write at this table any more.")
         if (locked.round.tournament_id, locked.table) != (at.tournament_id, at.table):
             raise NotAtTable("That match is not this table's.")
@@ -546,18 +568,12 @@ def _record(
         time = replace(time, hand_in_progress=True)
     dealer = state.next_dealer
     assert dealer is not None
-    entry = HandEntry(
-        match=match,
-        number=next_number,
-        client_key=client_key,
-        outcome=hand.outcome.value,
-        maker=hand.maker.value if hand.maker else "",
-        alone=hand.alone,
-        maker_tricks=hand.maker_tricks,
-        renege_by=hand.renege_by.value if hand.renege_by else "",
-        dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
-        defender_alone=hand.defender_alone.value if hand.defender_alone else "",
+    entry = entry_of(
+        hand,
+        match,
+        next_number,
         dealer=dealer.value,
+        client_key=client_key,
         phase=phase.value,
         source=source,
         entered_at=now,
@@ -821,18 +837,12 @@ def correct_hand(
             hand.validate(dealer)
         except InvalidHand as exc:
             raise ServiceError(str(exc)) from exc
-        new = HandEntry(
-            match=match,
-            number=entry.number,
-            client_key=key,
-            outcome=hand.outcome.value,
-            maker=hand.maker.value if hand.maker else "",
-            alone=hand.alone,
-            maker_tricks=hand.maker_tricks,
-            renege_by=hand.renege_by.value if hand.renege_by else "",
-            dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
-            defender_alone=hand.defender_alone.value if hand.defender_alone else "",
+        new = entry_of(
+            hand,
+            match,
+            entry.number,
             dealer=entry.dealer,
+            client_key=key,
             phase=entry.phase,
             source=HandEntry.Source.DIRECTOR,
             entered_at=now,
@@ -934,16 +944,10 @@ def insert_hand(
         first = Seat(match.first_dealer)
 
         def entry_for(h: Hand, number: int, ph: str, **extra: object) -> HandEntry:
-            return HandEntry(
-                match=match,
-                number=number,
-                outcome=h.outcome.value,
-                maker=h.maker.value if h.maker else "",
-                alone=h.alone,
-                maker_tricks=h.maker_tricks,
-                renege_by=h.renege_by.value if h.renege_by else "",
-                dealer_partner_ordered_up=h.dealer_partner_ordered_up,
-                defender_alone=h.defender_alone.value if h.defender_alone else "",
+            return entry_of(
+                h,
+                match,
+                number,
                 dealer=first.clockwise(number - 1).value,
                 phase=ph,
                 source=HandEntry.Source.DIRECTOR,

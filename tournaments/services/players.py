@@ -13,9 +13,10 @@ from django.utils import timezone
 
 from ..models import Division, Player, Round, Seat, SitOut, Tournament
 from . import ServiceError, log, now_or
+from .names import sort_key
 from .people import link_players
 
-NAME_MAX = Player._meta.get_field("name").max_length
+NAME_MAX: int = Player._meta.get_field("name").max_length or 80
 
 
 def clean_name(name: str) -> str:
@@ -97,7 +98,7 @@ def set_checked_in(
 ) -> int:
     with transaction.atomic():
         players = Player.objects.filter(tournament=tournament, pk__in=list(player_ids))
-        names = sorted(players.values_list("name", flat=True))
+        names = sorted(players.values_list("name", flat=True), key=sort_key)
         # The time of check-in orders the waiting line (§6: longest waiting first).
         count = players.update(checked_in=value, checked_in_at=timezone.now() if value else None)
         if count:
@@ -142,15 +143,9 @@ def set_withdrawn(
         notes = []
         if value:
             after = _started_rounds(tournament)
-            pending = (
-                Round.objects.filter(
-                    tournament=tournament,
-                    kind=Round.Kind.PRELIMINARY,
-                    status=Round.Status.SEATED,
-                )
-                .order_by("-number")
-                .first()
-            )
+            pending = Round.objects.filter(
+                tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.SEATED
+            ).newest()
             if pending is not None and Seat.objects.filter(round=pending, player=locked).exists():
                 discard_unstarted_round(pending, by=by, why=f"{locked.name} withdrew")
                 notes.append(f"The seating of {pending} was discarded: seat it again.")
@@ -216,11 +211,7 @@ ATTENDANCE = {
 
 def attendance(tournament: Tournament) -> dict[int, str]:
     """Each player's attendance state now (§6), in one pass over three small queries."""
-    last = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
-        .order_by("-number")
-        .first()
-    )
+    last = Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY).newest()
     seated: set[int] = set()
     sat_out: set[int] = set()
     if last is not None:

@@ -16,16 +16,21 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.db import connection
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
+from . import current_round
+from .names import fold, sort_key
 from .play import round_clock
 from .standings import StandingRow, final_entries, final_progress, standings
 
@@ -78,7 +83,7 @@ class Version:
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
     """One query: None for an unknown event, else the version of the named parts."""
     columns = [PARTS[p] for p in parts]
-    params: list[object] = []
+    params: list[Any] = []
     if player_id is not None:
         columns += [_PLAYER, _CARD]
         params += [player_id, player_id]
@@ -97,8 +102,8 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
 # --- hiding -----------------------------------------------------------------------------
 
 
-def latest_round(tournament: Tournament) -> Round | None:
-    return Round.objects.filter(tournament=tournament).order_by("-number").first()
+# The name the public views call.
+latest_round = current_round
 
 
 def standings_hidden(tournament: Tournament, latest: Round | None) -> bool:
@@ -116,12 +121,6 @@ def standings_hidden(tournament: Tournament, latest: Round | None) -> bool:
 
 class BadSearch(ValueError):
     """A search string the page refuses, with the message to show."""
-
-
-def fold(text: str) -> str:
-    """Lower case without accents: 'Zoë' and 'ZOE' fold alike."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
 
 
 def clean_query(query: str) -> str:
@@ -147,10 +146,8 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
     if sum(len(w) for w in words) < SEARCH_MIN_LETTERS:
         return []
     found = []
-    for pk, name, division, withdrawn in (
-        Player.objects.filter(tournament=tournament)
-        .order_by("name")
-        .values_list("pk", "name", "division", "withdrawn")
+    for pk, name, division, withdrawn in Player.objects.filter(tournament=tournament).values_list(
+        "pk", "name", "division", "withdrawn"
     ):
         folded = fold(name)
         starts = folded.replace("-", " ").split()
@@ -158,9 +155,7 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
             any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in folded) for w in words
         ):
             found.append(Found(pk, name, division, withdrawn))
-            if len(found) >= SEARCH_LIMIT:
-                break
-    return found
+    return sorted(found, key=lambda f: sort_key(f.name))[:SEARCH_LIMIT]
 
 
 # --- the card ---------------------------------------------------------------------------
@@ -237,16 +232,18 @@ def player_of(tournament: Tournament, player_id: int) -> Player | None:
 
 # The card is what 2,000 phones fetch at once when a round is seated, so it is read with
 # plain SQL: compiling the ORM's queries cost more than running them.
-def _one(sql: str, params: list[object]) -> tuple | None:
+def _one(sql: str, params: Sequence[Any]) -> tuple[Any, ...] | None:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchone()
+        row: tuple[Any, ...] | None = cursor.fetchone()
+        return row
 
 
-def _all(sql: str, params: list[object]) -> list[tuple]:
+def _all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+        return rows
 
 
 def _instant(value: object) -> datetime | None:
@@ -440,7 +437,11 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         show_points = done and not hidden and rnd.kind == Round.Kind.PRELIMINARY
         if show_points:
             running += seat.points or 0
-        them = (seat.team_score - seat.margin) if done and seat.margin is not None else None
+        them = (
+            seat.team_score - seat.margin
+            if seat.team_score is not None and seat.margin is not None
+            else None
+        )
         lines.append(
             LedgerLine(
                 rnd.number,
@@ -511,7 +512,7 @@ def final_view(tournament: Tournament) -> FinalView | None:
     progress = final_progress(tournament)
     champs = division = None
     if progress is not None and progress.champions is not None:
-        division = "A" if progress.champions.value == "NS" else "B"
+        division = DIVISION_OF_TEAM[progress.champions]
         champs = pair_a if division == "A" else pair_b
     skipped = tuple(
         f"{player.name} (division {division_name}): {why}"
@@ -572,11 +573,7 @@ class SeatingTable:
 
 def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
     """The round's seating by table, cut into pages for the projector."""
-    by_table: dict[int, dict[str, tuple[str, bool]]] = defaultdict(dict)
-    for table, position, name, withdrawn in SeatRow.objects.filter(round=rnd).values_list(
-        "table", "position", "player__name", "player__withdrawn"
-    ):
-        by_table[table][position] = (name, withdrawn)
+    by_table = SeatRow.objects.filter(round=rnd).by_table("player__name", "player__withdrawn")
     tables = [
         SeatingTable(
             t,

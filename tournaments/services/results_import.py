@@ -36,6 +36,7 @@ from . import ServiceError, log, now_or
 from .people import link_players
 from .tournaments import rule_values
 
+TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
 SCHEMA = "snowman.results/1"
 SEATS = ("N", "E", "S", "W")
 TEAMS = ("NS", "EW")
@@ -62,7 +63,9 @@ class ImportOutcome:
 # --- Checking -------------------------------------------------------------------------
 
 
-def _get(obj: Any, key: str, path: str, kind: type | tuple[type, ...], *, null: bool = False):
+def _get(
+    obj: Any, key: str, path: str, kind: type | tuple[type, ...], *, null: bool = False
+) -> Any:
     if not isinstance(obj, dict):
         raise InvalidResults(path, "expected an object")
     here = f"{path}.{key}" if path else key
@@ -89,7 +92,7 @@ def _name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
 
 
-def _choice(obj: Any, key: str, path: str, choices: tuple[str, ...], *, null: bool = False):
+def _choice(obj: Any, key: str, path: str, choices: tuple[str, ...], *, null: bool = False) -> Any:
     value = _get(obj, key, path, str, null=null)
     if value is not None and value not in choices:
         raise InvalidResults(f"{path}.{key}", f"must be one of {', '.join(choices)}, not {value!r}")
@@ -162,7 +165,7 @@ def check_document(doc: Any) -> dict[int, str]:
         raise InvalidResults("schema", f"expected {SCHEMA!r}, found {schema!r}")
     t = _get(doc, "tournament", "", dict)
     name = _get(t, "name", "tournament", str).strip()
-    if not name or len(name) > Tournament._meta.get_field("name").max_length:
+    if not name or len(name) > TOURNAMENT_NAME_MAX:
         raise InvalidResults("tournament.name", "must be 1 to 120 characters")
     slug = _get(t, "slug", "tournament", str)
     if slugify(slug) != slug or not slug or len(slug) > 140:
@@ -339,7 +342,13 @@ def import_results(
 
 
 def _write(
-    doc: dict[str, Any], digest: str, *, by: str, filename: str, at: datetime, link: Callable
+    doc: dict[str, Any],
+    digest: str,
+    *,
+    by: str,
+    filename: str,
+    at: datetime,
+    link: Callable[..., Any],
 ) -> ImportOutcome:
     info = doc["tournament"]
     rules = _rules(info["rules"])

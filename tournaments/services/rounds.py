@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 from django.db import transaction
 
@@ -15,6 +16,7 @@ from ..domain.hands import Seat, Team
 from ..domain.seating import (
     FirstRoundRemedy,
     NextSeating,
+    PlayerId,
     SeatingError,
     TableResult,
     TableSeating,
@@ -31,7 +33,7 @@ from . import ServiceError, log, now_or
 from .play import observe_call, round_clock
 
 
-def _lock_tournament(tournament: Tournament) -> Tournament:
+def lock_tournament(tournament: Tournament) -> Tournament:
     return Tournament.objects.select_for_update().get(pk=tournament.pk)
 
 
@@ -42,25 +44,44 @@ def _lock_round(rnd: Round) -> Round:
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
-    tables: dict[int, dict[Seat, int]] = {}
-    for table, position, player_id in SeatRow.objects.filter(round=rnd).values_list(
-        "table", "position", "player_id"
-    ):
-        tables.setdefault(table, {})[Seat(position)] = player_id
-    return [TableSeating(t, seats) for t, seats in sorted(tables.items())]
+    tables = SeatRow.objects.filter(round=rnd).by_table("player_id")
+    return [
+        TableSeating(t, {Seat(position): pid for position, (pid,) in seats.items()})
+        for t, seats in sorted(tables.items())
+    ]
 
 
-def _write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
-    SeatRow.objects.bulk_create(
-        SeatRow(round=rnd, table=t.table, position=seat.value, player_id=pid)
+def seat_rows(
+    rnd: Round,
+    seating: Iterable[TableSeating],
+    *,
+    only: Iterable[PlayerId] | None = None,
+    changed_at: datetime | None = None,
+) -> list[SeatRow]:
+    """The seat rows of a seating (the one place they are built): all of them, or only
+    the seats of the players in ``only``."""
+    keep = None if only is None else set(only)
+    return [
+        SeatRow(
+            round=rnd,
+            table=t.table,
+            position=seat.value,
+            player_id=cast(int, pid),
+            changed_at=changed_at,
+        )
         for t in seating
         for seat, pid in t.seats.items()
-    )
+        if keep is None or pid in keep
+    ]
+
+
+def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
+    SeatRow.objects.bulk_create(seat_rows(rnd, seating))
     Match.objects.bulk_create(Match(round=rnd, table=t.table) for t in seating)
     live = set(
-        TableLink.objects.filter(
-            tournament_id=rnd.tournament_id, revoked_at__isnull=True
-        ).values_list("table", flat=True)
+        TableLink.objects.live()
+        .filter(tournament_id=rnd.tournament_id)
+        .values_list("table", flat=True)
     )
     TableLink.objects.bulk_create(
         TableLink(tournament_id=rnd.tournament_id, table=t.table, token=secrets.token_urlsafe(32))
@@ -85,7 +106,7 @@ def draw_first_round(
     and adds the missing ones as "House A1", "House B1", ..."""
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
-        tournament = _lock_tournament(tournament)
+        tournament = lock_tournament(tournament)
         existing = tournament.rounds.first()
         if existing is not None:
             if (
@@ -104,7 +125,7 @@ def draw_first_round(
         )
         a_ids = [p.pk for p in players if p.division == "A"]
         b_ids = [p.pk for p in players if p.division == "B"]
-        sit_outs: list = []
+        sit_outs: list[PlayerId] = []
         note = ""
         try:
             if not remedy:
@@ -119,8 +140,8 @@ def draw_first_round(
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
-        _write_seating(rnd, seating)
-        SitOut.objects.bulk_create(SitOut(round=rnd, player_id=pid) for pid in sit_outs)
+        write_seating(rnd, seating)
+        SitOut.objects.bulk_create(SitOut(round=rnd, player_id=cast(int, p)) for p in sit_outs)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
         log(
@@ -150,8 +171,10 @@ def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
     raise SeatingError("That remedy does not apply to the checked-in players; reload the page.")
 
 
-def _house_for(tournament: Tournament, remedy: FirstRoundRemedy, *, by: str) -> dict[str, list]:
-    house: dict[str, list] = {"A": [], "B": []}
+def _house_for(
+    tournament: Tournament, remedy: FirstRoundRemedy, *, by: str
+) -> dict[str, list[PlayerId]]:
+    house: dict[str, list[PlayerId]] = {"A": [], "B": []}
     if remedy.kind != "house":
         return house
     free = Player.objects.filter(tournament=tournament, house=True, withdrawn=False).order_by("pk")
@@ -199,7 +222,7 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
             raise ServiceError("Players can only be swapped before the round starts.")
-        divisions = {first.pk: first.division, second.pk: second.division}
+        divisions: dict[PlayerId, str] = {first.pk: first.division, second.pk: second.division}
         try:
             swapped = swap(seating_of(rnd), first.pk, second.pk, divisions)
         except SeatingError as exc:
@@ -209,16 +232,7 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         changed = [t for t in swapped if {first.pk, second.pk} & set(t.seats.values())]
         SeatRow.objects.filter(round=rnd, player_id__in=[first.pk, second.pk]).delete()
         SeatRow.objects.bulk_create(
-            SeatRow(
-                round=rnd,
-                table=t.table,
-                position=seat.value,
-                player_id=pid,
-                changed_at=now_or(None),
-            )
-            for t in changed
-            for seat, pid in t.seats.items()
-            if pid in (first.pk, second.pk)
+            seat_rows(rnd, changed, only=(first.pk, second.pk), changed_at=now_or(None))
         )
         log(
             rnd.tournament,
@@ -410,7 +424,7 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
     if not reason:
         raise ServiceError("Give a reason for reopening the round.")
     with transaction.atomic():
-        tournament = _lock_tournament(rnd.tournament)
+        tournament = lock_tournament(rnd.tournament)
         rnd = _lock_round(rnd)
         if rnd.kind != Round.Kind.PRELIMINARY or rnd.status != Round.Status.FINISHED:
             raise ServiceError(f"{rnd} is not a finalized preliminary round.")
@@ -464,7 +478,7 @@ class NextRoundPlan:
 
 
 def _last_finished(tournament: Tournament) -> Round:
-    last = tournament.rounds.order_by("-number").first()
+    last = tournament.rounds.newest()
     if last is None:
         raise ServiceError("Draw round 1 first.")
     if last.kind != Round.Kind.PRELIMINARY or last.number >= tournament.preliminary_rounds:
@@ -487,7 +501,7 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
     )
     seated = {pid for t in seating.values() for pid in t.seats.values()}
     sat_out_last = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
-    counts: dict[int, int] = {}
+    counts: dict[PlayerId, int] = {}
     for pid in SitOut.objects.filter(round__tournament=tournament).values_list(
         "player_id", flat=True
     ):
@@ -501,17 +515,22 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
         if checked and not w and not h and pk not in seated
     ]
     house = sorted(pk for pk in house_ids if pk not in withdrawn and pk not in seated)
-    kwargs = dict(
-        withdrawn=withdrawn,
-        waiting=waiting,
-        house=house,
-        sit_outs_so_far=counts,
-        lot_seed=tournament.lot_seed + last.number,
-        house_seated=house_ids & seated,
-    )
+
+    def seat(close: Sequence[int] | None) -> NextSeating:
+        return seat_with_holes(
+            results,
+            withdrawn=withdrawn,
+            waiting=waiting,
+            house=house,
+            sit_outs_so_far=counts,
+            lot_seed=tournament.lot_seed + last.number,
+            close=close,
+            house_seated=house_ids & seated,
+        )
+
     try:
-        proposal = seat_with_holes(results, **kwargs)
-        chosen = proposal if close is None else seat_with_holes(results, close=close, **kwargs)
+        proposal = seat(None)
+        chosen = proposal if close is None else seat(close)
     except SeatingError as exc:
         raise ServiceError(str(exc)) from exc
     holes = sum(1 for t in seating.values() for pid in t.seats.values() if pid in withdrawn)
@@ -539,7 +558,7 @@ def seat_next_round(
     ``expect`` is the fingerprint of the preview the director confirmed; when the room
     changed meanwhile the seating is refused so that nothing is seated unseen."""
     with transaction.atomic():
-        tournament = _lock_tournament(tournament)
+        tournament = lock_tournament(tournament)
         plan = plan_next_round(tournament, close)
         if expect is not None and expect != fingerprint(plan):
             raise ServiceError(
@@ -547,9 +566,14 @@ def seat_next_round(
                 "look at the new preview and confirm again."
             )
         rnd = Round.objects.create(tournament=tournament, number=plan.number)
-        _write_seating(rnd, plan.seating.tables)
-        SitOut.objects.bulk_create(SitOut(round=rnd, player_id=p) for p in plan.seating.sit_outs)
-        name = plan.names.__getitem__
+        write_seating(rnd, plan.seating.tables)
+        SitOut.objects.bulk_create(
+            SitOut(round=rnd, player_id=cast(int, p)) for p in plan.seating.sit_outs
+        )
+
+        def name(pid: PlayerId) -> str:
+            return plan.names[cast(int, pid)]
+
         lines = [f"Seated {rnd} by rotation"]
         if plan.seating.closed:
             lines.append("closed table(s) " + ", ".join(map(str, plan.seating.closed)))
@@ -573,7 +597,7 @@ def fingerprint(plan: NextRoundPlan) -> str:
                 (t.table, sorted((s.value, p) for s, p in t.seats.items()))
                 for t in plan.seating.tables
             ],
-            sorted(plan.seating.sit_outs),
+            sorted(cast(list[int], plan.seating.sit_outs)),
             plan.seating.closed,
         )
     )
@@ -592,10 +616,8 @@ def revoke_link(
     now = now_or(now)
     with transaction.atomic():
         # Serialises two reissues of one table (a double click) on the one-live-link rule.
-        _lock_tournament(tournament)
-        TableLink.objects.filter(
-            tournament=tournament, table=table, revoked_at__isnull=True
-        ).update(revoked_at=now)
+        lock_tournament(tournament)
+        TableLink.objects.live().filter(tournament=tournament, table=table).update(revoked_at=now)
         link = TableLink.objects.create(
             tournament=tournament, table=table, token=secrets.token_urlsafe(32)
         )

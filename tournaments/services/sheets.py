@@ -8,7 +8,6 @@ only lay them out.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,7 +17,8 @@ from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, SitOut, TableLink, Tournament
 from ..models import Seat as SeatRow
-from . import now_or
+from . import current_round, now_or
+from .names import sort_key as sort_key  # also read by the seating PDF's tests
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
 
 
@@ -158,37 +158,6 @@ class FinalResults:
     skipped: tuple[str, ...] = ()  # §4: withdrawn players passed over, with the reason
 
 
-# Letters that Unicode does not decompose into a base letter and an accent.
-UNDECOMPOSED = str.maketrans(
-    {
-        "Ł": "L",
-        "ł": "l",
-        "Ø": "O",
-        "ø": "o",
-        "Đ": "D",
-        "đ": "d",
-        "Æ": "AE",
-        "æ": "ae",
-        "Œ": "OE",
-        "œ": "oe",
-        "ß": "ss",
-        "Þ": "Th",
-        "þ": "th",
-        "ı": "i",
-    }
-)
-
-
-def sort_key(name: str) -> tuple[str, str]:
-    """Alphabetical as people read it: accents and case do not move a name."""
-    plain = "".join(
-        c
-        for c in unicodedata.normalize("NFKD", name.translate(UNDECOMPOSED))
-        if not unicodedata.combining(c)
-    )
-    return plain.casefold(), name
-
-
 def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLine, ...]:
     counts: dict[int, int] = defaultdict(int)
     for row in rows:
@@ -248,12 +217,13 @@ def standings_sheet(
 
 
 def _seats_by_table(rnd: Round) -> dict[int, dict[Seat, Seated]]:
-    tables: dict[int, dict[Seat, Seated]] = defaultdict(dict)
-    for table, position, name, division, house in SeatRow.objects.filter(round=rnd).values_list(
-        "table", "position", "player__name", "player__division", "player__house"
-    ):
-        tables[table][Seat(position)] = Seated(name, division, house)
-    return {t: {s: seats[s] for s in SEATS if s in seats} for t, seats in sorted(tables.items())}
+    tables = SeatRow.objects.filter(round=rnd).by_table(
+        "player__name", "player__division", "player__house"
+    )
+    return {
+        t: {s: Seated(*seats[s.value]) for s in SEATS if s.value in seats}
+        for t, seats in sorted(tables.items())
+    }
 
 
 def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
@@ -285,11 +255,6 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     )
 
 
-def current_round(tournament: Tournament) -> Round | None:
-    """The round being played or about to be: the one the tables sit in now."""
-    return tournament.rounds.order_by("-number").first()
-
-
 def table_cards(
     tournament: Tournament,
     link_url: Callable[[str], str],
@@ -307,9 +272,9 @@ def table_cards(
         return None
     tables = _seats_by_table(rnd)
     tokens = dict(
-        TableLink.objects.filter(
-            tournament=tournament, revoked_at__isnull=True, table__in=list(tables)
-        ).values_list("table", "token")
+        TableLink.objects.live()
+        .filter(tournament=tournament, table__in=list(tables))
+        .values_list("table", "token")
     )
     return TableCards(
         event=tournament.name,
@@ -376,9 +341,11 @@ def scoresheets(rnd: Round, table: int | None = None, now: datetime | None = Non
         (m.table, m.game): m for m in Match.objects.filter(round=rnd, table__in=list(tables))
     }
     hands: dict[int, list[HandEntry]] = defaultdict(list)
-    for entry in HandEntry.objects.filter(
-        match__in=[m.pk for m in matches.values()], state=HandEntry.State.STANDING
-    ).order_by("match_id", "number"):
+    for entry in (
+        HandEntry.objects.standing()
+        .filter(match__in=[m.pk for m in matches.values()])
+        .order_by("match_id", "number")
+    ):
         hands[entry.match_id].append(entry)
     # The final gets a sheet for every game it could need (best of three: three sheets).
     games = range(1, 2 * tournament.final_games_to_win) if final else [1]

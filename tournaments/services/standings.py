@@ -5,20 +5,21 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
 from django.db import transaction
 
-from ..domain.final import FinalState, entrants, final_state
+from ..domain.final import DIVISION_OF_TEAM, FinalState, entrants, final_state
 from ..domain.final import seed_final as seed_final_rule
-from ..domain.hands import Team
 from ..domain.rules import sit_out_points_setting
-from ..domain.seating import SeatingError
+from ..domain.seating import PlayerId, SeatingError
 from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
 from ..models import Match, Player, Round, SitOut, Substitution, TieBreak, Tournament
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
+from .names import sort_key
 from .play import game_winners
-from .rounds import _lock_tournament, _write_seating
+from .rounds import lock_tournament, write_seating
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class StandingRow:
 # the results change only when a match ends. So each process keeps the last ranking of
 # each tournament with the inputs it was computed from, and reuses it only while those
 # inputs, read afresh on every call, are equal: it cannot go stale.
-_ranked: dict[int, tuple[tuple, dict[str, list[StandingRow]]]] = {}
+_ranked: dict[int, tuple[tuple[Any, ...], dict[str, list[StandingRow]]]] = {}
 _RANKED_TOURNAMENTS = 8
 
 
@@ -120,7 +121,10 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
 
 
 def _rank(
-    tournament: Tournament, results: tuple, sat_out: tuple = (), partial: tuple = ()
+    tournament: Tournament,
+    results: tuple[Any, ...],
+    sat_out: tuple[Any, ...] = (),
+    partial: tuple[Any, ...] = (),
 ) -> dict[str, list[StandingRow]]:
     """Rank the players who played at least one match; house players never (§4, §6)."""
     # The rows carry the players themselves (pages and sheets read them), which cost
@@ -155,7 +159,7 @@ def _rank(
                     x.points for x in s.record.rounds if x.round_number == r.round_number
                 )
             by_round.update({o.round_number: o.points for o in s.record.sit_outs})
-            rows.append(StandingRow(s, by_id[s.player], by_round))
+            rows.append(StandingRow(s, by_id[cast(int, s.player)], by_round))
         table[division] = rows
     return table
 
@@ -168,12 +172,12 @@ def never_played(tournament: Tournament) -> list[Player]:
     partial = Substitution.objects.filter(match__round__tournament=tournament).values(
         "player_out_id"
     )
-    return list(
+    never = (
         Player.objects.filter(tournament=tournament, house=False)
         .exclude(pk__in=played)
         .exclude(pk__in=partial)
-        .order_by("division", "name")
     )
+    return sorted(never, key=lambda p: (p.division, sort_key(p.name)))
 
 
 @dataclass(frozen=True)
@@ -190,17 +194,17 @@ class FinalEntry:
 
 def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
     table = standings(tournament)
-    breaks = {}
-    for tb in TieBreak.objects.filter(tournament=tournament):
-        breaks.setdefault(tb.division, tb)  # newest first by Meta.ordering
-    result = {}
+    breaks: dict[str, TieBreak] = {}
+    for newest in TieBreak.objects.filter(tournament=tournament):
+        breaks.setdefault(newest.division, newest)  # newest first by Meta.ordering
+    result: dict[str, FinalEntry] = {}
     for division, rows in table.items():
         eligible = [row for row in rows if not row.player.withdrawn]
         tb = breaks.get(division)
         order = [int(x) for x in tb.order.split(",")] if tb else []
-        pairs = [(row.player.pk, row.rank) for row in eligible]
+        pairs: list[tuple[PlayerId, int]] = [(row.player.pk, row.rank) for row in eligible]
         entry = entrants(pairs, order)
-        by_pk = {row.player.pk: row for row in rows}
+        by_pk: dict[PlayerId, StandingRow] = {row.player.pk: row for row in rows}
         finalists = [by_pk[pk].player for pk in entry.finalists]
         cut = max((by_pk[pk].rank for pk in entry.finalists), default=None)
         if entry.tied:
@@ -232,7 +236,7 @@ def break_tie(
     if not reason:
         raise ServiceError("Say why the tie is broken this way.")
     with transaction.atomic():
-        tournament = _lock_tournament(tournament)
+        tournament = lock_tournament(tournament)
         entry = final_entries(tournament)[division]
         tied = {row.player.pk for row in entry.tied}
         if not tied:
@@ -259,6 +263,14 @@ def break_tie(
     return tb
 
 
+def final_readiness(tournament: Tournament) -> tuple[int, bool]:
+    """The finished preliminary rounds, and whether the final may be seated: every
+    preliminary round the event has is played and finished, and none is left unseated."""
+    prelim = tournament.rounds.filter(kind=Round.Kind.PRELIMINARY)
+    done = prelim.filter(status=Round.Status.FINISHED).count()
+    return done, done >= tournament.preliminary_rounds and prelim.count() == done
+
+
 def final_round(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(kind=Round.Kind.FINAL).first()
 
@@ -268,18 +280,17 @@ def final_progress(tournament: Tournament) -> FinalState | None:
     if rnd is None:
         return None
     games = rnd.matches.order_by("game")
-    return final_state(game_winners(games), tournament.final_games_to_win)
+    return final_state(game_winners(list(games)), tournament.final_games_to_win)
 
 
 def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) -> Round:
     now = now_or(now)
     with transaction.atomic():
-        tournament = _lock_tournament(tournament)
+        tournament = lock_tournament(tournament)
         if final_round(tournament) is not None:
             raise ServiceError("The final is already seated.")
-        prelim = tournament.rounds.filter(kind=Round.Kind.PRELIMINARY)
-        done = prelim.filter(status=Round.Status.FINISHED).count()
-        if done < tournament.preliminary_rounds or prelim.count() != done:
+        done, ready = final_readiness(tournament)
+        if not ready:
             raise ServiceError(
                 f"Finish all {tournament.preliminary_rounds} preliminary rounds first "
                 f"({done} finished)."
@@ -306,10 +317,13 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             status=Round.Status.RUNNING,
             started_at=now,
         )
-        _write_seating(rnd, [seating])
+        write_seating(rnd, [seating])
         tournament.status = Tournament.Status.FINAL
         tournament.save(update_fields=["status"])
-        names = dict(Player.objects.filter(pk__in=seating.seats.values()).values_list("pk", "name"))
+        seated = [cast(int, p) for p in seating.seats.values()]
+        names: dict[PlayerId, str] = dict(
+            Player.objects.filter(pk__in=seated).values_list("pk", "name")
+        )
         skipped = [f"{p.name} ({why})" for e in entries.values() for p, why in e.skipped]
         log(
             tournament,
@@ -329,7 +343,7 @@ def champions(tournament: Tournament) -> str | None:
     progress = final_progress(tournament)
     if progress is None or progress.champions is None:
         return None
-    return "A" if progress.champions is Team.NS else "B"
+    return DIVISION_OF_TEAM[progress.champions]
 
 
 def finish_tournament(
@@ -337,7 +351,7 @@ def finish_tournament(
 ) -> Tournament:
     now = now_or(now)
     with transaction.atomic():
-        tournament = _lock_tournament(tournament)
+        tournament = lock_tournament(tournament)
         winner = champions(tournament)
         if winner is None:
             raise ServiceError("The final has no champions yet.")

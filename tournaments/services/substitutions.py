@@ -17,6 +17,7 @@ from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, SitOut, Substitution
 from ..models import Seat as SeatRow
 from . import ServiceError, log, now_or
+from .names import sort_key
 
 
 def substitute(
@@ -115,12 +116,12 @@ def substitutes_for(match: Match) -> list[Player]:
     """Who may come in at this match: waiting players and free house players."""
     rnd = match.round
     seated = SeatRow.objects.filter(round=rnd).values("player_id")
-    return list(
+    free = (
         Player.objects.filter(tournament_id=rnd.tournament_id, withdrawn=False)
         .exclude(pk__in=seated)
         .filter(checked_in=True)
-        .order_by("-house", "division", "name")
     )
+    return sorted(free, key=lambda p: (not p.house, p.division, sort_key(p.name)))
 
 
 def attribute(match: Match, state: MatchState, seats: Sequence[SeatRow]) -> None:
@@ -151,8 +152,10 @@ def attribute(match: Match, state: MatchState, seats: Sequence[SeatRow]) -> None
             else:
                 sub.out_team_score = sub.out_individual = None
             start = sub.from_hand
-        if state.over and seat.team_score is not None:
-            seat.team_score -= given_team
-            seat.individual -= given_individual
-            seat.points = seat.team_score + seat.bonus + seat.individual
+        team, individual, bonus = seat.team_score, seat.individual, seat.bonus
+        # The three are written together when the match ends.
+        if state.over and team is not None and individual is not None and bonus is not None:
+            seat.team_score = team - given_team
+            seat.individual = individual - given_individual
+            seat.points = seat.team_score + bonus + seat.individual
     Substitution.objects.bulk_update(subs, ["out_team_score", "out_individual"])

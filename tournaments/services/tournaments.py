@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 from django.utils.text import slugify
@@ -114,5 +115,5 @@ def update_tournament(
 
 
 def _scoring_changed(old: RuleSettings, new: RuleSettings) -> bool:
-    free = dict.fromkeys(EDITABLE_AFTER_START, 0)
+    free: dict[str, Any] = dict.fromkeys(EDITABLE_AFTER_START, 0)
     return replace(old, **free) != replace(new, **free)

@@ -39,12 +39,8 @@ def substitution_panel(tournament: Tournament, rnd: Round, match: Match) -> dict
 def attendance_badges(tournament: Tournament) -> dict[str, object]:
     """Console badges (§6): players waiting, holes for the next round, free house
     players and this round's sit-outs, each a link to where it is dealt with."""
-    last = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
-        .order_by("-number")
-        .first()
-    )
-    seated = SeatRow.objects.filter(round=last).values("player_id") if last else []
+    last = Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY).newest()
+    seated = SeatRow.objects.filter(round=last).values_list("player_id", flat=True) if last else []
     people = Player.objects.filter(tournament=tournament)
     waiting = (
         people.filter(checked_in=True, withdrawn=False, house=False).exclude(pk__in=seated).count()

@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -19,10 +20,10 @@ class Command(BaseCommand):
             "--no-ratings", action="store_true", help="Do not recompute the ratings afterwards."
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         failed = []
         changed = False
-        for name in options["files"]:  # type: ignore[union-attr]
+        for name in options["files"]:
             path = Path(str(name))
             try:
                 outcome = import_results(path.read_bytes(), by="import_results", filename=path.name)

@@ -1,4 +1,5 @@
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
@@ -20,7 +21,7 @@ class Command(BaseCommand):
             "--force", action="store_true", help="Replace a database that holds an event."
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         source = options["file"]
         if source is None:
             directory = options["directory"] or Path(settings.BACKUP_DIR)

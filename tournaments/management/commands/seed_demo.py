@@ -1,5 +1,6 @@
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
@@ -33,7 +34,7 @@ class Command(BaseCommand):
             "random one, printed once.",
         )
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         username, password = str(options["username"]), str(options["password"])
         event = bool(options["event"])
         User = get_user_model()

@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import segno
 from django.conf import settings
@@ -42,10 +43,10 @@ class Command(BaseCommand):
         parser.add_argument("--tls-cert", default=env("TLS_CERT", ""))
         parser.add_argument("--tls-key", default=env("TLS_KEY", ""))
 
-    def handle(self, *args: object, **options: object) -> None:
+    def handle(self, *args: object, **options: Any) -> None:
         if settings.DEBUG:
             raise CommandError("The event server runs with DEBUG=0 (bin/serve sets it).")
-        port = int(options["port"])  # type: ignore[arg-type]
+        port = int(options["port"])
         cert, key = str(options["tls_cert"]), str(options["tls_key"])
         if bool(cert) != bool(key):
             raise CommandError("TLS needs both TLS_CERT and TLS_KEY.")
@@ -125,7 +126,7 @@ class Command(BaseCommand):
         if url:
             write("  Scan to open the console on a phone or tablet:")
             qr = segno.make(f"{url}/director/", error="m")
-            qr.terminal(out=self.stdout._out, compact=True)  # type: ignore[attr-defined]
+            qr.terminal(out=self.stdout._out, compact=True)  # type: ignore[arg-type]
         if settings.BACKUP_MINUTES > 0:
             write(
                 f"  Backups every {settings.BACKUP_MINUTES:g} min and at each finalize: "

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache, cached_property
+from typing import Any, cast
 
 from django.db import connection
-from django.db.models import BooleanField
+from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
 
 from ...models import TableLink, Tournament
@@ -102,8 +103,9 @@ def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
 @cache
 def _live_link_sql() -> str:
     qn = connection.ops.quote_name
+    # Concrete fields of the link's own table (never a reverse relation): the cast is safe.
     column = {
-        f: qn(TableLink._meta.get_field(f).column)
+        f: qn(str(cast(Field[Any, Any], TableLink._meta.get_field(f)).column))
         for f in ("id", "tournament", "table", "revoked_at")
     }
     return (

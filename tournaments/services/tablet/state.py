@@ -116,7 +116,11 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
 
 
 def table_state(
-    scope: TableScope, now: datetime | None = None, match_id: object = None, *, touch: bool = True
+    scope: TableScope,
+    now: datetime | None = None,
+    match_id: int | None = None,
+    *,
+    touch: bool = True,
 ) -> dict[str, Any]:
     """Everything the table screen shows, as JSON; notes the tablet's contact unless
     ``touch`` is false (a refusal carries the state but changes nothing)."""
@@ -357,7 +361,7 @@ def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> d
     upcoming = [s for s in seats if s.round_id == rnd.pk]
     by_player = {s.player_id: s for s in upcoming}
     by_place = {(s.table, s.position): s for s in upcoming}
-    moves = []
+    moves: list[dict[str, Any]] = []
     for position in (s.value for s in SEATS):
         now_seat = here.get(position)
         if now_seat is None:

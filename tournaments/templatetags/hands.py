@@ -1,0 +1,15 @@
+"""The director's hand logs: a hand in words (``services.handtext``)."""
+
+from __future__ import annotations
+
+from django import template
+
+from ..models import HandEntry
+from ..services.handtext import describe
+
+register = template.Library()
+
+
+@register.filter
+def hand_text(entry: HandEntry) -> str:
+    return describe(entry)
