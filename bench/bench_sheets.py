@@ -71,7 +71,7 @@ def configure(db: str, reuse: bool) -> None:
 
 def play_match(rng: random.Random, rules: Any) -> tuple[Any, list[Any], Any]:
     """One timed match: regular hands until the target or the time limit, then the hand
-    in progress at the call and tie-break hands while tied (RULES.md §2.2)."""
+    in progress at the call and tie-break hands while tied (docs/rules.md §2.2)."""
     from tournaments.domain.hands import SEATS
     from tournaments.domain.match import Phase, PhasedHand, TimeCall, replay
     from tournaments.domain.simulation import random_hand

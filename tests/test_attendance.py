@@ -1,4 +1,4 @@
-"""RULES.md §6 in the services: withdrawals, late arrivals, house players, sit-outs,
+"""docs/rules.md §6 in the services: withdrawals, late arrivals, house players, sit-outs,
 substitutions, round-1 remedies, and the final's entry (§4)."""
 
 from datetime import timedelta

@@ -380,7 +380,7 @@ def test_live_board_shows_status_score_hands_flags_and_attention(director_client
 
 
 def test_a_late_table_gets_an_extension(director_client, make_tournament):
-    # RULES.md §7 (issue 11): an extension is given before the table's time runs out; one
+    # docs/rules.md §7 (issue 11): an extension is given before the table's time runs out; one
     # asked for after the call is refused, since it would un-call time.
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=19))

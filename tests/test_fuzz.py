@@ -501,7 +501,7 @@ END_ANSWERS = {200, 201, 302, 400, 403, 409, 422}
 
 class RoundEndMachine(RuleBasedStateMachine):
     """Two tablets at table 1 and the director, doing anything in any order at the end of
-    a round (RULES.md §7). No request may answer 5xx, and the table's state, the board
+    a round (docs/rules.md §7). No request may answer 5xx, and the table's state, the board
     and the table page always answer."""
 
     counter = 0

@@ -1,4 +1,4 @@
-"""The end of a round in real Chromium (RULES.md §7): two tablets answering the call
+"""The end of a round in real Chromium (docs/rules.md §7): two tablets answering the call
 differently, an agreement after a dispute, undo after the call and re-entry, a stale
 answer after a reload, a first-dealer fix and a round reopened by the director.
 

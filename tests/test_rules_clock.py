@@ -1,4 +1,4 @@
-"""RULES.md §2: the server clock with pauses, an early call and per-table extensions."""
+"""docs/rules.md §2: the server clock with pauses, an early call and per-table extensions."""
 
 from datetime import UTC, datetime, timedelta
 

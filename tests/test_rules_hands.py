@@ -1,4 +1,4 @@
-"""RULES.md §2.1: every row of the hand table, and entries that cannot be made."""
+"""docs/rules.md §2.1: every row of the hand table, and entries that cannot be made."""
 
 import pytest
 

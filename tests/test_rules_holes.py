@@ -1,4 +1,4 @@
-"""RULES.md §6: seating the next round with holes, round-1 remedies, sit-out points."""
+"""docs/rules.md §6: seating the next round with holes, round-1 remedies, sit-out points."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""RULES.md §2.1–2.4: a match replayed from its hands."""
+"""docs/rules.md §2.1–2.4: a match replayed from its hands."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""RULES.md §1 and §3: who can be seated, the draw, swaps and the winner-split rotation."""
+"""docs/rules.md §1 and §3: who can be seated, the draw, swaps and the winner-split rotation."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""RULES.md §4: the tiebreak chain, the lot, the final's seeding and its best of three."""
+"""docs/rules.md §4: the tiebreak chain, the lot, the final's seeding and its best of three."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Whole simulated events, checked against an independent reading of RULES.md.
+"""Whole simulated events, checked against an independent reading of docs/rules.md.
 
 The checks below recompute everything from the exported hands without importing the rules
 engine: every hand's points, each match's score, end, winner, bonuses and player points,

@@ -1,4 +1,4 @@
-"""Messy simulated events (§6) checked against an independent reading of RULES.md.
+"""Messy simulated events (§6) checked against an independent reading of docs/rules.md.
 
 Recomputed from the exported hands without the rules engine: who held each seat for
 each hand, every player's points per match, sit-out points, the standings (played,

@@ -475,7 +475,7 @@ def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(ev
     )
     assert status == 200 and body["state"]["match"]["status"] == "disputed"
     assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
-    # RULES.md §7: a dispute stands until the director resolves it; a later agreement
+    # docs/rules.md §7: a dispute stands until the director resolves it; a later agreement
     # is refused (409) with the current state.
     status, body = post(client, "confirm", {"agree": True, "by": east, "note": ""})
     assert status == 409 and body["state"]["match"]["status"] == "disputed"

@@ -42,7 +42,7 @@ OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_sta
 
 
 class TournamentForm(forms.Form):
-    """Name and every rule setting of RULES.md §5, validated by ``RuleSettings.errors``."""
+    """Name and every rule setting of docs/rules.md §5, validated by ``RuleSettings.errors``."""
 
     name = forms.CharField(max_length=120)
     tiebreaks = forms.CharField(

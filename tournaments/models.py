@@ -88,7 +88,7 @@ class Tournament(models.Model):
     late_sync_grace_minutes = models.PositiveSmallIntegerField(default=15)
     # §6: "average", "none", or a fixed number of points, for a player who sits out.
     sit_out_score = models.CharField(max_length=8, default="average")
-    # RULES.md §5: players' phones and the projector show no totals or ranks during the
+    # docs/rules.md §5: players' phones and the projector show no totals or ranks during the
     # last N preliminary rounds (0 = never hidden).
     hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
 
@@ -353,7 +353,7 @@ class Match(models.Model):
     confirmed_by = models.CharField(max_length=150, blank=True)
     confirmed_at = models.DateTimeField(null=True, blank=True)
     dispute_note = models.TextField(blank=True)
-    # RULES.md §7: the instant time was called for this table, written once (by the
+    # docs/rules.md §7: the instant time was called for this table, written once (by the
     # director's call, or when a request first sees the limit reached) and never
     # recomputed from the settings, so no later change un-calls it.
     time_called_at = models.DateTimeField(null=True, blank=True)
@@ -436,7 +436,7 @@ class HandEntry(models.Model):
     renege_by = models.CharField(max_length=1, choices=SeatPosition, blank=True)
     dealer_partner_ordered_up = models.BooleanField(default=False)
     defender_alone = models.CharField(max_length=1, choices=SeatPosition, blank=True)
-    # A hand sent after the call that the tablet says it entered before (RULES.md §7):
+    # A hand sent after the call that the tablet says it entered before (docs/rules.md §7):
     # the claimed instant, and the flag the director sees until they review it.
     claimed_at = models.DateTimeField(null=True, blank=True)
     late_sync = models.BooleanField(default=False)

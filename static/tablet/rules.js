@@ -38,7 +38,7 @@ export function scoreHand(body, rules) {
   return { points, individual };
 }
 
-/* The bonuses of RULES.md §2.3 for the winner that reached the target (team_bonuses). */
+/* The bonuses of docs/rules.md §2.3 for the winner that reached the target (team_bonuses). */
 export function teamBonuses(score, reached, winner, rules) {
   const bonuses = { NS: 0, EW: 0 };
   if (!winner || !reached || reached.team !== winner) return bonuses;
@@ -53,7 +53,7 @@ export function teamBonuses(score, reached, winner, rules) {
 /* The match after one more hand. ``before``: {score, phase, timeCalled, inProgress}, the
  * server's state for the next hand (score, next_phase, time_called,
  * hand_in_progress_at_call). Time ends the match after the hand in progress at the call
- * (or, when none was, after any hand) once the score is untied (RULES.md §7). The
+ * (or, when none was, after any hand) once the score is untied (docs/rules.md §7). The
  * tablet does not know K, so a regular hand re-entered after the call (an undo of a hand
  * entered before it) is previewed as if time were not called; the server's answer then
  * says. */

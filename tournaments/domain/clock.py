@@ -1,4 +1,4 @@
-"""The round clock (RULES.md §2): the server's, never a tablet's.
+"""The round clock (docs/rules.md §2): the server's, never a tablet's.
 
 Vocabulary: a round is *started* at an instant, may be *paused* and *resumed* by the
 director, and *time is called* when the running time reaches the limit or the director

@@ -1,4 +1,4 @@
-"""The final (RULES.md §4): seeding and the best-of-three.
+"""The final (docs/rules.md §4): seeding and the best-of-three.
 
 Vocabulary: the *finalists* are the top two of division A, partners at N and S, against
 the top two of division B at E and W. The final is played in *games*, each a full game

@@ -1,4 +1,4 @@
-"""Seats, teams and the scoring of one hand (RULES.md §2.1).
+"""Seats, teams and the scoring of one hand (docs/rules.md §2.1).
 
 Vocabulary: a *seat* is N, E, S or W, clockwise; partners sit opposite, so team *NS*
 is seats N and S and team *EW* is E and W. The *dealer* deals one hand; the deal passes

@@ -1,4 +1,4 @@
-"""A match replayed from its hands (RULES.md §2.1–2.4 and the final's games, §4).
+"""A match replayed from its hands (docs/rules.md §2.1–2.4 and the final's games, §4).
 
 Vocabulary: the *first dealer* is chosen at the table (first jack); the *dealer* of
 hand k is the seat k-1 steps clockwise from it. The match ends at the *target*, or
@@ -40,7 +40,7 @@ class TimeCall:
 
     called: bool = False
     hand_in_progress: bool | None = None
-    # K of RULES.md §7: hands numbered up to it were entered before the call.
+    # K of docs/rules.md §7: hands numbered up to it were entered before the call.
     regular_through: int = 0
 
 

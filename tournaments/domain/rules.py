@@ -1,4 +1,4 @@
-"""Per-tournament rule settings (RULES.md §5).
+"""Per-tournament rule settings (docs/rules.md §5).
 
 Vocabulary: *target* is the score that ends a match; *march* is all five tricks;
 *lone march* is a march by a player going alone; *euchre* is the makers held to two
@@ -46,7 +46,7 @@ class RuleSettings:
     defend_alone_allowed: bool = False
     points_alone_euchre: int = 4
     # How long after the call a tablet may still send a hand it says it entered before
-    # the call (RULES.md §7, "late sync").
+    # the call (docs/rules.md §7, "late sync").
     late_sync_grace_minutes: int = 15
     sit_out_score: str = "average"
     hide_standings_last_rounds: int = 0

@@ -172,7 +172,7 @@ def rotate(results: Sequence[TableResult]) -> list[TableSeating]:
     return seating
 
 
-# --- Seating with holes (RULES.md §6) -------------------------------------------------
+# --- Seating with holes (docs/rules.md §6) -------------------------------------------------
 #
 # Vocabulary: a *hole* is a rotated seat whose player has withdrawn; a *waiting* player
 # is checked in and not seated (a late arrival, or last round's sit-out); a *house*

@@ -1,4 +1,4 @@
-"""Standings within a division (RULES.md §4).
+"""Standings within a division (docs/rules.md §4).
 
 Vocabulary: a player's *total* is the sum over preliminary rounds of their match points
 (team score + team bonuses + own awards and penalties); *wins* counts the matches their

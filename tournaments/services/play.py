@@ -53,7 +53,7 @@ def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock
 
 
 def table_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
-    """When time was called for the match's table (RULES.md §7), or None while it is not.
+    """When time was called for the match's table (docs/rules.md §7), or None while it is not.
 
     The stored fact wins. Without one: the room's call (the director's) reached every
     table but those it left their extension (their fact stays unwritten), and otherwise
@@ -94,7 +94,7 @@ def table_remaining(match: Match, now: datetime, clock: RoundClock | None = None
 
 
 def regular_through(entries: Sequence[HandEntry], called_at: datetime | None) -> int:
-    """K of RULES.md §7: the highest hand number entered before the call. An entry undone
+    """K of docs/rules.md §7: the highest hand number entered before the call. An entry undone
     before the call does not count (its number was then still to be played); one undone
     after it does, so its number stays regular when entered again."""
     if called_at is None:
@@ -297,7 +297,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
         override = match.overrides.order_by("-created_at", "-id").first()
         match.has_override = override is not None
         if override is not None:
-            # The bonuses follow the overriding winner (RULES.md §2.2).
+            # The bonuses follow the overriding winner (docs/rules.md §2.2).
             state = with_winner(state, Team(override.winner), match.round.tournament.rules)
             match.bonus_ns = state.bonuses.get(Team.NS, 0)
             match.bonus_ew = state.bonuses.get(Team.EW, 0)
@@ -410,7 +410,7 @@ def set_first_dealer(
 ) -> Match:
     """The table names its first dealer (and who keeps score) before the first hand. The
     director may set or change it later, with a reason: the dealers of the recorded hands
-    follow (RULES.md §7)."""
+    follow (docs/rules.md §7)."""
     now = now_or(now)
     reason = reason.strip()
     if director and not reason:
@@ -560,7 +560,7 @@ def _record(
         late_sync = _late_sync_holds(match, entries, entered_at, now)
         if late_sync:
             # Entered before the call and sent late: it keeps its place as a regular
-            # hand, flagged for the director (RULES.md §7).
+            # hand, flagged for the director (docs/rules.md §7).
             phase = Phase.REGULAR
             time = replace(time, regular_through=next_number)
     if phase is Phase.AT_CALL:
@@ -604,7 +604,7 @@ def _record(
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
 
 
-# No hand is played faster than this (RULES.md §7): a claimed entry time closer to the
+# No hand is played faster than this (docs/rules.md §7): a claimed entry time closer to the
 # previous hand's is not believed.
 MIN_HAND_SECONDS = 30
 
@@ -630,7 +630,7 @@ def _late_sync_holds(
 
 @dataclass(frozen=True)
 class Answers:
-    """The state an answer, an agreement or a dispute answers (RULES.md §7): the count of
+    """The state an answer, an agreement or a dispute answers (docs/rules.md §7): the count of
     standing hands and the match's version, as the sender last saw them."""
 
     hands: int
@@ -815,7 +815,7 @@ def correct_hand(
     """The director replaces a standing hand; the original stays in the history.
 
     A confirmed result goes back to "needs confirmation" unless ``confirm``: the director
-    confirms it, with the correction's reason (RULES.md §7)."""
+    confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
     reason = reason.strip()
     if not reason:
@@ -905,7 +905,7 @@ def insert_hand(
     client_key: str | None = None,
     now: datetime | None = None,
 ) -> Recorded:
-    """The director inserts a missing hand at ``position`` (RULES.md §7). The standing
+    """The director inserts a missing hand at ``position`` (docs/rules.md §7). The standing
     hands from there on move one number up: each is superseded by a copy at its new
     number (so the history keeps where it was), with the dealer its new number gives it;
     the inserted hand takes the phase of the hand it goes before (or the next phase)."""

@@ -6,7 +6,7 @@ Vocabulary: the *version* of a public answer is a short string computed by one q
 from rows the services already keep (the activity log's newest entry, the results of
 the latest rounds, one player's seat and match); a phone that sends it back in
 If-None-Match gets 304 without any other work. Nothing per phone is stored. Standings
-are *hidden* during the last N preliminary rounds (RULES.md §5): from the moment round
+are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
 ``P - N + 1`` is seated until the final is seeded, no public answer carries a total or a
 rank.
 """
@@ -107,7 +107,7 @@ latest_round = current_round
 
 
 def standings_hidden(tournament: Tournament, latest: Round | None) -> bool:
-    """True while no public answer may show a total or a rank (RULES.md §5)."""
+    """True while no public answer may show a total or a rank (docs/rules.md §5)."""
     n = tournament.hide_standings_last_rounds
     if n <= 0 or latest is None or latest.kind == Round.Kind.FINAL:
         return False

@@ -207,7 +207,7 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         h.individual_text = play_service.individual_points(  # type: ignore[attr-defined]
             h, rules, final=rnd.kind == Round.Kind.FINAL
         )
-    link = TableLink.objects.filter(tournament=t, table=table, revoked_at__isnull=True).first()
+    link = TableLink.objects.live().filter(tournament=t, table=table).first()
     state, state_error = match_state_or_error(match)
     # Only this table's seats (every seat of 500 tables was 2,000 rows for four).
     seats = next(iter(seating_rows(rnd, [table])), None)
@@ -342,8 +342,7 @@ class FinalView:
 
 def final_view(t: Tournament) -> FinalView:
     rnd = standing_service.final_round(t)
-    prelim = t.rounds.filter(kind=Round.Kind.PRELIMINARY)
-    done = prelim.filter(status=Round.Status.FINISHED).count()
+    done, ready = standing_service.final_readiness(t)
     table = standing_service.standings(t)
     seated = None
     games: list[Match] = []
@@ -363,7 +362,7 @@ def final_view(t: Tournament) -> FinalView:
         games_line = f"{progress.wins[team]}–{progress.wins[team.other]}"
     hands: list[HandEntry] = []
     if current is not None:
-        hands = list(current.hands.filter(state=HandEntry.State.STANDING).order_by("number"))
+        hands = list(current.hands.standing().order_by("number"))
     return FinalView(
         final=rnd,
         games=games,
@@ -376,7 +375,7 @@ def final_view(t: Tournament) -> FinalView:
         champion_names=champion_names,
         hands=hands,
         games_line=games_line,
-        ready=done >= t.preliminary_rounds and prelim.count() == done,
+        ready=ready,
         done=done,
     )
 

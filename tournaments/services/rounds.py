@@ -300,7 +300,7 @@ def call_time(
 ) -> Round:
     """Call time now for the room. A table with a running extension keeps it (its time is
     called when its own limit is reached) unless ``including_extended``. Every other
-    table's call is written as its fact at once (RULES.md §7)."""
+    table's call is written as its fact at once (docs/rules.md §7)."""
     now = now_or(now)
     with transaction.atomic():
         rnd = _lock_round(rnd)
@@ -342,7 +342,7 @@ def extend_table(
     match: Match, minutes: int, *, by: str, reason: str = "", now: datetime | None = None
 ) -> Match:
     """Give one table (that started late) extra minutes on top of the round limit; refused
-    once the table's time has been called (RULES.md §7: an extension never un-calls)."""
+    once the table's time has been called (docs/rules.md §7: an extension never un-calls)."""
     now = now_or(now)
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
@@ -378,7 +378,7 @@ def extend_table(
 
 def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round | None:
     """A running preliminary round whose limit has passed (or whose time was called), if
-    any: its minutes can no longer change (RULES.md §7)."""
+    any: its minutes can no longer change (docs/rules.md §7)."""
     now = now_or(now)
     for rnd in Round.objects.filter(
         tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.RUNNING
@@ -418,7 +418,7 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
 def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = None) -> Round:
     """Reopen the last finalized preliminary round while the round after it has no hand
     recorded: that round's seating (or the final's) is discarded, to be recomputed when
-    this one is finalized again (RULES.md §7)."""
+    this one is finalized again (docs/rules.md §7)."""
     now = now_or(now)
     reason = reason.strip()
     if not reason:

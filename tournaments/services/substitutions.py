@@ -1,4 +1,4 @@
-"""Substitution during a match (RULES.md §6): a seat changes hands from hand ``h`` on.
+"""Substitution during a match (docs/rules.md §6): a seat changes hands from hand ``h`` on.
 
 Each hand's team points count for whoever sat in the seat for that hand; the match's
 bonuses, its win or loss and its margin go to whoever held the seat when the match

@@ -101,7 +101,7 @@ def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
                 return _error(exc.message, 403, revoked=exc.revoked)
             except Conflict as exc:
                 # A stale request is answered with the state it should have answered, so
-                # the tablet shows it at once (RULES.md §7).
+                # the tablet shows it at once (docs/rules.md §7).
                 return _error(exc.message, exc.status, state=_current_state(scope, form))
             except ServiceError as exc:
                 return _error(exc.message, exc.status)

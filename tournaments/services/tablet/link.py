@@ -105,7 +105,7 @@ def _live_link_sql() -> str:
     qn = connection.ops.quote_name
     # Concrete fields of the link's own table (never a reverse relation): the cast is safe.
     column = {
-        f: qn(str(cast(Field[Any, Any], TableLink._meta.get_field(f)).column))
+        f: qn(str(cast("Field[Any, Any]", TableLink._meta.get_field(f)).column))
         for f in ("id", "tournament", "table", "revoked_at")
     }
     return (

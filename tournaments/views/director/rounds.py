@@ -44,6 +44,7 @@ from ...services.console import (
     live_board,
     seating_tables,
 )
+from ...services.names import sort_key
 from ...services.players import division_counts
 from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable
@@ -157,7 +158,7 @@ def _swap_choices(tables: list) -> list[tuple[int, str]]:
         for row in tables
         for seat, p in row.seats.items()
     ]
-    return sorted(people, key=lambda c: c[1].casefold())
+    return sorted(people, key=lambda c: sort_key(c[1]))
 
 
 @desk_required
