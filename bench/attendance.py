@@ -112,8 +112,11 @@ def main(argv: list[str] | None = None) -> None:
 
     from django.conf import settings
 
+    from tournaments.roles import assign
+
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     user = get_user_model().objects.create_user("bench-director", password="x", is_staff=True)
+    assign(user, "director")  # a staff flag alone is no role
     client = Client()
     client.force_login(user)
 
