@@ -23,33 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var" / "bench-series"
 
-FIRST = (
-    "Ann",
-    "Bob",
-    "Cara",
-    "Dev",
-    "Eli",
-    "Fay",
-    "Gus",
-    "Hana",
-    "Ivan",
-    "Jo",
-    "Kai",
-    "Lena",
-    "Max",
-    "Nia",
-    "Otto",
-    "Pia",
-    "Quinn",
-    "Rosa",
-    "Sam",
-    "Tess",
-    "Uma",
-    "Vic",
-    "Wes",
-    "Xena",
-    "Yuri",
-    "Zoe",
+MORE_FIRST = (
     "Abe",
     "Bea",
     "Cy",
@@ -65,25 +39,7 @@ FIRST = (
     "Mo",
     "Ned",
 )
-LAST = (
-    "Lee",
-    "Moreau",
-    "Novak",
-    "Okafor",
-    "Park",
-    "Quist",
-    "Reyes",
-    "Schmidt",
-    "Tanaka",
-    "Ueda",
-    "Vogel",
-    "Walsh",
-    "Young",
-    "Zhang",
-    "Brandt",
-    "Costa",
-    "Dunn",
-    "Evans",
+MORE_LAST = (
     "Fischer",
     "Garcia",
     "Haas",
@@ -112,8 +68,11 @@ LAST = (
 
 
 def names(count: int, seed: int) -> list[str]:
+    # The simulator's names, and more of them: 2,000 people need a larger pool.
+    from tournaments.services.simulate import FIRST, LAST
+
     rng = random.Random(seed)
-    pool = [f"{f} {last}" for f in FIRST for last in LAST]
+    pool = [f"{f} {last}" for f in (*FIRST, *MORE_FIRST) for last in (*LAST, *MORE_LAST)]
     rng.shuffle(pool)
     return [pool[i] if i < len(pool) else f"{pool[i % len(pool)]} {i}" for i in range(count)]
 
