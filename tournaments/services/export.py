@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..domain.hands import Seat
@@ -10,7 +11,7 @@ from ..domain.rules import sit_out_points_setting
 from ..domain.standings import sit_out_lines
 from ..models import HandEntry, Match, Player, Round, SitOut, Substitution, Tournament
 from ..models import Seat as SeatRow
-from .standings import champions, standings
+from .standings import StandingRow, champions, standings
 
 SCHEMA = "snowman.results/1"
 
@@ -33,118 +34,157 @@ def _hand(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def export_results(tournament: Tournament) -> dict[str, Any]:
-    rounds = list(tournament.rounds.order_by("number"))
-    seats: dict[tuple[int, int], list[SeatRow]] = defaultdict(list)
-    for seat in SeatRow.objects.filter(round__tournament=tournament).order_by("position"):
-        seats[(seat.round_id, seat.table)].append(seat)
-    hands: dict[int, list[HandEntry]] = defaultdict(list)
-    standing = HandEntry.objects.standing().filter(match__round__tournament=tournament)
-    for entry in standing.order_by("match_id", "number"):
-        hands[entry.match_id].append(entry)
-    matches: dict[int, list[Match]] = defaultdict(list)
-    for match in (
-        Match.objects.filter(round__tournament=tournament)
-        .prefetch_related("overrides")
-        .order_by("table", "game")
-    ):
-        matches[match.round_id].append(match)
+@dataclass
+class _Event:
+    """Every row the export reads, loaded once and grouped by what the parts look up."""
 
-    subs: dict[int, list[Substitution]] = defaultdict(list)
-    for sub in Substitution.objects.filter(match__round__tournament=tournament).order_by(
-        "match_id", "position", "from_hand"
-    ):
-        subs[sub.match_id].append(sub)
-    table = standings(tournament)
-    setting = sit_out_points_setting(tournament.sit_out_score)
-    sit_out_points: dict[tuple[int, int], int] = {}
+    seats: dict[tuple[int, int], list[SeatRow]] = field(default_factory=lambda: defaultdict(list))
+    hands: dict[int, list[HandEntry]] = field(default_factory=lambda: defaultdict(list))
+    matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
+    subs: dict[int, list[Substitution]] = field(default_factory=lambda: defaultdict(list))
+
+    @classmethod
+    def load(cls, tournament: Tournament) -> _Event:
+        event = cls()
+        for seat in SeatRow.objects.filter(round__tournament=tournament).order_by("position"):
+            event.seats[(seat.round_id, seat.table)].append(seat)
+        standing = HandEntry.objects.standing().filter(match__round__tournament=tournament)
+        for entry in standing.order_by("match_id", "number"):
+            event.hands[entry.match_id].append(entry)
+        matches = Match.objects.filter(round__tournament=tournament).prefetch_related("overrides")
+        for match in matches.order_by("table", "game"):
+            event.matches[match.round_id].append(match)
+        subs = Substitution.objects.filter(match__round__tournament=tournament)
+        for sub in subs.order_by("match_id", "position", "from_hand"):
+            event.subs[sub.match_id].append(sub)
+        return event
+
+    def seat_map(self, rnd: Round, table: int) -> dict[str, int]:
+        return {s.position: s.player_id for s in self.seats[(rnd.pk, table)]}
+
+
+def _sit_outs(
+    tournament: Tournament, table: dict[str, list[StandingRow]], setting: str | int | None
+) -> dict[int, list[dict[str, int]]]:
+    """Per round number, who sat out and the points the sit-out scored (§6)."""
+    points: dict[tuple[int, int], int] = {}
     for rows in table.values():
         for row in rows:
             for line in row.record.sit_outs:
-                sit_out_points[(row.player.pk, line.round_number)] = line.points
+                points[(row.player.pk, line.round_number)] = line.points
     sat_out: dict[int, list[int]] = defaultdict(list)
     for pid, number in SitOut.objects.filter(round__tournament=tournament).values_list(
         "player_id", "round__number"
     ):
         sat_out[number].append(pid)
-        if (pid, number) not in sit_out_points:
+        if (pid, number) not in points:
             # Not ranked (never played): scored from no match played.
-            line = sit_out_lines(setting or "average", (), [number])[0]
-            sit_out_points[(pid, number)] = line.points
+            points[(pid, number)] = sit_out_lines(setting or "average", (), [number])[0].points
+    return {
+        number: [{"player": pid, "points": points[(pid, number)]} for pid in sorted(pids)]
+        for number, pids in sat_out.items()
+    }
 
-    def seat_map(rnd: Round, table: int) -> dict[str, int]:
-        return {s.position: s.player_id for s in seats[(rnd.pk, table)]}
 
+def _match(event: _Event, rnd: Round, m: Match) -> dict[str, Any]:
+    override = list(m.overrides.all())
+    subs = event.subs[m.pk]
+    return {
+        "table": m.table,
+        "seats": event.seat_map(rnd, m.table),
+        "hands": [_hand(h) for h in event.hands[m.pk]],
+        "score": {"NS": m.score_ns, "EW": m.score_ew},
+        "winner": m.winner or None,
+        "override": (
+            {"winner": override[-1].winner, "reason": override[-1].reason} if override else None
+        ),
+        "bonuses": {"NS": m.bonus_ns, "EW": m.bonus_ew},
+        "players": {
+            **{
+                str(sub.player_out_id): sub.out_team_score + (sub.out_individual or 0)
+                for sub in subs
+                if sub.out_team_score is not None
+            },
+            **{
+                str(s.player_id): s.points
+                for s in event.seats[(rnd.pk, m.table)]
+                if s.points is not None
+            },
+        },
+        # §6: who held a seat from which hand; "seats" names the holders at the end.
+        "substitutions": [
+            {
+                "seat": sub.position,
+                "from_hand": sub.from_hand,
+                "out": sub.player_out_id,
+                "in": sub.player_in_id,
+            }
+            for sub in subs
+        ],
+    }
+
+
+def _final(event: _Event, tournament: Tournament, rnd: Round) -> dict[str, Any]:
+    return {
+        "seats": event.seat_map(rnd, 1),
+        "games": [
+            {
+                "number": g.game,
+                "hands": [_hand(h) for h in event.hands[g.pk]],
+                "score": {"NS": g.score_ns, "EW": g.score_ew},
+                "winner": g.winner or None,
+            }
+            for g in event.matches[rnd.pk]
+        ],
+        "champions": champions(tournament),
+    }
+
+
+def _player(p: Player) -> dict[str, Any]:
+    return {
+        "id": p.pk,
+        "name": p.name,
+        "division": p.division,
+        "withdrawn": p.withdrawn,
+        "status": "house" if p.house else "withdrawn" if p.withdrawn else "active",
+        "withdrawn_after_round": p.withdrawn_after_round if p.withdrawn else None,
+    }
+
+
+def _standing(row: StandingRow) -> dict[str, Any]:
+    return {
+        "rank": row.rank,
+        "player": row.player.pk,
+        "total": row.record.total,
+        "wins": row.record.wins,
+        "margin": row.record.margin,
+        "by_lot": row.standing.decided_by_lot,
+        "played": row.played,
+        "sit_outs": row.sit_outs,
+        "withdrawn": row.player.withdrawn,
+    }
+
+
+def export_results(tournament: Tournament) -> dict[str, Any]:
+    event = _Event.load(tournament)
+    table = standings(tournament)
+    setting = sit_out_points_setting(tournament.sit_out_score)
+    sit_outs = _sit_outs(tournament, table, setting)
     out_rounds = []
     final = None
-    for rnd in rounds:
+    for rnd in tournament.rounds.order_by("number"):
         if rnd.kind == Round.Kind.FINAL:
-            games = matches[rnd.pk]
-            final = {
-                "seats": seat_map(rnd, 1),
-                "games": [
-                    {
-                        "number": g.game,
-                        "hands": [_hand(h) for h in hands[g.pk]],
-                        "score": {"NS": g.score_ns, "EW": g.score_ew},
-                        "winner": g.winner or None,
-                    }
-                    for g in games
-                ],
-                "champions": champions(tournament),
-            }
+            final = _final(event, tournament, rnd)
             continue
-        out_matches = []
-        for m in matches[rnd.pk]:
-            override = list(m.overrides.all())
-            table_seats = seats[(rnd.pk, m.table)]
-            out_matches.append(
-                {
-                    "table": m.table,
-                    "seats": seat_map(rnd, m.table),
-                    "hands": [_hand(h) for h in hands[m.pk]],
-                    "score": {"NS": m.score_ns, "EW": m.score_ew},
-                    "winner": m.winner or None,
-                    "override": (
-                        {"winner": override[-1].winner, "reason": override[-1].reason}
-                        if override
-                        else None
-                    ),
-                    "bonuses": {"NS": m.bonus_ns, "EW": m.bonus_ew},
-                    "players": {
-                        **{
-                            str(sub.player_out_id): sub.out_team_score + (sub.out_individual or 0)
-                            for sub in subs[m.pk]
-                            if sub.out_team_score is not None
-                        },
-                        **{str(s.player_id): s.points for s in table_seats if s.points is not None},
-                    },
-                    # §6: who held a seat from which hand; "seats" names the holders at
-                    # the end of the match.
-                    "substitutions": [
-                        {
-                            "seat": sub.position,
-                            "from_hand": sub.from_hand,
-                            "out": sub.player_out_id,
-                            "in": sub.player_in_id,
-                        }
-                        for sub in subs[m.pk]
-                    ],
-                }
-            )
         out_rounds.append(
             {
                 "number": rnd.number,
                 "kind": rnd.kind,
                 "status": rnd.status,
-                "matches": out_matches,
-                "sit_outs": [
-                    {"player": pid, "points": sit_out_points[(pid, rnd.number)]}
-                    for pid in sorted(sat_out[rnd.number])
-                ],
+                "matches": [_match(event, rnd, m) for m in event.matches[rnd.pk]],
+                "sit_outs": sit_outs.get(rnd.number, []),
             }
         )
-
     return {
         "schema": SCHEMA,
         "tournament": {
@@ -154,33 +194,11 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
             "rules": {**tournament.rules.as_dict(), "sit_out_score": setting},
         },
         "players": [
-            {
-                "id": p.pk,
-                "name": p.name,
-                "division": p.division,
-                "withdrawn": p.withdrawn,
-                "status": "house" if p.house else "withdrawn" if p.withdrawn else "active",
-                "withdrawn_after_round": p.withdrawn_after_round if p.withdrawn else None,
-            }
-            for p in Player.objects.filter(tournament=tournament).order_by("pk")
+            _player(p) for p in Player.objects.filter(tournament=tournament).order_by("pk")
         ],
         "rounds": out_rounds,
         "standings": {
-            division: [
-                {
-                    "rank": row.rank,
-                    "player": row.player.pk,
-                    "total": row.record.total,
-                    "wins": row.record.wins,
-                    "margin": row.record.margin,
-                    "by_lot": row.standing.decided_by_lot,
-                    "played": row.played,
-                    "sit_outs": row.sit_outs,
-                    "withdrawn": row.player.withdrawn,
-                }
-                for row in rows
-            ]
-            for division, rows in table.items()
+            division: [_standing(row) for row in rows] for division, rows in table.items()
         },
         "final": final,
     }
