@@ -234,7 +234,13 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
 
 @pytest.mark.browser
 def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_http(
-    transactional_db, tmp_path, static_root, make_tournament, django_user_model, chromium
+    transactional_db,
+    tmp_path,
+    static_root,
+    make_tournament,
+    django_user_model,
+    chromium,
+    strong_password_hashing,
 ):
     from playwright.sync_api import expect
 

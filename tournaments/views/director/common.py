@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 
 from ...roles import DESK, RUN
 from ...services import queries
@@ -65,12 +65,10 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
     return rnd
 
 
-def optional_url(name: str, *args: object, query: str = "") -> str | None:
-    """A link to a page another part of the app may not provide yet (the PDF sheets)."""
-    try:
-        url = reverse(name, args=args)
-    except NoReverseMatch:
-        return None
+def url_with_query(name: str, *args: object, query: str = "") -> str:
+    """The address of a page with its query string; a route that does not exist is an
+    error (NoReverseMatch), never a link quietly left out."""
+    url = reverse(name, args=args)
     return f"{url}?{query}" if query else url
 
 
@@ -79,25 +77,25 @@ def sheet_links(
 ) -> list[tuple[str, str]]:
     """The printable sheets for this page, in letter and A4, where they exist; for the
     desk role, without the table cards (they carry the tablets' links)."""
-    links: list[tuple[str, str | None]] = []
+    links: list[tuple[str, str]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
         if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:
             links += [
                 (
                     f"Seating ({paper})",
-                    optional_url("sheets:seating", tournament.slug, rnd.number, query=q),
+                    url_with_query("sheets:seating", tournament.slug, rnd.number, query=q),
                 ),
                 (
                     f"Score sheets ({paper})",
-                    optional_url("sheets:scoresheets", tournament.slug, rnd.number, query=q),
+                    url_with_query("sheets:scoresheets", tournament.slug, rnd.number, query=q),
                 ),
             ]
         if not desk:
             links.append(
                 (
                     f"Table cards ({paper})",
-                    optional_url("sheets:table_cards", tournament.slug, query=q),
+                    url_with_query("sheets:table_cards", tournament.slug, query=q),
                 )
             )
-    return [(label, url) for label, url in links if url]
+    return links

@@ -17,7 +17,7 @@ from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
 from ...tables import ActivityTable, StandingsTable
-from .common import director_required, optional_url, tournament_or_404, who
+from .common import director_required, url_with_query, tournament_or_404, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Match, Tournament
@@ -51,7 +51,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "never_played": standing_service.never_played(t),
             "pdf": {
                 d: [
-                    (p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
+                    (p, url_with_query("sheets:standings", t.slug, d, query=f"paper={p}"))
                     for p in ("letter", "a4")
                 ]
                 for d in tables
@@ -141,7 +141,7 @@ def _final_page(
             "hand_form": hand_form or HandForm(),
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
-                (p, optional_url("sheets:final", t.slug, query=f"paper={p}"))
+                (p, url_with_query("sheets:final", t.slug, query=f"paper={p}"))
                 for p in ("letter", "a4")
             ],
         },
