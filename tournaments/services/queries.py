@@ -41,6 +41,8 @@ from .console import Finalist, TableRow, finalists, seating_tables
 from .standings import FinalEntry
 
 RoundKind = Round.Kind
+# The two sides of a table (the rules' Team), for the views, which import no rules.
+Side = Team
 RoundStatus = Round.Status
 HandState = HandEntry.State
 HandSource = HandEntry.Source

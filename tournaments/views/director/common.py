@@ -8,8 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import reverse
+from django_htmx.middleware import HtmxDetails
 
 from ...roles import DESK, RUN
 from ...services import queries
@@ -17,7 +19,14 @@ from ...services import queries
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Round, Tournament
 
-View = Callable[..., HttpResponse]
+# A page, a redirect, or a streamed file (the PDF sheets).
+View = Callable[..., HttpResponseBase]
+
+
+class HtmxRequest(HttpRequest):
+    """A request as django-htmx's middleware (in every stack) hands it on: with ``htmx``."""
+
+    htmx: HtmxDetails
 
 
 def can(user: Any, *perms: str) -> bool:
@@ -30,7 +39,7 @@ def role_required(*perms: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not can(request.user, RUN, DESK):
                 return redirect_to_login(request.get_full_path())
             if not can(request.user, *perms):

@@ -17,7 +17,7 @@ from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
 from ...tables import ActivityTable, StandingsTable
-from .common import director_required, url_with_query, tournament_or_404, who
+from .common import director_required, tournament_or_404, url_with_query, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Match, Tournament
@@ -161,8 +161,9 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     division = request.POST.get("division", "")
     places = {}
-    for key, value in request.POST.items():
+    for key in request.POST:
         if key.startswith("place-") and key[6:].isdigit():
+            value = request.POST.get(key, "")
             places[int(key[6:])] = int(value) if value.strip().isdigit() else 0
     order = sorted(places, key=places.__getitem__)
     try:
@@ -239,8 +240,8 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     f"Game {game.game}, hand {result.entry.number}: "
-                    f"{result.state.score['NS']}–"
-                    f"{result.state.score['EW']}.",
+                    f"{result.state.score[queries.Side.NS]}–"
+                    f"{result.state.score[queries.Side.EW]}.",
                 )
             return redirect("director:final", slug)
     return _final_page(request, t, status=422, hand_form=form)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING
 
 import segno
@@ -123,7 +123,7 @@ def _seating_page(
     if swap_form is not None and rnd.status != queries.RoundStatus.SEATED:
         # The form is gone once the round starts; its refusal still has to be read.
         for error in swap_form.non_field_errors():
-            messages.error(request, error)
+            messages.error(request, str(error))
     if swap_form is None and rnd.status == queries.RoundStatus.SEATED:
         # The lists offer the players of this page's tables and those the search found
         # (every player twice over is 2 x 2,000 options at 500 tables); the swap itself
@@ -272,7 +272,8 @@ def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Roun
     return round_service.call_time(rnd, by=by, including_extended=including_extended)
 
 
-CLOCK_ACTIONS = {
+# Each takes the round and ``by``; calling time also takes ``including_extended``.
+CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
     "start": (round_service.start_round, "{} started."),
     "pause": (round_service.pause_round, "{} paused."),
     "resume": (round_service.resume_round, "{} resumed."),
@@ -287,7 +288,7 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action not in CLOCK_ACTIONS:
         raise Http404("No such action.")
     service, done = CLOCK_ACTIONS[action]
-    extra = {}
+    extra: dict[str, bool] = {}
     if action == "call":
         form = CallTimeForm(request.POST)
         form.is_valid()  # a lone optional checkbox: always valid
@@ -372,7 +373,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and "confirm" not in request.POST:
         return _seat_next(request, t)
     source = request.POST if request.method == "POST" else request.GET
-    close = _close_list(source.get("close")) if "close" in source else None
+    close = _close_list(source.get("close", "")) if "close" in source else None
     status = 200
     if request.method == "POST":
         try:
@@ -413,7 +414,11 @@ def _preview_context(
     ctx: dict[str, object] = {"tournament": t, "plan": plan, "error": error}
     if plan is None:
         return ctx
-    name = plan.names.get
+
+    def name(pid: Hashable) -> str | None:
+        # The seating rules take any hashable id; the services seat players by pk.
+        return plan.names.get(pid) if isinstance(pid, int) else None
+
     changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
     was = {new: old for old, new in plan.seating.renumbered.items()}
     rows = []
@@ -498,13 +503,40 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
 # --- one table --------------------------------------------------------------------------
 
 
-def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, object]:
+def _table_context(
+    request: HttpRequest,
+    rnd: Round,
+    table: int,
+    *,
+    correction: tuple[int, CorrectionForm] | None = None,
+    late_sync_error: tuple[int, LateSyncForm] | None = None,
+) -> dict[str, object]:
+    """The table page; a refused correction or late-sync review is shown bound, with its
+    errors, in place of the blank form of that hand."""
     game = request.GET.get("game") or request.POST.get("game")
     view = queries.table_view(rnd, table, game, timezone.now())
     if view is None:
         raise Http404("No such table in this round.")
     match, hands, link = view.match, view.hands, view.link
     url = absolute_url(request, reverse("tablet:link", args=[link.token])) if link else None
+    corrections = {
+        h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
+        for h in hands
+        if h.state == queries.HandState.STANDING
+    }
+    late_sync = [
+        (h, LateSyncForm(prefix=f"ls{h.pk}"))
+        for h in hands
+        if h.late_sync and h.state == queries.HandState.STANDING and match.has_late_sync
+    ]
+    refused: dict[str, object] = {}
+    if correction is not None:
+        pk, bound_correction = correction
+        corrections[pk] = bound_correction
+        refused["open_correction"] = pk
+    if late_sync_error is not None:
+        pk, bound_review = late_sync_error
+        late_sync = [(h, bound_review if h.pk == pk else f) for h, f in late_sync]
     return {
         "tournament": rnd.tournament,
         "round": rnd,
@@ -522,25 +554,18 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
         "override_form": OverrideForm(),
         "close_form": ReasonForm(),
-        "corrections": {
-            h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
-            for h in hands
-            if h.state == queries.HandState.STANDING
-        },
+        "corrections": corrections,
         "is_final": rnd.kind == queries.RoundKind.FINAL,
         "first_dealer_form": DirectorFirstDealerForm(
             initial={"seat": match.first_dealer}, prefix="fd"
         ),
         "answer_form": AnswerForm(prefix="ans"),
         "insert_form": InsertHandForm(prefix="ins", initial={"position": match.hands_played + 1}),
-        "late_sync": [
-            (h, LateSyncForm(prefix=f"ls{h.pk}"))
-            for h in hands
-            if h.late_sync and h.state == queries.HandState.STANDING and match.has_late_sync
-        ],
+        "late_sync": late_sync,
         "timeline": view.timeline,
         "time_called_at": view.time_called_at,
         "round_open": rnd.status == queries.RoundStatus.RUNNING,
+        **refused,
     }
 
 
@@ -557,20 +582,20 @@ def _hand_initial(h: HandEntry) -> dict[str, object]:
 
 
 def _table_page(
-    request: HttpRequest, rnd: Round, table: int, status: int = 200, **forms: object
+    request: HttpRequest,
+    rnd: Round,
+    table: int,
+    status: int = 200,
+    *,
+    correction: tuple[int, CorrectionForm] | None = None,
+    late_sync_error: tuple[int, LateSyncForm] | None = None,
+    bound: dict[str, Form] | None = None,
 ) -> HttpResponse:
-    context = _table_context(request, rnd, table)
-    if "correction" in forms:
-        form = forms.pop("correction")
-        context["corrections"][form.entry_pk] = form  # type: ignore[index,union-attr]
-        context["open_correction"] = form.entry_pk  # type: ignore[union-attr]
-    if "late_sync_error" in forms:
-        pk, bound = forms.pop("late_sync_error")  # type: ignore[misc]
-        context["late_sync"] = [
-            (h, bound if h.pk == pk else f)
-            for h, f in context["late_sync"]  # type: ignore[attr-defined]
-        ]
-    context.update(forms)
+    """``bound``: a refused form, by its name in the context, in place of the blank one."""
+    context = _table_context(
+        request, rnd, table, correction=correction, late_sync_error=late_sync_error
+    )
+    context.update(bound or {})
     return render(request, "director/rounds/table.html", context, status=status)
 
 
@@ -618,7 +643,7 @@ def _table_action(
             for warning in warnings:
                 messages.warning(request, warning)
             return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, **{context_name: form})
+    return _table_page(request, rnd, table, status=422, bound={context_name: form})
 
 
 @director_required
@@ -644,7 +669,6 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
     if entry is None:
         raise Http404("No such hand at this table.")
     form = CorrectionForm(request.POST, prefix=f"h{pk}")
-    form.entry_pk = pk  # type: ignore[attr-defined]
     if form.is_valid():
         try:
             result = play_service.correct_hand(
@@ -662,7 +686,7 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
             for warning in result.warnings:
                 messages.warning(request, warning)
             return redirect(_table_url(rnd, table, entry.match))
-    return _table_page(request, rnd, table, status=422, correction=form)
+    return _table_page(request, rnd, table, status=422, correction=(pk, form))
 
 
 @director_required
@@ -788,5 +812,4 @@ def hand_late_sync(
         else:
             messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
             return redirect(_table_url(rnd, table, entry.match))
-    context_forms = {"late_sync_error": (pk, form)}
-    return _table_page(request, rnd, table, status=422, **context_forms)
+    return _table_page(request, rnd, table, status=422, late_sync_error=(pk, form))

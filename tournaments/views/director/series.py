@@ -65,10 +65,11 @@ def series_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpResponse:
+def _detail(
+    request: HttpRequest, series: Series, *, status: int = 200, **extra: object
+) -> HttpResponse:
     table = series_service.series_table(series)
-    add = AddEventForm()
-    add.fields["tournament"].queryset = queries.tournaments_outside(t.pk for t in table.events)
+    add = AddEventForm(tournaments=queries.tournaments_outside(t.pk for t in table.events))
     context = {
         "series": series,
         "table": table,
@@ -78,9 +79,7 @@ def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpRespon
         "file_form": ResultsFileForm(),
         **extra,
     }
-    return render(
-        request, "director/series/detail.html", context, status=int(extra.get("status", 200))
-    )
+    return render(request, "director/series/detail.html", context, status=status)
 
 
 @director_required
@@ -92,8 +91,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
-    form = AddEventForm(request.POST)
-    form.fields["tournament"].queryset = queries.all_tournaments()
+    form = AddEventForm(request.POST, tournaments=queries.all_tournaments())
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
@@ -160,7 +158,7 @@ def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @director_required
-def series_pdf_view(request: HttpRequest, slug: str) -> HttpResponse:
+def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     series = _series_or_404(slug)
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
