@@ -544,6 +544,7 @@ def _table_context(
         "match": match,
         "matches": view.matches,
         "hands": hands,
+        "hand_log": view.hand_log,
         "state": view.state,
         "state_error": view.state_error,
         "seats": view.seats,
