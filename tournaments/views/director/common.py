@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest
+from django.forms import Form
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django_htmx.middleware import HtmxDetails
 
 from ...roles import DESK, RUN
-from ...services import queries
+from ...services import ServiceError, queries
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Round, Tournament
@@ -54,6 +55,25 @@ def role_required(*perms: str) -> Callable[[View], View]:
 # The director role: everything. The desk role: check-in, find a seat, print sheets.
 director_required = role_required(RUN)
 desk_required = role_required(RUN, DESK)
+
+
+def form_view(
+    form: Form,
+    act: Callable[[], HttpResponse | None],
+    refused: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """A form that asks a service for something: ``act`` runs when the form is valid and
+    answers (usually a redirect); an invalid form, a refusal (its ServiceError becomes the
+    form's error) or an ``act`` that answers None shows ``refused`` (the page again)."""
+    if form.is_valid():
+        try:
+            answer = act()
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if answer is not None:
+                return answer
+    return refused()
 
 
 def who(request: HttpRequest) -> str:

@@ -53,6 +53,7 @@ from .common import (
     can,
     desk_required,
     director_required,
+    form_view,
     round_or_404,
     sheet_links,
     tournament_or_404,
@@ -634,17 +635,17 @@ def _table_action(
     the director (what was done, then any warnings); a refusal re-renders the page, 422."""
     rnd = round_or_404(tournament_or_404(slug), number)
     match = _match_of(rnd, table, request)
-    if form.is_valid():
-        try:
-            done, *warnings = act(match)
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: {done}")
-            for warning in warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, bound={context_name: form})
+
+    def done() -> HttpResponse:
+        said, *warnings = act(match)
+        messages.success(request, f"Table {table}: {said}")
+        for warning in warnings:
+            messages.warning(request, warning)
+        return redirect(_table_url(rnd, table, match))
+
+    return form_view(
+        form, done, lambda: _table_page(request, rnd, table, status=422, bound={context_name: form})
+    )
 
 
 @director_required
@@ -670,24 +671,24 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
     if entry is None:
         raise Http404("No such hand at this table.")
     form = CorrectionForm(request.POST, prefix=f"h{pk}")
-    if form.is_valid():
-        try:
-            result = play_service.correct_hand(
-                entry,
-                form.hand,
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-                client_key=form.cleaned_data["client_key"],
-                confirm=form.cleaned_data["confirm"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Hand {entry.number} corrected.")
-            for warning in result.warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, entry.match))
-    return _table_page(request, rnd, table, status=422, correction=(pk, form))
+
+    def act() -> HttpResponse:
+        result = play_service.correct_hand(
+            entry,
+            form.hand,
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+            client_key=form.cleaned_data["client_key"],
+            confirm=form.cleaned_data["confirm"],
+        )
+        messages.success(request, f"Hand {entry.number} corrected.")
+        for warning in result.warnings:
+            messages.warning(request, warning)
+        return redirect(_table_url(rnd, table, entry.match))
+
+    return form_view(
+        form, act, lambda: _table_page(request, rnd, table, status=422, correction=(pk, form))
+    )
 
 
 @director_required
@@ -800,17 +801,17 @@ def hand_late_sync(
     if entry is None:
         raise Http404("No such hand at this table.")
     form = LateSyncForm(request.POST, prefix=f"ls{pk}")
-    if form.is_valid():
-        try:
-            play_service.review_late_sync(
-                entry,
-                accept=form.cleaned_data["decision"] == "accept",
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
-            return redirect(_table_url(rnd, table, entry.match))
-    return _table_page(request, rnd, table, status=422, late_sync_error=(pk, form))
+
+    def act() -> HttpResponse:
+        play_service.review_late_sync(
+            entry,
+            accept=form.cleaned_data["decision"] == "accept",
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+        )
+        messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
+        return redirect(_table_url(rnd, table, entry.match))
+
+    return form_view(
+        form, act, lambda: _table_page(request, rnd, table, status=422, late_sync_error=(pk, form))
+    )
