@@ -37,16 +37,14 @@ def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) ->
         )
     if not lines:
         rows.append(["", "No results yet.", "", "", ""])
-    return Table(
+    return st.header_table(
         rows,
-        colWidths=widths,
-        repeatRows=1,
-        style=st.table_style(fonts=fonts)
-        + [
-            ("FONTNAME", (2, 1), (2, -1), fonts.bold),
-            ("FONTSIZE", (0, 0), (-1, -1), 9),
-            ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-        ],
+        widths,
+        fonts,
+        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        kind=Table,
     )
 
 

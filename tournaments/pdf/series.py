@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 from reportlab.lib.units import inch
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from ..services.series import SeriesTable, describe
 from . import styles as st
@@ -40,16 +40,19 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
         )
     if not table.rows:
         rows.append(["", "No results yet.", "", "", ""])
-    style = st.table_style(fonts=fonts) + [
+    grid = st.header_table(
+        rows,
+        widths,
+        fonts,
         ("FONTNAME", (2, 1), (2, -1), fonts.bold),
         ("FONTSIZE", (0, 0), (-1, -1), 9),
         ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-    ]
+    )
     printed = st.printed(timezone.now())
     story = [
         Paragraph(st.escape(name), s.title),
         Paragraph(f"Series standings · {len(table.events)} events · printed {printed}", s.subtitle),
-        LongTable(rows, colWidths=widths, repeatRows=1, style=style),
+        grid,
         Spacer(1, 6),
         Paragraph(st.escape(describe(table.series).capitalize() + ". = Rank shared."), s.small),
     ]
