@@ -25,29 +25,18 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     shared = table.shared_ranks()
     fixed = [0.6 * inch, 0.8 * inch, 0.8 * inch, 0.8 * inch]
     widths = [fixed[0], doc.width - sum(fixed), *fixed[1:]]
-    rows: list[list[Any]] = [["Rank", "Person", "Points", "Best event", "Events"]]
-    for row in table.rows:
-        line = row.line
-        rank = f"{line.rank}{'=' if line.rank in shared else ''}"
-        rows.append(
-            [
-                rank,
-                st.fit(row.person.name, fonts.regular, 9, widths[1] - 6),
-                str(line.points),
-                str(line.best),
-                str(line.played),
-            ]
-        )
-    if not table.rows:
-        rows.append(["", "No results yet.", "", "", ""])
-    grid = st.header_table(
-        rows,
-        widths,
-        fonts,
-        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
-        ("FONTSIZE", (0, 0), (-1, -1), 9),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-    )
+    rows: list[list[Any]] = [
+        [
+            f"{row.line.rank}{'=' if row.line.rank in shared else ''}",
+            st.fit(row.person.name, fonts.regular, 9, widths[1] - 6),
+            str(row.line.points),
+            str(row.line.best),
+            str(row.line.played),
+        ]
+        for row in table.rows
+    ]
+    header = ["Rank", "Person", "Points", "Best event", "Events"]
+    grid = st.ranking_table(header, rows, widths, fonts)
     printed = st.printed(timezone.now())
     story = [
         Paragraph(st.escape(name), s.title),

@@ -219,6 +219,27 @@ def header_table(
     return kind(rows, colWidths=widths, repeatRows=1, style=table_style(fonts=fonts) + list(extra))
 
 
+def ranking_table(
+    header: list[str],
+    lines: list[list[Any]],
+    widths: Sequence[float],
+    fonts: Fonts,
+    kind: type[Table] = LongTable,
+) -> Table:
+    """A ranking at 9 points: rank, name, then numbers right-aligned, the first in bold
+    (what ranks); a ranking with no lines says so."""
+    empty = [["", "No results yet.", *[""] * (len(header) - 2)]]
+    return header_table(
+        [header, *(lines or empty)],
+        widths,
+        fonts,
+        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        kind=kind,
+    )
+
+
 def page_setup(paper: str, title: str, top: float = MARGIN) -> dict[str, Any]:
     """The page every sheet is laid out on: paper, margins (room for the footer at the
     bottom) and the document's title, as keyword arguments for a DocTemplate."""

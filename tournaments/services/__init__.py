@@ -64,6 +64,15 @@ def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:
     return slug
 
 
+def given_reason(reason: str, refusal: str, *, needed: bool = True) -> str:
+    """The reason for a change, stripped; a blank one where one is ``needed`` is refused
+    with ``refusal`` (what to give)."""
+    reason = reason.strip()
+    if needed and not reason:
+        raise ServiceError(refusal)
+    return reason
+
+
 def now_or(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
 

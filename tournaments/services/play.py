@@ -34,7 +34,7 @@ from ..domain.match import (
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
-from . import Conflict, ServiceError, log, now_or
+from . import Conflict, ServiceError, given_reason, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
@@ -412,9 +412,7 @@ def set_first_dealer(
     director may set or change it later, with a reason: the dealers of the recorded hands
     follow (docs/rules.md §7)."""
     now = now_or(now)
-    reason = reason.strip()
-    if director and not reason:
-        raise ServiceError("Give a reason for changing the first dealer.")
+    reason = given_reason(reason, "Give a reason for changing the first dealer.", needed=director)
     with transaction.atomic():
         match = _lock(match)
         if keeper is not None and not match.scorekeeper:
@@ -675,9 +673,7 @@ def answer_time_call(
     answer gives them, and the change is logged. A change needs ``answers`` (what the
     sender saw): without it only a first answer, or the same one again, is taken."""
     now = now_or(now)
-    reason = reason.strip()
-    if director and not reason:
-        raise ServiceError("Give a reason for changing the table's answer.")
+    reason = given_reason(reason, "Give a reason for changing the table's answer.", needed=director)
     with transaction.atomic():
         match = _lock(match)
         _require_open(match)
@@ -817,9 +813,7 @@ def correct_hand(
     A confirmed result goes back to "needs confirmation" unless ``confirm``: the director
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason for the correction.")
+    reason = given_reason(reason, "Give a reason for the correction.")
     with transaction.atomic():
         match = _lock(entry.match)
         entry = HandEntry.objects.get(pk=entry.pk)
@@ -910,9 +904,7 @@ def insert_hand(
     number (so the history keeps where it was), with the dealer its new number gives it;
     the inserted hand takes the phase of the hand it goes before (or the next phase)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason for inserting a hand.")
+    reason = given_reason(reason, "Give a reason for inserting a hand.")
     key = client_key or f"director-{uuid.uuid4().hex}"
     with transaction.atomic():
         match = _lock(match)
@@ -1013,9 +1005,7 @@ def review_late_sync(
     at its arrival (then it, and the hands after it, take the phases the table's answer
     gives hands after the call)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason.")
+    reason = given_reason(reason, "Give a reason.")
     with transaction.atomic():
         match = _lock(entry.match)
         entered = history(match)
@@ -1075,9 +1065,7 @@ def override_winner(
     match: Match, winner: Team, *, by: str, reason: str, now: datetime | None = None
 ) -> list[str]:
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("An override needs a written reason.")
+    reason = given_reason(reason, "An override needs a written reason.")
     with transaction.atomic():
         match = _lock(match)
         if not match.is_over:
@@ -1158,9 +1146,7 @@ def confirm_match(
 def close_match(match: Match, *, by: str, note: str = "", now: datetime | None = None) -> Match:
     """The director accepts a finished (or disputed) result as final, with a reason."""
     now = now_or(now)
-    note = note.strip()
-    if not note:
-        raise ServiceError("Give a reason for accepting the result (what was checked).")
+    note = given_reason(note, "Give a reason for accepting the result (what was checked).")
     with transaction.atomic():
         match = _lock(match)
         state = match_state(match, now)
