@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import segno
@@ -216,8 +217,7 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 # --- the round console ------------------------------------------------------------------
 
 
-def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
-    now = timezone.now()
+def _board_context(request: HttpRequest, rnd: Round, now: datetime) -> dict[str, object]:
     sort = request.GET.get("sort", "table")
     sort = sort if sort in BOARD_SORTS else "table"
     attention = request.GET.get("only") == "attention"
@@ -239,11 +239,12 @@ def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
 def _console(
     request: HttpRequest, rnd: Round, status: int = 200, reopen_form: ReopenForm | None = None
 ) -> HttpResponse:
-    context = _board_context(request, rnd)
+    now = timezone.now()
+    context = _board_context(request, rnd, now)
     t = rnd.tournament
     facts = queries.console_facts(rnd)
     context.update(
-        clock=clock_view(rnd, context["now"]),  # type: ignore[arg-type]
+        clock=clock_view(rnd, now),
         is_last=rnd.number >= t.preliminary_rounds,
         sheets=sheet_links(t, rnd),
         later=facts.later,
@@ -266,7 +267,8 @@ def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The live board partial that the console polls."""
     rnd = round_or_404(tournament_or_404(slug), number)
-    return render(request, "director/rounds/_board.html", _board_context(request, rnd))
+    context = _board_context(request, rnd, timezone.now())
+    return render(request, "director/rounds/_board.html", context)
 
 
 def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Round:
