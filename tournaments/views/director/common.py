@@ -104,8 +104,8 @@ def url_with_query(name: str, *args: object, query: str = "") -> str:
 def sheet_links(
     tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
 ) -> list[tuple[str, str]]:
-    """The printable sheets for this page, in letter and A4, where they exist; for the
-    desk role, without the table cards (they carry the tablets' links)."""
+    """The printable sheets for this page, in letter and A4; for the desk role, without
+    the table cards (they carry the tablets' links)."""
     links: list[tuple[str, str]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
