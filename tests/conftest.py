@@ -27,6 +27,33 @@ CHROMIUM_ARGS = [
 ]
 
 
+# Django's default hasher spends a third of a second on every password by design; the
+# tests create hundreds of accounts, so they store passwords with a fast hash. The
+# project's settings keep the strong one (tests/test_security.py says so), and a test whose
+# password crosses into a server process of its own asks for it (strong_password_hashing).
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing() -> Iterator[None]:
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=FAST_HASHERS):
+        yield
+
+
+@pytest.fixture
+def strong_password_hashing(settings) -> None:
+    """The project's own hashers, for an account that another process signs in to."""
+    from django.conf import global_settings
+
+    import snowman.settings
+
+    settings.PASSWORD_HASHERS = getattr(
+        snowman.settings, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS
+    )
+
+
 @pytest.fixture
 def director(django_user_model):
     from tournaments.roles import assign

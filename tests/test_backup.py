@@ -48,6 +48,7 @@ def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     return result
 
 
+@pytest.mark.slow  # an app server in a process of its own, killed and restarted
 def test_a_round_survives_the_laptop_dying_and_every_hand_is_stored_once(
     transactional_db, tmp_path, static_root
 ):

@@ -81,6 +81,7 @@ class Proxy:
             self.process.wait(timeout=20)
 
 
+@pytest.mark.slow  # two app servers and haproxy, each a process of its own
 def test_two_instances_behind_a_proxy_store_every_hand_once(
     transactional_db, tmp_path, static_root
 ):

@@ -121,6 +121,7 @@ def forge(key: str, scope: tablet_service.TableScope) -> str:
     return signer.sign(tablet_service.session_value(scope))
 
 
+@pytest.mark.slow  # a request for each of the repository's hundreds of strings
 def test_a_table_cookie_signed_with_any_key_in_the_repository_is_refused(make_tournament, settings):
     t = make_tournament(1)
     rounds.start_round(rounds.draw_first_round(t, by="test", seed=1), by="test")
@@ -201,6 +202,7 @@ def trickle(port: int, stop: threading.Event) -> None:
                 return
 
 
+@pytest.mark.slow  # the event server in a process of its own, and clients that trickle
 def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_path, static_root):
     import http.client
 
@@ -234,7 +236,13 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
 
 @pytest.mark.browser
 def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_http(
-    transactional_db, tmp_path, static_root, make_tournament, django_user_model, chromium
+    transactional_db,
+    tmp_path,
+    static_root,
+    make_tournament,
+    django_user_model,
+    chromium,
+    strong_password_hashing,
 ):
     from playwright.sync_api import expect
 

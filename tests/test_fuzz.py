@@ -453,7 +453,9 @@ def test_director_pages_take_any_number_in_the_address(
         f"/director/sheets/{s}/rounds/{number}/seating.pdf",
     ):
         response = director_client.get(url)
-        assert response.status_code in (200, 302, 404), (url, response.status_code)
+        # A NUL in the query string is refused whole, before any view (snowman/middleware.py).
+        refused = (400,) if "\x00" in url.partition("?")[2] else ()
+        assert response.status_code in (200, 302, 404, *refused), (url, response.status_code)
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,15 @@ def test_production_settings_refuse_to_start_without_a_secret_key(tmp_path):
     assert "SECRET_KEY must be set" in result.stderr
 
 
+def test_passwords_are_stored_with_a_deliberately_slow_hash(strong_password_hashing):
+    # The tests sign accounts in with a fast hash (tests/conftest.py); the project does not.
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher, get_hasher, make_password
+
+    hasher = get_hasher()
+    assert isinstance(hasher, PBKDF2PasswordHasher) and hasher.iterations >= 1_000_000
+    assert make_password("a-long-director-password").startswith("pbkdf2_sha256$")
+
+
 # --- Content-Security-Policy on every HTML page --------------------------------------
 
 

@@ -499,3 +499,15 @@ def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
         "Oscar",
         "zoë",
     ]
+
+
+def test_a_sheet_link_to_a_route_that_does_not_exist_is_an_error_not_a_missing_button():
+    from django.urls import NoReverseMatch
+
+    from tournaments.views.director.common import url_with_query
+
+    assert url_with_query("sheets:final", "club", query="paper=a4") == (
+        "/director/sheets/club/final.pdf?paper=a4"
+    )
+    with pytest.raises(NoReverseMatch):
+        url_with_query("sheets:no_such_sheet", "club", query="paper=a4")

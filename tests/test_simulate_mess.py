@@ -140,6 +140,8 @@ def check_messy_event(data: dict) -> dict:
     return {"subs": sum(len(m["substitutions"]) for r in data["rounds"] for m in r["matches"])}
 
 
+# A whole messy event played hand by hand: seconds each.
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3, 8])
 def test_a_messy_simulated_event_matches_an_independent_recomputation(seed):
     data = run(25, seed, withdraw=3, late=2, house=1, uneven=True)

@@ -6,6 +6,7 @@ import uuid
 from typing import Any, cast
 
 from django import forms
+from django.db.models import QuerySet
 
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
@@ -319,5 +320,11 @@ class SeriesForm(forms.Form):
 
 
 class AddEventForm(forms.Form):
-    # The view narrows the choices (the events not yet in the series) on GET.
     tournament = forms.ModelChoiceField(queryset=Tournament.objects.none())
+
+    def __init__(self, *args: Any, tournaments: QuerySet[Tournament], **kwargs: Any) -> None:
+        # The view chooses the events offered: those not yet in the series on GET, any on POST.
+        super().__init__(*args, **kwargs)
+        field = self.fields["tournament"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = tournaments

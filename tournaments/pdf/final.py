@@ -24,30 +24,18 @@ def pair(results: FinalResults, team: Team) -> str:
 def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) -> Table:
     widths = [0.45 * inch, 0, 0.5 * inch, 0.45 * inch, 0.55 * inch]
     widths[1] = width - sum(widths)
-    rows: list[list[Any]] = [["Rank", "Player", "Total", "Wins", "Margin"]]
-    for line in lines:
-        rows.append(
-            [
-                rank_label(line),
-                st.fit(line.name, fonts.regular, 9, widths[1] - 6),
-                str(line.total),
-                str(line.wins),
-                signed(line.margin),
-            ]
-        )
-    if not lines:
-        rows.append(["", "No results yet.", "", "", ""])
-    return Table(
-        rows,
-        colWidths=widths,
-        repeatRows=1,
-        style=st.table_style(fonts=fonts)
-        + [
-            ("FONTNAME", (2, 1), (2, -1), fonts.bold),
-            ("FONTSIZE", (0, 0), (-1, -1), 9),
-            ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
-        ],
-    )
+    rows: list[list[Any]] = [
+        [
+            rank_label(line),
+            st.fit(line.name, fonts.regular, 9, widths[1] - 6),
+            str(line.total),
+            str(line.wins),
+            signed(line.margin),
+        ]
+        for line in lines
+    ]
+    header = ["Rank", "Player", "Total", "Wins", "Margin"]
+    return st.ranking_table(header, rows, widths, fonts, kind=Table)
 
 
 def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:

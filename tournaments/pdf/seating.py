@@ -16,7 +16,6 @@ from reportlab.platypus import (
     BaseDocTemplate,
     Frame,
     FrameBreak,
-    LongTable,
     NextPageTemplate,
     PageBreak,
     PageTemplate,
@@ -116,19 +115,16 @@ def build(
                 )
             )
         rows.append([str(line.table), *cells])
-    by_table = LongTable(
+    by_table = st.header_table(
         rows,
-        colWidths=[table_col, team_width, team_width],
-        repeatRows=1,
-        style=st.table_style(fonts=fonts)
-        + [
-            ("FONTNAME", (0, 1), (0, -1), fonts.bold),
-            ("FONTSIZE", (0, 0), (-1, -1), size),
-            ("FONTSIZE", (0, 1), (0, -1), size + 4),
-            ("LEADING", (0, 0), (-1, -1), size + 2.5),
-            ("ALIGN", (0, 0), (0, -1), "CENTER"),
-            ("LINEBEFORE", (2, 0), (2, -1), 0.6, st.INK),
-        ],
+        [table_col, team_width, team_width],
+        fonts,
+        ("FONTNAME", (0, 1), (0, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("FONTSIZE", (0, 1), (0, -1), size + 4),
+        ("LEADING", (0, 0), (-1, -1), size + 2.5),
+        ("ALIGN", (0, 0), (0, -1), "CENTER"),
+        ("LINEBEFORE", (2, 0), (2, -1), 0.6, st.INK),
     )
 
     name_size = 9
@@ -155,17 +151,14 @@ def build(
         for name in sheet.sit_outs
     ]
     names += [row for _, row in sorted(entries, key=lambda e: e[0])]
-    by_name = LongTable(
+    by_name = st.header_table(
         names,
-        colWidths=widths,
-        repeatRows=1,
-        style=st.table_style(fonts=fonts)
-        + [
-            ("FONTNAME", (1, 1), (2, -1), fonts.bold),
-            ("FONTSIZE", (0, 0), (-1, -1), name_size),
-            ("LEADING", (0, 0), (-1, -1), name_size + 2),
-            ("ALIGN", (1, 0), (2, -1), "CENTER"),
-        ],
+        widths,
+        fonts,
+        ("FONTNAME", (1, 1), (2, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), name_size),
+        ("LEADING", (0, 0), (-1, -1), name_size + 2),
+        ("ALIGN", (1, 0), (2, -1), "CENTER"),
     )
 
     subtitle = (

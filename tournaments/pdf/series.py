@@ -7,7 +7,7 @@ from typing import Any
 
 from django.utils import timezone
 from reportlab.lib.units import inch
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from ..services.series import SeriesTable, describe
 from . import styles as st
@@ -25,31 +25,23 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     shared = table.shared_ranks()
     fixed = [0.6 * inch, 0.8 * inch, 0.8 * inch, 0.8 * inch]
     widths = [fixed[0], doc.width - sum(fixed), *fixed[1:]]
-    rows: list[list[Any]] = [["Rank", "Person", "Points", "Best event", "Events"]]
-    for row in table.rows:
-        line = row.line
-        rank = f"{line.rank}{'=' if line.rank in shared else ''}"
-        rows.append(
-            [
-                rank,
-                st.fit(row.person.name, fonts.regular, 9, widths[1] - 6),
-                str(line.points),
-                str(line.best),
-                str(line.played),
-            ]
-        )
-    if not table.rows:
-        rows.append(["", "No results yet.", "", "", ""])
-    style = st.table_style(fonts=fonts) + [
-        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
-        ("FONTSIZE", (0, 0), (-1, -1), 9),
-        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+    rows: list[list[Any]] = [
+        [
+            f"{row.line.rank}{'=' if row.line.rank in shared else ''}",
+            st.fit(row.person.name, fonts.regular, 9, widths[1] - 6),
+            str(row.line.points),
+            str(row.line.best),
+            str(row.line.played),
+        ]
+        for row in table.rows
     ]
+    header = ["Rank", "Person", "Points", "Best event", "Events"]
+    grid = st.ranking_table(header, rows, widths, fonts)
     printed = st.printed(timezone.now())
     story = [
         Paragraph(st.escape(name), s.title),
         Paragraph(f"Series standings · {len(table.events)} events · printed {printed}", s.subtitle),
-        LongTable(rows, colWidths=widths, repeatRows=1, style=style),
+        grid,
         Spacer(1, 6),
         Paragraph(st.escape(describe(table.series).capitalize() + ". = Rank shared."), s.small),
     ]

@@ -6,7 +6,7 @@ from io import BytesIO
 from typing import Any
 
 from reportlab.lib.units import inch
-from reportlab.platypus import LongTable, Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from ..services.sheets import StandingLine, StandingsSheet
 from . import styles as st
@@ -98,7 +98,10 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         FIXED["margin"],
     ]
     total_col = 2 + len(sheet.rounds) + 2
-    style = st.table_style(fonts=fonts) + [
+    table = st.header_table(
+        rows,
+        widths,
+        fonts,
         ("FONTNAME", (total_col, 1), (total_col, -1), fonts.bold),
         ("FONTSIZE", (0, 0), (-1, -1), size),
         ("LEADING", (0, 0), (-1, -1), size + 2),
@@ -107,8 +110,7 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         ("LINEBEFORE", (2, 0), (2, -1), 0.4, st.RULE),
         ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, st.RULE),
         ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, st.RULE),
-    ]
-    table = LongTable(rows, colWidths=widths, repeatRows=1, style=style)
+    )
     lot_note = (
         f"{LOT_MARK} Equal on every other tiebreak: order drawn by lot (seed {sheet.lot_seed})."
         " = Rank shared."

@@ -9,7 +9,7 @@ preferring Liberation Sans (drawn to Helvetica's metrics, so the layout is uncha
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cache
@@ -26,6 +26,7 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import LongTable, Table
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 DEFAULT_PAPER = "letter"
@@ -204,6 +205,39 @@ def table_style(
             ("FONTNAME", (0, 1), (-1, -1), fonts.regular),
         ]
     return commands
+
+
+def header_table(
+    rows: list[list[Any]],
+    widths: Sequence[float],
+    fonts: Fonts,
+    *extra: tuple[Any, ...],
+    kind: type[Table] = LongTable,
+) -> Table:
+    """A table in the sheets' grid whose bold header row repeats on every page it runs
+    to; ``extra``: the table's own style commands, after the shared ones."""
+    return kind(rows, colWidths=widths, repeatRows=1, style=table_style(fonts=fonts) + list(extra))
+
+
+def ranking_table(
+    header: list[str],
+    lines: list[list[Any]],
+    widths: Sequence[float],
+    fonts: Fonts,
+    kind: type[Table] = LongTable,
+) -> Table:
+    """A ranking at 9 points: rank, name, then numbers right-aligned, the first in bold
+    (what ranks); a ranking with no lines says so."""
+    empty = [["", "No results yet.", *[""] * (len(header) - 2)]]
+    return header_table(
+        [header, *(lines or empty)],
+        widths,
+        fonts,
+        ("FONTNAME", (2, 1), (2, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), 9),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        kind=kind,
+    )
 
 
 def page_setup(paper: str, title: str, top: float = MARGIN) -> dict[str, Any]:

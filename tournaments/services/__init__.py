@@ -7,8 +7,11 @@ Views, admin actions and management commands call these functions and nothing el
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.text import slugify
 
 from ..models import Activity, Match, Round, Tournament
 
@@ -49,6 +52,25 @@ def current_round(tournament: Tournament) -> Round | None:
     """The round being played or about to be: the highest-numbered one (the final once
     it is seated), with its tournament loaded for the clock."""
     return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
+
+
+def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:
+    """A slug for ``name`` that no row of ``among`` has yet: the name's own, else with
+    -2, -3, … after it (``fallback`` for a name with no letters to slug)."""
+    base = slugify(name)[:120] or fallback
+    slug, n = base, 2
+    while among.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def given_reason(reason: str, refusal: str, *, needed: bool = True) -> str:
+    """The reason for a change, stripped; a blank one where one is ``needed`` is refused
+    with ``refusal`` (what to give)."""
+    reason = reason.strip()
+    if needed and not reason:
+        raise ServiceError(refusal)
+    return reason
 
 
 def now_or(now: datetime | None) -> datetime:

@@ -8,7 +8,8 @@ transaction. Retries are recognised by the client key, which is unique in the da
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
@@ -34,7 +35,7 @@ from ..domain.match import (
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
-from . import Conflict, ServiceError, log, now_or
+from . import Conflict, ServiceError, given_reason, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
@@ -277,6 +278,13 @@ def _lock(match: Match | int, at: AtTable | None = None) -> Match:
     return locked
 
 
+@contextmanager
+def _locked(match: Match | int, at: AtTable | None = None) -> Iterator[Match]:
+    """One transaction that holds the match's row lock throughout (``_lock``)."""
+    with transaction.atomic():
+        yield _lock(match, at)
+
+
 def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     """Rewrite the match's and its seats' result columns from a replay."""
     hands = state.hands
@@ -412,11 +420,8 @@ def set_first_dealer(
     director may set or change it later, with a reason: the dealers of the recorded hands
     follow (docs/rules.md §7)."""
     now = now_or(now)
-    reason = reason.strip()
-    if director and not reason:
-        raise ServiceError("Give a reason for changing the first dealer.")
-    with transaction.atomic():
-        match = _lock(match)
+    reason = given_reason(reason, "Give a reason for changing the first dealer.", needed=director)
+    with _locked(match) as match:
         if keeper is not None and not match.scorekeeper:
             match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
@@ -675,11 +680,8 @@ def answer_time_call(
     answer gives them, and the change is logged. A change needs ``answers`` (what the
     sender saw): without it only a first answer, or the same one again, is taken."""
     now = now_or(now)
-    reason = reason.strip()
-    if director and not reason:
-        raise ServiceError("Give a reason for changing the table's answer.")
-    with transaction.atomic():
-        match = _lock(match)
+    reason = given_reason(reason, "Give a reason for changing the table's answer.", needed=director)
+    with _locked(match) as match:
         _require_open(match)
         entered = history(match)
         entries = standing_of(entered)
@@ -750,8 +752,7 @@ def undo_last_hand(
     last, checked under the same lock (a hand added meanwhile is never the one undone).
     ``at``: a tablet speaks, checked in the query that locks the match (``_lock``)."""
     now = now_or(now)
-    with transaction.atomic():
-        match = _lock(match, at)
+    with _locked(match, at) as match:
         if not director:
             _require_open(match)
             if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
@@ -817,11 +818,8 @@ def correct_hand(
     A confirmed result goes back to "needs confirmation" unless ``confirm``: the director
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason for the correction.")
-    with transaction.atomic():
-        match = _lock(entry.match)
+    reason = given_reason(reason, "Give a reason for the correction.")
+    with _locked(entry.match) as match:
         entry = HandEntry.objects.get(pk=entry.pk)
         if entry.state != HandEntry.State.STANDING:
             raise ServiceError("Only a standing hand can be corrected.")
@@ -910,12 +908,9 @@ def insert_hand(
     number (so the history keeps where it was), with the dealer its new number gives it;
     the inserted hand takes the phase of the hand it goes before (or the next phase)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason for inserting a hand.")
+    reason = given_reason(reason, "Give a reason for inserting a hand.")
     key = client_key or f"director-{uuid.uuid4().hex}"
-    with transaction.atomic():
-        match = _lock(match)
+    with _locked(match) as match:
         existing = HandEntry.objects.filter(client_key=key).first()
         if existing is not None:
             return Recorded(existing, match_state(match, now), duplicate=True)
@@ -1013,11 +1008,8 @@ def review_late_sync(
     at its arrival (then it, and the hands after it, take the phases the table's answer
     gives hands after the call)."""
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("Give a reason.")
-    with transaction.atomic():
-        match = _lock(entry.match)
+    reason = given_reason(reason, "Give a reason.")
+    with _locked(entry.match) as match:
         entered = history(match)
         entries = standing_of(entered)
         entry = next((e for e in entries if e.pk == entry.pk), None)  # type: ignore[assignment]
@@ -1075,11 +1067,8 @@ def override_winner(
     match: Match, winner: Team, *, by: str, reason: str, now: datetime | None = None
 ) -> list[str]:
     now = now_or(now)
-    reason = reason.strip()
-    if not reason:
-        raise ServiceError("An override needs a written reason.")
-    with transaction.atomic():
-        match = _lock(match)
+    reason = given_reason(reason, "An override needs a written reason.")
+    with _locked(match) as match:
         if not match.is_over:
             raise ServiceError("Only a finished match can have its winner overridden.")
         before = match.winner
@@ -1113,8 +1102,7 @@ def confirm_match(
     """A player of the other team agrees with the result or disputes it. A dispute stands
     until the director resolves it: a later agreement does not clear it."""
     now = now_or(now)
-    with transaction.atomic():
-        match = _lock(match)
+    with _locked(match) as match:
         if not match.is_over:
             raise ServiceError("The match is not over yet.")
         if "\x00" in by + note:
@@ -1158,11 +1146,8 @@ def confirm_match(
 def close_match(match: Match, *, by: str, note: str = "", now: datetime | None = None) -> Match:
     """The director accepts a finished (or disputed) result as final, with a reason."""
     now = now_or(now)
-    note = note.strip()
-    if not note:
-        raise ServiceError("Give a reason for accepting the result (what was checked).")
-    with transaction.atomic():
-        match = _lock(match)
+    note = given_reason(note, "Give a reason for accepting the result (what was checked).")
+    with _locked(match) as match:
         state = match_state(match, now)
         if not state.over:
             raise ServiceError(f"{match} is not over: {match.score_ns}–{match.score_ew}.")

@@ -41,6 +41,8 @@ from .console import Finalist, TableRow, finalists, seating_tables
 from .standings import FinalEntry
 
 RoundKind = Round.Kind
+# The two sides of a table (the rules' Team), for the views, which import no rules.
+Side = Team
 RoundStatus = Round.Status
 HandState = HandEntry.State
 HandSource = HandEntry.Source
@@ -171,6 +173,14 @@ def console_facts(rnd: Round) -> ConsoleFacts:
 # --- one table ----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class HandLogRow:
+    """A line of the table page's hand log: the entry and its individual awards as printed."""
+
+    entry: HandEntry
+    individual_text: str
+
+
 @dataclass
 class TableView:
     """What the director's table page shows of one table of a round."""
@@ -178,6 +188,7 @@ class TableView:
     matches: list[Match]
     match: Match
     hands: list[HandEntry]
+    hand_log: list[HandLogRow]
     link: TableLink | None
     state: MatchState | None
     state_error: str | None
@@ -203,10 +214,8 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
     )
     t = rnd.tournament
     rules = t.rules
-    for h in hands:
-        h.individual_text = play_service.individual_points(  # type: ignore[attr-defined]
-            h, rules, final=rnd.kind == Round.Kind.FINAL
-        )
+    final = rnd.kind == Round.Kind.FINAL
+    hand_log = [HandLogRow(h, play_service.individual_points(h, rules, final=final)) for h in hands]
     link = TableLink.objects.live().filter(tournament=t, table=table).first()
     state, state_error = match_state_or_error(match)
     # Only this table's seats (every seat of 500 tables was 2,000 rows for four).
@@ -215,6 +224,7 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         matches=matches,
         match=match,
         hands=hands,
+        hand_log=hand_log,
         link=link,
         state=state,
         state_error=state_error,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -80,6 +80,24 @@ def _get(
     if not isinstance(value, kind):
         raise InvalidResults(here, f"expected {_name(kind)}, found {json.dumps(value)[:40]}")
     return value
+
+
+def _numbered(
+    parent: Any, key: str, path: str, number: str, what: str
+) -> Iterator[tuple[str, Any]]:
+    """The objects of the list ``parent[key]``, each with its path, each checked (as it
+    comes) to carry a new ``number``: a whole number of at least 1."""
+    here = f"{path}.{key}" if path else key
+    seen: set[int] = set()
+    for i, item in enumerate(_get(parent, key, path, list)):
+        item_path = f"{here}[{i}]"
+        value = _get(item, number, item_path, int)
+        if value < 1 or value in seen:
+            raise InvalidResults(
+                f"{item_path}.{number}", f"must be a new {what} number of at least 1"
+            )
+        seen.add(value)
+        yield item_path, item
 
 
 def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
@@ -203,22 +221,11 @@ def check_document(doc: Any) -> dict[int, str]:
         names.add(pname.casefold())
     if not players:
         raise InvalidResults("players", "the file has no players")
-    round_numbers = set()
-    for r, rnd in enumerate(_get(doc, "rounds", "", list)):
-        path = f"rounds[{r}]"
-        number = _get(rnd, "number", path, int)
-        if number < 1 or number in round_numbers:
-            raise InvalidResults(f"{path}.number", "must be a new round number of at least 1")
-        round_numbers.add(number)
+    for path, rnd in _numbered(doc, "rounds", "", "number", "round"):
         _choice(rnd, "kind", path, ("preliminary",))
         _choice(rnd, "status", path, ("seated", "running", "finished"))
-        tables, seated = set(), set()
-        for m, match in enumerate(_get(rnd, "matches", path, list)):
-            mpath = f"{path}.matches[{m}]"
-            table = _get(match, "table", mpath, int)
-            if table < 1 or table in tables:
-                raise InvalidResults(f"{mpath}.table", "must be a new table number of at least 1")
-            tables.add(table)
+        seated = set()
+        for mpath, match in _numbered(rnd, "matches", path, "table", "table"):
             _check_game(match, mpath, players)
             for seat in SEATS:
                 pid = match["seats"][seat]
@@ -262,13 +269,7 @@ def check_document(doc: Any) -> dict[int, str]:
         for seat in SEATS:
             if _get(seats, seat, "final.seats", int) not in players:
                 raise InvalidResults(f"final.seats.{seat}", "not in players")
-        games = set()
-        for g, game in enumerate(_get(final, "games", "final", list)):
-            path = f"final.games[{g}]"
-            number = _get(game, "number", path, int)
-            if number < 1 or number in games:
-                raise InvalidResults(f"{path}.number", "must be a new game number of at least 1")
-            games.add(number)
+        for path, game in _numbered(final, "games", "final", "number", "game"):
             _check_game({**game, "seats": seats}, path, players)
     return players
 

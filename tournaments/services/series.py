@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.utils.text import slugify
 
 from ..domain.series import (
     TIEBREAK_CHAIN,
@@ -24,15 +23,7 @@ from ..domain.series import (
     series_standings,
 )
 from ..models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
-from . import ServiceError, now_or
-
-
-def unique_series_slug(name: str) -> str:
-    base = slugify(name)[:120] or "series"
-    slug, n = base, 2
-    while Series.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+from . import ServiceError, free_slug, now_or
 
 
 def _check(points_table: str, place_points: str, best_of: int | None) -> str:
@@ -65,7 +56,7 @@ def create_series(
         with transaction.atomic():
             return Series.objects.create(
                 name=name,
-                slug=unique_series_slug(name),
+                slug=free_slug(name, Series.objects.all(), "series"),
                 points_table=points_table,
                 place_points=place_points,
                 participation_points=participation_points,

@@ -186,6 +186,17 @@ class Simulation:
     def key(self, match: Match, n: int) -> str:
         return f"sim-{self.tournament.pk}-{match.round.number}-{match.table}-{match.game}-{n}"
 
+    def play_hand(self, match: Match, n: int, at: datetime) -> play.Recorded:
+        """The table's n-th hand: a random one, entered by the simulation at ``at``."""
+        return play.record_hand(
+            match,
+            random_hand(self.rng),
+            client_key=self.key(match, n),
+            by=SIM,
+            source=HandEntry.Source.SIMULATION,
+            now=at,
+        )
+
     def play_match(
         self,
         match: Match,
@@ -204,14 +215,7 @@ class Simulation:
             if deadline is not None and at >= deadline:
                 return True
             n += 1
-            result = play.record_hand(
-                match,
-                random_hand(self.rng),
-                client_key=self.key(match, n),
-                by=SIM,
-                source=HandEntry.Source.SIMULATION,
-                now=at,
-            )
+            result = self.play_hand(match, n, at)
             if result.state.over:
                 return False
             if n == stop and interrupt is not None:
@@ -224,27 +228,13 @@ class Simulation:
         n = match.hands_played
         if self.rng.random() < 0.75:
             n += 1
-            state = play.record_hand(
-                match,
-                random_hand(self.rng),
-                client_key=self.key(match, n),
-                by=SIM,
-                source=HandEntry.Source.SIMULATION,
-                now=at,
-            ).state
+            state = self.play_hand(match, n, at).state
         else:
             state = play.answer_time_call(match, False, by=SIM, now=at)
         while not state.over:
             at += hand_duration(self.rng)
             n += 1
-            state = play.record_hand(
-                match,
-                random_hand(self.rng),
-                client_key=self.key(match, n),
-                by=SIM,
-                source=HandEntry.Source.SIMULATION,
-                now=at,
-            ).state
+            state = self.play_hand(match, n, at).state
 
     def play_round(self, rnd: Round) -> None:
         start = self.clock

@@ -8,21 +8,11 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
-from django.utils.text import slugify
 
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..models import Tournament
-from . import ServiceError, log
+from . import ServiceError, free_slug, log
 from .rounds import limit_passed
-
-
-def unique_slug(name: str) -> str:
-    base = slugify(name)[:120] or "tournament"
-    slug, n = base, 2
-    while Tournament.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
-
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
@@ -64,7 +54,7 @@ def create_tournament(
     with transaction.atomic():
         tournament = Tournament.objects.create(
             name=name,
-            slug=unique_slug(name),
+            slug=free_slug(name, Tournament.objects.all(), "tournament"),
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
             **rule_values(rules),
         )

@@ -10,7 +10,7 @@ from io import BytesIO
 from typing import TYPE_CHECKING
 
 from django.core.exceptions import BadRequest
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
@@ -55,7 +55,7 @@ def _pdf(data: bytes, filename: str) -> FileResponse:
 
 
 @director_required
-def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
+def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
     division = division.upper()
     if division not in queries.DIVISIONS:
         raise Http404("Divisions are A and B.")
@@ -66,7 +66,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> HttpResponse:
 
 
 @desk_required
-def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
     paper = _paper(request)
     rnd = _round(tournament_or_404(slug), number)
     sheet = sheets.seating_sheet(rnd, timezone.now())
@@ -77,7 +77,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @director_required
-def table_cards(request: HttpRequest, slug: str) -> HttpResponse:
+def table_cards(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
     tournament = tournament_or_404(slug)
 
@@ -99,7 +99,7 @@ def _players_url(request: HttpRequest, slug: str) -> str:
 
 
 @desk_required
-def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     paper = _paper(request)
     rnd = _round(tournament_or_404(slug), number)
@@ -120,7 +120,7 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @director_required
-def final(request: HttpRequest, slug: str) -> HttpResponse:
+def final(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
     results = sheets.final_results(tournament_or_404(slug), now=timezone.now())
     return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")

@@ -8,16 +8,26 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
-from django.urls import NoReverseMatch, reverse
+from django.http.response import HttpResponseBase
+from django.urls import reverse
+from django_htmx.middleware import HtmxDetails
 
 from ...roles import DESK, RUN
-from ...services import queries
+from ...services import ServiceError, queries
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Round, Tournament
 
-View = Callable[..., HttpResponse]
+# A page, a redirect, or a streamed file (the PDF sheets).
+View = Callable[..., HttpResponseBase]
+
+
+class HtmxRequest(HttpRequest):
+    """A request as django-htmx's middleware (in every stack) hands it on: with ``htmx``."""
+
+    htmx: HtmxDetails
 
 
 def can(user: Any, *perms: str) -> bool:
@@ -30,7 +40,7 @@ def role_required(*perms: str) -> Callable[[View], View]:
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not can(request.user, RUN, DESK):
                 return redirect_to_login(request.get_full_path())
             if not can(request.user, *perms):
@@ -45,6 +55,25 @@ def role_required(*perms: str) -> Callable[[View], View]:
 # The director role: everything. The desk role: check-in, find a seat, print sheets.
 director_required = role_required(RUN)
 desk_required = role_required(RUN, DESK)
+
+
+def form_view(
+    form: Form,
+    act: Callable[[], HttpResponse | None],
+    refused: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """A form that asks a service for something: ``act`` runs when the form is valid and
+    answers (usually a redirect); an invalid form, a refusal (its ServiceError becomes the
+    form's error) or an ``act`` that answers None shows ``refused`` (the page again)."""
+    if form.is_valid():
+        try:
+            answer = act()
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            if answer is not None:
+                return answer
+    return refused()
 
 
 def who(request: HttpRequest) -> str:
@@ -65,39 +94,37 @@ def round_or_404(tournament: Tournament, number: int) -> Round:
     return rnd
 
 
-def optional_url(name: str, *args: object, query: str = "") -> str | None:
-    """A link to a page another part of the app may not provide yet (the PDF sheets)."""
-    try:
-        url = reverse(name, args=args)
-    except NoReverseMatch:
-        return None
+def url_with_query(name: str, *args: object, query: str = "") -> str:
+    """The address of a page with its query string; a route that does not exist is an
+    error (NoReverseMatch), never a link quietly left out."""
+    url = reverse(name, args=args)
     return f"{url}?{query}" if query else url
 
 
 def sheet_links(
     tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
 ) -> list[tuple[str, str]]:
-    """The printable sheets for this page, in letter and A4, where they exist; for the
-    desk role, without the table cards (they carry the tablets' links)."""
-    links: list[tuple[str, str | None]] = []
+    """The printable sheets for this page, in letter and A4; for the desk role, without
+    the table cards (they carry the tablets' links)."""
+    links: list[tuple[str, str]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
         if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:
             links += [
                 (
                     f"Seating ({paper})",
-                    optional_url("sheets:seating", tournament.slug, rnd.number, query=q),
+                    url_with_query("sheets:seating", tournament.slug, rnd.number, query=q),
                 ),
                 (
                     f"Score sheets ({paper})",
-                    optional_url("sheets:scoresheets", tournament.slug, rnd.number, query=q),
+                    url_with_query("sheets:scoresheets", tournament.slug, rnd.number, query=q),
                 ),
             ]
         if not desk:
             links.append(
                 (
                     f"Table cards ({paper})",
-                    optional_url("sheets:table_cards", tournament.slug, query=q),
+                    url_with_query("sheets:table_cards", tournament.slug, query=q),
                 )
             )
-    return [(label, url) for label, url in links if url]
+    return links

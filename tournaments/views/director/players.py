@@ -26,7 +26,7 @@ from ...services.players import (
 )
 from ...services.rounds import remedies
 from ...tables import PlayerTable
-from .common import desk_required, director_required, tournament_or_404, who
+from .common import HtmxRequest, desk_required, director_required, tournament_or_404, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Player, Tournament
@@ -196,7 +196,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 @desk_required
 @require_POST
-def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
     t = tournament_or_404(slug)
     player = _player_or_404(t, pk)
@@ -225,7 +225,7 @@ def checkin(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 
 
 @desk_required
-def desk(request: HttpRequest, slug: str) -> HttpResponse:
+def desk(request: HtmxRequest, slug: str) -> HttpResponse:
     """The check-in desk: type a few letters, tap the name."""
     t = tournament_or_404(slug)
     q = request.GET.get("q", "").strip()

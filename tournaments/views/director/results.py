@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -17,7 +18,7 @@ from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
 from ...tables import ActivityTable, StandingsTable
-from .common import director_required, optional_url, tournament_or_404, who
+from .common import director_required, form_view, tournament_or_404, url_with_query, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Match, Tournament
@@ -51,7 +52,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "never_played": standing_service.never_played(t),
             "pdf": {
                 d: [
-                    (p, optional_url("sheets:standings", t.slug, d, query=f"paper={p}"))
+                    (p, url_with_query("sheets:standings", t.slug, d, query=f"paper={p}"))
                     for p in ("letter", "a4")
                 ]
                 for d in tables
@@ -141,7 +142,7 @@ def _final_page(
             "hand_form": hand_form or HandForm(),
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
-                (p, optional_url("sheets:final", t.slug, query=f"paper={p}"))
+                (p, url_with_query("sheets:final", t.slug, query=f"paper={p}"))
                 for p in ("letter", "a4")
             ],
         },
@@ -161,11 +162,13 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     division = request.POST.get("division", "")
     places = {}
-    for key, value in request.POST.items():
+    for key in request.POST:
         if key.startswith("place-") and key[6:].isdigit():
+            value = request.POST.get(key, "")
             places[int(key[6:])] = int(value) if value.strip().isdigit() else 0
     order = sorted(places, key=places.__getitem__)
-    try:
+
+    def act() -> None:
         if division not in ("A", "B"):
             raise ServiceError("Choose a division.")
         if sorted(places.values()) != list(range(1, len(places) + 1)):
@@ -173,24 +176,31 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
         standing_service.break_tie(
             t, division, order, reason=request.POST.get("reason", ""), by=who(request)
         )
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return _final_page(request, t, status=422)
-    messages.success(request, f"Division {division}: tie broken.")
-    return redirect("director:final", t.slug)
+
+    return _final_step(request, t, act, f"Division {division}: tie broken.")
 
 
 @director_required
 @require_POST
 def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
+    return _final_step(
+        request, t, lambda: standing_service.seed_final(t, by=who(request)), "The final is seeded."
+    )
+
+
+def _final_step(
+    request: HttpRequest, t: Tournament, act: Callable[[], object], done: str
+) -> HttpResponse:
+    """A button on the final page: ``act`` runs the service; a refusal shows the page
+    again with its message (422), success goes back to it with ``done``."""
     try:
-        standing_service.seed_final(t, by=who(request))
+        act()
     except ServiceError as exc:
         messages.error(request, exc.message)
         return _final_page(request, t, status=422)
-    messages.success(request, "The final is seeded.")
-    return redirect("director:final", slug)
+    messages.success(request, done)
+    return redirect("director:final", t.slug)
 
 
 def _current_game(t: Tournament) -> Match:
@@ -206,14 +216,12 @@ def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     game = _current_game(t)
     form = FirstDealerForm(request.POST)
-    if form.is_valid():
-        try:
-            play_service.set_first_dealer(game, form.first_dealer, by=who(request))
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            return redirect("director:final", slug)
-    return _final_page(request, t, status=422, dealer_form=form)
+
+    def act() -> HttpResponse:
+        play_service.set_first_dealer(game, form.first_dealer, by=who(request))
+        return redirect("director:final", slug)
+
+    return form_view(form, act, lambda: _final_page(request, t, status=422, dealer_form=form))
 
 
 @director_required
@@ -223,41 +231,37 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     game = _current_game(t)
     form = HandForm(request.POST)
-    if form.is_valid():
-        try:
-            result = play_service.record_hand(
-                game,
-                form.hand,
-                client_key=form.cleaned_data["client_key"],
-                by=who(request),
-                source=queries.HandSource.DIRECTOR,
+
+    def act() -> HttpResponse:
+        result = play_service.record_hand(
+            game,
+            form.hand,
+            client_key=form.cleaned_data["client_key"],
+            by=who(request),
+            source=queries.HandSource.DIRECTOR,
+        )
+        if not result.duplicate:
+            messages.success(
+                request,
+                f"Game {game.game}, hand {result.entry.number}: "
+                f"{result.state.score[queries.Side.NS]}–"
+                f"{result.state.score[queries.Side.EW]}.",
             )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            if not result.duplicate:
-                messages.success(
-                    request,
-                    f"Game {game.game}, hand {result.entry.number}: "
-                    f"{result.state.score['NS']}–"
-                    f"{result.state.score['EW']}.",
-                )
-            return redirect("director:final", slug)
-    return _final_page(request, t, status=422, hand_form=form)
+        return redirect("director:final", slug)
+
+    return form_view(form, act, lambda: _final_page(request, t, status=422, hand_form=form))
 
 
 @director_required
 @require_POST
 def finish(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
-    try:
+
+    def act() -> None:
         standing_service.finish_tournament(t, by=who(request))
-    except ServiceError as exc:
-        messages.error(request, exc.message)
-        return _final_page(request, t, status=422)
-    messages.success(request, "The tournament is finished.")
-    backup_after_finalize("finish")
-    return redirect("director:final", slug)
+        backup_after_finalize("finish")  # never raises: a failed backup is logged
+
+    return _final_step(request, t, act, "The tournament is finished.")
 
 
 # --- the activity log -------------------------------------------------------------------

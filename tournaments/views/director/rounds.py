@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import segno
@@ -53,6 +54,7 @@ from .common import (
     can,
     desk_required,
     director_required,
+    form_view,
     round_or_404,
     sheet_links,
     tournament_or_404,
@@ -123,7 +125,7 @@ def _seating_page(
     if swap_form is not None and rnd.status != queries.RoundStatus.SEATED:
         # The form is gone once the round starts; its refusal still has to be read.
         for error in swap_form.non_field_errors():
-            messages.error(request, error)
+            messages.error(request, str(error))
     if swap_form is None and rnd.status == queries.RoundStatus.SEATED:
         # The lists offer the players of this page's tables and those the search found
         # (every player twice over is 2 x 2,000 options at 500 tables); the swap itself
@@ -215,8 +217,7 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 # --- the round console ------------------------------------------------------------------
 
 
-def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
-    now = timezone.now()
+def _board_context(request: HttpRequest, rnd: Round, now: datetime) -> dict[str, object]:
     sort = request.GET.get("sort", "table")
     sort = sort if sort in BOARD_SORTS else "table"
     attention = request.GET.get("only") == "attention"
@@ -238,11 +239,12 @@ def _board_context(request: HttpRequest, rnd: Round) -> dict[str, object]:
 def _console(
     request: HttpRequest, rnd: Round, status: int = 200, reopen_form: ReopenForm | None = None
 ) -> HttpResponse:
-    context = _board_context(request, rnd)
+    now = timezone.now()
+    context = _board_context(request, rnd, now)
     t = rnd.tournament
     facts = queries.console_facts(rnd)
     context.update(
-        clock=clock_view(rnd, context["now"]),  # type: ignore[arg-type]
+        clock=clock_view(rnd, now),
         is_last=rnd.number >= t.preliminary_rounds,
         sheets=sheet_links(t, rnd),
         later=facts.later,
@@ -265,14 +267,16 @@ def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The live board partial that the console polls."""
     rnd = round_or_404(tournament_or_404(slug), number)
-    return render(request, "director/rounds/_board.html", _board_context(request, rnd))
+    context = _board_context(request, rnd, timezone.now())
+    return render(request, "director/rounds/_board.html", context)
 
 
 def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Round:
     return round_service.call_time(rnd, by=by, including_extended=including_extended)
 
 
-CLOCK_ACTIONS = {
+# Each takes the round and ``by``; calling time also takes ``including_extended``.
+CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
     "start": (round_service.start_round, "{} started."),
     "pause": (round_service.pause_round, "{} paused."),
     "resume": (round_service.resume_round, "{} resumed."),
@@ -287,7 +291,7 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
     if action not in CLOCK_ACTIONS:
         raise Http404("No such action.")
     service, done = CLOCK_ACTIONS[action]
-    extra = {}
+    extra: dict[str, bool] = {}
     if action == "call":
         form = CallTimeForm(request.POST)
         form.is_valid()  # a lone optional checkbox: always valid
@@ -372,7 +376,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and "confirm" not in request.POST:
         return _seat_next(request, t)
     source = request.POST if request.method == "POST" else request.GET
-    close = _close_list(source.get("close")) if "close" in source else None
+    close = _close_list(source.get("close", "")) if "close" in source else None
     status = 200
     if request.method == "POST":
         try:
@@ -413,7 +417,11 @@ def _preview_context(
     ctx: dict[str, object] = {"tournament": t, "plan": plan, "error": error}
     if plan is None:
         return ctx
-    name = plan.names.get
+
+    def name(pid: Hashable) -> str | None:
+        # The seating rules take any hashable id; the services seat players by pk.
+        return plan.names.get(pid) if isinstance(pid, int) else None
+
     changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
     was = {new: old for old, new in plan.seating.renumbered.items()}
     rows = []
@@ -498,13 +506,40 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
 # --- one table --------------------------------------------------------------------------
 
 
-def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, object]:
+def _table_context(
+    request: HttpRequest,
+    rnd: Round,
+    table: int,
+    *,
+    correction: tuple[int, CorrectionForm] | None = None,
+    late_sync_error: tuple[int, LateSyncForm] | None = None,
+) -> dict[str, object]:
+    """The table page; a refused correction or late-sync review is shown bound, with its
+    errors, in place of the blank form of that hand."""
     game = request.GET.get("game") or request.POST.get("game")
     view = queries.table_view(rnd, table, game, timezone.now())
     if view is None:
         raise Http404("No such table in this round.")
     match, hands, link = view.match, view.hands, view.link
     url = absolute_url(request, reverse("tablet:link", args=[link.token])) if link else None
+    corrections = {
+        h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
+        for h in hands
+        if h.state == queries.HandState.STANDING
+    }
+    late_sync = [
+        (h, LateSyncForm(prefix=f"ls{h.pk}"))
+        for h in hands
+        if h.late_sync and h.state == queries.HandState.STANDING and match.has_late_sync
+    ]
+    refused: dict[str, object] = {}
+    if correction is not None:
+        pk, bound_correction = correction
+        corrections[pk] = bound_correction
+        refused["open_correction"] = pk
+    if late_sync_error is not None:
+        pk, bound_review = late_sync_error
+        late_sync = [(h, bound_review if h.pk == pk else f) for h, f in late_sync]
     return {
         "tournament": rnd.tournament,
         "round": rnd,
@@ -512,6 +547,7 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         "match": match,
         "matches": view.matches,
         "hands": hands,
+        "hand_log": view.hand_log,
         "state": view.state,
         "state_error": view.state_error,
         "seats": view.seats,
@@ -522,25 +558,18 @@ def _table_context(request: HttpRequest, rnd: Round, table: int) -> dict[str, ob
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
         "override_form": OverrideForm(),
         "close_form": ReasonForm(),
-        "corrections": {
-            h.pk: CorrectionForm(initial=_hand_initial(h), prefix=f"h{h.pk}")
-            for h in hands
-            if h.state == queries.HandState.STANDING
-        },
+        "corrections": corrections,
         "is_final": rnd.kind == queries.RoundKind.FINAL,
         "first_dealer_form": DirectorFirstDealerForm(
             initial={"seat": match.first_dealer}, prefix="fd"
         ),
         "answer_form": AnswerForm(prefix="ans"),
         "insert_form": InsertHandForm(prefix="ins", initial={"position": match.hands_played + 1}),
-        "late_sync": [
-            (h, LateSyncForm(prefix=f"ls{h.pk}"))
-            for h in hands
-            if h.late_sync and h.state == queries.HandState.STANDING and match.has_late_sync
-        ],
+        "late_sync": late_sync,
         "timeline": view.timeline,
         "time_called_at": view.time_called_at,
         "round_open": rnd.status == queries.RoundStatus.RUNNING,
+        **refused,
     }
 
 
@@ -557,20 +586,20 @@ def _hand_initial(h: HandEntry) -> dict[str, object]:
 
 
 def _table_page(
-    request: HttpRequest, rnd: Round, table: int, status: int = 200, **forms: object
+    request: HttpRequest,
+    rnd: Round,
+    table: int,
+    status: int = 200,
+    *,
+    correction: tuple[int, CorrectionForm] | None = None,
+    late_sync_error: tuple[int, LateSyncForm] | None = None,
+    bound: dict[str, Form] | None = None,
 ) -> HttpResponse:
-    context = _table_context(request, rnd, table)
-    if "correction" in forms:
-        form = forms.pop("correction")
-        context["corrections"][form.entry_pk] = form  # type: ignore[index,union-attr]
-        context["open_correction"] = form.entry_pk  # type: ignore[union-attr]
-    if "late_sync_error" in forms:
-        pk, bound = forms.pop("late_sync_error")  # type: ignore[misc]
-        context["late_sync"] = [
-            (h, bound if h.pk == pk else f)
-            for h, f in context["late_sync"]  # type: ignore[attr-defined]
-        ]
-    context.update(forms)
+    """``bound``: a refused form, by its name in the context, in place of the blank one."""
+    context = _table_context(
+        request, rnd, table, correction=correction, late_sync_error=late_sync_error
+    )
+    context.update(bound or {})
     return render(request, "director/rounds/table.html", context, status=status)
 
 
@@ -608,17 +637,17 @@ def _table_action(
     the director (what was done, then any warnings); a refusal re-renders the page, 422."""
     rnd = round_or_404(tournament_or_404(slug), number)
     match = _match_of(rnd, table, request)
-    if form.is_valid():
-        try:
-            done, *warnings = act(match)
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: {done}")
-            for warning in warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, match))
-    return _table_page(request, rnd, table, status=422, **{context_name: form})
+
+    def done() -> HttpResponse:
+        said, *warnings = act(match)
+        messages.success(request, f"Table {table}: {said}")
+        for warning in warnings:
+            messages.warning(request, warning)
+        return redirect(_table_url(rnd, table, match))
+
+    return form_view(
+        form, done, lambda: _table_page(request, rnd, table, status=422, bound={context_name: form})
+    )
 
 
 @director_required
@@ -644,25 +673,24 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
     if entry is None:
         raise Http404("No such hand at this table.")
     form = CorrectionForm(request.POST, prefix=f"h{pk}")
-    form.entry_pk = pk  # type: ignore[attr-defined]
-    if form.is_valid():
-        try:
-            result = play_service.correct_hand(
-                entry,
-                form.hand,
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-                client_key=form.cleaned_data["client_key"],
-                confirm=form.cleaned_data["confirm"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Hand {entry.number} corrected.")
-            for warning in result.warnings:
-                messages.warning(request, warning)
-            return redirect(_table_url(rnd, table, entry.match))
-    return _table_page(request, rnd, table, status=422, correction=form)
+
+    def act() -> HttpResponse:
+        result = play_service.correct_hand(
+            entry,
+            form.hand,
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+            client_key=form.cleaned_data["client_key"],
+            confirm=form.cleaned_data["confirm"],
+        )
+        messages.success(request, f"Hand {entry.number} corrected.")
+        for warning in result.warnings:
+            messages.warning(request, warning)
+        return redirect(_table_url(rnd, table, entry.match))
+
+    return form_view(
+        form, act, lambda: _table_page(request, rnd, table, status=422, correction=(pk, form))
+    )
 
 
 @director_required
@@ -775,18 +803,17 @@ def hand_late_sync(
     if entry is None:
         raise Http404("No such hand at this table.")
     form = LateSyncForm(request.POST, prefix=f"ls{pk}")
-    if form.is_valid():
-        try:
-            play_service.review_late_sync(
-                entry,
-                accept=form.cleaned_data["decision"] == "accept",
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-            )
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
-            return redirect(_table_url(rnd, table, entry.match))
-    context_forms = {"late_sync_error": (pk, form)}
-    return _table_page(request, rnd, table, status=422, **context_forms)
+
+    def act() -> HttpResponse:
+        play_service.review_late_sync(
+            entry,
+            accept=form.cleaned_data["decision"] == "accept",
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+        )
+        messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
+        return redirect(_table_url(rnd, table, entry.match))
+
+    return form_view(
+        form, act, lambda: _table_page(request, rnd, table, status=422, late_sync_error=(pk, form))
+    )

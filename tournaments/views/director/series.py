@@ -19,7 +19,7 @@ from ...services import ServiceError, queries
 from ...services import people as people_service
 from ...services import series as series_service
 from ...services.results_import import import_results
-from .common import director_required, tournament_or_404, who
+from .common import director_required, form_view, tournament_or_404, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Person, Series
@@ -65,10 +65,11 @@ def series_list(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpResponse:
+def _detail(
+    request: HttpRequest, series: Series, *, status: int = 200, **extra: object
+) -> HttpResponse:
     table = series_service.series_table(series)
-    add = AddEventForm()
-    add.fields["tournament"].queryset = queries.tournaments_outside(t.pk for t in table.events)
+    add = AddEventForm(tournaments=queries.tournaments_outside(t.pk for t in table.events))
     context = {
         "series": series,
         "table": table,
@@ -78,9 +79,7 @@ def _detail(request: HttpRequest, series: Series, **extra: object) -> HttpRespon
         "file_form": ResultsFileForm(),
         **extra,
     }
-    return render(
-        request, "director/series/detail.html", context, status=int(extra.get("status", 200))
-    )
+    return render(request, "director/series/detail.html", context, status=status)
 
 
 @director_required
@@ -92,8 +91,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
-    form = AddEventForm(request.POST)
-    form.fields["tournament"].queryset = queries.all_tournaments()
+    form = AddEventForm(request.POST, tournaments=queries.all_tournaments())
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
@@ -160,7 +158,7 @@ def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @director_required
-def series_pdf_view(request: HttpRequest, slug: str) -> HttpResponse:
+def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     series = _series_or_404(slug)
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
@@ -200,7 +198,9 @@ class SplitForm(forms.Form):
     reason = forms.CharField(max_length=500)
 
 
-def _person(request: HttpRequest, person: Person, status: int = 200, **extra: object):
+def _person(
+    request: HttpRequest, person: Person, status: int = 200, **extra: object
+) -> HttpResponse:
     page = people_service.person_page(person)
     context = {
         "person": person,
@@ -230,21 +230,17 @@ def person(request: HttpRequest, pk: int) -> HttpResponse:
 def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
     keep = _person_or_404(pk)
     form = MergeForm(request.POST)
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         gone = queries.find_person(form.cleaned_data["other"])
         if gone is None:
             form.add_error("other", "There is no person with this number.")
-        else:
-            try:
-                people_service.merge_people(
-                    keep, gone, by=who(request), reason=form.cleaned_data["reason"]
-                )
-            except ServiceError as exc:
-                form.add_error(None, exc.message)
-            else:
-                messages.success(request, f"Merged {gone.name} into {keep.name}.")
-                return redirect("league:person", keep.pk)
-    return _person(request, keep, status=422, merge_form=form)
+            return None
+        people_service.merge_people(keep, gone, by=who(request), reason=form.cleaned_data["reason"])
+        messages.success(request, f"Merged {gone.name} into {keep.name}.")
+        return redirect("league:person", keep.pk)
+
+    return form_view(form, act, lambda: _person(request, keep, status=422, merge_form=form))
 
 
 @director_required
@@ -252,24 +248,24 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
 def person_split(request: HttpRequest, pk: int) -> HttpResponse:
     found = _person_or_404(pk)
     form = SplitForm(request.POST)
-    if form.is_valid():
+
+    def act() -> HttpResponse | None:
         try:
             ids = [int(v) for v in request.POST.getlist("players")]
-            new = people_service.split_person(
-                found,
-                ids,
-                name=form.cleaned_data["name"],
-                by=who(request),
-                reason=form.cleaned_data["reason"],
-            )
         except ValueError:
             form.add_error(None, "Choose the events to split off.")
-        except ServiceError as exc:
-            form.add_error(None, exc.message)
-        else:
-            messages.success(request, f"Split off {new.name} (#{new.pk}).")
-            return redirect("league:person", found.pk)
-    return _person(request, found, status=422, split_form=form)
+            return None
+        new = people_service.split_person(
+            found,
+            ids,
+            name=form.cleaned_data["name"],
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+        )
+        messages.success(request, f"Split off {new.name} (#{new.pk}).")
+        return redirect("league:person", found.pk)
+
+    return form_view(form, act, lambda: _person(request, found, status=422, split_form=form))
 
 
 @director_required
