@@ -169,9 +169,7 @@ def main(argv: list[str] | None = None) -> None:
         size = len(resp.content) / 1024
         flag = "" if ms <= 150 and size <= 300 else "  OVER"
         floor = floor or ms
-        print(
-            f"{label:<28} {ms:8.0f} {size:8.0f}  {ms / floor:5.1f}{flag}  ({resp.status_code})"
-        )
+        print(f"{label:<28} {ms:8.0f} {size:8.0f}  {ms / floor:5.1f}{flag}  ({resp.status_code})")
         worst = (max(worst[0], ms), max(worst[1], size))
     print(f"worst page: {worst[0]:.0f} ms, {worst[1]:.0f} KB (db {args.db})")
 

@@ -47,7 +47,7 @@ class LeanTable(tables.Table):
         return mark_safe("".join(rows))  # noqa: S308 (every cell escaped above)
 
     @staticmethod
-    def _cell(row: BoundRow, column: Any, args: list[str], catch_all: str | None) -> object:
+    def _cell(row: BoundRow, column: Any, args: list[str], catch_all: str | None) -> Any:
         # ``BoundRow._call_render`` with the signature read once per column, not per cell.
         def render(bound_column: Any, value: object = None) -> object:
             given = row._optional_cell_arguments(bound_column, value)
