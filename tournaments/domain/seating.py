@@ -224,15 +224,10 @@ def plan_closures(
     waiting: Sequence[Waiting],
     house: Sequence[PlayerId],
 ) -> list[int]:
-    """The default proposal: how many tables must close, and which (most holes first,
-    then the highest numbers)."""
-    holes_by_table: dict[int, dict[str, int]] = {}
-    for t in rotated:
-        counts = {"A": 0, "B": 0}
-        for seat, pid in t.seats.items():
-            if pid in withdrawn:
-                counts[SEAT_DIVISION[seat]] += 1
-        holes_by_table[t.table] = counts
+    """The default proposal (§6 step 3): how many tables must close, and which: those
+    with the most holes still open once the waiting players (step 1) and the house
+    players (step 2) have filled what they can, in the order ``seat_with_holes`` fills
+    them; among those, the highest numbers."""
     seated = {"A": 0, "B": 0}
     for t in rotated:
         for seat, pid in t.seats.items():
@@ -251,10 +246,21 @@ def plan_closures(
             break
     if keep == count:
         return []
-    order = sorted(
-        rotated,
-        key=lambda t: (-sum(holes_by_table[t.table].values()), -t.table),
-    )
+    spare_house = len(house)
+    left: dict[int, int] = {}
+    for t in rotated:
+        left[t.table] = 0
+        for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
+            if t.seats[seat] not in withdrawn:
+                continue
+            d = SEAT_DIVISION[seat]
+            if line[d]:
+                line[d] -= 1
+            elif spare_house:
+                spare_house -= 1
+            else:
+                left[t.table] += 1
+    order = sorted(rotated, key=lambda t: (-left[t.table], -t.table))
     return sorted(t.table for t in order[: count - keep])
 
 
