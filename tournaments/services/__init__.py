@@ -51,6 +51,17 @@ def current_round(tournament: Tournament) -> Round | None:
     return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
 
 
+def lock_match(match: Match) -> Match:
+    """Lock the match's row and read it afresh with its round and tournament (the
+    match row only: a plain FOR UPDATE would also lock the joined round and tournament
+    rows on PostgreSQL, and every table's writers would wait for each other)."""
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__tournament")
+        .get(pk=match.pk)
+    )
+
+
 def now_or(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
 

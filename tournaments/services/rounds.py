@@ -29,7 +29,7 @@ from ..domain.seating import (
 )
 from ..models import HandEntry, Match, Player, Round, RoundPause, SitOut, TableLink, Tournament
 from ..models import Seat as SeatRow
-from . import ServiceError, log, now_or
+from . import ServiceError, lock_match, log, now_or
 from .play import observe_call, round_clock
 
 
@@ -347,11 +347,7 @@ def extend_table(
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .get(pk=match.pk)
-        )
+        match = lock_match(match)
         if match.round.status == Round.Status.FINISHED:
             raise ServiceError(f"{match.round} is closed.")
         if match.round.kind != Round.Kind.PRELIMINARY:
