@@ -224,3 +224,92 @@ def test_the_director_corrects_a_substitution_on_the_table_page(director_client,
     assert response.status_code == 302
     assert not Substitution.objects.exists()
     assert Round.objects.get(pk=r1.pk).seats.get(position="W").player == sub.player_out
+
+
+# --- round 1: who sits out is the director's choice --------------------------------------------
+
+
+def uneven(make_tournament):
+    t = make_tournament(2)
+    extra = [register_player(t, f"Extra {n}", "A", by="desk", checked_in=True) for n in (1, 2)]
+    return t, extra
+
+
+def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_that(
+    make_tournament,
+):
+    t, _ = uneven(make_tournament)
+    proposal = rounds.sit_out_proposal(t, seed=7)
+    assert proposal.remedy.sit_out_a == 2 and set(proposal.candidates) == {"A"}
+    assert len(proposal.candidates["A"]) == 6 and len(proposal.proposed) == 2
+    r1 = rounds.draw_first_round(t, by="test", seed=7, remedy="sit-out")
+    assert set(SitOut.objects.filter(round=r1).values_list("player_id", flat=True)) == set(
+        proposal.proposed
+    )
+    assert "drawn by lot" in Activity.objects.get(action="draw").summary
+
+
+def test_the_director_chooses_who_sits_out_round_one(make_tournament):
+    t, extra = uneven(make_tournament)
+    proposal = rounds.sit_out_proposal(t, seed=7)
+    choice = {p.pk for p in proposal.candidates["A"] if p.pk not in proposal.proposed}
+    choice = set(sorted(choice)[:2])
+    r1 = rounds.draw_first_round(
+        t, by="director", seed=7, remedy="sit-out", sit_out=choice, reason="they asked"
+    )
+    assert set(SitOut.objects.filter(round=r1).values_list("player_id", flat=True)) == choice
+    seated = set(r1.seats.values_list("player_id", flat=True))
+    assert not seated & choice and len(seated) == 8
+    entry = Activity.objects.get(action="draw")
+    assert "chosen by the director" in entry.summary and entry.reason == "they asked"
+
+
+def test_a_sit_out_choice_that_does_not_fit_is_refused_and_draws_nothing(make_tournament):
+    t, extra = uneven(make_tournament)
+    b_player = t.players.filter(division="B").first()
+    house = add_house_player(t, "House Hugo", "A", by="director")
+    a_ids = [p.pk for p in rounds.sit_out_proposal(t, seed=1).candidates["A"]]
+    for choice, message in [
+        ({a_ids[0]}, "Choose 2 A players and 0 B players"),
+        (set(a_ids[:3]), "3 A players"),
+        ({a_ids[0], b_player.pk}, "1 B player chosen"),
+        ({a_ids[0], house.pk}, "not house players"),
+        ({a_ids[0], 999999}, "Only checked-in"),
+    ]:
+        with pytest.raises(ServiceError, match=message):
+            rounds.draw_first_round(t, by="d", seed=1, remedy="sit-out", sit_out=choice)
+        assert not t.rounds.exists() and not SitOut.objects.exists()
+
+
+def test_the_remedies_page_proposes_the_lot_and_takes_the_directors_choice(
+    director_client, make_tournament
+):
+    t, extra = uneven(make_tournament)
+    page = director_client.get(url("draw_remedy", t.slug)).content.decode()
+    assert page.count('name="sit_out"') == 6 and page.count(" checked>") == 2
+    assert "(drawn by lot)" in page and 'name="seed"' in page
+    bad = director_client.post(
+        url("draw_remedy", t.slug),
+        {"remedy": "sit-out", "seed": "5", "choose": "1", "sit_out": [extra[0].pk]},
+    )
+    assert bad.status_code == 422
+    body = bad.content.decode()
+    assert "Choose 2 A players and 0 B players to sit out round 1" in body
+    assert body.count(" checked>") == 1  # the director's ticks are kept
+    assert not t.rounds.exists()
+    done = director_client.post(
+        url("draw_remedy", t.slug),
+        {
+            "remedy": "sit-out",
+            "seed": "5",
+            "choose": "1",
+            "sit_out": [p.pk for p in extra],
+            "reason": "late",
+        },
+    )
+    assert done.status_code == 302
+    r1 = t.rounds.get()
+    assert set(SitOut.objects.filter(round=r1).values_list("player_id", flat=True)) == {
+        p.pk for p in extra
+    }
+    assert r1.seed == 5

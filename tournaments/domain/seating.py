@@ -426,7 +426,7 @@ class FirstRoundRemedy:
                 for n, d in ((self.sit_out_a, "A"), (self.sit_out_b, "B"))
                 if n
             )
-            return f"{self.tables} table{plural}; {who} sit out round 1 (drawn by lot)."
+            return f"{self.tables} table{plural}; {who} sit out round 1."
         need = " and ".join(
             f"{n} house player{'s' if n != 1 else ''} in division {d}"
             for n, d in ((self.house_a, "A"), (self.house_b, "B"))
@@ -457,16 +457,26 @@ def draw_with_remedy(
     remedy: FirstRoundRemedy,
     house_a: Sequence[PlayerId] = (),
     house_b: Sequence[PlayerId] = (),
+    sit_out: Iterable[PlayerId] | None = None,
 ) -> tuple[list[TableSeating], list[PlayerId]]:
-    """Round 1 with a remedy: (the seating, the players who sit out)."""
+    """Round 1 with a remedy: (the seating, the players who sit out).
+
+    Who sits out is the director's choice (``sit_out``, exactly the remedy's numbers of
+    each division); without one the lot draws them, the last of each shuffled division.
+    The others are seated as the lot has them either way, so choosing the lot's own
+    proposal gives the very seating the lot would."""
     a = sorted(a_players, key=stable_order)
     b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
     rng.shuffle(b)
     sit_outs: list[PlayerId] = []
     if remedy.kind == "sit-out":
-        sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
-        a, b = a[: 2 * remedy.tables], b[: 2 * remedy.tables]
+        if sit_out is None:
+            sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
+        else:
+            sit_outs = _chosen_sit_outs(a, b, set(sit_out), remedy)
+        a = [p for p in a if p not in sit_outs]
+        b = [p for p in b if p not in sit_outs]
     else:
         if len(house_a) < remedy.house_a or len(house_b) < remedy.house_b:
             raise SeatingError("Not enough house players for this remedy.")
@@ -476,6 +486,22 @@ def draw_with_remedy(
     if len(a) != 2 * remedy.tables or len(b) != 2 * remedy.tables:
         raise SeatingError("The remedy no longer fits the checked-in players; reload the page.")
     return _layout(a, b), sit_outs
+
+
+def _chosen_sit_outs(
+    a: Sequence[PlayerId], b: Sequence[PlayerId], chosen: set[PlayerId], remedy: FirstRoundRemedy
+) -> list[PlayerId]:
+    out_a = [p for p in a if p in chosen]
+    out_b = [p for p in b if p in chosen]
+    if len(out_a) + len(out_b) != len(chosen):
+        raise SeatingError("Only checked-in A and B players (not house players) can sit out.")
+    if (len(out_a), len(out_b)) != (remedy.sit_out_a, remedy.sit_out_b):
+        raise SeatingError(
+            f"Choose {_count(remedy.sit_out_a, 'A')} and {_count(remedy.sit_out_b, 'B')} "
+            f"to sit out round 1 ({_count(len(out_a), 'A')} and "
+            f"{_count(len(out_b), 'B')} chosen)."
+        )
+    return out_a + out_b
 
 
 def _spread(players: list[PlayerId], house: list[PlayerId], rng: random.Random) -> list[PlayerId]:
