@@ -10,15 +10,9 @@ from django.utils import timezone
 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Match, Round, SitOut, Substitution
-from tournaments.services import Conflict, ServiceError, play, rounds, standings
+from tournaments.services import Conflict, ServiceError, play, rounds, standings, substitutions
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import (
-    Signed,
-    replace_substitute,
-    substitute,
-    substitutes_for,
-    undo_substitution,
-)
+from tournaments.services.substitutions import Signed, substitute, substitutes_for
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:
@@ -64,7 +58,9 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     play.record_hand(m, made("N", 3), client_key="h2", by="t")  # NS +1, hand 2 (Rita sat)
     m.refresh_from_db()
     before = m.version
-    replace_substitute(sub, right, Signed("director", "picked the wrong name", version=before))
+    substitutions.replace_substitute(
+        sub, right, Signed("director", "picked the wrong name", version=before)
+    )
     holder = r1.seats.get(position="N")
     assert holder.player == right
     sub.refresh_from_db()
@@ -91,7 +87,7 @@ def test_a_substitution_with_no_hand_played_under_it_is_undone(make_tournament):
     play.record_hand(m, made("N", 5), client_key="h1", by="t")
     sub_player = register_player(t, "Hasty Hal", "B", by="desk", checked_in=True)
     sub = substitute(m, "S", 2, sub_player, Signed("director"))
-    undo_substitution(sub, Signed("director", "wrong table"))
+    substitutions.undo_substitution(sub, Signed("director", "wrong table"))
     assert r1.seats.get(position="S").player == out
     assert not Substitution.objects.exists()
     entry = Activity.objects.filter(action="substitute-undo").get()
@@ -107,7 +103,7 @@ def test_a_substitution_a_hand_was_played_under_cannot_be_undone(make_tournament
     play.record_hand(m, made("N", 3), client_key="h1", by="t")
     before = snapshot(m)
     with pytest.raises(ServiceError, match="replace the substitute instead"):
-        undo_substitution(sub, Signed("director", "oops"))
+        substitutions.undo_substitution(sub, Signed("director", "oops"))
     assert snapshot(m) == before
 
 
@@ -124,12 +120,27 @@ def test_a_correction_needs_a_reason_a_fitting_player_and_the_seats_latest_chang
     other_table = r1.seats.get(table=2, position="E").player
     before = snapshot(m)
     cases = [
-        (lambda: undo_substitution(later, Signed("director")), "Give a reason"),
-        (lambda: replace_substitute(early, b_player, Signed("d", "x")), "latest change of seat N"),
-        (lambda: replace_substitute(later, b_player, Signed("d", "x")), "division A seat"),
-        (lambda: replace_substitute(later, other_table, Signed("d", "x")), "seated at table 2"),
-        (lambda: replace_substitute(later, second, Signed("d", "x")), "already holds seat N"),
-        (lambda: replace_substitute(later, first, Signed("d", "x")), "player who left"),
+        (lambda: substitutions.undo_substitution(later, Signed("director")), "Give a reason"),
+        (
+            lambda: substitutions.replace_substitute(early, b_player, Signed("d", "x")),
+            "latest change of seat N",
+        ),
+        (
+            lambda: substitutions.replace_substitute(later, b_player, Signed("d", "x")),
+            "division A seat",
+        ),
+        (
+            lambda: substitutions.replace_substitute(later, other_table, Signed("d", "x")),
+            "seated at table 2",
+        ),
+        (
+            lambda: substitutions.replace_substitute(later, second, Signed("d", "x")),
+            "already holds seat N",
+        ),
+        (
+            lambda: substitutions.replace_substitute(later, first, Signed("d", "x")),
+            "player who left",
+        ),
     ]
     for action, message in cases:
         with pytest.raises(ServiceError, match=message):
@@ -147,7 +158,7 @@ def test_a_correction_against_a_stale_page_is_refused_with_409(make_tournament):
     play.record_hand(m, made("N", 3), client_key="h1", by="t")  # the table moves on
     before = snapshot(m)
     with pytest.raises(Conflict) as refused:
-        replace_substitute(sub, right, Signed("director", "wrong name", version=seen))
+        substitutions.replace_substitute(sub, right, Signed("director", "wrong name", version=seen))
     assert refused.value.status == 409
     assert snapshot(m) == before
 
@@ -161,11 +172,11 @@ def test_a_substitute_taken_out_by_a_correction_gets_their_sit_out_back(make_tou
     sitting = SitOut.objects.get(round=r1).player
     sub = substitute(m, "N", 1, sitting, Signed("director"))
     assert not SitOut.objects.filter(round=r1).exists()  # he plays the round now
-    undo_substitution(sub, Signed("director", "he was not the one"))
+    substitutions.undo_substitution(sub, Signed("director", "he was not the one"))
     assert SitOut.objects.get(round=r1).player == sitting
     house = add_house_player(t, "House Hugo", "A", by="director")
     sub = substitute(m, "N", 1, sitting, Signed("director"))
-    replace_substitute(sub, house, Signed("director", "the house player sat there"))
+    substitutions.replace_substitute(sub, house, Signed("director", "the house player sat there"))
     assert SitOut.objects.get(round=r1).player == sitting
 
 
@@ -178,7 +189,7 @@ def test_a_substitution_cannot_be_corrected_once_its_round_is_finalized(make_tou
     play.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     with pytest.raises(ServiceError, match="reopen it"):
-        replace_substitute(sub, right, Signed("director", "late"))
+        substitutions.replace_substitute(sub, right, Signed("director", "late"))
     assert r1.seats.get(position="N").player == sub_player
 
 

@@ -73,6 +73,26 @@ def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
     return player_in
 
 
+def _named(player: Player) -> str:
+    return player.name + (" (house)" if player.house else "")
+
+
+def _log(
+    match: Match, signed: Signed, action: str, what: str, sub: Substitution, now: datetime
+) -> None:
+    """The activity log's line for a seat changing hands: who, when, why, which match."""
+    summary = f"{match} seat {sub.position}: {what} from hand {sub.from_hand}."
+    log(
+        match.round.tournament,
+        signed.by,
+        action,
+        summary,
+        reason=signed.reason,
+        match=match,
+        at=now,
+    )
+
+
 def _take_seat(match: Match, seat: SeatRow, player_in: Player) -> bool:
     """Seat ``player_in``; True when that cancelled their sit-out of the round (a player
     sitting the round out who comes in plays it: no sit-out score too)."""
@@ -135,17 +155,7 @@ def substitute(
             raise ServiceError("That substitution is already recorded.") from exc
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["in_sat_out"])
-        log(
-            rnd.tournament,
-            signed.by,
-            "substitute",
-            f"{match} seat {position}: {player_in.name}"
-            + (" (house)" if player_in.house else "")
-            + f" replaces {out.name} from hand {from_hand}.",
-            reason=signed.reason,
-            match=match,
-            at=now,
-        )
+        _log(match, signed, "substitute", f"{_named(player_in)} replaces {out.name}", sub, now)
     return sub
 
 
@@ -196,17 +206,8 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
         sub.player_in = player_in
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["player_in", "in_sat_out"])
-        log(
-            match.round.tournament,
-            signed.by,
-            "substitute-replace",
-            f"{match} seat {sub.position}: {player_in.name}"
-            + (" (house)" if player_in.house else "")
-            + f" instead of {wrong.name} from hand {sub.from_hand} (corrected).",
-            reason=signed.reason,
-            match=match,
-            at=now,
-        )
+        summary = f"{_named(player_in)} instead of {wrong.name} (corrected)"
+        _log(match, signed, "substitute-replace", summary, sub, now)
     return sub
 
 
@@ -235,16 +236,8 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         _leave_seat(match, sub)
         sub.delete()
         _take_seat(match, seat, back)
-        log(
-            match.round.tournament,
-            signed.by,
-            "substitute-undo",
-            f"{match} seat {sub.position}: substitution of {sub.player_in.name} for "
-            f"{back.name} from hand {sub.from_hand} undone; {back.name} holds the seat.",
-            reason=signed.reason,
-            match=match,
-            at=now,
-        )
+        summary = f"substitution of {sub.player_in.name} for {back.name} undone"
+        _log(match, signed, "substitute-undo", summary, sub, now)
 
 
 def substitutes_for(match: Match) -> list[Player]:
