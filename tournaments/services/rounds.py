@@ -154,14 +154,8 @@ def draw_first_round(
         SitOut.objects.bulk_create(SitOut(round=rnd, player_id=cast(int, p)) for p in sit_outs)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
-        log(
-            tournament,
-            by,
-            "draw",
-            f"Drew round 1: {len(seating)} tables, seed {seed}.{note}",
-            reason=reason,
-            at=now,
-        )
+        summary = f"Drew round 1: {len(seating)} tables, seed {seed}.{note}"
+        log(tournament, by, "draw", summary, reason=reason, at=now)
     return rnd
 
 
