@@ -324,3 +324,27 @@ def test_the_remedies_page_proposes_the_lot_and_takes_the_directors_choice(
         p.pk for p in extra
     }
     assert r1.seed == 5
+
+
+# --- the closure proposal (§6 step 3) -----------------------------------------------------------
+
+
+def test_the_preview_proposes_closing_the_table_whose_hole_waiting_players_cannot_fill(
+    director_client, make_tournament
+):
+    from tests.test_attendance import finish
+
+    t = make_tournament(4, preliminary_rounds=3, target=2)
+    finish(rounds.draw_first_round(t, by="test", seed=11))
+    rotation = {row.table: row.seats for row in rounds.plan_next_round(t).seating.tables}
+    # Table 1 of the rotation loses an A and a B player, table 3 one A player; one A and
+    # one B player arrive late: they fill table 1, and table 3's hole is the one left.
+    leaving = [rotation[1][Seat.N], rotation[1][Seat.S], rotation[3][Seat.N]]
+    for pk in leaving:
+        set_withdrawn(t.players.get(pk=pk), True, by="director", reason="gone")
+    register_player(t, "Late Lea", "A", by="desk", checked_in=True)
+    register_player(t, "Late Leo", "B", by="desk", checked_in=True)
+    plan = rounds.plan_next_round(t)
+    assert plan.seating.closed == [3]
+    page = director_client.get(url("seat_next", t.slug)).content.decode()
+    assert "<strong>Closing table</strong> 3 (numbers of the rotation)" in page
