@@ -25,7 +25,9 @@ class LeanTable(tables.Table):
     render method's signature and resolves a dozen template variables for every cell:
     at 50 rows of 12 columns that was most of a 500-table page's time (docs/performance.md,
     "Director pages"). Cells, headers, sorting and pagination are django-tables2's own;
-    cell attributes are computed once per column, so they must not depend on the record.
+    cell attributes are computed once per column, so they must not depend on the record,
+    and values print as ``str`` does (no column here asks to be localized; the stock
+    template printed these whole numbers the same).
     """
 
     def body_html(self) -> SafeString:
