@@ -17,7 +17,7 @@ from tournaments.services.players import (
     set_checked_in,
     set_withdrawn,
 )
-from tournaments.services.substitutions import substitute
+from tournaments.services.substitutions import Signed, substitute
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:
@@ -218,7 +218,7 @@ def test_a_substitute_takes_the_seat_from_hand_h_and_points_follow_the_hands(mak
     play.record_hand(m, made("E", 3), client_key="h2", by="t")  # EW +1, hand 2
     sub = register_player(t, "Sub Sam", "A", by="desk", checked_in=True)
     set_withdrawn(out, True, by="director", reason="ill")
-    substitute(m, "N", 3, sub, by="director", reason="ill")
+    substitute(m, "N", 3, sub, Signed("director", "ill"))
     assert r1.seats.get(position="N").player == sub
     play.record_hand(m, made("N", 5, alone=True), client_key="h3", by="t")  # NS +4 -> 6
     m.refresh_from_db()
@@ -244,13 +244,13 @@ def test_bad_substitutions_are_refused_with_a_message(make_tournament):
     m1 = r1.matches.select_related("round__tournament").get(table=1)
     other = r1.seats.get(table=2, position="N").player
     with pytest.raises(ServiceError, match="already seated at table 2"):
-        substitute(m1, "N", 1, other, by="director")
+        substitute(m1, "N", 1, other, Signed("director"))
     b_player = register_player(t, "Bea", "B", by="desk", checked_in=True)
     with pytest.raises(ServiceError, match="division A seat"):
-        substitute(m1, "N", 1, b_player, by="director")
+        substitute(m1, "N", 1, b_player, Signed("director"))
     play_out(r1)
     with pytest.raises(ServiceError, match="is over"):
-        substitute(m1, "S", 2, b_player, by="director")
+        substitute(m1, "S", 2, b_player, Signed("director"))
     assert not Substitution.objects.exists()
 
 

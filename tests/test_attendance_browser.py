@@ -146,3 +146,80 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
     final = t.rounds.get(kind=Round.Kind.FINAL)
     assert not final.seats.filter(player=leader).exists()
     assert not Player.objects.filter(pk__in=final.seats.values("player"), house=True).exists()
+
+
+def sign_in(live_server, page: Page) -> str:
+    from django.contrib.auth import get_user_model
+
+    from tournaments.roles import assign
+
+    user = get_user_model().objects.create_user(
+        "director", password="a-long-pass-word", is_staff=True
+    )
+    assign(user, "director")
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(live_server.url + "/director/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-pass-word")
+    page.get_by_role("button", name="Sign in").click()
+    return live_server.url
+
+
+def test_the_director_replaces_then_undoes_a_wrong_substitute_in_the_browser(
+    live_server, page, make_tournament
+):
+    base = sign_in(live_server, page)
+    t = make_tournament(2, target=5)
+    r1 = rounds.start_round(rounds.draw_first_round(t, by="director", seed=9), by="director")
+    m1 = r1.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(m1, Seat.W, by="t")
+    leaving = r1.seats.get(table=1, position="S").player
+    register_player(t, "Wrong Wes", "B", by="desk", checked_in=True)
+    register_player(t, "Right Rae", "B", by="desk", checked_in=True)
+    page.goto(f"{base}/director/{t.slug}/rounds/1/tables/1/")
+    page.select_option("#sub-seat", "S")
+    page.select_option("#sub-player", label="Wrong Wes (B, waiting)")
+    page.fill("#sub-hand", "1")
+    page.get_by_role("button", name="Substitute").click()
+    expect(page.locator("#substitution")).to_contain_text(f"Wrong Wes for {leaving.name}")
+    page.get_by_text("Correct this substitution").click()
+    fix = page.locator(".correct-substitution form")
+    fix.locator("select").select_option(label="Right Rae (B, waiting)")
+    fix.locator("input[name=reason]").fill("wrong name picked")
+    shot(page, "attendance-correct-substitution")
+    fix.get_by_role("button", name="Replace the substitute").click()
+    expect(page.locator("#substitution")).to_contain_text(f"Right Rae for {leaving.name}")
+    assert r1.seats.get(table=1, position="S").player.name == "Right Rae"
+    # Without a reason the undo is refused and says why; nothing changes.
+    page.get_by_text("Correct this substitution").click()
+    fix = page.locator(".correct-substitution form")
+    fix.get_by_role("button", name="Undo the substitution").click()
+    expect(page.locator(".messages")).to_contain_text("Give a reason for the correction")
+    assert r1.seats.get(table=1, position="S").player.name == "Right Rae"
+    page.get_by_text("Correct this substitution").click()
+    fix = page.locator(".correct-substitution form")
+    fix.locator("input[name=reason]").fill("nobody left after all")
+    fix.get_by_role("button", name="Undo the substitution").click()
+    expect(page.locator(".messages")).to_contain_text(f"{leaving.name} holds seat S again")
+    assert r1.seats.get(table=1, position="S").player == leaving
+    assert not Substitution.objects.exists()
+
+
+def test_the_director_picks_who_sits_out_round_one_in_the_browser(
+    live_server, page, make_tournament
+):
+    base = sign_in(live_server, page)
+    t = make_tournament(2)
+    register_player(t, "Keen Kim", "A", by="desk", checked_in=True)
+    page.goto(f"{base}/director/{t.slug}/draw/remedy/")
+    choice = page.locator("fieldset.sit-out-choice")
+    expect(choice.locator("input:checked")).to_have_count(1)
+    choice.locator("input:checked").uncheck()
+    choice.get_by_label("Player A003").check()
+    page.fill("#remedy-reason", "arrives at 10:30")
+    shot(page, "attendance-round-one-sit-out-choice")
+    page.locator("form[data-remedy=sit-out]").get_by_role(
+        "button", name="Draw round 1 this way"
+    ).click()
+    expect(page.locator("h1")).to_contain_text("seating")
+    expect(page.locator("#sit-outs")).to_contain_text("Player A003")

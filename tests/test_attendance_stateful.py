@@ -18,7 +18,7 @@ from tournaments.models import Player, Round, SitOut, Substitution
 from tournaments.models import Seat as SeatRow
 from tournaments.services import ServiceError, play, rounds
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import substitute, substitutes_for
+from tournaments.services.substitutions import Signed, substitute, substitutes_for
 from tournaments.services.tournaments import create_tournament
 
 pytestmark = pytest.mark.django_db
@@ -82,9 +82,9 @@ class MessyRoom(RuleBasedStateMachine):
         if Substitution.objects.filter(match=m, position=position, from_hand__gte=hand).exists():
             # The seat already changed hands from this hand: refused, nothing changes.
             with pytest.raises(ServiceError, match="already changed hands"):
-                substitute(m, position, hand, fits[0], by="t")
+                substitute(m, position, hand, fits[0], Signed("t"))
             return
-        substitute(m, position, hand, fits[0], by="t")
+        substitute(m, position, hand, fits[0], Signed("t"))
 
     @precondition(lambda self: self.running())
     @rule()

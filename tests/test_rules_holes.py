@@ -313,3 +313,35 @@ def test_every_seating_with_holes_keeps_the_room_sound(event):
             w for w in waiting if w.player not in used and w.player not in out.sit_outs
         ]
         current = out.tables
+
+
+def test_the_proposed_closure_is_the_table_with_most_holes_left_after_waiting_players_fill():
+    # Table 1 loses two players and table 3 one; one A and one B player are waiting. The
+    # waiting players fill table 1's holes (steps 1-2), so table 3 is the one whose hole
+    # stays open, and the one proposed (§6 step 3), although table 1 lost more players.
+    out = seat_with_holes(
+        results(4),
+        withdrawn={"A1a", "B1a", "A3a"},  # winners: they stay at tables 1 and 3
+        waiting=[Waiting("late-A", "A", 1.0), Waiting("late-B", "B", 1.0)],
+        house=[],
+        sit_outs_so_far={},
+        lot_seed=1,
+    )
+    assert out.closed == [3]
+    assert seat_of(out, "late-A")[0] == 1 and seat_of(out, "late-B")[0] == 1
+    assert out.renumbered == {1: 1, 2: 2, 4: 3}
+
+
+def test_a_house_player_counts_as_filling_before_the_closure_is_proposed():
+    # The same room with a house player instead of the waiting B player: the house
+    # player takes table 1's B hole, so table 3 still closes.
+    out = seat_with_holes(
+        results(4),
+        withdrawn={"A1a", "B1a", "A3a"},
+        waiting=[Waiting("late-A", "A", 1.0)],
+        house=["house-1"],
+        sit_outs_so_far={},
+        lot_seed=1,
+    )
+    assert out.closed == [3]
+    assert seat_of(out, "house-1")[0] == 1

@@ -830,6 +830,9 @@ class Substitution(models.Model):
     player_in = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     out_team_score = models.SmallIntegerField(null=True, blank=True)
     out_individual = models.SmallIntegerField(null=True, blank=True)
+    # The substitute was sitting this round out when they came in (their sit-out was
+    # cancelled): a correction that takes them out again gives it back.
+    in_sat_out = models.BooleanField(default=False)
     reason = models.TextField(blank=True)
     created_by = models.CharField(max_length=150)
     created_at = models.DateTimeField()

@@ -224,15 +224,10 @@ def plan_closures(
     waiting: Sequence[Waiting],
     house: Sequence[PlayerId],
 ) -> list[int]:
-    """The default proposal: how many tables must close, and which (most holes first,
-    then the highest numbers)."""
-    holes_by_table: dict[int, dict[str, int]] = {}
-    for t in rotated:
-        counts = {"A": 0, "B": 0}
-        for seat, pid in t.seats.items():
-            if pid in withdrawn:
-                counts[SEAT_DIVISION[seat]] += 1
-        holes_by_table[t.table] = counts
+    """The default proposal (§6 step 3): how many tables must close, and which: those
+    with the most holes still open once the waiting players (step 1) and the house
+    players (step 2) have filled what they can, in the order ``seat_with_holes`` fills
+    them; among those, the highest numbers."""
     seated = {"A": 0, "B": 0}
     for t in rotated:
         for seat, pid in t.seats.items():
@@ -251,10 +246,21 @@ def plan_closures(
             break
     if keep == count:
         return []
-    order = sorted(
-        rotated,
-        key=lambda t: (-sum(holes_by_table[t.table].values()), -t.table),
-    )
+    spare_house = len(house)
+    left: dict[int, int] = {}
+    for t in rotated:
+        left[t.table] = 0
+        for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
+            if t.seats[seat] not in withdrawn:
+                continue
+            d = SEAT_DIVISION[seat]
+            if line[d]:
+                line[d] -= 1
+            elif spare_house:
+                spare_house -= 1
+            else:
+                left[t.table] += 1
+    order = sorted(rotated, key=lambda t: (-left[t.table], -t.table))
     return sorted(t.table for t in order[: count - keep])
 
 
@@ -420,7 +426,7 @@ class FirstRoundRemedy:
                 for n, d in ((self.sit_out_a, "A"), (self.sit_out_b, "B"))
                 if n
             )
-            return f"{self.tables} table{plural}; {who} sit out round 1 (drawn by lot)."
+            return f"{self.tables} table{plural}; {who} sit out round 1."
         need = " and ".join(
             f"{n} house player{'s' if n != 1 else ''} in division {d}"
             for n, d in ((self.house_a, "A"), (self.house_b, "B"))
@@ -451,16 +457,26 @@ def draw_with_remedy(
     remedy: FirstRoundRemedy,
     house_a: Sequence[PlayerId] = (),
     house_b: Sequence[PlayerId] = (),
+    sit_out: Iterable[PlayerId] | None = None,
 ) -> tuple[list[TableSeating], list[PlayerId]]:
-    """Round 1 with a remedy: (the seating, the players who sit out)."""
+    """Round 1 with a remedy: (the seating, the players who sit out).
+
+    Who sits out is the director's choice (``sit_out``, exactly the remedy's numbers of
+    each division); without one the lot draws them, the last of each shuffled division.
+    The others are seated as the lot has them either way, so choosing the lot's own
+    proposal gives the very seating the lot would."""
     a = sorted(a_players, key=stable_order)
     b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
     rng.shuffle(b)
     sit_outs: list[PlayerId] = []
     if remedy.kind == "sit-out":
-        sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
-        a, b = a[: 2 * remedy.tables], b[: 2 * remedy.tables]
+        if sit_out is None:
+            sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
+        else:
+            sit_outs = _chosen_sit_outs(a, b, set(sit_out), remedy)
+        a = [p for p in a if p not in sit_outs]
+        b = [p for p in b if p not in sit_outs]
     else:
         if len(house_a) < remedy.house_a or len(house_b) < remedy.house_b:
             raise SeatingError("Not enough house players for this remedy.")
@@ -470,6 +486,22 @@ def draw_with_remedy(
     if len(a) != 2 * remedy.tables or len(b) != 2 * remedy.tables:
         raise SeatingError("The remedy no longer fits the checked-in players; reload the page.")
     return _layout(a, b), sit_outs
+
+
+def _chosen_sit_outs(
+    a: Sequence[PlayerId], b: Sequence[PlayerId], chosen: set[PlayerId], remedy: FirstRoundRemedy
+) -> list[PlayerId]:
+    out_a = [p for p in a if p in chosen]
+    out_b = [p for p in b if p in chosen]
+    if len(out_a) + len(out_b) != len(chosen):
+        raise SeatingError("Only checked-in A and B players (not house players) can sit out.")
+    if (len(out_a), len(out_b)) != (remedy.sit_out_a, remedy.sit_out_b):
+        raise SeatingError(
+            f"Choose {_count(remedy.sit_out_a, 'A')} and {_count(remedy.sit_out_b, 'B')} "
+            f"to sit out round 1 ({_count(len(out_a), 'A')} and "
+            f"{_count(len(out_b), 'B')} chosen)."
+        )
+    return out_a + out_b
 
 
 def _spread(players: list[PlayerId], house: list[PlayerId], rng: random.Random) -> list[PlayerId]:

@@ -73,6 +73,17 @@ def given_reason(reason: str, refusal: str, *, needed: bool = True) -> str:
     return reason
 
 
+def locking_matches() -> QuerySet[Match]:
+    """Matches read afresh with their round and tournament, the match row locked (the
+    match row only: a plain FOR UPDATE would also lock the joined round and tournament
+    rows on PostgreSQL, and every table's writers would wait for each other)."""
+    return Match.objects.select_for_update(of=("self",)).select_related("round__tournament")
+
+
+def lock_match(match: Match) -> Match:
+    return locking_matches().get(pk=match.pk)
+
+
 def now_or(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
 

@@ -35,7 +35,7 @@ from ..domain.match import (
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, WinnerOverride
 from ..models import Seat as SeatRow
-from . import Conflict, ServiceError, given_reason, log, now_or
+from . import Conflict, ServiceError, given_reason, locking_matches, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
@@ -255,12 +255,7 @@ def _lock(match: Match | int, at: AtTable | None = None) -> Match:
     ``at`` is the tablet that speaks: the match must be at its table and its
     permission must hold.
     """
-    query = (
-        # Lock the match row only: a plain FOR UPDATE would also lock the joined round
-        # and tournament rows on PostgreSQL and make every table's hands wait for each
-        # other.
-        Match.objects.select_for_update(of=("self",)).select_related("round__tournament")
-    )
+    query = locking_matches()
     if at is not None and at.allowed is not None:
         query = query.annotate(allowed=at.allowed)
     try:

@@ -65,20 +65,35 @@ def register_player(
     now: datetime | None = None,
 ) -> Player:
     name, division = check_player(tournament, name, division)
+    with transaction.atomic():
+        player = _create(tournament, name, division, now_or(now) if checked_in else None)
+        log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
+        link_players([player], by=by)
+    return player
+
+
+def _create(
+    tournament: Tournament,
+    name: str,
+    division: str,
+    checked_in_at: datetime | None,
+    *,
+    house: bool = False,
+) -> Player:
+    """A new player of the tournament (checked in when ``checked_in_at`` is given); a
+    name already registered, in any case, is refused (the database's unique index)."""
     try:
         with transaction.atomic():
-            player = Player.objects.create(
+            return Player.objects.create(
                 tournament=tournament,
                 name=name,
                 division=division,
-                checked_in=checked_in,
-                checked_in_at=now_or(now) if checked_in else None,
+                checked_in=checked_in_at is not None,
+                checked_in_at=checked_in_at,
+                house=house,
             )
-            log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
-            link_players([player], by=by)
     except IntegrityError as exc:
         raise ServiceError(f"{name} is already registered.") from exc
-    return player
 
 
 def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
@@ -175,19 +190,9 @@ def add_house_player(
     """A stand-in (§6): plays where a seat needs filling, is never ranked, never in the
     final, and is shown as "house" everywhere."""
     name, division = check_player(tournament, name, division)
-    try:
-        with transaction.atomic():
-            player = Player.objects.create(
-                tournament=tournament,
-                name=name,
-                division=division,
-                checked_in=True,
-                checked_in_at=timezone.now(),
-                house=True,
-            )
-            log(tournament, by, "house", f"Added house player {name} ({division}).", reason=reason)
-    except IntegrityError as exc:
-        raise ServiceError(f"{name} is already registered.") from exc
+    with transaction.atomic():
+        player = _create(tournament, name, division, timezone.now(), house=True)
+        log(tournament, by, "house", f"Added house player {name} ({division}).", reason=reason)
     return player
 
 

@@ -31,6 +31,7 @@ from ..models import (
     Round,
     Series,
     SitOut,
+    Substitution,
     TableLink,
     Tournament,
 )
@@ -310,6 +311,14 @@ def player_list(
 
 def find_player(tournament: Tournament, pk: int | str) -> Player | None:
     return Player.objects.filter(tournament=tournament, pk=pk).first()
+
+
+def substitution_at(match: Match, pk: int) -> Substitution | None:
+    return (
+        Substitution.objects.filter(match=match, pk=pk)
+        .select_related("player_in", "player_out")
+        .first()
+    )
 
 
 def playing_seat(player: Player) -> SeatRow | None:

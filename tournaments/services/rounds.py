@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
@@ -29,7 +29,8 @@ from ..domain.seating import (
 )
 from ..models import HandEntry, Match, Player, Round, RoundPause, SitOut, TableLink, Tournament
 from ..models import Seat as SeatRow
-from . import ServiceError, log, now_or
+from . import ServiceError, lock_match, log, now_or
+from .names import sort_key
 from .play import observe_call, round_clock
 
 
@@ -97,13 +98,17 @@ def draw_first_round(
     seed: int | None = None,
     redraw: bool = False,
     remedy: str = "",
+    sit_out: Collection[int] | None = None,
+    reason: str = "",
     now: datetime | None = None,
 ) -> Round:
     """Round 1: a seeded random draw of the checked-in players.
 
     With uneven counts the draw is refused unless the director picked a ``remedy`` of
     §6 (``sit-out`` or ``house``); the house remedy uses the available house players
-    and adds the missing ones as "House A1", "House B1", ..."""
+    and adds the missing ones as "House A1", "House B1", ... With the sit-out remedy,
+    ``sit_out`` names who sits out (the director's choice); None lets the lot draw them
+    (what ``sit_out_proposal`` shows for the same seed)."""
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
@@ -134,9 +139,14 @@ def draw_first_round(
                 chosen = _remedy(len(a_ids), len(b_ids), remedy)
                 house = _house_for(tournament, chosen, by=by)
                 seating, sit_outs = draw_with_remedy(
-                    a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"]
+                    a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"], sit_out
                 )
                 note = " Remedy: " + chosen.describe
+                if sit_outs:
+                    names = dict(players.values_list("pk", "name"))
+                    how = "drawn by lot" if sit_out is None else "chosen by the director"
+                    out = ", ".join(names[cast(int, p)] for p in sit_outs)
+                    note += f" Sitting out ({how}): {out}."
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
@@ -144,13 +154,8 @@ def draw_first_round(
         SitOut.objects.bulk_create(SitOut(round=rnd, player_id=cast(int, p)) for p in sit_outs)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
-        log(
-            tournament,
-            by,
-            "draw",
-            f"Drew round 1: {len(seating)} tables, seed {seed}.{note}",
-            at=now,
-        )
+        summary = f"Drew round 1: {len(seating)} tables, seed {seed}.{note}"
+        log(tournament, by, "draw", summary, reason=reason, at=now)
     return rnd
 
 
@@ -162,6 +167,43 @@ def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
     ).values_list("division", flat=True):
         counts[division] += 1
     return first_round_remedies(counts["A"], counts["B"])
+
+
+@dataclass(frozen=True)
+class SitOutProposal:
+    """The sit-out remedy of round 1 as the draw page shows it: the lot's proposal for a
+    seed, and every player the director may choose instead (of a division that has
+    players over, by name)."""
+
+    remedy: FirstRoundRemedy
+    seed: int
+    proposed: frozenset[int]
+    candidates: dict[str, list[Player]]
+
+
+def sit_out_proposal(tournament: Tournament, seed: int | None = None) -> SitOutProposal | None:
+    """Who the lot has sit out of round 1 with ``seed`` (a new one when None; None when
+    no sit-out remedy applies); drawing with the same seed and no choice seats exactly
+    this."""
+    seed = seed if seed is not None else secrets.randbits(48)
+    players = list(
+        Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False, house=False)
+    )
+    a_ids = [p.pk for p in players if p.division == "A"]
+    b_ids = [p.pk for p in players if p.division == "B"]
+    remedy = next(
+        (r for r in first_round_remedies(len(a_ids), len(b_ids)) if r.kind == "sit-out"), None
+    )
+    if remedy is None:
+        return None
+    _, proposed = draw_with_remedy(a_ids, b_ids, random.Random(seed), remedy)
+    over = {"A": remedy.sit_out_a, "B": remedy.sit_out_b}
+    candidates = {
+        d: sorted((p for p in players if p.division == d), key=lambda p: sort_key(p.name))
+        for d in "AB"
+        if over[d]
+    }
+    return SitOutProposal(remedy, seed, frozenset(cast(int, p) for p in proposed), candidates)
 
 
 def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
@@ -347,11 +389,7 @@ def extend_table(
     if not 0 <= minutes <= 60:
         raise ServiceError("An extension is between 0 and 60 minutes.")
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .get(pk=match.pk)
-        )
+        match = lock_match(match)
         if match.round.status == Round.Status.FINISHED:
             raise ServiceError(f"{match.round} is closed.")
         if match.round.kind != Round.Kind.PRELIMINARY:

@@ -18,7 +18,7 @@ from ..models import HandEntry, Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
 from . import play, rounds, standings
 from . import players as player_service
-from .substitutions import substitute, substitutes_for
+from .substitutions import Signed, substitute, substitutes_for
 from .tournaments import create_tournament
 
 FIRST = [
@@ -180,7 +180,7 @@ class Simulation:
         sub = self.rng.choice(sorted(candidates, key=lambda p: p.pk))
         out = SeatRow.objects.get(round=match.round, table=match.table, position=position).player
         player_service.set_withdrawn(out, True, by=SIM, reason="left mid-match", now=self.clock)
-        substitute(match, position, hands + 1, sub, by=SIM, reason="simulated")
+        substitute(match, position, hands + 1, sub, Signed(SIM, "simulated"))
         return True
 
     def key(self, match: Match, n: int) -> str:

@@ -7,6 +7,7 @@ ended; individual awards and penalties to the player who earned them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -16,35 +17,112 @@ from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, SitOut, Substitution
 from ..models import Seat as SeatRow
-from . import ServiceError, log, now_or
+from . import Conflict, ServiceError, lock_match, log, now_or
 from .names import sort_key
 
 
+@dataclass(frozen=True)
+class Signed:
+    """Who makes a change at a table, why, and the match version their page showed
+    (None: not checked); every substitution and its corrections are logged with it."""
+
+    by: str
+    reason: str = ""
+    version: int | None = None
+    now: datetime | None = None
+
+
+def _locked_running(match: Match, signed: Signed) -> Match:
+    """The match locked and read afresh; refused outside a running preliminary round, or
+    when it changed since the director's page showed it (§7: repairs name the state
+    they were made against)."""
+    match = lock_match(match)
+    rnd = match.round
+    if rnd.kind != Round.Kind.PRELIMINARY:
+        raise ServiceError("Substitutes come in during preliminary matches only.")
+    if rnd.status != Round.Status.RUNNING:
+        raise ServiceError(f"{rnd} is not being played: reopen it to repair its seats.")
+    if signed.version is not None and signed.version != match.version:
+        raise Conflict(
+            f"{match} changed since this page was shown (a hand, or another correction): "
+            "here is what is recorded now."
+        )
+    return match
+
+
+def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
+    """The player who is to take ``position``: in the tournament, not withdrawn, of the
+    seat's division (a house player takes any seat) and not seated in the round."""
+    rnd = match.round
+    player_in = Player.objects.get(pk=player_in.pk)
+    if player_in.tournament_id != rnd.tournament_id:
+        raise ServiceError("That player is not in this tournament.")
+    if player_in.withdrawn:
+        raise ServiceError(f"{player_in.name} has withdrawn.")
+    division = SEAT_DIVISION[Seat(position)]
+    if not player_in.house and player_in.division != division:
+        raise ServiceError(
+            f"Seat {position} is a division {division} seat; {player_in.name} plays in "
+            f"division {player_in.division} (a house player can take any seat)."
+        )
+    elsewhere = SeatRow.objects.filter(round=rnd, player=player_in).first()
+    if elsewhere is not None:
+        raise ServiceError(
+            f"{player_in.name} is already seated at table {elsewhere.table} in {rnd}."
+        )
+    return player_in
+
+
+def _named(player: Player) -> str:
+    return player.name + (" (house)" if player.house else "")
+
+
+def _log(
+    match: Match, signed: Signed, action: str, what: str, sub: Substitution, now: datetime
+) -> None:
+    """The activity log's line for a seat changing hands: who, when, why, which match."""
+    summary = f"{match} seat {sub.position}: {what} from hand {sub.from_hand}."
+    log(
+        match.round.tournament,
+        signed.by,
+        action,
+        summary,
+        reason=signed.reason,
+        match=match,
+        at=now,
+    )
+
+
+def _take_seat(match: Match, seat: SeatRow, player_in: Player) -> bool:
+    """Seat ``player_in``; True when that cancelled their sit-out of the round (a player
+    sitting the round out who comes in plays it: no sit-out score too)."""
+    seat.player = player_in
+    seat.save(update_fields=["player"])
+    match.version += 1  # under the row lock: the tablets' answers name the old holder
+    match.save(update_fields=["version"])
+    cancelled, _ = SitOut.objects.filter(round=match.round, player=player_in).delete()
+    return cancelled > 0
+
+
+def _leave_seat(match: Match, sub: Substitution) -> None:
+    """The substitute of ``sub`` leaves the round's seats: a sit-out their coming in
+    cancelled is theirs again."""
+    if sub.in_sat_out:
+        SitOut.objects.get_or_create(round=match.round, player=sub.player_in)
+
+
 def substitute(
-    match: Match,
-    position: str,
-    from_hand: int,
-    player_in: Player,
-    *,
-    by: str,
-    reason: str = "",
-    now: datetime | None = None,
+    match: Match, position: str, from_hand: int, player_in: Player, signed: Signed
 ) -> Substitution:
     """Put ``player_in`` in ``position`` from hand ``from_hand`` on; refused with a clear
     message for a finished match, a seated substitute or the wrong division."""
-    now = now_or(now)
+    now = now_or(signed.now)
     if position not in ("N", "E", "S", "W"):
         raise ServiceError("Choose the seat N, E, S or W.")
     with transaction.atomic():
-        match = (
-            Match.objects.select_for_update(of=("self",))
-            .select_related("round__tournament")
-            .get(pk=match.pk)
-        )
+        match = _locked_running(match, signed)
         rnd = match.round
-        if rnd.kind != Round.Kind.PRELIMINARY:
-            raise ServiceError("Substitutes come in during preliminary matches only.")
-        if rnd.status != Round.Status.RUNNING or match.is_over:
+        if match.is_over:
             raise ServiceError(f"{match} is over: a substitute can no longer come in.")
         if not 1 <= from_hand <= match.hands_played + 1:
             raise ServiceError(
@@ -54,31 +132,12 @@ def substitute(
         seat = SeatRow.objects.select_for_update().get(
             round=rnd, table=match.table, position=position
         )
-        player_in = Player.objects.get(pk=player_in.pk)
-        if player_in.tournament_id != rnd.tournament_id:
-            raise ServiceError("That player is not in this tournament.")
-        if player_in.withdrawn:
-            raise ServiceError(f"{player_in.name} has withdrawn.")
-        division = SEAT_DIVISION[Seat(position)]
-        if not player_in.house and player_in.division != division:
-            raise ServiceError(
-                f"Seat {position} is a division {division} seat; {player_in.name} plays in "
-                f"division {player_in.division} (a house player can take any seat)."
-            )
-        elsewhere = SeatRow.objects.filter(round=rnd, player=player_in).first()
-        if elsewhere is not None:
-            raise ServiceError(
-                f"{player_in.name} is already seated at table {elsewhere.table} in {rnd}."
-            )
-        last = (
-            Substitution.objects.filter(match=match, position=position)
-            .order_by("-from_hand")
-            .first()
-        )
+        player_in = _check_incoming(match, position, player_in)
+        last = _latest(match, position)
         if last is not None and from_hand <= last.from_hand:
             raise ServiceError(
                 f"Seat {position} already changed hands from hand {last.from_hand}; "
-                "a later substitution starts after it."
+                "a later substitution starts after it, or correct that one."
             )
         out = seat.player
         try:
@@ -88,28 +147,97 @@ def substitute(
                 from_hand=from_hand,
                 player_out=out,
                 player_in=player_in,
-                reason=reason,
-                created_by=by,
+                reason=signed.reason,
+                created_by=signed.by,
                 created_at=now,
             )
         except IntegrityError as exc:
             raise ServiceError("That substitution is already recorded.") from exc
-        seat.player = player_in
-        seat.save(update_fields=["player"])
-        # A player sitting this round out who comes in plays it: no sit-out score too.
-        SitOut.objects.filter(round=rnd, player=player_in).delete()
-        log(
-            rnd.tournament,
-            by,
-            "substitute",
-            f"{match} seat {position}: {player_in.name}"
-            + (" (house)" if player_in.house else "")
-            + f" replaces {out.name} from hand {from_hand}.",
-            reason=reason,
-            match=match,
-            at=now,
-        )
+        sub.in_sat_out = _take_seat(match, seat, player_in)
+        sub.save(update_fields=["in_sat_out"])
+        _log(match, signed, "substitute", f"{_named(player_in)} replaces {out.name}", sub, now)
     return sub
+
+
+def _latest(match: Match, position: str) -> Substitution | None:
+    return (
+        Substitution.objects.filter(match=match, position=position)
+        .select_related("player_in", "player_out")
+        .order_by("-from_hand")
+        .first()
+    )
+
+
+def _correctable(match: Match, sub: Substitution, signed: Signed) -> tuple[Match, Substitution]:
+    """The match locked and ``sub`` read afresh; only the seat's latest change can be
+    corrected (an earlier one is followed by another holder), always with a reason."""
+    if not signed.reason.strip():
+        raise ServiceError("Give a reason for the correction (what went wrong).")
+    match = _locked_running(match, signed)
+    latest = _latest(match, sub.position)
+    if latest is None or latest.pk != sub.pk:
+        raise ServiceError(
+            f"Only the latest change of seat {sub.position} can be corrected"
+            + (f" (from hand {latest.from_hand})." if latest is not None else ".")
+        )
+    return match, latest
+
+
+def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> Substitution:
+    """A substitution made in error names the wrong person: ``player_in`` held the seat
+    from the same hand instead. The hands already played count for them (§6: for whoever
+    sat there), so this is allowed until the round is finalized, match over or not."""
+    now = now_or(signed.now)
+    with transaction.atomic():
+        match, sub = _correctable(sub.match, sub, signed)
+        wrong = sub.player_in
+        if player_in.pk == wrong.pk:
+            raise ServiceError(f"{wrong.name} already holds seat {sub.position}.")
+        if player_in.pk == sub.player_out_id:
+            raise ServiceError(
+                f"{sub.player_out.name} is the player who left: undo the substitution "
+                "to give them the seat back."
+            )
+        seat = SeatRow.objects.select_for_update().get(
+            round=match.round, table=match.table, position=sub.position
+        )
+        player_in = _check_incoming(match, sub.position, player_in)
+        _leave_seat(match, sub)
+        sub.player_in = player_in
+        sub.in_sat_out = _take_seat(match, seat, player_in)
+        sub.save(update_fields=["player_in", "in_sat_out"])
+        summary = f"{_named(player_in)} instead of {wrong.name} (corrected)"
+        _log(match, signed, "substitute-replace", summary, sub, now)
+    return sub
+
+
+def undo_substitution(sub: Substitution, signed: Signed) -> None:
+    """Take back a substitution made in error while no hand has been played under it:
+    the player who left holds the seat again, as if it had never been made."""
+    now = now_or(signed.now)
+    with transaction.atomic():
+        match, sub = _correctable(sub.match, sub, signed)
+        if match.hands_played >= sub.from_hand:
+            raise ServiceError(
+                f"Hand {sub.from_hand} was played with {sub.player_in.name} in seat "
+                f"{sub.position}: replace the substitute instead (the hands count for "
+                "whoever really sat there)."
+            )
+        back = sub.player_out
+        elsewhere = SeatRow.objects.filter(round=match.round, player=back).first()
+        if elsewhere is not None:
+            raise ServiceError(
+                f"{back.name} is seated at table {elsewhere.table} now: replace the "
+                "substitute instead."
+            )
+        seat = SeatRow.objects.select_for_update().get(
+            round=match.round, table=match.table, position=sub.position
+        )
+        _leave_seat(match, sub)
+        sub.delete()
+        _take_seat(match, seat, back)
+        summary = f"substitution of {sub.player_in.name} for {back.name} undone"
+        _log(match, signed, "substitute-undo", summary, sub, now)
 
 
 def substitutes_for(match: Match) -> list[Player]:

@@ -14,23 +14,25 @@ register = template.Library()
 
 @register.inclusion_tag("director/rounds/_substitute.html")
 def substitution_panel(tournament: Tournament, rnd: Round, match: Match) -> dict[str, object]:
-    open_match = (
-        rnd.kind == Round.Kind.PRELIMINARY
-        and rnd.status == Round.Status.RUNNING
-        and not match.is_over
-    )
+    running = rnd.kind == Round.Kind.PRELIMINARY and rnd.status == Round.Status.RUNNING
+    open_match = running and not match.is_over
     subs = list(
         Substitution.objects.filter(match=match)
         .select_related("player_in", "player_out")
         .order_by("from_hand")
     )
+    # Each seat's latest change can be corrected until the round is finalized (§6).
+    latest = {s.position: s for s in subs}
+    for s in subs:
+        s.correctable = running and latest[s.position] is s  # type: ignore[attr-defined]
+        s.undoable = s.correctable and match.hands_played < s.from_hand  # type: ignore[attr-defined]
     return {
         "tournament": tournament,
         "round": rnd,
         "match": match,
         "open": open_match,
         "subs": subs,
-        "candidates": substitutes_for(match) if open_match else [],
+        "candidates": substitutes_for(match) if running else [],
         "next_hand": match.hands_played + 1,
     }
 

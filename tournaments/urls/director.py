@@ -39,6 +39,11 @@ urlpatterns = [
     path(TABLE + "insert/", rounds.table_insert, name="table_insert"),
     path(TABLE + "hands/<int:pk>/late-sync/", rounds.hand_late_sync, name="hand_late_sync"),
     path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
+    path(
+        TABLE + "substitute/<int:pk>/correct/",
+        attendance.table_substitution_correct,
+        name="table_substitution_correct",
+    ),
     path(TABLE + "hands/<int:pk>/correct/", rounds.hand_correct, name="hand_correct"),
     path(T + "standings/", results.standings, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),

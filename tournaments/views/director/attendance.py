@@ -1,4 +1,5 @@
-"""§6 at a table: a substitute comes in during a match (director's table page)."""
+"""§6 at a table: a substitute comes in during a match, and a substitution made in error
+is corrected (director's table page)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,28 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from ...services import ServiceError, queries
-from ...services.substitutions import substitute
+from ...services.substitutions import (
+    Signed,
+    replace_substitute,
+    substitute,
+    undo_substitution,
+)
 from .common import director_required, round_or_404, tournament_or_404, who
 from .rounds import _table_page
+
+
+def _number(text: str | None) -> int | None:
+    try:
+        return int(text or "")
+    except ValueError:
+        return None
+
+
+def _signed(request: HttpRequest) -> Signed:
+    """Who asks, why, and the match version the page showed (a page without it is not
+    checked: the service still refuses what the state no longer allows)."""
+    reason = request.POST.get("reason", "").replace("\x00", "")[:500]
+    return Signed(who(request), reason, _number(request.POST.get("version")))
 
 
 @director_required
@@ -22,27 +42,50 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     if match is None:
         raise Http404("No such table in this round.")
     player = queries.find_player(t, request.POST.get("player") or 0)
-    try:
-        from_hand = int(request.POST.get("from_hand", ""))
-    except ValueError:
-        from_hand = 0
-    reason = request.POST.get("reason", "").replace("\x00", "")[:500]
+    from_hand = _number(request.POST.get("from_hand")) or 0
     try:
         if player is None:
             raise ServiceError("Choose a substitute from the list.")
-        substitute(
-            match,
-            request.POST.get("position", ""),
-            from_hand,
-            player,
-            by=who(request),
-            reason=reason,
-        )
+        substitute(match, request.POST.get("position", ""), from_hand, player, _signed(request))
     except ServiceError as exc:
-        # Refused, nothing changed: the table page again, with the reason, as 422.
+        # Refused, nothing changed: the table page again, with the reason (422, or 409
+        # when the table changed since the page was shown).
         messages.error(request, exc.message)
-        return _table_page(request, rnd, table, status=422)
+        return _table_page(request, rnd, table, status=exc.status)
     messages.success(
         request, f"{player.name} takes seat {request.POST['position']} from hand {from_hand}."
     )
+    return redirect("director:table", t.slug, rnd.number, table)
+
+
+@director_required
+@require_POST
+def table_substitution_correct(
+    request: HttpRequest, slug: str, number: int, table: int, pk: int
+) -> HttpResponse:
+    """A substitution made in error: another player instead, from the same hand, or
+    undone while no hand was played under it."""
+    t = tournament_or_404(slug)
+    rnd = round_or_404(t, number)
+    match = queries.game_at(rnd, table, 1)
+    sub = queries.substitution_at(match, pk) if match is not None else None
+    if match is None or sub is None:
+        raise Http404("No such substitution at this table.")
+    action = request.POST.get("action", "")
+    try:
+        if action == "undo":
+            undo_substitution(sub, _signed(request))
+            done = f"Substitution undone: {sub.player_out.name} holds seat {sub.position} again."
+        elif action == "replace":
+            player = queries.find_player(t, request.POST.get("player") or 0)
+            if player is None:
+                raise ServiceError("Choose who sat there instead from the list.")
+            replace_substitute(sub, player, _signed(request))
+            done = f"{player.name} holds seat {sub.position} from hand {sub.from_hand}."
+        else:
+            raise ServiceError("Choose to replace the substitute or to undo the substitution.")
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _table_page(request, rnd, table, status=exc.status)
+    messages.success(request, done)
     return redirect("director:table", t.slug, rnd.number, table)

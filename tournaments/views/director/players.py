@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -13,35 +14,28 @@ from django_tables2 import RequestConfig
 
 from ...forms import HouseForm, ImportForm, PlayerForm
 from ...services import ServiceError, queries
+from ...services import players as player_service
 from ...services.console import readiness
-from ...services.players import (
-    add_house_player,
-    attendance_state,
-    edit_player,
-    import_players,
-    parse_players_csv,
-    register_player,
-    set_checked_in,
-    set_withdrawn,
-)
 from ...services.rounds import remedies
-from ...tables import PlayerTable
+from ...tables import PlayerTable, checkin_cell, csrf_field
 from .common import HtmxRequest, desk_required, director_required, tournament_or_404, who
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Player, Tournament
 
 DESK_LIMIT = 12
+T = TypeVar("T")
 
 
 PER_PAGE = 50
 
 
-def _player_or_404(t: Tournament, pk: int) -> Player:
+def _player_or_404(slug: str, pk: int) -> tuple[Tournament, Player]:
+    t = tournament_or_404(slug)
     player = queries.find_player(t, pk)
     if player is None:
         raise Http404("No such player in this tournament.")
-    return player
+    return t, player
 
 
 def _players_page(
@@ -51,11 +45,11 @@ def _players_page(
     division = request.GET.get("division", "")
     show = request.GET.get("show", "")
     last = queries.last_preliminary(t)
-    table = PlayerTable(queries.player_list(t, q, division, show, last))
+    table = PlayerTable(queries.player_list(t, q, division, show, last), slug=t.slug)
     # A page at a time: 2,000 players at 500 tables were 3.2 MB in one page.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     for record in table.page.object_list.data if table.page else []:
-        record.state = attendance_state(
+        record.state = player_service.attendance_state(
             checked_in=record.checked_in,
             withdrawn=record.withdrawn,
             house=record.house,
@@ -91,7 +85,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             d = form.cleaned_data
             try:
-                player = register_player(
+                player = player_service.register_player(
                     t, d["name"], d["division"], by=who(request), checked_in=d["checked_in"]
                 )
             except ServiceError as exc:
@@ -106,8 +100,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = tournament_or_404(slug)
-    player = _player_or_404(t, pk)
+    t, player = _player_or_404(slug, pk)
     form = PlayerForm(
         request.POST or None, initial={"name": player.name, "division": player.division}
     )
@@ -115,7 +108,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                edit_player(
+                player_service.edit_player(
                     player,
                     name=form.cleaned_data["name"],
                     division=form.cleaned_data["division"],
@@ -137,6 +130,16 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
 
 
+def _attempt(request: HttpRequest, action: Callable[[], T]) -> T | None:
+    """A service call whose refusal becomes the page's error message (None: nothing
+    was changed)."""
+    try:
+        return action()
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return None
+
+
 def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(target, {request.get_host()}):
@@ -148,15 +151,14 @@ def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = tournament_or_404(slug)
-    player = _player_or_404(t, pk)
+    t, player = _player_or_404(slug, pk)
     value = request.POST.get("withdrawn") == "1"
     # A raw field, not a form's: drop NUL, which PostgreSQL cannot store.
     reason = request.POST.get("reason", "").replace("\x00", "")
-    try:
-        set_withdrawn(player, value, by=who(request), reason=reason)
-    except ServiceError as exc:
-        messages.error(request, exc.message)
+    done = _attempt(
+        request, lambda: player_service.set_withdrawn(player, value, by=who(request), reason=reason)
+    )
+    if done is None:
         return _back(request, "director:players", t.slug)
     messages.success(request, f"{'Withdrew' if value else 'Reinstated'} {player.name}.")
     for note in getattr(player, "notes", []):
@@ -179,18 +181,17 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 def house_add(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     form = HouseForm(request.POST, prefix="house")
-    if form.is_valid():
-        try:
-            player = add_house_player(
-                t, form.cleaned_data["name"], form.cleaned_data["division"], by=who(request)
-            )
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-        else:
+    if not form.is_valid():
+        messages.error(request, "Give the house player a name and a division.")
+    else:
+        d = form.cleaned_data
+        player = _attempt(
+            request,
+            lambda: player_service.add_house_player(t, d["name"], d["division"], by=who(request)),
+        )
+        if player is not None:
             messages.success(request, f"Added house player {player.name}.")
             return redirect("director:players", t.slug)
-    else:
-        messages.error(request, "Give the house player a name and a division.")
     return _players_page(request, t, PlayerForm(), status=422)
 
 
@@ -198,27 +199,17 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
-    t = tournament_or_404(slug)
-    player = _player_or_404(t, pk)
+    t, player = _player_or_404(slug, pk)
     value = request.POST.get("checked_in") == "1"
-    set_checked_in(t, [player.pk], value, by=who(request))
+    player_service.set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
     if request.htmx:
-        template = (
-            "director/players/_desk_row.html"
-            if request.POST.get("mode") == "desk"
-            else "director/players/_checkin_cell.html"
-        )
+        desk_mode = request.POST.get("mode") == "desk"
+        cell = None if desk_mode else checkin_cell(player, request.path, csrf_field(request))
         return render(
             request,
             "director/players/_checkin_response.html",
-            {
-                "tournament": t,
-                "record": player,
-                "player": player,
-                "row_template": template,
-                "ready": readiness(t),
-            },
+            {"tournament": t, "record": player, "cell": cell, "ready": readiness(t)},
         )
     messages.success(request, f"{player.name} {'checked in' if value else 'not checked in'}.")
     return _back(request, "director:players", t.slug)
@@ -250,12 +241,12 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
     text = form.cleaned_data["text"]
     checked = form.cleaned_data["checked_in"]
     if request.POST.get("confirm") == "1":
-        report = import_players(t, text, by=who(request), checked_in=checked)
+        report = player_service.import_players(t, text, by=who(request), checked_in=checked)
         if report.ok and not report.errors:
             messages.success(request, f"Imported {len(report.rows)} players.")
             return redirect("director:players", t.slug)
     else:
-        report = parse_players_csv(t, text)
+        report = player_service.parse_players_csv(t, text)
     # One list in file order: the good lines and, in place, what is wrong with the others.
     lines = sorted(
         [(r.line, r.name, r.division, "") for r in report.rows]

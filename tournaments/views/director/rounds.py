@@ -475,13 +475,21 @@ def _preview_context(
 @director_required
 @require_http_methods(["GET", "POST"])
 def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
-    """Round 1 with uneven counts: the remedies of §6, one picked by the director."""
+    """Round 1 with uneven counts: the remedies of §6, one picked by the director; with
+    sit-outs, the lot proposes who and the director may choose others."""
     t = tournament_or_404(slug)
-    status = 200
+    status, seed, chosen = 200, _posted_int(request.POST.get("seed")), None
     if request.method == "POST":
+        if request.POST.get("choose") == "1":
+            chosen = {n for n in map(_posted_int, request.POST.getlist("sit_out")) if n}
         try:
             rnd = round_service.draw_first_round(
-                t, by=who(request), remedy=request.POST.get("remedy", "")
+                t,
+                by=who(request),
+                seed=seed,
+                remedy=request.POST.get("remedy", ""),
+                sit_out=chosen,
+                reason=request.POST.get("reason", "").replace("\x00", "")[:500],
             )
         except ServiceError as exc:
             messages.error(request, exc.message)
@@ -490,6 +498,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
             return redirect("director:seating", t.slug, rnd.number)
     counts = division_counts(t)
+    proposal = round_service.sit_out_proposal(t, seed)
     return render(
         request,
         "director/rounds/remedy.html",
@@ -498,9 +507,18 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
             "remedies": round_service.remedies(t),
             "counts": counts,
             "problem": queries.draw_problem(counts),
+            "proposal": proposal,
+            "checked": chosen if chosen is not None else (proposal and proposal.proposed),
         },
         status=status,
     )
+
+
+def _posted_int(text: str | None) -> int | None:
+    try:
+        return int(text or "")
+    except ValueError:
+        return None
 
 
 # --- one table --------------------------------------------------------------------------
