@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import django_tables2 as tables
 from django.middleware.csrf import get_token
@@ -14,6 +14,7 @@ from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
 from .models import Activity, Player
+from .services.players import attendance_state
 from .services.standings import StandingRow
 
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
@@ -111,7 +112,7 @@ class PlayerTable(LeanTable):
     division = tables.Column(verbose_name="Div.")
     checked_in = tables.Column(verbose_name="Checked in", empty_values=())
     withdrawn = tables.BooleanColumn(yesno="withdrawn,")
-    # §6 attendance: the view annotates ``state`` (seated, waiting, sat out, ...).
+    # §6 attendance: seated, waiting, sat out, ...
     state = tables.Column(verbose_name="Status", orderable=False, empty_values=())
     actions = tables.Column(orderable=False, verbose_name="", empty_values=())
 
@@ -165,7 +166,16 @@ class PlayerTable(LeanTable):
         return format_html('<span class="div div-{}">{}</span>', record.division, record.division)
 
     def render_state(self, value: object, record: Player) -> str:
-        state = getattr(record, "state", "")
+        # is_seated, is_out and drawn are annotations of queries.player_list.
+        row = cast(Any, record)
+        state = attendance_state(
+            checked_in=record.checked_in,
+            withdrawn=record.withdrawn,
+            house=record.house,
+            seated=row.is_seated,
+            sat_out=row.is_out,
+            drawn=row.drawn,
+        )
         if record.withdrawn:
             after = record.withdrawn_after_round
             text = f"withdrawn after round {after}" if after else "withdrawn"

@@ -134,9 +134,18 @@ def _started_rounds(tournament: Tournament) -> int:
     return last or 0
 
 
+@dataclass(frozen=True)
+class Withdrawal:
+    """A withdrawal or reinstatement done, with what else it did that the director must
+    hear (a discarded seating)."""
+
+    player: Player
+    notes: list[str]
+
+
 def set_withdrawn(
     player: Player, value: bool, *, by: str, reason: str = "", now: datetime | None = None
-) -> Player:
+) -> Withdrawal:
     """Withdraw a player (§6): they keep every hand played and are never seated again.
 
     A withdrawal while the next round is seated but not started discards that seating
@@ -180,8 +189,7 @@ def set_withdrawn(
         log(tournament, by, "withdraw", " ".join([summary, *notes]), reason=reason, at=now)
     player.withdrawn, player.withdrawn_after_round = locked.withdrawn, locked.withdrawn_after_round
     player.checked_in = locked.checked_in
-    player.notes = notes  # type: ignore[attr-defined]
-    return player
+    return Withdrawal(player, notes)
 
 
 def add_house_player(
@@ -196,7 +204,7 @@ def add_house_player(
     return player
 
 
-def retire_house_player(player: Player, *, by: str, reason: str = "") -> Player:
+def retire_house_player(player: Player, *, by: str, reason: str = "") -> Withdrawal:
     """A house player leaves: never seated again; a seat they hold becomes a hole."""
     if not player.house:
         raise ServiceError(f"{player.name} is not a house player.")

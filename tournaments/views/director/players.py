@@ -48,15 +48,6 @@ def _players_page(
     table = PlayerTable(queries.player_list(t, q, division, show, last), slug=t.slug)
     # A page at a time: 2,000 players at 500 tables were 3.2 MB in one page.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    for record in table.page.object_list.data if table.page else []:
-        record.state = player_service.attendance_state(
-            checked_in=record.checked_in,
-            withdrawn=record.withdrawn,
-            house=record.house,
-            seated=record.is_seated,
-            sat_out=record.is_out,
-            drawn=record.drawn,
-        )
     return render(
         request,
         "director/players/list.html",
@@ -161,7 +152,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if done is None:
         return _back(request, "director:players", t.slug)
     messages.success(request, f"{'Withdrew' if value else 'Reinstated'} {player.name}.")
-    for note in getattr(player, "notes", []):
+    for note in done.notes:
         messages.warning(request, note)
     if value:
         # §6: a withdrawal during a match is a substitution or an override.
