@@ -11,6 +11,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.html import assert_in_html
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.simulation import random_hand
 from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
@@ -230,7 +231,7 @@ def test_csv_import_previews_and_refuses_the_whole_file_on_one_bad_line(
     assert "Line 3: division must be A or B, not &#x27;C&#x27;." in page
     assert "Line 4: Player A001 is already registered." in page
     # The bad line is shown as written, so the director can see what to fix.
-    assert '<td class="num">3</td><td>New Two</td><td>C</td>' in page
+    assert_in_html('<td class="num">3</td><td>New Two</td><td>C</td>', page)
     assert not Player.objects.filter(name="New One").exists()
 
     good = "name,division\nNew One,A\nNew Two,B\n"
@@ -450,7 +451,8 @@ def test_the_hand_log_shows_awards_and_penalties(director_client, make_tournamen
     )
     page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
     log = page.split('id="hand-log"')[1].split("</table>")[0]
-    assert "<td>E −2</td>" in log and "<td>S +1</td>" in log
+    assert_in_html("<td>E −2</td>", log)
+    assert_in_html("<td>S +1</td>", log)
 
 
 def test_overriding_a_winner_needs_a_reason(director_client, make_tournament):
