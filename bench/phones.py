@@ -8,7 +8,7 @@ database, prepares the event through the services (round 1 running), and measure
 2. phones alone: every phone polls its card every ``--period`` s with the ETag it holds
    (what a quiet round costs: mostly 304s);
 3. tablets alone: every tablet sends a hand every ``--gap`` s and reads its state every
-   ``--tablet-poll`` s, as the tablet screen does;
+   ``--tablet-poll`` s with the ETag it holds, as the tablet screen does (mostly 304s);
 4. tablets + phones: the same two loads at once (hand POST p95 with and without phones);
 5. round turnover: the tablets finish their matches, the round is finalized (the
    phones then ask every ``--fast`` s, as the card does between the call and the next
@@ -202,7 +202,8 @@ class Phones:
 
 class Tablets:
     """Each tablet sends its next hand every ``gap`` s and reads its state every ``poll`` s
-    on one connection, one thread per tablet."""
+    on one connection, one thread per tablet, with the ETag of its last full read (as
+    ``static/tablet/api.js`` does; a hand's answer drops it, so the next read is full)."""
 
     def __init__(self, port: int, links: dict[int, str], posts: dict, gap: float, poll: float):
         self.port, self.gap, self.poll = port, gap, poll
@@ -211,6 +212,7 @@ class Tablets:
         self.sent = dict.fromkeys(links, 0)
         self.hands = Log()
         self.states = Log()
+        self.etags: dict[int, str] = {}
         self.seen_round_at: dict[int, float] = {}
         self.watch_round: int | None = None
         self.running = False
@@ -257,12 +259,18 @@ class Tablets:
                     self.hands.add(status, seconds)
                     if status in (200, 201):
                         self.sent[table] += 1
+                        self.etags.pop(table, None)
                     next_hand += self.gap
                 else:
                     next_hand = float("inf")
             else:
-                status, seconds, body, _ = client.request("GET", "/t/table/state.json")
+                held = self.etags.get(table)
+                status, seconds, body, got = client.request(
+                    "GET", "/t/table/state.json", headers={"If-None-Match": held} if held else {}
+                )
                 self.states.add(status, seconds)
+                if status == 200:
+                    self.etags[table] = got.get("etag", "")
                 if status == 200 and self.watch_round is not None:
                     data = json.loads(body)
                     # The tablet shows the new seats as soon as its state names the
@@ -274,6 +282,13 @@ class Tablets:
                     if self.watch_round in numbers:
                         self.seen_round_at.setdefault(table, time.monotonic())
                 next_poll += self.poll
+
+    def settle(self) -> None:
+        """Until every tablet holds its state's ETag, then one more poll period."""
+        deadline = time.monotonic() + 120
+        while len(self.etags) < len(self.clients) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(self.poll)
 
     def flush(self) -> None:
         """Send every hand not yet sent, all tablets at once."""
@@ -287,6 +302,7 @@ class Tablets:
                         break
                     time.sleep(0.2)
                 self.sent[table] += 1
+            self.etags.pop(table, None)
 
         threads = [threading.Thread(target=run, args=(n,)) for n in self.clients]
         for t in threads:
@@ -351,9 +367,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the tablets do not read their state in the turnover: the phones' part alone",
     )
     parser.add_argument(
-        "--state-during-play",
-        action="store_true",
-        help="tablets also read their state while sending hands (always in the turnover)",
+        "--no-state-during-play",
+        dest="state_during_play",
+        action="store_false",
+        help="tablets only send hands while playing (they read their state in the turnover)",
     )
     parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
@@ -470,10 +487,13 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(0.5)
             finished = sum(1 for p in players if phones.kind.get(p) == "finished")
             print(f"phones showing the round over before the seating: {finished}/{len(players)}")
+            if not args.phones_only_turnover:
+                # The tablets read their state all along, as the screen does: each holds
+                # the ETag of the finished round before the seating.
+                tablets.start(send_hands=False, poll_state=True)
+                tablets.settle()
             tablets.watch_round = phones.watch_round = 2
             tablets.hands, tablets.states = Log(), Log()
-            if not args.phones_only_turnover:
-                tablets.start(send_hands=False, poll_state=True)
             phones.reset_log()
             cpu0 = server.cpu_seconds()
             t0 = time.monotonic()

@@ -2,7 +2,7 @@
  * queue in order. A lost answer, a reload or a double tap never records a hand twice:
  * the server drops retries by client key and refuses a second entry for a hand. */
 
-import { resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { clockBase, resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
 import { describe, view } from "./view.js";
 
 let changed = () => {};
@@ -37,8 +37,11 @@ const post = (url, body) => request(url, {
 
 const isJson = (res) => (res.headers.get("Content-Type") || "").includes("application/json");
 
-function acceptState(state, sentAt, receivedAt) {
+/* Take a state the server sent. ``etag`` is the version of a full poll's answer; any
+ * other state (the answer to a write) has none, so the next poll reads in full. */
+function acceptState(state, sentAt, receivedAt, etag = null) {
   if (!state) return;
+  st.etag = etag;
   const server = st.server;
   if (sentAt && receivedAt && state.server_now) {
     // Half the round trip is the best guess for when the server read its clock.
@@ -63,9 +66,7 @@ function acceptState(state, sentAt, receivedAt) {
   }
   st.server = state;
   store("state", state);
-  const c = state.clock;
-  st.clockBase = { remaining: c.remaining_seconds, at: receivedAt || Date.now(),
-    paused: c.paused, limited: c.limited, called: c.time_called, started: c.started };
+  st.clockBase = clockBase(state.clock, receivedAt);
   const id = state.match ? state.match.id : null;
   if (id !== st.lastMatchId) {
     st.lastMatchId = id;
@@ -94,8 +95,11 @@ export async function poll() {
   const sentAt = Date.now();
   const mark = st.writes;
   let res;
+  // The server answers 304 after one query when nothing the table shows changed.
+  const headers = { "Accept": "application/json" };
+  if (st.etag) headers["If-None-Match"] = st.etag;
   try {
-    res = await request(urls.state, { headers: { "Accept": "application/json" } });
+    res = await request(urls.state, { headers });
   } catch (e) {
     setOnline(false);
     changed();
@@ -108,6 +112,14 @@ export async function poll() {
     changed();
     return;
   }
+  if (res.status === 304) {
+    // Nothing changed: the state, the clock's call instant and the measured offset stand.
+    st.revoked = null;
+    setOnline(true);
+    changed();
+    if (st.queue.length) flush();
+    return;
+  }
   if (!res.ok) {
     changed();
     return;
@@ -117,7 +129,7 @@ export async function poll() {
   const data = await res.json();
   // A poll that crossed one of our own writes may predate it: the next poll is current.
   if (mark === st.writes) {
-    acceptState(data, sentAt, Date.now());
+    acceptState(data, sentAt, Date.now(), res.headers.get("ETag"));
     recover(data);
   }
   changed();

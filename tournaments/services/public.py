@@ -18,18 +18,16 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
-from . import current_round
+from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
 from .standings import StandingRow, final_entries, final_progress, standings
@@ -246,16 +244,6 @@ def _all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return rows
 
 
-def _instant(value: object) -> datetime | None:
-    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
-    if value is None:
-        return None
-    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
-
-
 def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: int = 0) -> Clock:
     if rnd.kind == Round.Kind.FINAL:
         return Clock("final")
@@ -310,8 +298,8 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         number=number,
         kind=kind,
         status=status,
-        started_at=_instant(started),
-        called_at=_instant(called),
+        started_at=instant_of(started),
+        called_at=instant_of(called),
         has_pauses=bool(paused),
     )
     if table is None:

@@ -19,11 +19,13 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseNotModified,
     HttpResponseRedirect,
     JsonResponse,
 )
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -155,17 +157,33 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @require_GET
 @never_cache
 @ensure_csrf_cookie
-@table_session()
+@table_session(link_checked_later=True)
 def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+    """The table's state; 304 after one query when the tablet holds the current version
+    (its ETag in If-None-Match). A read naming a match is always answered in full."""
     query = forms.StateQuery(request.GET.dict())
     if not query.is_valid():
         return _error(query.first_error, ServiceError.status)
+    match_id = query.cleaned_data["match"]
+    now = timezone.now()
     try:
-        return JsonResponse(service.table_state(scope, match_id=query.cleaned_data["match"]))
+        # The version's query is also the check that the link is live.
+        version = service.table_version(scope)
+        held = version.held(request.headers.get("If-None-Match", ""), now)
+        if match_id is None and held is not None:
+            service.note_contact(version, now)
+            not_modified = HttpResponseNotModified()
+            not_modified["ETag"] = held
+            return not_modified
+        data = service.table_state(scope, now, match_id=match_id)
     except service.Forbidden as exc:
-        return _error(exc.message, 403)
+        return _error(exc.message, 403, revoked=exc.revoked)
     except ServiceError as exc:
         return _error(exc.message, exc.status)
+    response = JsonResponse(data)
+    if match_id is None:
+        response["ETag"] = version.etag(data)
+    return response
 
 
 @require_POST
