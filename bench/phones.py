@@ -222,8 +222,9 @@ class Tablets:
         for n, c in self.clients.items():
             status, *_ = c.request("GET", f"/t/{self.links[n]}/")
             assert status == 302, status
-            status, *_ = c.request("GET", "/t/table/state.json")
+            status, _, _, got = c.request("GET", "/t/table/state.json")
             assert status == 200 and "csrftoken" in c.cookies, status
+            self.etags[n] = got.get("etag", "")
 
     def start(self, send_hands: bool, poll_state: bool) -> None:
         self.running = True

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Expression
@@ -475,6 +475,16 @@ def set_first_dealer(
             at=now,
         )
     return match
+
+
+class EntryDetails(TypedDict):
+    """What a tablet says of a hand besides the hand itself: its retry key, the number it
+    believes comes next, the first dealer if not set yet, and when it was entered."""
+
+    client_key: str
+    number: int | None
+    first_dealer: Seat | None
+    entered_at: datetime | None
 
 
 def record_hand(

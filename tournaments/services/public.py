@@ -278,6 +278,18 @@ def withdrawn_after(player: Player) -> int | None:
     return last or 0
 
 
+# The round's columns the card reads, in its query's order.
+_ROUND_COLUMNS = ("pk", "number", "kind", "status", "started_at", "called_at", "has_pauses")
+
+
+def _round_of(tournament: Tournament, values: Sequence[Any]) -> Round:
+    """A round from its columns as a raw cursor reads them."""
+    fields = dict(zip(_ROUND_COLUMNS, values, strict=True))
+    for moment in ("started_at", "called_at"):
+        fields[moment] = instant_of(fields[moment])
+    return Round(tournament=tournament, **{**fields, "has_pauses": bool(fields["has_pauses"])})
+
+
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
     out = withdrawn_after(player) if player.withdrawn else None
@@ -291,17 +303,9 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     )
     if latest_row is None:
         return Card(tournament, player, None, withdrawn_after=out)
-    rid, number, kind, status, started, called, paused, table, position, changed = latest_row
-    rnd = Round(
-        pk=rid,
-        tournament=tournament,
-        number=number,
-        kind=kind,
-        status=status,
-        started_at=instant_of(started),
-        called_at=instant_of(called),
-        has_pauses=bool(paused),
-    )
+    rnd = _round_of(tournament, latest_row[:7])
+    rid, kind, status = rnd.pk, rnd.kind, rnd.status
+    table, position, changed = latest_row[7:]
     if table is None:
         return Card(
             tournament,
@@ -379,6 +383,9 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class Ledger:
+    """A player's rounds one by one and, unless standings are hidden, their total and
+    rank in their division."""
+
     tournament: Tournament
     player: Player
     lines: tuple[LedgerLine, ...]
