@@ -86,7 +86,29 @@ export function setOnline(value) {
   st.online = value;
 }
 
+let polling = false;
+let pollAgain = false;
+
+/* One poll at a time: when the server is slow (the round turnover), a poll every 3 s
+ * must not pile a second request on top of the one it has not answered yet. A poll
+ * asked for meanwhile (after a write) runs once the current one is answered. */
 export async function poll() {
+  if (polling) {
+    pollAgain = true;
+    return;
+  }
+  polling = true;
+  try {
+    do {
+      pollAgain = false;
+      await pollOnce();
+    } while (pollAgain);
+  } finally {
+    polling = false;
+  }
+}
+
+async function pollOnce() {
   if (knownOffline()) {
     setOnline(false);
     changed();
