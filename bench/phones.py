@@ -201,8 +201,9 @@ class Phones:
 
 
 class Tablets:
-    """Each tablet sends its next hand every ``gap`` s and reads its state every ``poll`` s
-    on one connection, one thread per tablet, with the ETag of its last full read (as
+    """Each tablet sends its next hand every ``gap`` s and reads its state ``poll`` s after
+    its last read was answered (twice the round trip when answers are slow), on one
+    connection, one thread per tablet, with the ETag of its last full read (as
     ``static/tablet/api.js`` does; a hand's answer drops it, so the next read is full)."""
 
     def __init__(self, port: int, links: dict[int, str], posts: dict, gap: float, poll: float):
@@ -270,6 +271,9 @@ class Tablets:
                     "GET", "/t/table/state.json", headers={"If-None-Match": held} if held else {}
                 )
                 self.states.add(status, seconds)
+                # As static/tablet/tablet.js does: the next poll ``poll`` s after this one
+                # is answered, or twice its round trip when answers are slow.
+                next_poll = time.monotonic() + max(self.poll, 2 * seconds)
                 if status == 200:
                     self.etags[table] = got.get("etag", "")
                 if status == 200 and self.watch_round is not None:
@@ -282,7 +286,6 @@ class Tablets:
                     }
                     if self.watch_round in numbers:
                         self.seen_round_at.setdefault(table, time.monotonic())
-                next_poll += self.poll
 
     def settle(self) -> None:
         """Until every tablet holds its state's ETag, then one more poll period."""
