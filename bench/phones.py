@@ -8,7 +8,7 @@ database, prepares the event through the services (round 1 running), and measure
 2. phones alone: every phone polls its card every ``--period`` s with the ETag it holds
    (what a quiet round costs: mostly 304s);
 3. tablets alone: every tablet sends a hand every ``--gap`` s and reads its state every
-   ``--tablet-poll`` s, as the tablet screen does;
+   ``--tablet-poll`` s with the ETag it holds, as the tablet screen does (mostly 304s);
 4. tablets + phones: the same two loads at once (hand POST p95 with and without phones);
 5. round turnover: the tablets finish their matches, the round is finalized (the
    phones then ask every ``--fast`` s, as the card does between the call and the next
@@ -201,8 +201,10 @@ class Phones:
 
 
 class Tablets:
-    """Each tablet sends its next hand every ``gap`` s and reads its state every ``poll`` s
-    on one connection, one thread per tablet."""
+    """Each tablet sends its next hand every ``gap`` s and reads its state ``poll`` s after
+    its last read was answered (twice the round trip when answers are slow), on one
+    connection, one thread per tablet, with the ETag of its last full read (as
+    ``static/tablet/api.js`` does; a hand's answer drops it, so the next read is full)."""
 
     def __init__(self, port: int, links: dict[int, str], posts: dict, gap: float, poll: float):
         self.port, self.gap, self.poll = port, gap, poll
@@ -211,6 +213,7 @@ class Tablets:
         self.sent = dict.fromkeys(links, 0)
         self.hands = Log()
         self.states = Log()
+        self.etags: dict[int, str] = {}
         self.seen_round_at: dict[int, float] = {}
         self.watch_round: int | None = None
         self.running = False
@@ -220,8 +223,9 @@ class Tablets:
         for n, c in self.clients.items():
             status, *_ = c.request("GET", f"/t/{self.links[n]}/")
             assert status == 302, status
-            status, *_ = c.request("GET", "/t/table/state.json")
+            status, _, _, got = c.request("GET", "/t/table/state.json")
             assert status == 200 and "csrftoken" in c.cookies, status
+            self.etags[n] = got.get("etag", "")
 
     def start(self, send_hands: bool, poll_state: bool) -> None:
         self.running = True
@@ -257,12 +261,21 @@ class Tablets:
                     self.hands.add(status, seconds)
                     if status in (200, 201):
                         self.sent[table] += 1
+                        self.etags.pop(table, None)
                     next_hand += self.gap
                 else:
                     next_hand = float("inf")
             else:
-                status, seconds, body, _ = client.request("GET", "/t/table/state.json")
+                held = self.etags.get(table)
+                status, seconds, body, got = client.request(
+                    "GET", "/t/table/state.json", headers={"If-None-Match": held} if held else {}
+                )
                 self.states.add(status, seconds)
+                # As static/tablet/tablet.js does: the next poll ``poll`` s after this one
+                # is answered, or twice its round trip when answers are slow.
+                next_poll = time.monotonic() + max(self.poll, 2 * seconds)
+                if status == 200:
+                    self.etags[table] = got.get("etag", "")
                 if status == 200 and self.watch_round is not None:
                     data = json.loads(body)
                     # The tablet shows the new seats as soon as its state names the
@@ -273,7 +286,13 @@ class Tablets:
                     }
                     if self.watch_round in numbers:
                         self.seen_round_at.setdefault(table, time.monotonic())
-                next_poll += self.poll
+
+    def settle(self) -> None:
+        """Until every tablet holds its state's ETag, then one more poll period."""
+        deadline = time.monotonic() + 120
+        while len(self.etags) < len(self.clients) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(self.poll)
 
     def flush(self) -> None:
         """Send every hand not yet sent, all tablets at once."""
@@ -287,6 +306,7 @@ class Tablets:
                         break
                     time.sleep(0.2)
                 self.sent[table] += 1
+            self.etags.pop(table, None)
 
         threads = [threading.Thread(target=run, args=(n,)) for n in self.clients]
         for t in threads:
@@ -351,9 +371,10 @@ def main(argv: list[str] | None = None) -> int:
         help="the tablets do not read their state in the turnover: the phones' part alone",
     )
     parser.add_argument(
-        "--state-during-play",
-        action="store_true",
-        help="tablets also read their state while sending hands (always in the turnover)",
+        "--no-state-during-play",
+        dest="state_during_play",
+        action="store_false",
+        help="tablets only send hands while playing (they read their state in the turnover)",
     )
     parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
@@ -429,9 +450,10 @@ def main(argv: list[str] | None = None) -> int:
             alone = tablets.hands
             print(alone.summary("tablets alone: hand POST", wall))
             print(tablets.states.summary("tablets alone: state read", wall))
+            requests = len(alone.seconds) + len(tablets.states.seconds)
             print(
                 f"  server CPU {alone_cpu / wall:.2f} cores, "
-                f"{alone_cpu * 1000 / max(1, len(alone.seconds)):.1f} ms a hand"
+                f"{alone_cpu * 1000 / max(1, requests):.2f} ms a request (hands and state reads)"
             )
             tablets.hands, tablets.states = Log(), Log()
 
@@ -450,10 +472,10 @@ def main(argv: list[str] | None = None) -> int:
             print(mixed.summary("tablets+phones: hand POST", wall))
             print(tablets.states.summary("tablets+phones: state read", wall))
             print(mixed_phones.summary("tablets+phones: card poll", wall))
+            requests = len(mixed.seconds) + len(tablets.states.seconds) + len(mixed_phones.seconds)
             print(
                 f"  server CPU {mixed_cpu / wall:.2f} cores, "
-                f"{mixed_cpu * 1000 / max(1, len(mixed.seconds) + len(mixed_phones.seconds)):.1f}"
-                " ms a request"
+                f"{mixed_cpu * 1000 / max(1, requests):.2f} ms a request (hands, states, cards)"
             )
             cost = mixed.p95() / alone.p95() - 1
             print(f"hand POST p95 with phones / without: {cost * 100:+.0f}%")
@@ -470,10 +492,13 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(0.5)
             finished = sum(1 for p in players if phones.kind.get(p) == "finished")
             print(f"phones showing the round over before the seating: {finished}/{len(players)}")
+            if not args.phones_only_turnover:
+                # The tablets read their state all along, as the screen does: each holds
+                # the ETag of the finished round before the seating.
+                tablets.start(send_hands=False, poll_state=True)
+                tablets.settle()
             tablets.watch_round = phones.watch_round = 2
             tablets.hands, tablets.states = Log(), Log()
-            if not args.phones_only_turnover:
-                tablets.start(send_hands=False, poll_state=True)
             phones.reset_log()
             cpu0 = server.cpu_seconds()
             t0 = time.monotonic()

@@ -184,6 +184,23 @@ def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
     projector.close()
 
 
+def test_the_projector_countdown_shows_the_words_its_page_gives_in_the_pages_language(
+    live_server, chromium, make_tournament
+):
+    """The words come translated from the template (data-text-*), not from the script."""
+    t = event_after(make_tournament, 2, 1)  # round 2 seated, not started
+    projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{live_server.url}/p/{t.slug}/")
+    state = projector.locator("[data-countdown-state]")
+    expect(state).to_have_text("Not started")
+    # As a translated page would give it: the script shows the page's word.
+    projector.locator("[data-countdown]").evaluate(
+        "el => el.setAttribute('data-text-not-started', 'Pas commencé')"
+    )
+    expect(state).to_have_text("Pas commencé")
+    projector.close()
+
+
 def test_large_text_mode_enlarges_the_card_and_is_remembered(live_server, phone, make_tournament):
     t = make_tournament(1)
     rnd = rounds.draw_first_round(t, by="test", seed=5)

@@ -9,10 +9,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tournaments.models import HandEntry, Match, TableLink, Tournament
-from tournaments.services import rounds
+from tournaments.services import play, rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -490,3 +491,29 @@ def test_hands_the_server_lost_to_a_restored_backup_are_sent_again_once(
     assert [h.client_key for h in hands] == keys
     assert HandEntry.objects.filter(match=match).count() == 3
     expect(page.locator("#tb-score-NS")).to_have_text("3")  # 1 + 2 (S's march)
+
+
+def test_the_tablet_revalidates_its_state_and_its_clock_stays_right_through_304s(
+    page, live_server, make_tournament
+):
+    t = seated(make_tournament, tables=1)
+    statuses: list[int] = []
+    page.on(
+        "response",
+        lambda r: statuses.append(r.status) if "/t/table/state.json" in r.url else None,
+    )
+    open_table(page, live_server, t, 1)
+    for _ in range(40):  # the tablet polls every 3 s
+        if statuses.count(304) >= 2:
+            break
+        page.wait_for_timeout(500)
+    assert statuses.count(304) >= 2, statuses
+    # Counted down from the absolute call instant, not from the last full answer.
+    match = Match.objects.select_related("round__tournament").get(round__tournament=t, table=1)
+    shown = page.locator("#tb-clock").inner_text()
+    left = play.table_remaining(match, timezone.now()).total_seconds()
+    minutes, seconds = (int(x) for x in shown.split(":"))
+    assert abs(minutes * 60 + seconds - left) <= 1.5, (shown, left)
+    # A change the director makes reaches the tablet through its next poll.
+    rounds.pause_round(t.rounds.get(number=1), by="director")
+    expect(page.locator("#tb-clock")).to_contain_text("Paused", timeout=WAIT)

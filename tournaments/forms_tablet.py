@@ -9,7 +9,7 @@ rules (a played hand needs a maker, a 6-trick hand is impossible) are the rules 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -192,6 +192,11 @@ class HandForm(TabletForm):
             dealer_partner_ordered_up=bool(d["dealer_partner_ordered_up"]),
             defender_alone=d["defender_alone"],
         )
+
+    def details(self) -> play.EntryDetails:
+        d = self.cleaned_data
+        keys = ("client_key", "number", "first_dealer", "entered_at")
+        return cast(play.EntryDetails, {k: d[k] for k in keys})
 
 
 class FirstDealerForm(TabletForm):

@@ -4,6 +4,17 @@
 // (deferred, strict), sharing the tablet's clock formatter (static/shared/time.js).
 import { clockText as format } from "../shared/time.js";
 
+// The words come from the page, translated by Django ({% translate %} in data-text-*
+// attributes, as the phones' card gives its own); a page that gives none (the
+// director's console, which is in English) gets these.
+var WORDS = {
+  "no-round": "No round yet", over: "Round over", "not-started": "Not started",
+  called: "Time is called", paused: "Paused"
+};
+function word(el, name) {
+  return el.getAttribute("data-text-" + name) || WORDS[name];
+}
+
 function Countdown(el) {
   this.el = el;
   this.timeEl = el.querySelector("[data-countdown-time]");
@@ -54,16 +65,16 @@ Countdown.prototype.render = function () {
   var state = "";
   var cls = "running";
   if (d.round === null) {
-    state = "No round yet"; cls = "idle";
+    state = word(this.el, "no-round"); cls = "idle";
     this.timeEl.textContent = "--:--";
   } else if (d.finished) {
-    state = "Round over"; cls = "over"; this.timeEl.textContent = "0:00";
+    state = word(this.el, "over"); cls = "over"; this.timeEl.textContent = "0:00";
   } else if (!d.started) {
-    state = "Not started"; cls = "idle"; this.timeEl.textContent = format(d.limit_seconds || left);
+    state = word(this.el, "not-started"); cls = "idle"; this.timeEl.textContent = format(d.limit_seconds || left);
   } else if (d.called || left <= 0) {
-    state = "Time is called"; cls = "called"; this.timeEl.textContent = "0:00";
+    state = word(this.el, "called"); cls = "called"; this.timeEl.textContent = "0:00";
   } else {
-    if (d.paused) { state = "Paused"; cls = "paused"; }
+    if (d.paused) { state = word(this.el, "paused"); cls = "paused"; }
     this.timeEl.textContent = format(left);
   }
   if (this.stateEl) { this.stateEl.textContent = state; }

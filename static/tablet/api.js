@@ -2,7 +2,7 @@
  * queue in order. A lost answer, a reload or a double tap never records a hand twice:
  * the server drops retries by client key and refuses a second entry for a hand. */
 
-import { resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { clockBase, resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
 import { describe, view } from "./view.js";
 
 let changed = () => {};
@@ -37,8 +37,11 @@ const post = (url, body) => request(url, {
 
 const isJson = (res) => (res.headers.get("Content-Type") || "").includes("application/json");
 
-function acceptState(state, sentAt, receivedAt) {
+/* Take a state the server sent. ``etag`` is the version of a full poll's answer; any
+ * other state (the answer to a write) has none, so the next poll reads in full. */
+function acceptState(state, sentAt, receivedAt, etag = null) {
   if (!state) return;
+  st.etag = etag;
   const server = st.server;
   if (sentAt && receivedAt && state.server_now) {
     // Half the round trip is the best guess for when the server read its clock.
@@ -63,9 +66,7 @@ function acceptState(state, sentAt, receivedAt) {
   }
   st.server = state;
   store("state", state);
-  const c = state.clock;
-  st.clockBase = { remaining: c.remaining_seconds, at: receivedAt || Date.now(),
-    paused: c.paused, limited: c.limited, called: c.time_called, started: c.started };
+  st.clockBase = clockBase(state.clock, receivedAt);
   const id = state.match ? state.match.id : null;
   if (id !== st.lastMatchId) {
     st.lastMatchId = id;
@@ -85,7 +86,36 @@ export function setOnline(value) {
   st.online = value;
 }
 
+let polling = false;
+let pollAgain = false;
+let lastRoundTrip = 0;
+
+/* How long to wait before the next poll: ``every`` ms, or twice the last poll's round
+ * trip when the server answers slowly (the round turnover, when 2,000 phones want their
+ * new cards at once): 500 tablets then ask less often instead of queueing 304s in front
+ * of the cards, and ask every 3 s again as soon as answers are quick. */
+export const pollDelay = (every) => Math.max(every, 2 * lastRoundTrip);
+
+/* One poll at a time: when the server is slow (the round turnover), a poll every 3 s
+ * must not pile a second request on top of the one it has not answered yet. A poll
+ * asked for meanwhile (after a write) runs once the current one is answered. */
 export async function poll() {
+  if (polling) {
+    pollAgain = true;
+    return;
+  }
+  polling = true;
+  try {
+    do {
+      pollAgain = false;
+      await pollOnce();
+    } while (pollAgain);
+  } finally {
+    polling = false;
+  }
+}
+
+async function pollOnce() {
   if (knownOffline()) {
     setOnline(false);
     changed();
@@ -94,8 +124,11 @@ export async function poll() {
   const sentAt = Date.now();
   const mark = st.writes;
   let res;
+  // The server answers 304 after one query when nothing the table shows changed.
+  const headers = { "Accept": "application/json" };
+  if (st.etag) headers["If-None-Match"] = st.etag;
   try {
-    res = await request(urls.state, { headers: { "Accept": "application/json" } });
+    res = await request(urls.state, { headers });
   } catch (e) {
     setOnline(false);
     changed();
@@ -108,6 +141,15 @@ export async function poll() {
     changed();
     return;
   }
+  lastRoundTrip = Date.now() - sentAt;
+  if (res.status === 304) {
+    // Nothing changed: the state, the clock's call instant and the measured offset stand.
+    st.revoked = null;
+    setOnline(true);
+    changed();
+    if (st.queue.length) flush();
+    return;
+  }
   if (!res.ok) {
     changed();
     return;
@@ -117,7 +159,7 @@ export async function poll() {
   const data = await res.json();
   // A poll that crossed one of our own writes may predate it: the next poll is current.
   if (mark === st.writes) {
-    acceptState(data, sentAt, Date.now());
+    acceptState(data, sentAt, Date.now(), res.headers.get("ETag"));
     recover(data);
   }
   changed();

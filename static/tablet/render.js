@@ -4,14 +4,18 @@
 import { poll } from "./api.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
-import { st, store, ui } from "./store.js";
+import { serverNow, st, store, ui } from "./store.js";
 import { beforeNext, describe, individualOf, nameAt, pointsText, seatInfo, view } from "./view.js";
 import { clockText } from "../shared/time.js";
 
 function remainingNow() {
-  if (!st.clockBase || !st.clockBase.limited || st.clockBase.remaining === null) return null;
-  if (st.clockBase.paused || st.clockBase.called) return st.clockBase.remaining;
-  return Math.max(0, st.clockBase.remaining - (Date.now() - st.clockBase.at) / 1000);
+  const c = st.clockBase;
+  if (!c || !c.limited || c.remaining === null) return null;
+  if (c.paused || c.called) return c.remaining;
+  if (c.callAt !== null && c.callAt !== undefined) {
+    return Math.max(0, (c.callAt - serverNow().getTime()) / 1000);
+  }
+  return Math.max(0, c.remaining - (Date.now() - c.at) / 1000);
 }
 
 let calledLocally = false;
@@ -43,7 +47,7 @@ function renderNet() {
   const waiting = st.queue.length;
   let text;
   let cls;
-  if (st.revoked) { text = "Link st.revoked"; cls = "bad"; }
+  if (st.revoked) { text = "Link revoked"; cls = "bad"; }
   else if (!st.online) {
     text = waiting ? `Offline · ${waiting} not yet sent` : "Offline";
     cls = "bad";

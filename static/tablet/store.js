@@ -42,11 +42,12 @@ export const st = {
   offsetMs,
   // After a reload without network the clock runs on from the state last stored, as of
   // the instant the server read it (not "Not started").
-  clockBase: server && server.clock ? {
-    remaining: server.clock.remaining_seconds,
-    at: Date.parse(server.clock.server_now || server.server_now) - offsetMs,
-    paused: server.clock.paused, limited: server.clock.limited,
-    called: server.clock.time_called, started: server.clock.started } : null,
+  clockBase: server && server.clock
+    ? clockBase(server.clock, Date.parse(server.clock.server_now || server.server_now) - offsetMs)
+    : null,
+  // The version of the state last read in full (state.json's ETag), sent back with every
+  // poll; not kept across a reload, so the first poll reads in full.
+  etag: null,
   online: navigator.onLine,
   revoked: null,
   flushing: false,
@@ -54,6 +55,16 @@ export const st = {
   writes: 0,
   lastMatchId: server && server.match ? server.match.id : null,
 };
+
+/* What the clock counts from: while it runs, the absolute instant the table's time is
+ * called (server time, ``clock.call_at``), read against the offset measured to the
+ * server, so it stays right however long the server answers "not modified"; while
+ * paused or called, the seconds left as read at ``readAt`` (local time). */
+export function clockBase(c, readAt) {
+  return { remaining: c.remaining_seconds, at: readAt || Date.now(),
+    callAt: c.call_at ? Date.parse(c.call_at) : null,
+    paused: c.paused, limited: c.limited, called: c.time_called, started: c.started };
+}
 
 /* The entry being made on the screen. */
 export const ui = { maker: null, alone: false, tricks: null, firstDealer: null, keeper: null,

@@ -9,7 +9,7 @@
  * formatter shared with the console and the projector).
  */
 
-import { flush, onChange, poll, setOnline } from "./api.js";
+import { flush, onChange, poll, pollDelay, setOnline } from "./api.js";
 import {
   answerCall, canEnter, changeAnswerDialog, confirmResult, misdealDialog, onAction,
   renegeDialog, saveHand, startMatch, undoDialog,
@@ -103,8 +103,8 @@ function start() {
   window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush };
 
   render();
-  poll();
-  setInterval(poll, POLL_MS);
+  const beat = () => poll().finally(() => setTimeout(beat, pollDelay(POLL_MS)));
+  beat();
   setInterval(renderClock, 250);
   setInterval(() => { if (st.queue.length && !st.flushing) flush(); }, 5000);
 }

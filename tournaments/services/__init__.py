@@ -6,11 +6,12 @@ Views, admin actions and management commands call these functions and nothing el
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
 from ..models import Activity, Match, Round, Tournament
@@ -82,6 +83,16 @@ def locking_matches() -> QuerySet[Match]:
 
 def lock_match(match: Match) -> Match:
     return locking_matches().get(pk=match.pk)
+
+
+def instant_of(value: object) -> datetime | None:
+    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
 
 
 def now_or(now: datetime | None) -> datetime:

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, TypedDict, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import Expression
@@ -73,6 +73,27 @@ def table_call(match: Match, now: datetime, clock: RoundClock | None = None) -> 
         clock = replace(clock, called_at=None)
     at = clock.limit_reached_at(timedelta(seconds=match.extension_seconds))
     return at if at is not None and at <= now else None
+
+
+def coming_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
+    """When ``table_call`` will name an instant if nothing else changes: None once time is
+    called, before the start, while paused and in the final. The only moment a table's
+    state changes with time alone (the tablet's conditional read checks it)."""
+    rnd = match.round
+    if table_call(match, now, clock) is not None or rnd.kind == Round.Kind.FINAL:
+        return None
+    if rnd.started_at is None:
+        return None
+    clock = clock or round_clock(rnd)
+    due = []
+    if rnd.called_at is not None:
+        if not match.extension_seconds:
+            due.append(rnd.called_at)
+        clock = replace(clock, called_at=None)
+    at = clock.limit_reached_at(timedelta(seconds=match.extension_seconds))
+    if at is not None:
+        due.append(at)
+    return min(due, default=None)
 
 
 def observe_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
@@ -454,6 +475,16 @@ def set_first_dealer(
             at=now,
         )
     return match
+
+
+class EntryDetails(TypedDict):
+    """What a tablet says of a hand besides the hand itself: its retry key, the number it
+    believes comes next, the first dealer if not set yet, and when it was entered."""
+
+    client_key: str
+    number: int | None
+    first_dealer: Seat | None
+    entered_at: datetime | None
 
 
 def record_hand(
@@ -1164,9 +1195,18 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
     return match
 
 
+# A tablet's contact is noted at most this often, to spare the writer: the director's
+# board calls a table stale after minutes (services.console.STALE_AFTER).
+CONTACT_EVERY = timedelta(seconds=60)
+
+
+def contact_due(last_contact_at: datetime | None, now: datetime) -> bool:
+    return last_contact_at is None or now - last_contact_at > CONTACT_EVERY
+
+
 def touch(match: Match, now: datetime | None = None) -> None:
-    """Note a tablet's contact, at most every 15 seconds to spare the writer."""
+    """Note a tablet's contact, at most every ``CONTACT_EVERY``."""
     now = now_or(now)
-    if match.last_contact_at is None or now - match.last_contact_at > timedelta(seconds=15):
+    if contact_due(match.last_contact_at, now):
         Match.objects.filter(pk=match.pk).update(last_contact_at=now)
         match.last_contact_at = now

@@ -18,18 +18,16 @@ import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Tournament
 from ..models import Seat as SeatRow
-from . import current_round
+from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
 from .standings import StandingRow, final_entries, final_progress, standings
@@ -246,16 +244,6 @@ def _all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return rows
 
 
-def _instant(value: object) -> datetime | None:
-    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
-    if value is None:
-        return None
-    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
-
-
 def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: int = 0) -> Clock:
     if rnd.kind == Round.Kind.FINAL:
         return Clock("final")
@@ -290,6 +278,18 @@ def withdrawn_after(player: Player) -> int | None:
     return last or 0
 
 
+# The round's columns the card reads, in its query's order.
+_ROUND_COLUMNS = ("pk", "number", "kind", "status", "started_at", "called_at", "has_pauses")
+
+
+def _round_of(tournament: Tournament, values: Sequence[Any]) -> Round:
+    """A round from its columns as a raw cursor reads them."""
+    fields = dict(zip(_ROUND_COLUMNS, values, strict=True))
+    for moment in ("started_at", "called_at"):
+        fields[moment] = instant_of(fields[moment])
+    return Round(tournament=tournament, **{**fields, "has_pauses": bool(fields["has_pauses"])})
+
+
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
     out = withdrawn_after(player) if player.withdrawn else None
@@ -303,17 +303,9 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     )
     if latest_row is None:
         return Card(tournament, player, None, withdrawn_after=out)
-    rid, number, kind, status, started, called, paused, table, position, changed = latest_row
-    rnd = Round(
-        pk=rid,
-        tournament=tournament,
-        number=number,
-        kind=kind,
-        status=status,
-        started_at=_instant(started),
-        called_at=_instant(called),
-        has_pauses=bool(paused),
-    )
+    rnd = _round_of(tournament, latest_row[:7])
+    rid, kind, status = rnd.pk, rnd.kind, rnd.status
+    table, position, changed = latest_row[7:]
     if table is None:
         return Card(
             tournament,
@@ -391,6 +383,9 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class Ledger:
+    """A player's rounds one by one and, unless standings are hidden, their total and
+    rank in their division."""
+
     tournament: Tournament
     player: Player
     lines: tuple[LedgerLine, ...]

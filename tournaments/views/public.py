@@ -109,14 +109,22 @@ def _hidden_context(t: Tournament) -> dict[str, object]:
 # --- the event page: find yourself ------------------------------------------------------
 
 
-@require_GET
-def event(request: HttpRequest, slug: str) -> HttpResponse:
+def _typed(request: HttpRequest) -> tuple[str, str | None]:
+    """What was typed in the search (``q``), and the message refusing it if it is refused."""
     query = request.GET.get("q", "")
     try:
         svc.clean_query(query)
     except svc.BadSearch as exc:
+        return query, exc.args[0]
+    return query, None
+
+
+@require_GET
+def event(request: HttpRequest, slug: str) -> HttpResponse:
+    query, refused = _typed(request)
+    if refused is not None:
         t = _tournament_or_404(slug)
-        ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": exc.args[0]}
+        ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": refused}
         return render(request, "public/event.html", ctx, status=400)
 
     def build(t: Tournament) -> HttpResponse:
@@ -140,11 +148,9 @@ def _salt(query: str) -> str:
 @require_GET
 def find(request: HttpRequest, slug: str) -> HttpResponse:
     """The names matching what was typed, for the live search box."""
-    query = request.GET.get("q", "")
-    try:
-        svc.clean_query(query)
-    except svc.BadSearch as exc:
-        return JsonResponse({"error": exc.args[0]}, status=400)
+    query, refused = _typed(request)
+    if refused is not None:
+        return JsonResponse({"error": refused}, status=400)
 
     def build(t: Tournament) -> HttpResponse:
         found = svc.search_players(t, query)

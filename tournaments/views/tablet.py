@@ -19,11 +19,13 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseNotModified,
     HttpResponseRedirect,
     JsonResponse,
 )
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
@@ -155,17 +157,33 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @require_GET
 @never_cache
 @ensure_csrf_cookie
-@table_session()
+@table_session(link_checked_later=True)
 def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+    """The table's state; 304 after one query when the tablet holds the current version
+    (its ETag in If-None-Match). A read naming a match is always answered in full."""
     query = forms.StateQuery(request.GET.dict())
     if not query.is_valid():
         return _error(query.first_error, ServiceError.status)
+    match_id = query.cleaned_data["match"]
+    now = timezone.now()
     try:
-        return JsonResponse(service.table_state(scope, match_id=query.cleaned_data["match"]))
+        # The version's query is also the check that the link is live.
+        version = service.table_version(scope)
+        held = version.held(request.headers.get("If-None-Match", ""), now)
+        if match_id is None and held is not None:
+            service.note_contact(version, now)
+            not_modified = HttpResponseNotModified()
+            not_modified["ETag"] = held
+            return not_modified
+        data = service.table_state(scope, now, match_id=match_id)
     except service.Forbidden as exc:
-        return _error(exc.message, 403)
+        return _error(exc.message, 403, revoked=exc.revoked)
     except ServiceError as exc:
         return _error(exc.message, exc.status)
+    response = JsonResponse(data)
+    if match_id is None:
+        response["ETag"] = version.etag(data)
+    return response
 
 
 @require_POST
@@ -173,15 +191,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @json_action(forms.HandForm)
 def hands(request: HttpRequest, scope: service.TableScope, form: forms.HandForm) -> HttpResponse:
     d = form.cleaned_data
-    recorded = service.record(
-        scope,
-        form.hand(),
-        client_key=d["client_key"],
-        number=d["number"],
-        first_dealer=d["first_dealer"],
-        entered_at=d["entered_at"],
-        match_id=d["match"],
-    )
+    recorded = service.record(scope, form.hand(), form.details(), match_id=d["match"])
     return JsonResponse(
         {
             "hand": service.entry_json(recorded.entry),
@@ -196,54 +206,56 @@ def _state_of(scope: service.TableScope, match_id: int) -> JsonResponse:
     return JsonResponse({"state": service.table_state(scope, match_id=match_id)})
 
 
-@require_POST
-@table_session()
-@json_action(forms.FirstDealerForm)
-def first_dealer(
-    request: HttpRequest, scope: service.TableScope, form: forms.FirstDealerForm
-) -> HttpResponse:
+Change = Callable[[service.TableScope, Any], int]
+
+
+def table_change(
+    form_class: type[forms.TabletForm], *, link_checked_later: bool = False
+) -> Callable[[Change], View]:
+    """A POST that changes the table's match (``change`` returns its id) and answers with
+    the match's state."""
+
+    def decorate(change: Change) -> View:
+        @wraps(change)
+        def act(request: HttpRequest, scope: service.TableScope, form: Any) -> HttpResponse:
+            return _state_of(scope, change(scope, form))
+
+        view = json_action(form_class)(act)
+        return require_POST(table_session(link_checked_later=link_checked_later)(view))
+
+    return decorate
+
+
+@table_change(forms.FirstDealerForm)
+def first_dealer(scope: service.TableScope, form: forms.FirstDealerForm) -> int:
     d = form.cleaned_data
-    match = service.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"])
-    return _state_of(scope, match.pk)
+    return service.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"]).pk
 
 
-@require_POST
-@table_session(link_checked_later=True)
-@json_action(forms.UndoForm)
-def undo(request: HttpRequest, scope: service.TableScope, form: forms.UndoForm) -> HttpResponse:
+@table_change(forms.UndoForm, link_checked_later=True)
+def undo(scope: service.TableScope, form: forms.UndoForm) -> int:
     d = form.cleaned_data
-    return _state_of(scope, service.undo(scope, d["number"], match_id=d["match"]))
+    return service.undo(scope, d["number"], match_id=d["match"])
 
 
-@require_POST
-@table_session()
-@json_action(forms.AnswerCallForm)
-def answer_call(
-    request: HttpRequest, scope: service.TableScope, form: forms.AnswerCallForm
-) -> HttpResponse:
+@table_change(forms.AnswerCallForm)
+def answer_call(scope: service.TableScope, form: forms.AnswerCallForm) -> int:
     d = form.cleaned_data
-    match = service.answer_call(
-        scope, d["in_progress"], answers=form.answers(), match_id=d["match"]
-    )
-    return _state_of(scope, match.pk)
+    answers = form.answers()
+    return service.answer_call(scope, d["in_progress"], answers=answers, match_id=d["match"]).pk
 
 
-@require_POST
-@table_session()
-@json_action(forms.ConfirmForm)
-def confirm(
-    request: HttpRequest, scope: service.TableScope, form: forms.ConfirmForm
-) -> HttpResponse:
+@table_change(forms.ConfirmForm)
+def confirm(scope: service.TableScope, form: forms.ConfirmForm) -> int:
     d = form.cleaned_data
-    match = service.confirm(
+    return service.confirm(
         scope,
         agree=d["agree"],
         by=d["by"],
         note=d["note"],
         answers=form.answers(),
         match_id=d["match"],
-    )
-    return _state_of(scope, match.pk)
+    ).pk
 
 
 @require_GET

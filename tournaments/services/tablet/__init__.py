@@ -3,7 +3,8 @@
 - ``link``: table links, the table session's cookie and the link-is-live SQL;
 - ``lookup``: which match a table's request acts on;
 - ``actions``: what a table does (record, undo, first dealer, answer, confirm);
-- ``state``: the table's state as JSON.
+- ``state``: the table's state as JSON;
+- ``version``: whether the state changed, in one query (the conditional read).
 
 The requests' shape is checked at the view's edge by ``tournaments.forms_tablet``; every
 change goes through ``services.play``. The names the views use are importable from here.
@@ -24,6 +25,7 @@ from .link import (
 )
 from .lookup import TableRounds, match_for, named_match, table_rounds
 from .state import _seat_rows, entry_json, state_after_hand, table_state
+from .version import TableVersion, note_contact, table_version
 
 __all__ = [
     "_seat_rows",
@@ -34,6 +36,7 @@ __all__ = [
     "Forbidden",
     "TableRounds",
     "TableScope",
+    "TableVersion",
     "answer_call",
     "confirm",
     "entry_json",
@@ -41,6 +44,7 @@ __all__ = [
     "live_link",
     "match_for",
     "named_match",
+    "note_contact",
     "open_link",
     "record",
     "scope_of",
@@ -48,5 +52,6 @@ __all__ = [
     "state_after_hand",
     "table_rounds",
     "table_state",
+    "table_version",
     "undo",
 ]

@@ -41,11 +41,8 @@ def _locking(scope: TableScope, match_id: int | None) -> tuple[Match | int, play
 def record(
     scope: TableScope,
     hand: Hand,
+    details: play.EntryDetails,
     *,
-    client_key: str,
-    number: int | None = None,
-    first_dealer: Seat | None = None,
-    entered_at: datetime | None = None,
     match_id: int | None = None,
     now: datetime | None = None,
 ) -> play.Recorded:
@@ -54,17 +51,7 @@ def record(
     busiest request of the day two queries."""
     match, at = _locking(scope, match_id)
     with _at_table():
-        return play.record_hand(
-            match,
-            hand,
-            client_key=client_key,
-            by=scope.actor,
-            number=number,
-            first_dealer=first_dealer,
-            entered_at=entered_at,
-            now=now,
-            at=at,
-        )
+        return play.record_hand(match, hand, by=scope.actor, at=at, now=now, **details)
 
 
 def undo(

@@ -40,11 +40,17 @@ def table_rounds(scope: TableScope) -> TableRounds:
     last = rounds[0]
     current = latest(last)
     previous = latest(rounds[1]) if len(rounds) > 1 else None
-    if current is not None and (last.status != Round.Status.SEATED or previous is None):
-        return TableRounds(current, None)
-    if previous is not None:
+    if shows_previous(last.status, current is not None, previous is not None):
         return TableRounds(previous, last)
     return TableRounds(current, None)
+
+
+def shows_previous(latest_status: str, has_current: bool, has_previous: bool) -> bool:
+    """The table still shows its match of the round before the latest: the latest round
+    is only seated (or has no match here) and there is a match to show."""
+    if has_current and (latest_status != Round.Status.SEATED or not has_previous):
+        return False
+    return has_previous
 
 
 def named_match(pk: int) -> int:

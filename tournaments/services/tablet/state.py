@@ -108,6 +108,7 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
             "limited": False,
             "started": False,
             "remaining_seconds": None,
+            "call_at": None,
             "time_called": False,
             "paused": False,
         },
@@ -330,6 +331,9 @@ def _clock_json(
         "remaining_seconds": (
             play.table_remaining(match, now, clock).total_seconds() if limited else None
         ),
+        # The absolute instant the table's time will be called if nothing changes: the
+        # tablet counts down to it, and it does not move between reads (the ETag holds it).
+        "call_at": _iso(play.coming_call(match, now, clock)) if limited else None,
         "time_called": state.time_called,
         "paused": clock.paused(now) if limited else False,
     }
