@@ -138,7 +138,7 @@ def test_a_substitution_at_this_table_changes_the_etag(event):
         tournament=event, name="Late Arrival", division=seat.player.division, checked_in=True
     )
     assert not Player.objects.filter(pk=newcomer.pk, pk__in=seated).exists()
-    substitutions.substitute(match, "N", 2, newcomer, by="d", reason="ill")
+    substitutions.substitute(match, "N", 2, newcomer, substitutions.Signed("d", "ill"))
     response = read(client, etag)
     assert response.status_code == 200
     assert response.json()["seats"][0]["player"] == "Late Arrival"
