@@ -92,8 +92,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from bench.bench_sheets import EPOCH, play_round_in_bulk
     from tournaments.domain.rules import RuleSettings
-    from tournaments.models import Player, SitOut
-    from tournaments.models import Seat as SeatRow
+    from tournaments.models import Player, Seating, SitOut
     from tournaments.services import players, rounds
     from tournaments.services.simulate import player_names
     from tournaments.services.tournaments import create_tournament
@@ -113,7 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"built {args.tables} tables, 2 rounds played in {time.perf_counter() - began:.1f} s")
 
     r2 = t.rounds.get(number=2)
-    seated = sorted(SeatRow.objects.filter(round=r2).values_list("player_id", flat=True))
+    seated = sorted(Seating.objects.filter(round=r2).values_list("player_id", flat=True))
     for pid in rng.sample(seated, args.holes):
         players.set_withdrawn(Player.objects.get(pk=pid), True, by=BY, reason="bench")
     for i in range(12):

@@ -98,14 +98,13 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
     from django.db import transaction
 
     from tournaments.domain.hands import Outcome, Seat, Team
-    from tournaments.models import HandEntry, Match, Round
-    from tournaments.models import Seat as SeatRow
+    from tournaments.models import HandEntry, Match, Round, Seating
 
     rules = rnd.tournament.rules
     end = start + timedelta(minutes=rnd.tournament.round_minutes + 8)
     matches = {m.table: m for m in Match.objects.filter(round=rnd)}
-    seats: dict[int, list[SeatRow]] = {}
-    for seat in SeatRow.objects.filter(round=rnd):
+    seats: dict[int, list[Seating]] = {}
+    for seat in Seating.objects.filter(round=rnd):
         seats.setdefault(seat.table, []).append(seat)
     entries: list[HandEntry] = []
     for table, match in matches.items():
@@ -175,7 +174,7 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
             ],
             batch_size=1000,
         )
-        SeatRow.objects.bulk_update(
+        Seating.objects.bulk_update(
             [s for table in seats.values() for s in table],
             ["team_score", "bonus", "individual", "points", "won", "margin"],
             batch_size=2000,

@@ -14,11 +14,11 @@ from tournaments.models import (
     Player,
     Round,
     RoundPause,
+    Seating,
     TableLink,
     Tournament,
     WinnerOverride,
 )
-from tournaments.models import Seat as SeatRow
 from tournaments.services import play, rounds
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ MODELS = [
     Player,
     Round,
     RoundPause,
-    SeatRow,
+    Seating,
     Match,
     HandEntry,
     WinnerOverride,
@@ -79,7 +79,7 @@ def test_a_match_shows_its_seats_and_hands_inline(superuser_client, played):
     match = Match.objects.get(round__number=1, table=1)
     page = superuser_client.get(reverse("admin:tournaments_match_change", args=[match.pk]))
     text = page.content.decode()
-    for seat in SeatRow.objects.filter(round=match.round, table=1).select_related("player"):
+    for seat in Seating.objects.filter(round=match.round, table=1).select_related("player"):
         assert seat.player.name in text
     assert 'id="hands-group"' in text and 'id="hands-4"' in text  # five hands inline
     assert 'id="overrides-group"' in text
@@ -113,7 +113,7 @@ def test_rows_the_services_keep_cannot_be_edited_or_deleted_in_the_admin(superus
     # Deleting a round or a match would delete its hands; editing one would bypass the
     # services (a match marked confirmed without hands, a first dealer changed under them).
     request = type("R", (), {"user": None})()
-    for model in (Round, RoundPause, SeatRow, Match, TableLink):
+    for model in (Round, RoundPause, Seating, Match, TableLink):
         model_admin = admin.site._registry[model]
         assert not model_admin.has_change_permission(request), model
         assert not model_admin.has_delete_permission(request), model

@@ -14,8 +14,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.rules import RuleSettings
 from tournaments.domain.seating import SEAT_DIVISION
-from tournaments.models import Player, Round, SitOut, Substitution
-from tournaments.models import Seat as SeatRow
+from tournaments.models import Player, Round, Seating, SitOut, Substitution
 from tournaments.services import ServiceError, play, rounds
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
 from tournaments.services.substitutions import Signed, substitute, substitutes_for
@@ -115,7 +114,7 @@ class MessyRoom(RuleBasedStateMachine):
     @invariant()
     def the_room_is_sound(self) -> None:
         for rnd in self.t.rounds.all():
-            seats = list(SeatRow.objects.filter(round=rnd).select_related("player"))
+            seats = list(Seating.objects.filter(round=rnd).select_related("player"))
             players = [s.player_id for s in seats]
             assert len(players) == len(set(players)), "nobody seated twice in a round"
             tables: dict[int, int] = {}

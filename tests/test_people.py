@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seat
+from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seating
 from tournaments.services import ServiceError
 from tournaments.services.export import export_results
 from tournaments.services.people import (
@@ -73,7 +73,7 @@ def imported(seed: int, slug: str, rename: dict[str, str] | None = None):
 
 def results_of(person: Person) -> list[tuple]:
     return sorted(
-        Seat.objects.filter(player__person_link__person=person).values_list(
+        Seating.objects.filter(player__person_link__person=person).values_list(
             "round_id", "table", "position", "points"
         )
     )
@@ -150,13 +150,13 @@ def test_a_persons_page_shows_events_matches_partners_opponents_and_awards():
     assert [e.tournament.name for e in page.events] == ["Sim 14", "Sim 14"]
     assert page.events[1].tournament == t
     matches = page.events[1].matches
-    assert len(matches) == Seat.objects.filter(player=player).count()
+    assert len(matches) == Seating.objects.filter(player=player).count()
     prelim = [m for m in matches if m.round_label.startswith("Round")]
     assert sum(n for _, n, _ in page.partners) == 2 * len(prelim)
     assert sum(n for _, n, _ in page.opponents) == 4 * len(prelim)
     assert page.events[1].rank == page.events[0].rank is not None
     individual = sum(
-        s.individual or 0 for s in Seat.objects.filter(player__person_link__person=page.person)
+        s.individual or 0 for s in Seating.objects.filter(player__person_link__person=page.person)
     )
     assert page.awards + page.penalties == individual
 

@@ -18,7 +18,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from tournaments.models import Player, Seat, Tournament
+from tournaments.models import Player, Seating, Tournament
 from tournaments.services import rounds
 from tournaments.views import public as public_views
 
@@ -100,7 +100,7 @@ def test_the_card_clock_matches_the_server_within_a_second_even_on_a_wrong_phone
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     started = timezone.now() - timedelta(minutes=3, seconds=20)
     rounds.start_round(rnd, by="test", now=started)
-    p = Seat.objects.filter(round=rnd).first().player
+    p = Seating.objects.filter(round=rnd).first().player
     # This phone's clock runs 95 s fast: the card must still show the server's time.
     page = phone()
     page.add_init_script(
@@ -130,7 +130,7 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
 ):
     t = make_tournament(3)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
-    p = Seat.objects.get(round=rnd, table=2, position="E").player
+    p = Seating.objects.get(round=rnd, table=2, position="E").player
     page = phone()
     page.add_init_script(
         "window.buzz = []; navigator.vibrate = (p) => { window.buzz.push(p); return true; };"
@@ -140,7 +140,7 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
     page.evaluate("window.loadedOnce = true")
     fake_results(rnd)
     rounds.seat_next_round(t, by="test")
-    new = Seat.objects.get(round__tournament=t, round__number=2, player=p)
+    new = Seating.objects.get(round__tournament=t, round__number=2, player=p)
     card = page.locator("#card")
     expect(card).to_have_attribute("data-round", "2", timeout=WAIT)
     expect(card).to_have_class(re.compile(r"\bmoved\b"))
@@ -153,8 +153,8 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
 def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, make_tournament):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
-    a, b = (s.player for s in Seat.objects.filter(round=rnd, position="N").order_by("table"))
-    bystander = Seat.objects.get(round=rnd, table=1, position="E").player
+    a, b = (s.player for s in Seating.objects.filter(round=rnd, position="N").order_by("table"))
+    bystander = Seating.objects.get(round=rnd, table=1, position="E").player
     moved, still = phone(), phone()
     moved.goto(card_url(live_server, t, a))
     still.goto(card_url(live_server, t, bystander))
@@ -205,7 +205,7 @@ def test_large_text_mode_enlarges_the_card_and_is_remembered(live_server, phone,
     t = make_tournament(1)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     page = phone()
-    page.goto(card_url(live_server, t, Seat.objects.filter(round=rnd).first().player))
+    page.goto(card_url(live_server, t, Seating.objects.filter(round=rnd).first().player))
     size = "() => parseFloat(getComputedStyle(document.querySelector('.seat-name')).fontSize)"
     before = page.evaluate(size)
     page.get_by_role("button", name="Larger text").tap()
@@ -233,7 +233,7 @@ def axe_violations(page: Page) -> list[dict]:
 def test_every_public_page_passes_axe_core(live_server, phone, chromium, make_tournament):
     t = event_after(make_tournament, 2, 2)
     rounds.start_round(t.rounds.get(number=3), by="test")
-    p = Seat.objects.filter(round__tournament=t, round__number=3).first().player
+    p = Seating.objects.filter(round__tournament=t, round__number=3).first().player
     base = f"{live_server.url}/e/{t.slug}/"
     pages = {
         "event": base + "?pick=1",

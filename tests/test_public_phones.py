@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.html import assert_in_html
-from tournaments.models import Match, Player, Round, Seat, TableLink, Tournament
+from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
 from tournaments.services import public as svc
 from tournaments.services import rounds
 from tournaments.services import standings as standing_service
@@ -44,7 +44,7 @@ def fake_results(rnd: Round) -> None:
         matches,
         ["score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played", "status", "winner"],
     )
-    seats = list(Seat.objects.filter(round=rnd))
+    seats = list(Seating.objects.filter(round=rnd))
     for s in seats:
         ns_wins = s.table % 2 == 1
         ns = s.position in ("N", "S")
@@ -52,7 +52,7 @@ def fake_results(rnd: Round) -> None:
         us, them = ((10, 4) if ns_wins else (6, 10)) if ns else ((4, 10) if ns_wins else (10, 6))
         s.team_score, s.bonus, s.individual = us, 1 if won else 0, 0
         s.points, s.won, s.margin = us + s.bonus, won, us - them
-    Seat.objects.bulk_update(
+    Seating.objects.bulk_update(
         seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
     )
     rounds.finalize_round(rnd, by="test")
@@ -122,8 +122,8 @@ def test_an_unknown_event_or_a_forged_player_is_a_404(client, make_tournament):
 def test_the_card_shows_table_seat_partner_opponents_in_seat_order(client, make_tournament):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
-    me = Seat.objects.filter(round=rnd, position="E").select_related("player").first()
-    at = {s.position: s.player.name for s in Seat.objects.filter(round=rnd, table=me.table)}
+    me = Seating.objects.filter(round=rnd, position="E").select_related("player").first()
+    at = {s.position: s.player.name for s in Seating.objects.filter(round=rnd, table=me.table)}
     page = client.get(url("card", t.slug, me.player_id)).content.decode()
     assert f"Table {me.table}" in page and ">East<" in page
     assert_in_html(f"<dt>Partner</dt><dd>{at['W']}</dd>", page)
@@ -139,7 +139,7 @@ def test_the_card_clock_is_the_call_instant_and_stays_put_while_running(client, 
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     started = timezone.now() - timedelta(minutes=5)
     rounds.start_round(rnd, by="test", now=started)
-    p = Seat.objects.filter(round=rnd).first().player
+    p = Seating.objects.filter(round=rnd).first().player
     c1 = svc.card(t, p, timezone.now())
     c2 = svc.card(t, p, timezone.now() + timedelta(seconds=7))
     assert c1.clock.kind == "running" and c1.clock == c2.clock
@@ -158,8 +158,8 @@ def test_the_card_shows_my_match_score_live(client, make_tournament):
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     m = rnd.matches.get()
     Match.objects.filter(pk=m.pk).update(score_ns=6, score_ew=3, hands_played=5)
-    north = Seat.objects.get(round=rnd, position="N").player
-    east = Seat.objects.get(round=rnd, position="E").player
+    north = Seating.objects.get(round=rnd, position="N").player
+    east = Seating.objects.get(round=rnd, position="E").player
     assert (svc.card(t, north, timezone.now()).us, svc.card(t, north, timezone.now()).them) == (
         6,
         3,
@@ -171,21 +171,21 @@ def test_the_card_shows_my_match_score_live(client, make_tournament):
 def test_the_next_round_replaces_the_card_as_soon_as_it_is_seated(client, make_tournament):
     t = make_tournament(3)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
-    p = Seat.objects.filter(round=rnd, table=1, position="E").first().player
+    p = Seating.objects.filter(round=rnd, table=1, position="E").first().player
     first = client.get(url("card_part", t.slug, p.pk))
     assert 'data-round="1"' in first.content.decode()
     fake_results(rnd)
     rounds.seat_next_round(t, by="test")
     again = client.get(url("card_part", t.slug, p.pk), HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 200 and 'data-round="2"' in again.content.decode()
-    new = Seat.objects.get(round__number=2, round__tournament=t, player=p)
+    new = Seating.objects.get(round__number=2, round__tournament=t, player=p)
     assert f'data-seat="{new.table}{new.position}"' in again.content.decode()
 
 
 def test_a_changed_seating_marks_only_the_players_moved(client, make_tournament):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
-    a, b = (s.player for s in Seat.objects.filter(round=rnd, position="N").order_by("table"))
+    a, b = (s.player for s in Seating.objects.filter(round=rnd, position="N").order_by("table"))
     rounds.swap_players(rnd, a, b, by="test", reason="friends")
     marked = {
         p.name
@@ -207,7 +207,7 @@ def test_a_player_without_a_seat_this_round_is_told_so(client, make_tournament):
 
 def test_a_withdrawn_player_is_marked_with_the_round(client, make_tournament):
     t = event_after(make_tournament, 2, 1)
-    p = Seat.objects.filter(round__number=1, round__tournament=t).first().player
+    p = Seating.objects.filter(round__number=1, round__tournament=t).first().player
     set_withdrawn(p, True, by="test", reason="left")
     page = client.get(url("card", t.slug, p.pk)).content.decode()
     assert "Withdrawn after round 1" in page
@@ -222,7 +222,7 @@ def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
     client, make_tournament
 ):
     t = event_after(make_tournament, 2, 2)
-    p = Seat.objects.get(round__number=1, round__tournament=t, table=1, position="N").player
+    p = Seating.objects.get(round__number=1, round__tournament=t, table=1, position="N").player
     led = svc.ledger(t, p)
     first = led.lines[0]
     assert (first.us, first.them, first.won, first.bonus, first.points) == (10, 4, True, 1, 11)
@@ -326,7 +326,7 @@ def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
     final = standing_service.seed_final(t, by="test")
-    at = dict(Seat.objects.filter(round=final).values_list("position", "player__name"))
+    at = dict(Seating.objects.filter(round=final).values_list("position", "player__name"))
     game = final.matches.get(game=1)
     Match.objects.filter(pk=game.pk).update(score_ns=7, score_ew=2, hands_played=6)
     page = client.get(url("standings", t.slug)).content.decode()
@@ -376,7 +376,7 @@ def test_the_projector_pages_the_next_seating_between_rounds_and_shows_the_qr(
 
 def test_an_unchanged_answer_is_a_304_and_any_change_a_new_version(client, make_tournament):
     t = event_after(make_tournament, 2, 1)
-    p = Seat.objects.filter(round__number=2, round__tournament=t).first().player
+    p = Seating.objects.filter(round__number=2, round__tournament=t).first().player
     for name in ("card_part", "ledger"):
         first = client.get(url(name, t.slug, p.pk))
         assert first["Cache-Control"] == "no-cache" and first["ETag"]
@@ -393,7 +393,7 @@ def test_an_unchanged_answer_is_a_304_and_any_change_a_new_version(client, make_
 def test_a_hand_at_another_table_does_not_wake_my_card(client, make_tournament):
     t = event_after(make_tournament, 2, 1)
     rnd = t.rounds.get(number=2)
-    mine = Seat.objects.filter(round=rnd, table=1).first().player
+    mine = Seating.objects.filter(round=rnd, table=1).first().player
     first = client.get(url("card_part", t.slug, mine.pk))
     Match.objects.filter(round=rnd, table=2).update(score_ns=1, hands_played=1)
     assert (
@@ -428,7 +428,7 @@ def queries(client, path: str, etag: str | None = None) -> int:
 
 
 def endpoint_paths(t: Tournament) -> dict[str, str]:
-    p = Seat.objects.filter(round__tournament=t, round__number=2).order_by("pk").first().player
+    p = Seating.objects.filter(round__tournament=t, round__number=2).order_by("pk").first().player
     return {
         "event": url("event", t.slug),
         "event search": url("event", t.slug) + "?q=player a0",

@@ -16,7 +16,7 @@ from tournaments.models import (
     Person,
     PersonLink,
     Player,
-    Seat,
+    Seating,
     Tournament,
 )
 from tournaments.services.export import export_results
@@ -38,7 +38,7 @@ def exported(tables: int = 2, seed: int = 3, slug: str = "spring-open") -> dict:
 def counts() -> tuple[int, ...]:
     return tuple(
         m.objects.count()
-        for m in (Tournament, Player, Seat, Match, HandEntry, Person, PersonLink, EventResult)
+        for m in (Tournament, Player, Seating, Match, HandEntry, Person, PersonLink, EventResult)
     )
 
 

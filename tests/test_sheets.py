@@ -15,8 +15,7 @@ from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
 from tournaments.domain.hands import Seat, Team
-from tournaments.models import Match, Player, Round, TableLink, Tournament
-from tournaments.models import Seat as SeatRow
+from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
 from tournaments.pdf import standings as standings_pdf
 from tournaments.pdf.table_cards import draw_qr
 from tournaments.services import sheets
@@ -66,7 +65,7 @@ def drawn(make_tournament) -> Tournament:
 
 def seated(rnd: Round) -> dict[int, dict[str, str]]:
     tables: dict[int, dict[str, str]] = {}
-    for seat in SeatRow.objects.filter(round=rnd).select_related("player"):
+    for seat in Seating.objects.filter(round=rnd).select_related("player"):
         tables.setdefault(seat.table, {})[seat.position] = seat.player.name
     return tables
 

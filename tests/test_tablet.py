@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tournaments.models import HandEntry, Match, Seat, TableLink
+from tournaments.models import HandEntry, Match, Seating, TableLink
 from tournaments.services import rounds
 from tournaments.services.tablet import (
     COOKIE,
@@ -402,7 +402,7 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     polled = state(client)
     names = {
         s.position: s.player.name
-        for s in Seat.objects.filter(round_id=match.round_id, table=1).select_related("player")
+        for s in Seating.objects.filter(round_id=match.round_id, table=1).select_related("player")
     }
     assert [s["player"] for s in polled["seats"]] == [names[s["seat"]] for s in polled["seats"]]
     for seat in polled["seats"]:

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tournaments.models import Match, Player, Round, Seat
+from tournaments.models import Match, Player, Round, Seating
 from tournaments.services import rounds, substitutions
 from tournaments.services.play import CONTACT_EVERY
 
@@ -132,8 +132,8 @@ def test_a_substitution_at_this_table_changes_the_etag(event):
     assert post(client, "hands", hand(1, first_dealer="N"))[0] == 201
     etag = etag_of(client)
     match = match_at(event, 1)
-    seat = Seat.objects.get(round=match.round, table=1, position="N")
-    seated = Seat.objects.filter(round=match.round).values("player_id")
+    seat = Seating.objects.get(round=match.round, table=1, position="N")
+    seated = Seating.objects.filter(round=match.round).values("player_id")
     newcomer = Player.objects.create(
         tournament=event, name="Late Arrival", division=seat.player.division, checked_in=True
     )

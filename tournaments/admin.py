@@ -27,7 +27,7 @@ from .models import (
     Player,
     Round,
     RoundPause,
-    Seat,
+    Seating,
     Series,
     SeriesEvent,
     TableLink,
@@ -171,7 +171,7 @@ class RoundPauseAdmin(ReadOnlyAdmin):
     list_select_related = ("round__tournament",)
 
 
-@admin.register(Seat)
+@admin.register(Seating)
 class SeatAdmin(ReadOnlyAdmin):
     list_display = (
         "round",
@@ -269,7 +269,9 @@ class MatchAdmin(ReadOnlyAdmin):
     @admin.display(description="Seats")
     def seats(self, obj: Match) -> str:
         # Seats belong to the round and table rather than to the match row.
-        rows = Seat.objects.filter(round_id=obj.round_id, table=obj.table).select_related("player")
+        rows = Seating.objects.filter(round_id=obj.round_id, table=obj.table).select_related(
+            "player"
+        )
         return (
             format_html_join(
                 ", ",

@@ -2,7 +2,7 @@
 
 Hands are never deleted: an undo marks an entry undone, a correction adds a new entry
 that replaces the old one, and both record who, when and why. The result columns on
-``Match`` and ``Seat`` are recomputed from the standing hands by the service layer in
+``Match`` and ``Seating`` are recomputed from the standing hands by the service layer in
 the same transaction as every change; they are never incremented.
 """
 
@@ -268,7 +268,7 @@ class RoundPause(models.Model):
         return f"{self.round} paused at {self.started_at:%H:%M:%S}"
 
 
-class SeatQuerySet(models.QuerySet["Seat"]):
+class SeatingQuerySet(models.QuerySet["Seating"]):
     def by_table(self, *fields: str) -> defaultdict[int, dict[str, tuple[Any, ...]]]:
         """The seats read in one query: table -> position -> the values of ``fields``
         (e.g. "player__name"), in the model's order: by round, table, position."""
@@ -278,7 +278,7 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         return tables
 
 
-class Seat(models.Model):
+class Seating(models.Model):
     """A player's seat at a table for a round, and their result there once it is known."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="seats")
@@ -296,7 +296,7 @@ class Seat(models.Model):
     # the player's phone marks the change; seats written by the draw or rotation have none.
     changed_at = models.DateTimeField(null=True, blank=True)
 
-    objects = SeatQuerySet.as_manager()
+    objects = SeatingQuerySet.as_manager()
 
     class Meta:
         ordering = ["round_id", "table", "position"]

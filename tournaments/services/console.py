@@ -14,8 +14,7 @@ from datetime import datetime, timedelta
 from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
-from ..models import Match, Player, Round, Tournament
-from ..models import Seat as SeatRow
+from ..models import Match, Player, Round, Seating, Tournament
 from . import current_round as current_round  # the name the public views import
 from .names import sort_key
 from .play import round_clock, table_call, table_remaining
@@ -142,7 +141,7 @@ class SeatFinder:
 
 def seating_tables(rnd: Round) -> list[TableRow]:
     tables: dict[int, TableRow] = {}
-    for seat in SeatRow.objects.filter(round=rnd).select_related("player"):
+    for seat in Seating.objects.filter(round=rnd).select_related("player"):
         tables.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
     return [tables[t] for t in sorted(tables)]
 
@@ -295,7 +294,7 @@ def live_board(
     """Every match of the round with what the director needs to see; three queries."""
     clock = round_clock(rnd)
     names: defaultdict[int, dict[str, str]] = defaultdict(dict)
-    for table, seats in SeatRow.objects.filter(round=rnd).by_table("player__name").items():
+    for table, seats in Seating.objects.filter(round=rnd).by_table("player__name").items():
         names[table] = {position: name for position, (name,) in seats.items()}
     rows = []
     for match in Match.objects.filter(round=rnd).order_by("table", "game"):

@@ -9,8 +9,7 @@ from typing import Any
 from ..domain.hands import Seat
 from ..domain.rules import sit_out_points_setting
 from ..domain.standings import sit_out_lines
-from ..models import HandEntry, Match, Player, Round, SitOut, Substitution, Tournament
-from ..models import Seat as SeatRow
+from ..models import HandEntry, Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from .standings import StandingRow, champions, standings
 
 SCHEMA = "snowman.results/1"
@@ -38,7 +37,7 @@ def _hand(entry: HandEntry) -> dict[str, Any]:
 class _Event:
     """Every row the export reads, loaded once and grouped by what the parts look up."""
 
-    seats: dict[tuple[int, int], list[SeatRow]] = field(default_factory=lambda: defaultdict(list))
+    seats: dict[tuple[int, int], list[Seating]] = field(default_factory=lambda: defaultdict(list))
     hands: dict[int, list[HandEntry]] = field(default_factory=lambda: defaultdict(list))
     matches: dict[int, list[Match]] = field(default_factory=lambda: defaultdict(list))
     subs: dict[int, list[Substitution]] = field(default_factory=lambda: defaultdict(list))
@@ -46,7 +45,7 @@ class _Event:
     @classmethod
     def load(cls, tournament: Tournament) -> _Event:
         event = cls()
-        for seat in SeatRow.objects.filter(round__tournament=tournament).order_by("position"):
+        for seat in Seating.objects.filter(round__tournament=tournament).order_by("position"):
             event.seats[(seat.round_id, seat.table)].append(seat)
         standing = HandEntry.objects.standing().filter(match__round__tournament=tournament)
         for entry in standing.order_by("match_id", "number"):

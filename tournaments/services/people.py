@@ -42,9 +42,9 @@ from ..models import (
     PersonProposal,
     Player,
     Round,
+    Seating,
     Tournament,
 )
-from ..models import Seat as SeatRow
 from . import ServiceError, now_or
 from .names import sort_key
 
@@ -346,7 +346,7 @@ def person_page(person: Person) -> PersonPage:
     )
     player_ids = [lk.player_id for lk in links]
     own = list(
-        SeatRow.objects.filter(player_id__in=player_ids)
+        Seating.objects.filter(player_id__in=player_ids)
         .select_related("round")
         .order_by("round__tournament_id", "round__number")
     )
@@ -354,8 +354,8 @@ def person_page(person: Person) -> PersonPage:
     # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
     keys = {(s.round_id, s.table) for s in own}
     at_my_tables = Q(round_id__in={r for r, _ in keys}, table__in={t for _, t in keys})
-    at_tables: dict[tuple[int, int], dict[str, SeatRow]] = defaultdict(dict)
-    for seat in SeatRow.objects.filter(at_my_tables).select_related("player"):
+    at_tables: dict[tuple[int, int], dict[str, Seating]] = defaultdict(dict)
+    for seat in Seating.objects.filter(at_my_tables).select_related("player"):
         if (seat.round_id, seat.table) in keys:
             at_tables[(seat.round_id, seat.table)][seat.position] = seat
     games: dict[tuple[int, int], list[Match]] = defaultdict(list)
@@ -370,7 +370,7 @@ def person_page(person: Person) -> PersonPage:
         ).values_list("player_id", "person__name")
     )
 
-    def label(s: SeatRow | None) -> str:
+    def label(s: Seating | None) -> str:
         return people_of.get(s.player_id, s.player.name) if s else "?"
 
     partners: Counter[str] = Counter()
@@ -464,7 +464,7 @@ def rating_history() -> list[MatchResult]:
     """Every decided preliminary match between four linked players, oldest event first."""
     person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
-    for round_id, table, pos, player_id in SeatRow.objects.filter(
+    for round_id, table, pos, player_id in Seating.objects.filter(
         round__kind=Round.Kind.PRELIMINARY
     ).values_list("round_id", "table", "position", "player_id"):
         seats[(round_id, table)][pos] = player_id

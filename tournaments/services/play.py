@@ -33,8 +33,7 @@ from ..domain.match import (
     with_winner,
 )
 from ..domain.rules import RuleSettings
-from ..models import HandEntry, Match, Round, WinnerOverride
-from ..models import Seat as SeatRow
+from ..models import HandEntry, Match, Round, Seating, WinnerOverride
 from . import Conflict, ServiceError, given_reason, locking_matches, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
@@ -342,7 +341,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
         return
     if not (state.over or had_results):
         return
-    seats = list(SeatRow.objects.filter(round_id=match.round_id, table=match.table))
+    seats = list(Seating.objects.filter(round_id=match.round_id, table=match.table))
     for seat in seats:
         position = Seat(seat.position)
         if state.over:
@@ -358,7 +357,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
             seat.won = seat.margin = None
     # §6: a substituted seat's points are split between the players who held it.
     attribute_substitutions(match, state, seats)
-    SeatRow.objects.bulk_update(
+    Seating.objects.bulk_update(
         seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
     )
 

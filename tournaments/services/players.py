@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from ..models import Division, Player, Round, Seat, SitOut, Tournament
+from ..models import Division, Player, Round, Seating, SitOut, Tournament
 from . import ServiceError, log, now_or
 from .names import sort_key
 from .people import link_players
@@ -170,7 +170,10 @@ def set_withdrawn(
             pending = Round.objects.filter(
                 tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.SEATED
             ).newest()
-            if pending is not None and Seat.objects.filter(round=pending, player=locked).exists():
+            if (
+                pending is not None
+                and Seating.objects.filter(round=pending, player=locked).exists()
+            ):
                 discard_unstarted_round(pending, by=by, why=f"{locked.name} withdrew")
                 notes.append(f"The seating of {pending} was discarded: seat it again.")
             locked.withdrawn, locked.withdrawn_after_round = True, after
@@ -228,7 +231,7 @@ def attendance(tournament: Tournament) -> dict[int, str]:
     seated: set[int] = set()
     sat_out: set[int] = set()
     if last is not None:
-        seated = set(Seat.objects.filter(round=last).values_list("player_id", flat=True))
+        seated = set(Seating.objects.filter(round=last).values_list("player_id", flat=True))
         sat_out = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
     states = {}
     for pk, checked_in, withdrawn, house in Player.objects.filter(

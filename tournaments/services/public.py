@@ -25,8 +25,7 @@ from django.db import connection
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
-from ..models import Match, Player, Round, Tournament
-from ..models import Seat as SeatRow
+from ..models import Match, Player, Round, Seating, Tournament
 from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
@@ -62,7 +61,7 @@ _PLAYER = """(SELECT 'p' || p.id FROM tournaments_player p
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || COALESCE(m.hands_played, 0)
         || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
         || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
-    FROM tournaments_seat s
+    FROM tournaments_seating s
     JOIN tournaments_round r ON r.id = s.round_id
     LEFT JOIN tournaments_match m ON m.round_id = s.round_id AND m."table" = s."table"
     WHERE s.player_id = %s AND r.tournament_id = t.id
@@ -268,7 +267,7 @@ def withdrawn_after(player: Player) -> int | None:
     if not player.withdrawn:
         return None
     last = (
-        SeatRow.objects.filter(
+        Seating.objects.filter(
             player=player, round__kind=Round.Kind.PRELIMINARY, round__started_at__isnull=False
         )
         .order_by("-round__number")
@@ -296,7 +295,7 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     latest_row = _one(
         "SELECT r.id, r.number, r.kind, r.status, r.started_at, r.called_at, r.has_pauses, "
         's."table", s.position, s.changed_at '
-        "FROM tournaments_round r LEFT JOIN tournaments_seat s "
+        "FROM tournaments_round r LEFT JOIN tournaments_seating s "
         "ON s.round_id = r.id AND s.player_id = %s "
         "WHERE r.tournament_id = %s ORDER BY r.number DESC LIMIT 1",
         [player.pk, tournament.pk],
@@ -318,7 +317,7 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     mine = Seat(position)
     chairs = []
     for pos_value, name, withdrawn in _all(
-        "SELECT s.position, p.name, p.withdrawn FROM tournaments_seat s "
+        "SELECT s.position, p.name, p.withdrawn FROM tournaments_seating s "
         "JOIN tournaments_player p ON p.id = s.player_id "
         'WHERE s.round_id = %s AND s."table" = %s',
         [rid, table],
@@ -402,12 +401,12 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     latest = rounds[-1] if rounds else None
     hidden = standings_hidden(tournament, latest)
     seats = {
-        s.round_id: s for s in SeatRow.objects.filter(player=player, round__tournament=tournament)
+        s.round_id: s for s in Seating.objects.filter(player=player, round__tournament=tournament)
     }
     tables = {(s.round_id, s.table) for s in seats.values()}
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     if seats:
-        for round_id, table, position, name in SeatRow.objects.filter(
+        for round_id, table, position, name in Seating.objects.filter(
             round_id__in=list(seats), table__in={t for _, t in tables}
         ).values_list("round_id", "table", "position", "player__name"):
             if (round_id, table) in tables:
@@ -498,7 +497,7 @@ def final_view(tournament: Tournament) -> FinalView | None:
     rnd = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).first()
     if rnd is None:
         return None
-    at = dict(SeatRow.objects.filter(round=rnd).values_list("position", "player__name"))
+    at = dict(Seating.objects.filter(round=rnd).values_list("position", "player__name"))
     pair_a = " & ".join(at[p] for p in ("N", "S") if p in at)
     pair_b = " & ".join(at[p] for p in ("E", "W") if p in at)
     games = tuple((m.game, m.score_ns, m.score_ew, m.status) for m in rnd.matches.order_by("game"))
@@ -521,7 +520,7 @@ def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
     """The last preliminary round each withdrawn player played in (one query); a seat in
     a round not yet started does not count, as they will never play it."""
     last: dict[int, int] = {}
-    for pid, number in SeatRow.objects.filter(
+    for pid, number in Seating.objects.filter(
         round__tournament=tournament,
         round__kind=Round.Kind.PRELIMINARY,
         round__started_at__isnull=False,
@@ -568,7 +567,7 @@ class SeatingTable:
 
 def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
     """The round's seating by table, cut into pages for the projector."""
-    by_table = SeatRow.objects.filter(round=rnd).by_table("player__name", "player__withdrawn")
+    by_table = Seating.objects.filter(round=rnd).by_table("player__name", "player__withdrawn")
     tables = [
         SeatingTable(
             t,

@@ -29,13 +29,13 @@ from ..models import (
     PersonProposal,
     Player,
     Round,
+    Seating,
     Series,
     SitOut,
     Substitution,
     TableLink,
     Tournament,
 )
-from ..models import Seat as SeatRow
 from . import play as play_service
 from . import standings as standing_service
 from .console import Finalist, TableRow, finalists, seating_tables
@@ -105,7 +105,7 @@ def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
 def seating_rows(rnd: Round, tables: Iterable[int]) -> list[TableRow]:
     """``seating_tables`` for some tables only."""
     rows: dict[int, TableRow] = {}
-    for seat in SeatRow.objects.filter(round=rnd, table__in=sorted(tables)).select_related(
+    for seat in Seating.objects.filter(round=rnd, table__in=sorted(tables)).select_related(
         "player"
     ):
         rows.setdefault(seat.table, TableRow(seat.table)).seats[seat.position] = seat.player
@@ -116,10 +116,10 @@ def table_count(rnd: Round) -> int:
     return Match.objects.filter(round=rnd).values("table").distinct().count()
 
 
-def seated_names(rnd: Round, q: str) -> QuerySet[SeatRow, tuple[int, str]]:
+def seated_names(rnd: Round, q: str) -> QuerySet[Seating, tuple[int, str]]:
     """(table, name) of the round's seated players whose names hold every word of ``q``,
     by name (lazy: the caller's paginator reads a page)."""
-    names = SeatRow.objects.filter(round=rnd)
+    names = Seating.objects.filter(round=rnd)
     for word in q.split():
         names = names.filter(player__name__icontains=word)
     return names.order_by("player__name", "player_id").values_list("table", "player__name")
@@ -303,7 +303,7 @@ def player_list(
     if last is None:
         return players.annotate(is_seated=Value(False), is_out=Value(False), drawn=Value(False))
     return players.annotate(
-        is_seated=Exists(SeatRow.objects.filter(round=last, player=OuterRef("pk"))),
+        is_seated=Exists(Seating.objects.filter(round=last, player=OuterRef("pk"))),
         is_out=Exists(SitOut.objects.filter(round=last, player=OuterRef("pk"))),
         drawn=Value(True),
     )
@@ -321,11 +321,11 @@ def substitution_at(match: Match, pk: int) -> Substitution | None:
     )
 
 
-def playing_seat(player: Player) -> SeatRow | None:
+def playing_seat(player: Player) -> Seating | None:
     """The player's seat at a match still being played in a running round (§6: a
     withdrawal there is a substitution or an override), else None."""
     seat = (
-        SeatRow.objects.filter(
+        Seating.objects.filter(
             player=player, round__status=Round.Status.RUNNING, round__kind=Round.Kind.PRELIMINARY
         )
         .select_related("round")

@@ -28,7 +28,7 @@ from ..models import (
     Match,
     Player,
     Round,
-    Seat,
+    Seating,
     Tournament,
     WinnerOverride,
 )
@@ -419,7 +419,7 @@ def _write(
             games.append((rnd, match["table"], match.get("number", 1) if is_final else 1, match))
         for match in data["matches"][:1] if is_final else data["matches"]:
             seats += _seats(rnd, match, player_of, is_final)
-    Seat.objects.bulk_create(seats)
+    Seating.objects.bulk_create(seats)
     matches = Match.objects.bulk_create(
         _match(rnd, table, game, m) for rnd, table, game, m in games
     )
@@ -471,7 +471,7 @@ def _write(
 
 def _seats(
     rnd: Round, match: dict[str, Any], player_of: dict[int, Player], is_final: bool
-) -> list[Seat]:
+) -> list[Seating]:
     out = []
     score, bonuses, winner = match["score"], match.get("bonuses") or {}, match["winner"]
     for position in SEATS:
@@ -480,7 +480,7 @@ def _seats(
         team = TEAM_OF[position]
         other = "EW" if team == "NS" else "NS"
         points = None if is_final else match.get("players", {}).get(str(source_id))
-        seat = Seat(round=rnd, table=match["table"], position=position, player=player)
+        seat = Seating(round=rnd, table=match["table"], position=position, player=player)
         if points is not None and winner:
             bonus = bonuses.get(team, 0)
             seat.team_score = score[team]

@@ -27,8 +27,17 @@ from ..domain.seating import (
     seat_with_holes,
     swap,
 )
-from ..models import HandEntry, Match, Player, Round, RoundPause, SitOut, TableLink, Tournament
-from ..models import Seat as SeatRow
+from ..models import (
+    HandEntry,
+    Match,
+    Player,
+    Round,
+    RoundPause,
+    Seating,
+    SitOut,
+    TableLink,
+    Tournament,
+)
 from . import ServiceError, lock_match, log, now_or
 from .names import sort_key
 from .play import observe_call, round_clock
@@ -45,7 +54,7 @@ def _lock_round(rnd: Round) -> Round:
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
-    tables = SeatRow.objects.filter(round=rnd).by_table("player_id")
+    tables = Seating.objects.filter(round=rnd).by_table("player_id")
     return [
         TableSeating(t, {Seat(position): pid for position, (pid,) in seats.items()})
         for t, seats in sorted(tables.items())
@@ -58,12 +67,12 @@ def seat_rows(
     *,
     only: Iterable[PlayerId] | None = None,
     changed_at: datetime | None = None,
-) -> list[SeatRow]:
+) -> list[Seating]:
     """The seat rows of a seating (the one place they are built): all of them, or only
     the seats of the players in ``only``."""
     keep = None if only is None else set(only)
     return [
-        SeatRow(
+        Seating(
             round=rnd,
             table=t.table,
             position=seat.value,
@@ -77,7 +86,7 @@ def seat_rows(
 
 
 def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
-    SeatRow.objects.bulk_create(seat_rows(rnd, seating))
+    Seating.objects.bulk_create(seat_rows(rnd, seating))
     Match.objects.bulk_create(Match(round=rnd, table=t.table) for t in seating)
     live = set(
         TableLink.objects.live()
@@ -272,8 +281,8 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         # Delete and recreate: swapping in place would briefly seat one player twice,
         # which the unique constraint refuses.
         changed = [t for t in swapped if {first.pk, second.pk} & set(t.seats.values())]
-        SeatRow.objects.filter(round=rnd, player_id__in=[first.pk, second.pk]).delete()
-        SeatRow.objects.bulk_create(
+        Seating.objects.filter(round=rnd, player_id__in=[first.pk, second.pk]).delete()
+        Seating.objects.bulk_create(
             seat_rows(rnd, changed, only=(first.pk, second.pk), changed_at=now_or(None))
         )
         log(
@@ -476,7 +485,7 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
                 f"{later[0]} already has hands recorded; {rnd} can no longer be reopened."
             )
         for other in later:
-            SeatRow.objects.filter(round=other).delete()
+            Seating.objects.filter(round=other).delete()
             Match.objects.filter(round=other).delete()
             other.delete()
         rnd.status, rnd.finished_at = Round.Status.RUNNING, None

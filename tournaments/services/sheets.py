@@ -15,8 +15,7 @@ from datetime import datetime
 
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
-from ..models import HandEntry, Match, Round, SitOut, TableLink, Tournament
-from ..models import Seat as SeatRow
+from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
 from . import current_round, now_or
 from .names import sort_key as sort_key  # also read by the seating PDF's tests
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
@@ -217,7 +216,7 @@ def standings_sheet(
 
 
 def _seats_by_table(rnd: Round) -> dict[int, dict[Seat, Seated]]:
-    tables = SeatRow.objects.filter(round=rnd).by_table(
+    tables = Seating.objects.filter(round=rnd).by_table(
         "player__name", "player__division", "player__house"
     )
     return {

@@ -14,8 +14,7 @@ from datetime import UTC, datetime, timedelta
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import SEAT_DIVISION
 from ..domain.simulation import Mess, hand_duration, plan_mess, random_hand
-from ..models import HandEntry, Match, Player, Round, Tournament
-from ..models import Seat as SeatRow
+from ..models import HandEntry, Match, Player, Round, Seating, Tournament
 from . import play, rounds, standings
 from . import players as player_service
 from .substitutions import Signed, substitute, substitutes_for
@@ -154,7 +153,7 @@ class Simulation:
         for _ in range(self.mess.withdrawals.count((number, False))):
             rnd = self.tournament.rounds.get(number=number)
             ids = sorted(
-                SeatRow.objects.filter(
+                Seating.objects.filter(
                     round=rnd, player__withdrawn=False, player__house=False
                 ).values_list("player_id", flat=True)
             )
@@ -178,7 +177,7 @@ class Simulation:
         if not candidates:
             return False
         sub = self.rng.choice(sorted(candidates, key=lambda p: p.pk))
-        out = SeatRow.objects.get(round=match.round, table=match.table, position=position).player
+        out = Seating.objects.get(round=match.round, table=match.table, position=position).player
         player_service.set_withdrawn(out, True, by=SIM, reason="left mid-match", now=self.clock)
         substitute(match, position, hands + 1, sub, Signed(SIM, "simulated"))
         return True

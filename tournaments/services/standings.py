@@ -14,8 +14,7 @@ from ..domain.final import seed_final as seed_final_rule
 from ..domain.rules import sit_out_points_setting
 from ..domain.seating import PlayerId, SeatingError
 from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
-from ..models import Match, Player, Round, SitOut, Substitution, TieBreak, Tournament
-from ..models import Seat as SeatRow
+from ..models import Match, Player, Round, Seating, SitOut, Substitution, TieBreak, Tournament
 from . import ServiceError, log, now_or
 from .names import sort_key
 from .play import game_winners
@@ -70,7 +69,7 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
         .values_list("pk", "name", "division", "withdrawn", "house", "withdrawn_after_round")
     )
     results = tuple(
-        SeatRow.objects.filter(
+        Seating.objects.filter(
             round__tournament=tournament,
             round__kind=Round.Kind.PRELIMINARY,
             points__isnull=False,
@@ -166,7 +165,7 @@ def _rank(
 
 def never_played(tournament: Tournament) -> list[Player]:
     """Registered players (not house) without a single preliminary match: listed apart."""
-    played = SeatRow.objects.filter(
+    played = Seating.objects.filter(
         round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY
     ).values("player_id")
     partial = Substitution.objects.filter(match__round__tournament=tournament).values(

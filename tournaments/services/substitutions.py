@@ -15,8 +15,7 @@ from django.db import IntegrityError, transaction
 from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
-from ..models import Match, Player, Round, SitOut, Substitution
-from ..models import Seat as SeatRow
+from ..models import Match, Player, Round, Seating, SitOut, Substitution
 from . import Conflict, ServiceError, lock_match, log, now_or
 from .names import sort_key
 
@@ -65,7 +64,7 @@ def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
             f"Seat {position} is a division {division} seat; {player_in.name} plays in "
             f"division {player_in.division} (a house player can take any seat)."
         )
-    elsewhere = SeatRow.objects.filter(round=rnd, player=player_in).first()
+    elsewhere = Seating.objects.filter(round=rnd, player=player_in).first()
     if elsewhere is not None:
         raise ServiceError(
             f"{player_in.name} is already seated at table {elsewhere.table} in {rnd}."
@@ -93,7 +92,7 @@ def _log(
     )
 
 
-def _take_seat(match: Match, seat: SeatRow, player_in: Player) -> bool:
+def _take_seat(match: Match, seat: Seating, player_in: Player) -> bool:
     """Seat ``player_in``; True when that cancelled their sit-out of the round (a player
     sitting the round out who comes in plays it: no sit-out score too)."""
     seat.player = player_in
@@ -129,7 +128,7 @@ def substitute(
                 f"The substitute comes in from a hand 1 to {match.hands_played + 1} "
                 f"({match.hands_played} recorded)."
             )
-        seat = SeatRow.objects.select_for_update().get(
+        seat = Seating.objects.select_for_update().get(
             round=rnd, table=match.table, position=position
         )
         player_in = _check_incoming(match, position, player_in)
@@ -198,7 +197,7 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
                 f"{sub.player_out.name} is the player who left: undo the substitution "
                 "to give them the seat back."
             )
-        seat = SeatRow.objects.select_for_update().get(
+        seat = Seating.objects.select_for_update().get(
             round=match.round, table=match.table, position=sub.position
         )
         player_in = _check_incoming(match, sub.position, player_in)
@@ -224,13 +223,13 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
                 "whoever really sat there)."
             )
         back = sub.player_out
-        elsewhere = SeatRow.objects.filter(round=match.round, player=back).first()
+        elsewhere = Seating.objects.filter(round=match.round, player=back).first()
         if elsewhere is not None:
             raise ServiceError(
                 f"{back.name} is seated at table {elsewhere.table} now: replace the "
                 "substitute instead."
             )
-        seat = SeatRow.objects.select_for_update().get(
+        seat = Seating.objects.select_for_update().get(
             round=match.round, table=match.table, position=sub.position
         )
         _leave_seat(match, sub)
@@ -243,7 +242,7 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
 def substitutes_for(match: Match) -> list[Player]:
     """Who may come in at this match: waiting players and free house players."""
     rnd = match.round
-    seated = SeatRow.objects.filter(round=rnd).values("player_id")
+    seated = Seating.objects.filter(round=rnd).values("player_id")
     free = (
         Player.objects.filter(tournament_id=rnd.tournament_id, withdrawn=False)
         .exclude(pk__in=seated)
@@ -252,7 +251,7 @@ def substitutes_for(match: Match) -> list[Player]:
     return sorted(free, key=lambda p: (not p.house, p.division, sort_key(p.name)))
 
 
-def attribute(match: Match, state: MatchState, seats: Sequence[SeatRow]) -> None:
+def attribute(match: Match, state: MatchState, seats: Sequence[Seating]) -> None:
     """Split a substituted seat's points (§6); called whenever the seats are rewritten.
 
     The seat rows (the holders at the end) keep the bonuses, the win and the margin;

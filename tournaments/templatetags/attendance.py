@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from ..models import Match, Player, Round, SitOut, Substitution, Tournament
-from ..models import Seat as SeatRow
+from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from ..services.substitutions import substitutes_for
 
 register = template.Library()
@@ -42,7 +41,7 @@ def attendance_badges(tournament: Tournament) -> dict[str, object]:
     """Console badges (§6): players waiting, holes for the next round, free house
     players and this round's sit-outs, each a link to where it is dealt with."""
     last = Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY).newest()
-    seated = SeatRow.objects.filter(round=last).values_list("player_id", flat=True) if last else []
+    seated = Seating.objects.filter(round=last).values_list("player_id", flat=True) if last else []
     people = Player.objects.filter(tournament=tournament)
     waiting = (
         people.filter(checked_in=True, withdrawn=False, house=False).exclude(pk__in=seated).count()

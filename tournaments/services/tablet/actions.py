@@ -14,8 +14,7 @@ from contextlib import contextmanager
 from datetime import datetime
 
 from ...domain.hands import Hand, Seat
-from ...models import Match
-from ...models import Seat as SeatRow
+from ...models import Match, Seating
 from .. import ServiceError, play
 from .link import REVOKED, Forbidden, TableScope, live_link
 from .lookup import match_for, named_match
@@ -107,7 +106,7 @@ def confirm(
     (any player seated at the table while the tablet has not said who keeps score)."""
     match = match_for(scope, match_id)
     seated = dict(
-        SeatRow.objects.filter(round_id=match.round_id, table=match.table).values_list(
+        Seating.objects.filter(round_id=match.round_id, table=match.table).values_list(
             "player__name", "position"
         )
     )

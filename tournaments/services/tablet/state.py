@@ -9,8 +9,7 @@ from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
-from ...models import HandEntry, Match, Round, Tournament
-from ...models import Seat as SeatRow
+from ...models import HandEntry, Match, Round, Seating, Tournament
 from .. import ServiceError, now_or, play
 from .link import TableScope
 from .lookup import match_for, table_rounds
@@ -20,20 +19,20 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _seat_rows(match: Match, next_round: Round | None) -> list[SeatRow]:
+def _seat_rows(match: Match, next_round: Round | None) -> list[Seating]:
     """This table's seats and, once the next round is seated, the seats of the tables its
     players go to: only those, since a 500-table round has 2,000 seats and every tablet
     asks for its state every few seconds."""
     here = list(
-        SeatRow.objects.filter(round_id=match.round_id, table=match.table).select_related("player")
+        Seating.objects.filter(round_id=match.round_id, table=match.table).select_related("player")
     )
     if next_round is None:
         return here
-    going_to = SeatRow.objects.filter(
+    going_to = Seating.objects.filter(
         round=next_round, player_id__in=[s.player_id for s in here]
     ).values("table")
     return here + list(
-        SeatRow.objects.filter(round=next_round, table__in=going_to).select_related("player")
+        Seating.objects.filter(round=next_round, table__in=going_to).select_related("player")
     )
 
 
@@ -248,7 +247,7 @@ def _hands_json(standing: list[HandEntry], state: MatchState) -> list[dict[str, 
 
 
 def _seats_json(
-    state: MatchState, here: dict[str, SeatRow] | None, final: bool
+    state: MatchState, here: dict[str, Seating] | None, final: bool
 ) -> list[dict[str, Any]]:
     """Each seat's awards and points; who sits there unless ``here`` is None."""
     seat_rows = []
@@ -360,7 +359,7 @@ def _final_games(match: Match) -> dict[str, Any]:
     }
 
 
-def _next_round(rnd: Round, here: dict[str, SeatRow], seats: list[SeatRow]) -> dict[str, Any]:
+def _next_round(rnd: Round, here: dict[str, Seating], seats: list[Seating]) -> dict[str, Any]:
     """Where each of this table's players sits next, with partner and opponents."""
     upcoming = [s for s in seats if s.round_id == rnd.pk]
     by_player = {s.player_id: s for s in upcoming}
