@@ -407,6 +407,7 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     assert [s["player"] for s in polled["seats"]] == [names[s["seat"]] for s in polled["seats"]]
     for seat in polled["seats"]:
         del seat["player"], seat["division"]
+    assert polled.pop("earlier_holders") == []  # who held a seat before: seating too
     assert _without_clock_readings(body["state"]) == _without_clock_readings(polled)
     assert [h["state"] for h in body["state"]["history"]] == [
         "undone",
@@ -580,3 +581,36 @@ def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tou
     # The winners stay, the losers go one table each way: three tables, not twelve.
     assert {s.table for s in upcoming} == {4, 5, 6}
     assert len(upcoming) == 12
+
+
+def test_a_substituted_seat_is_named_for_each_hand_by_who_held_it_then(event):
+    from tournaments.models import Player
+    from tournaments.services.substitutions import Signed, replace_substitute, substitute
+
+    client = tablet(event, 1)
+    for n in (1, 2, 3):
+        assert post(client, "hands", hand(n, first_dealer="N" if n == 1 else None))[0] == 201
+    match = Match.objects.get(round__tournament=event, table=1)
+    north = Seating.objects.get(round=match.round, table=1, position="N").player
+    division = north.division
+    first = Player.objects.create(tournament=event, name="Sub One", division=division)
+    second = Player.objects.create(tournament=event, name="Sub Two", division=division)
+    state = client.get("/t/table/state.json").json()
+    assert state["earlier_holders"] == []
+    sub = substitute(match, "N", 3, first, Signed("director", "ill"))
+    assert post(client, "hands", hand(4, key="k4"))[0] == 201
+    substitute(match, "N", 5, second, Signed("director", "left too"))
+    state = client.get("/t/table/state.json").json()
+    assert state["seats"][0]["player"] == "Sub Two"
+    assert state["earlier_holders"] == [
+        {"seat": "N", "from": 1, "to": 2, "player": north.name},
+        {"seat": "N", "from": 3, "to": 4, "player": "Sub One"},
+    ]
+    # The latest change corrected from the same hand: the seat's holder now is who
+    # really sat there, and the earlier ranges stand.
+    latest = sub.__class__.objects.get(match=match, from_hand=5)
+    other = Player.objects.create(tournament=event, name="Sub Real", division=division)
+    replace_substitute(latest, other, Signed("director", "it was Real"))
+    state = client.get("/t/table/state.json").json()
+    assert state["seats"][0]["player"] == "Sub Real"
+    assert [e["player"] for e in state["earlier_holders"]] == [north.name, "Sub One"]

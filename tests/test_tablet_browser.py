@@ -517,3 +517,32 @@ def test_the_tablet_revalidates_its_state_and_its_clock_stays_right_through_304s
     # A change the director makes reaches the tablet through its next poll.
     rounds.pause_round(t.rounds.get(number=1), by="director")
     expect(page.locator("#tb-clock")).to_contain_text("Paused", timeout=WAIT)
+
+
+def test_hands_before_a_substitution_name_who_held_the_seat_then(
+    page: Page, live_server, make_tournament
+):
+    from tournaments.models import Player
+    from tournaments.services.substitutions import Signed, substitute
+
+    t = seated(make_tournament, 1)
+    open_table(page, live_server, t, 1)
+    north = name_at(t, 1, "N")
+    start(page, "N")
+    enter(page, "N", 3)
+    all_sent(page)
+    match = Match.objects.get(round__tournament=t, table=1)
+    sub = Player.objects.create(
+        tournament=t,
+        name="Sam Standin",
+        division=match.round.seats.get(table=1, position="N").player.division,
+    )
+    substitute(match, "N", 2, sub, Signed("director", "called away"))
+    expect(seat(page, "N")).to_contain_text("Sam Standin", timeout=WAIT)
+    enter(page, "N", 3)
+    all_sent(page)
+    hands = page.locator("#tb-hands li")
+    # Newest first: hand 2 was made by the substitute, hand 1 by who sat there then.
+    expect(hands.nth(0)).to_contain_text("Sam Standin made trump", timeout=WAIT)
+    expect(hands.nth(1)).to_contain_text(f"{north} made trump")
+    expect(hands.nth(1)).to_contain_text(f"dealer {north}")

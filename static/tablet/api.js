@@ -64,6 +64,9 @@ function acceptState(state, sentAt, receivedAt, etag = null) {
     s.player = k ? k.player : null;
     s.division = k ? k.division : null;
   }
+  if (!("earlier_holders" in state) && known.length) {
+    state.earlier_holders = server.earlier_holders || [];
+  }
   st.server = state;
   store("state", state);
   st.clockBase = clockBase(state.clock, receivedAt);

@@ -275,7 +275,7 @@ function renderHistory(v) {
     const run = running.get(h.client_key);
     const state = h.state === "standing" ? (h.pending ? "pending" : "standing") : h.state;
     const pts = pointsText(v, h.points || { NS: 0, EW: 0 }, h.individual
-      || individualOf(v, h));
+      || individualOf(v, h), h);
     const badges = [];
     if (h.pending) badges.push(el("span", { class: "tb-badge tb-badge-pending",
       text: h.state === "undone" ? "undo not yet sent" : "not yet sent" }));
@@ -291,7 +291,7 @@ function renderHistory(v) {
       el("span", { class: "tb-hand-no", text: `#${h.number}` }),
       el("span", { class: "tb-hand-desc" },
         el("span", { class: "tb-hand-what", text: describe(v, h) }),
-        el("span", { class: "tb-hand-dealer", text: ` · dealer ${nameAt(v, h.dealer)}` })),
+        el("span", { class: "tb-hand-dealer", text: ` · dealer ${nameAt(v, h.dealer, h)}` })),
       el("span", { class: "tb-hand-pts", text: pts }),
       el("span", { class: "tb-hand-run",
         text: run && h.state === "standing" ? `${run.NS}–${run.EW}` : "" }),

@@ -8,30 +8,34 @@ import { st } from "./store.js";
 export const seatInfo = (v, seat) => (v && v.seats ? v.seats.find((s) => s.seat === seat)
   : null);
 
-export const nameAt = (v, seat) => {
+// ``h``, a hand: a seat substituted later in the match is named by who held it then.
+export const nameAt = (v, seat, h) => {
+  const then = h && (v.earlier_holders || []).find(
+    (e) => e.seat === seat && e.from <= h.number && h.number <= e.to);
+  if (then) return then.player;
   const s = seatInfo(v, seat);
   return s && s.player ? s.player : SEAT_NAMES[seat];
 };
 
 export function describe(v, h) {
   if (h.outcome === "misdeal") return "Misdeal";
-  if (h.outcome === "renege") return `${nameAt(v, h.renege_by)} reneged`;
-  const who = `${nameAt(v, h.maker)} ${h.dealer_partner_ordered_up ? "ordered the dealer up"
+  if (h.outcome === "renege") return `${nameAt(v, h.renege_by, h)} reneged`;
+  const who = `${nameAt(v, h.maker, h)} ${h.dealer_partner_ordered_up ? "ordered the dealer up"
     : "made trump"}${h.alone ? " alone" : ""}`;
   const t = h.maker_tricks;
   let what = `${t} trick${t === 1 ? "" : "s"}`;
   if (t <= 2) {
-    what += h.defender_alone ? `, EUCHRED by ${nameAt(v, h.defender_alone)} alone`
+    what += h.defender_alone ? `, EUCHRED by ${nameAt(v, h.defender_alone, h)} alone`
       : ", EUCHRED";
   } else if (t === 5) what += h.alone ? ", lone march" : ", march";
   return `${who}: ${what}`;
 }
 
-export function pointsText(v, points, individual) {
+export function pointsText(v, points, individual, h) {
   const parts = [];
   for (const team of ["NS", "EW"]) if (points[team]) parts.push(`${team} +${points[team]}`);
   for (const [seat, p] of Object.entries(individual || {})) {
-    if (p) parts.push(`${nameAt(v, seat)} ${signed(p)}`);
+    if (p) parts.push(`${nameAt(v, seat, h)} ${signed(p)}`);
   }
   return parts.length ? parts.join(", ") : "no points";
 }

@@ -251,6 +251,24 @@ def substitutes_for(match: Match) -> list[Player]:
     return sorted(free, key=lambda p: (not p.house, p.division, sort_key(p.name)))
 
 
+def earlier_holders(match: Match) -> list[dict[str, object]]:
+    """Who held a substituted seat before its present holder, as hand ranges (``from``
+    and ``to`` inclusive): the tablet's hand list names the player who held the seat
+    for that hand (§6), not the substitute who holds it now."""
+    earlier: list[dict[str, object]] = []
+    chain = Substitution.objects.filter(match=match).select_related("player_out", "player_in")
+    start, holder, seat = 1, None, None
+    for sub in chain.order_by("position", "from_hand"):
+        if sub.position != seat:
+            start, holder, seat = 1, sub.player_out, sub.position
+        if holder is not None and sub.from_hand > start:
+            earlier.append(
+                {"seat": seat, "from": start, "to": sub.from_hand - 1, "player": holder.name}
+            )
+        start, holder = sub.from_hand, sub.player_in
+    return earlier
+
+
 def attribute(match: Match, state: MatchState, seats: Sequence[Seating]) -> None:
     """Split a substituted seat's points (§6); called whenever the seats are rewritten.
 

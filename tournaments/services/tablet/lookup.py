@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ...models import Match, Round
+from django.db.models import Exists, OuterRef
+
+from ...models import Match, Round, Substitution
 from .. import ServiceError
 from .link import Forbidden, TableScope
 
@@ -28,9 +30,10 @@ def table_rounds(scope: TableScope) -> TableRounds:
         return TableRounds(None, None)
     matches = {
         (m.round_id, m.game): m
-        for m in Match.objects.filter(round__in=rounds, table=scope.table).select_related(
-            "round__tournament"
-        )
+        for m in Match.objects.filter(round__in=rounds, table=scope.table)
+        .select_related("round__tournament")
+        # Whether the state must name earlier holders of a seat (no query when none).
+        .annotate(substituted=Exists(Substitution.objects.filter(match=OuterRef("pk"))))
     }
 
     def latest(rnd: Round) -> Match | None:

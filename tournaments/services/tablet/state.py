@@ -11,6 +11,7 @@ from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
 from ...models import HandEntry, Match, Round, Seating, Tournament
 from .. import ServiceError, now_or, play
+from ..substitutions import earlier_holders
 from .link import TableScope
 from .lookup import match_for, table_rounds
 
@@ -227,6 +228,10 @@ def _match_json(
             "clock": _clock_json(scope.tournament, match, clock, state, now, final),
         }
     )
+    if seating:
+        # The annotation of table_rounds; a match read elsewhere is asked.
+        substituted = getattr(match, "substituted", True)
+        base["earlier_holders"] = earlier_holders(match) if substituted else []
     if final:
         base["final"] = _final_games(match)
     if next_round is not None:
