@@ -16,7 +16,7 @@ from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
-from . import Conflict, ServiceError, lock_match, log, now_or
+from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
 from .names import sort_key
 
 
@@ -92,6 +92,13 @@ def _log(
     )
 
 
+def _locked_seat(match: Match, position: str) -> Seating:
+    """The seat row of ``position`` at the match's table, locked for the change."""
+    return Seating.objects.select_for_update().get(
+        round=match.round, table=match.table, position=position
+    )
+
+
 def _take_seat(match: Match, seat: Seating, player_in: Player) -> bool:
     """Seat ``player_in``; True when that cancelled their sit-out of the round (a player
     sitting the round out who comes in plays it: no sit-out score too)."""
@@ -120,7 +127,6 @@ def substitute(
         raise ServiceError("Choose the seat N, E, S or W.")
     with transaction.atomic():
         match = _locked_running(match, signed)
-        rnd = match.round
         if match.is_over:
             raise ServiceError(f"{match} is over: a substitute can no longer come in.")
         if not 1 <= from_hand <= match.hands_played + 1:
@@ -128,9 +134,7 @@ def substitute(
                 f"The substitute comes in from a hand 1 to {match.hands_played + 1} "
                 f"({match.hands_played} recorded)."
             )
-        seat = Seating.objects.select_for_update().get(
-            round=rnd, table=match.table, position=position
-        )
+        seat = _locked_seat(match, position)
         player_in = _check_incoming(match, position, player_in)
         last = _latest(match, position)
         if last is not None and from_hand <= last.from_hand:
@@ -170,8 +174,7 @@ def _latest(match: Match, position: str) -> Substitution | None:
 def _correctable(match: Match, sub: Substitution, signed: Signed) -> tuple[Match, Substitution]:
     """The match locked and ``sub`` read afresh; only the seat's latest change can be
     corrected (an earlier one is followed by another holder), always with a reason."""
-    if not signed.reason.strip():
-        raise ServiceError("Give a reason for the correction (what went wrong).")
+    given_reason(signed.reason, "Give a reason for the correction (what went wrong).")
     match = _locked_running(match, signed)
     latest = _latest(match, sub.position)
     if latest is None or latest.pk != sub.pk:
@@ -197,9 +200,7 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
                 f"{sub.player_out.name} is the player who left: undo the substitution "
                 "to give them the seat back."
             )
-        seat = Seating.objects.select_for_update().get(
-            round=match.round, table=match.table, position=sub.position
-        )
+        seat = _locked_seat(match, sub.position)
         player_in = _check_incoming(match, sub.position, player_in)
         _leave_seat(match, sub)
         sub.player_in = player_in
@@ -229,9 +230,7 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
                 f"{back.name} is seated at table {elsewhere.table} now: replace the "
                 "substitute instead."
             )
-        seat = Seating.objects.select_for_update().get(
-            round=match.round, table=match.table, position=sub.position
-        )
+        seat = _locked_seat(match, sub.position)
         _leave_seat(match, sub)
         sub.delete()
         _take_seat(match, seat, back)
