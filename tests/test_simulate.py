@@ -31,6 +31,22 @@ def run_simulation(tables: int, seed: int) -> dict:
     return data
 
 
+def expected_bonuses(
+    rules: dict, score: dict[str, int], reached: tuple[str, str] | None, winner: str | None
+) -> dict[str, int]:
+    """The team bonuses of a match as the rules sheet gives them: the winner's, if it
+    reached the target in a regular (or at-the-call) hand, and a skunk."""
+    bonus = {"NS": 0, "EW": 0}
+    if reached and reached[0] == winner:
+        skunk = score[OTHER[winner]] == 0
+        reach = rules["reach_bonus"] if reached[1] in ("regular", "at_call") else 0
+        if skunk and rules["skunk_includes_reach"]:
+            bonus[winner] = rules["skunk_bonus"]
+        else:
+            bonus[winner] = reach + (rules["skunk_bonus"] if skunk else 0)
+    return bonus
+
+
 def hand_points(hand: dict, rules: dict) -> tuple[dict, dict]:
     points, people = {"NS": 0, "EW": 0}, {}
     if hand["outcome"] == "played":
@@ -86,14 +102,7 @@ def check_match(match: dict, rules: dict, target: int, final: bool) -> dict:
     assert match["winner"] == winner
     if final:
         return {}
-    bonus = {"NS": 0, "EW": 0}
-    if reached and reached[0] == winner:
-        skunk = score[OTHER[winner]] == 0
-        reach = rules["reach_bonus"] if reached[1] in ("regular", "at_call") else 0
-        if skunk and rules["skunk_includes_reach"]:
-            bonus[winner] = rules["skunk_bonus"]
-        else:
-            bonus[winner] = reach + (rules["skunk_bonus"] if skunk else 0)
+    bonus = expected_bonuses(rules, score, reached, winner)
     assert match["bonuses"] == bonus
     expected = {
         str(pid): score[TEAM[seat]] + bonus[TEAM[seat]] + people[seat]

@@ -12,7 +12,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.test_simulate import OTHER, TEAM, hand_points
+from tests.test_simulate import OTHER, TEAM, expected_bonuses, hand_points
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -55,14 +55,8 @@ def match_points(match: dict, rules: dict) -> dict[int, list]:
             reached = (max(score, key=score.get), hand["phase"])
     assert match["score"] == score
     winner = match["winner"]
-    bonus = {"NS": 0, "EW": 0}
-    if reached and reached[0] == winner and not match["override"]:
-        skunk = score[OTHER[winner]] == 0
-        reach = rules["reach_bonus"] if reached[1] in ("regular", "at_call") else 0
-        if skunk and rules["skunk_includes_reach"]:
-            bonus[winner] = rules["skunk_bonus"]
-        else:
-            bonus[winner] = reach + (rules["skunk_bonus"] if skunk else 0)
+    # An overridden winner takes no bonus the hands did not give it (§2.2).
+    bonus = expected_bonuses(rules, score, reached, None if match["override"] else winner)
     assert match["bonuses"] == bonus
     for seat, pid in match["seats"].items():
         team = TEAM[seat]
