@@ -238,6 +238,32 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         _log(match, signed, "substitute-undo", summary, sub, now)
 
 
+@dataclass(frozen=True)
+class SubstitutionLine:
+    """A substitution as the table page lists it, with the corrections it still allows:
+    each seat's latest change while the round runs (replace), and undo while no hand
+    was played under it (the checks of ``replace_substitute`` and ``undo_substitution``)."""
+
+    sub: Substitution
+    correctable: bool
+    undoable: bool
+
+
+def substitution_lines(match: Match, running: bool) -> list[SubstitutionLine]:
+    subs = list(
+        Substitution.objects.filter(match=match)
+        .select_related("player_in", "player_out")
+        .order_by("from_hand")
+    )
+    latest = {s.position: s for s in subs}
+    lines = []
+    for s in subs:
+        correctable = running and latest[s.position] is s
+        undoable = correctable and match.hands_played < s.from_hand
+        lines.append(SubstitutionLine(s, correctable, undoable))
+    return lines
+
+
 def substitutes_for(match: Match) -> list[Player]:
     """Who may come in at this match: waiting players and free house players."""
     rnd = match.round

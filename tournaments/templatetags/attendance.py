@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
-from ..services.substitutions import substitutes_for
+from ..models import Match, Player, Round, Seating, SitOut, Tournament
+from ..services.substitutions import substitutes_for, substitution_lines
 
 register = template.Library()
 
@@ -15,16 +15,8 @@ register = template.Library()
 def substitution_panel(tournament: Tournament, rnd: Round, match: Match) -> dict[str, object]:
     running = rnd.kind == Round.Kind.PRELIMINARY and rnd.status == Round.Status.RUNNING
     open_match = running and not match.is_over
-    subs = list(
-        Substitution.objects.filter(match=match)
-        .select_related("player_in", "player_out")
-        .order_by("from_hand")
-    )
     # Each seat's latest change can be corrected until the round is finalized (§6).
-    latest = {s.position: s for s in subs}
-    for s in subs:
-        s.correctable = running and latest[s.position] is s  # type: ignore[attr-defined]
-        s.undoable = s.correctable and match.hands_played < s.from_hand  # type: ignore[attr-defined]
+    subs = substitution_lines(match, running)
     return {
         "tournament": tournament,
         "round": rnd,
