@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from tournaments.models import Player
+from tournaments.models import Player, Tournament
 from tournaments.services.players import import_players, parse_players_csv
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
@@ -308,24 +308,9 @@ def test_any_token_opens_nothing_but_its_own_table(mid_round, token):
 
 # --- Director forms ----------------------------------------------------------------
 
-RULE_FIELDS = [
-    "preliminary_rounds",
-    "round_minutes",
-    "target",
-    "points_make",
-    "points_march",
-    "points_alone_march",
-    "points_euchre",
-    "points_renege",
-    "alone_march_award",
-    "renege_penalty",
-    "reach_bonus",
-    "skunk_bonus",
-    "skunk_includes_reach",
-    "cap_at_target",
-    "final_games_to_win",
-    "final_target",
-]
+# Every rule setting the forms take, from the one list the model keeps (so a new setting is
+# fuzzed without a second list to remember), plus the two that are not plain numbers.
+RULE_FIELDS = [*Tournament.RULE_FIELDS, "sit_out_score"]
 HAND_FIELDS = ["client_key", "outcome", "maker", "alone", "maker_tricks", "renege_by"]
 form_values = st.one_of(
     st.text(max_size=40),

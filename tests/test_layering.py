@@ -111,3 +111,29 @@ def test_the_import_check_sees_relative_imports_and_skips_annotations() -> None:
     assert "tournaments.domain" in found
     assert "tournaments.domain.hands" in found
     assert "tournaments.models.Match" not in found
+
+
+def test_each_rule_default_is_written_once_in_the_rules() -> None:
+    # models.py takes each rule column's default from RuleSettings; a literal there would be
+    # a second copy that drifts (the skunk bonus's default once lived in five files).
+    from tournaments.domain.rules import RuleSettings
+    from tournaments.models import Tournament
+
+    rule_columns = {*Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"}
+    literal_defaults = []
+    tree = ast.parse((ROOT / "tournaments" / "models.py").read_text())
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+            continue
+        target = node.targets[0]
+        if not (isinstance(target, ast.Name) and target.id in rule_columns):
+            continue
+        default = next((k.value for k in node.value.keywords if k.arg == "default"), None)
+        if default is None or "_DEFAULTS" not in ast.unparse(default):
+            literal_defaults.append(target.id)
+    assert literal_defaults == []
+    domain = RuleSettings()
+    for name in rule_columns:
+        column = Tournament._meta.get_field(name).default
+        expected = getattr(domain, name)
+        assert column == (",".join(expected) if name == "tiebreaks" else expected), name

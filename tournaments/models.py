@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from .domain.rules import TIEBREAK_KEYS, RuleSettings
+from .domain.rules import RuleSettings
 
 
 class Division(models.TextChoices):
@@ -55,6 +55,11 @@ class RoundStatus(models.TextChoices):
     FINISHED = "finished", "Finished"
 
 
+# The rules' defaults are written once, in the domain; the columns take theirs from it, so a
+# changed default is one line there plus the migration that Django then asks for.
+_DEFAULTS = RuleSettings()
+
+
 class Tournament(models.Model):
     Status = TournamentStatus
 
@@ -66,31 +71,35 @@ class Tournament(models.Model):
     # standings can be reproduced and shown.
     lot_seed = models.BigIntegerField()
 
-    preliminary_rounds = models.PositiveSmallIntegerField(default=5)
-    round_minutes = models.PositiveSmallIntegerField(default=20)
-    target = models.PositiveSmallIntegerField(default=10)
-    points_make = models.PositiveSmallIntegerField(default=1)
-    points_march = models.PositiveSmallIntegerField(default=2)
-    points_alone_march = models.PositiveSmallIntegerField(default=4)
-    points_euchre = models.PositiveSmallIntegerField(default=2)
-    points_renege = models.PositiveSmallIntegerField(default=2)
-    alone_march_award = models.SmallIntegerField(default=1)
-    renege_penalty = models.SmallIntegerField(default=-2)
-    reach_bonus = models.SmallIntegerField(default=1)
-    skunk_bonus = models.SmallIntegerField(default=2)
-    skunk_includes_reach = models.BooleanField(default=False)
-    cap_at_target = models.BooleanField(default=False)
-    tiebreaks = models.CharField(max_length=40, default=",".join(TIEBREAK_KEYS))
-    final_games_to_win = models.PositiveSmallIntegerField(default=2)
-    final_target = models.PositiveSmallIntegerField(default=10)
-    defend_alone_allowed = models.BooleanField(default=False)
-    points_alone_euchre = models.PositiveSmallIntegerField(default=4)
-    late_sync_grace_minutes = models.PositiveSmallIntegerField(default=15)
+    preliminary_rounds = models.PositiveSmallIntegerField(default=_DEFAULTS.preliminary_rounds)
+    round_minutes = models.PositiveSmallIntegerField(default=_DEFAULTS.round_minutes)
+    target = models.PositiveSmallIntegerField(default=_DEFAULTS.target)
+    points_make = models.PositiveSmallIntegerField(default=_DEFAULTS.points_make)
+    points_march = models.PositiveSmallIntegerField(default=_DEFAULTS.points_march)
+    points_alone_march = models.PositiveSmallIntegerField(default=_DEFAULTS.points_alone_march)
+    points_euchre = models.PositiveSmallIntegerField(default=_DEFAULTS.points_euchre)
+    points_renege = models.PositiveSmallIntegerField(default=_DEFAULTS.points_renege)
+    alone_march_award = models.SmallIntegerField(default=_DEFAULTS.alone_march_award)
+    renege_penalty = models.SmallIntegerField(default=_DEFAULTS.renege_penalty)
+    reach_bonus = models.SmallIntegerField(default=_DEFAULTS.reach_bonus)
+    skunk_bonus = models.SmallIntegerField(default=_DEFAULTS.skunk_bonus)
+    skunk_includes_reach = models.BooleanField(default=_DEFAULTS.skunk_includes_reach)
+    cap_at_target = models.BooleanField(default=_DEFAULTS.cap_at_target)
+    tiebreaks = models.CharField(max_length=40, default=",".join(_DEFAULTS.tiebreaks))
+    final_games_to_win = models.PositiveSmallIntegerField(default=_DEFAULTS.final_games_to_win)
+    final_target = models.PositiveSmallIntegerField(default=_DEFAULTS.final_target)
+    defend_alone_allowed = models.BooleanField(default=_DEFAULTS.defend_alone_allowed)
+    points_alone_euchre = models.PositiveSmallIntegerField(default=_DEFAULTS.points_alone_euchre)
+    late_sync_grace_minutes = models.PositiveSmallIntegerField(
+        default=_DEFAULTS.late_sync_grace_minutes
+    )
     # §6: "average", "none", or a fixed number of points, for a player who sits out.
-    sit_out_score = models.CharField(max_length=8, default="average")
+    sit_out_score = models.CharField(max_length=8, default=_DEFAULTS.sit_out_score)
     # docs/rules.md §5: players' phones and the projector show no totals or ranks during the
     # last N preliminary rounds (0 = never hidden).
-    hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
+    hide_standings_last_rounds = models.PositiveSmallIntegerField(
+        default=_DEFAULTS.hide_standings_last_rounds
+    )
 
     class Meta:
         ordering = ["-created_at"]
