@@ -22,11 +22,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
-from ..models import Match, Player, Round, Seating, SitOut, Tournament
+from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
@@ -417,8 +417,10 @@ class LedgerLine:
     # The round's state for this player: "sat_out" (a §6 sit-out, scored), "not_here"
     # (not checked in yet when it was seated), "waiting" (checked in after it was
     # seated), "seated" (seated, the clock not started), "playing", "hidden" (over, its
-    # figures hidden from players, §5), "done".
+    # figures hidden from players, §5), "left" (a substitute took the seat from hand
+    # ``left_from``), "done".
     state: str = "done"
+    left_from: int | None = None
 
     @property
     def sat_out(self) -> bool:
@@ -449,7 +451,15 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     which counts sit-out points as the standings do and ends at the standings' total."""
     rounds = list(
         Round.objects.filter(tournament=tournament)
-        .annotate(sat_out=Exists(SitOut.objects.filter(round=OuterRef("pk"), player=player)))
+        .annotate(
+            sat_out=Exists(SitOut.objects.filter(round=OuterRef("pk"), player=player)),
+            # The hand from which a substitute took this player's seat (§6).
+            left_from=Subquery(
+                Substitution.objects.filter(match__round=OuterRef("pk"), player_out=player).values(
+                    "from_hand"
+                )[:1]
+            ),
+        )
         .order_by("number")
     )
     latest = rounds[-1] if rounds else None
@@ -483,6 +493,23 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         label = "Final" if rnd.kind == Round.Kind.FINAL else f"Round {rnd.number}"
         prelim = rnd.kind == Round.Kind.PRELIMINARY
         seat = seats.get(rnd.pk)
+        left_from = getattr(rnd, "left_from", None)
+        if seat is None and left_from is not None:
+            # Left during the match: the hands played before the substitute count (§6).
+            points = by_round.get(rnd.number) if not hidden and prelim else None
+            if points is not None:
+                running += points
+            lines.append(
+                LedgerLine(
+                    rnd.number,
+                    label,
+                    points=points,
+                    running=running if points is not None else None,
+                    state="left",
+                    left_from=left_from,
+                )
+            )
+            continue
         if seat is None:
             if rnd.pk in sat_out:
                 points = by_round.get(rnd.number) if not hidden and prelim else None
