@@ -28,6 +28,45 @@ from tournaments.services.visibility import of_event
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# --- the rule --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latest", "final", "seeded", "through"),
+    [
+        (None, False, False, None),  # nothing drawn
+        (3, False, False, None),  # round P - N: still visible
+        (4, False, False, 3),  # round P - N + 1 seated: hidden, round 3 the last visible
+        (5, False, False, 3),
+        (5, False, True, None),  # the final seeded (the tournament's status says so)
+        (6, True, False, None),  # the final round itself
+    ],
+)
+def test_standings_hide_from_round_p_minus_n_plus_1_until_the_final_showing_round_p_minus_n(
+    latest, final, seeded, through
+):
+    from tournaments.domain.visibility import visibility
+
+    vis = visibility(
+        preliminary_rounds=5,
+        hide_last=2,
+        latest_number=latest,
+        latest_is_final=final,
+        final_seeded=seeded,
+    )
+    assert vis.through == through
+    assert vis.shows_round(3) and vis.shows_round(4) == (through is None)
+    assert vis.shows_round(6, final=True)
+
+
+def test_hiding_every_round_shows_no_round_and_hiding_none_shows_all():
+    from tournaments.domain.visibility import visibility
+
+    kw = {"preliminary_rounds": 3, "latest_is_final": False, "final_seeded": False}
+    assert visibility(hide_last=3, latest_number=1, **kw).through == 0
+    assert visibility(hide_last=0, latest_number=3, **kw).through is None
+
+
 # --- a hidden round with figures nobody could mistake --------------------------------------
 
 # Scores no real match reaches, so a number on a page can only come from the hidden round.

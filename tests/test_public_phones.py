@@ -258,7 +258,7 @@ def test_a_late_arrivals_rounds_before_arrival_read_not_here_and_only_sit_outs_r
     t = event_after(make_tournament, 2, 2)  # rounds 1-2 played, round 3 seated
     late = Player.objects.create(tournament=t, name="Late Lou", division="A", checked_in=True)
     card = client.get(url("card", t.slug, late.pk)).content.decode()
-    assert "checked in after round 3 was seated: you play from the next round" in card
+    assert "You checked in after round 3 was seated: you play from the next round" in card
     assert "sit out" not in card
     ledger = client.get(url("ledger", t.slug, late.pk)).content.decode()
     assert "Sat out" not in ledger
