@@ -246,6 +246,8 @@ def test_a_registered_player_who_never_checked_in_is_told_to_go_to_the_desk(
 ):
     t = make_tournament(1)
     p = Player.objects.create(tournament=t, name="Absent Abe", division="A")
+    card = client.get(url("card", t.slug, p.pk)).content.decode()
+    assert "You are not checked in yet: go to the desk before the draw" in card
     rounds.draw_first_round(t, by="test", seed=5)
     card = client.get(url("card", t.slug, p.pk)).content.decode()
     assert "You are not checked in. Go to the desk" in card

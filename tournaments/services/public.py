@@ -323,7 +323,8 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         [player.pk, player.pk, tournament.pk],
     )
     if latest_row is None:
-        return Card(tournament, player, None, withdrawn_after=out)
+        absent = "" if player.checked_in or player.withdrawn or player.house else "not_checked_in"
+        return Card(tournament, player, None, absent=absent, withdrawn_after=out)
     rnd = _round_of(tournament, latest_row[:7])
     rid, kind, status = rnd.pk, rnd.kind, rnd.status
     table, position, changed, sat_out = latest_row[7:]
