@@ -65,6 +65,7 @@ def test_hiding_every_round_shows_no_round_and_hiding_none_shows_all():
     kw = {"preliminary_rounds": 3, "latest_is_final": False, "final_seeded": False}
     assert visibility(hide_last=3, latest_number=1, **kw).through == 0
     assert visibility(hide_last=0, latest_number=3, **kw).through is None
+    assert visibility(hide_last=3, latest_number=2, revealed=True, **kw).through is None
 
 
 # --- a hidden round with figures nobody could mistake --------------------------------------
@@ -395,3 +396,39 @@ def test_no_public_reader_bypasses_the_one_question_may_players_see_this():
         if fn not in DIRECTOR_ONLY.get(m, set())
     }
     assert not bypass
+
+
+# --- the director reveals --------------------------------------------------------------------
+
+
+def test_the_director_reveals_hidden_standings_with_one_action_on_the_console(
+    client, director_client, make_tournament
+):
+    from django.test import Client
+
+    from tournaments.models import Activity
+
+    t, series = hidden_event(make_tournament)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    forbidden = finished | hidden_totals(t)
+    console = reverse("director:round", args=[t.slug, 5])
+    assert "Reveal the standings" in director_client.get(console).content.decode()
+    reveal = reverse("director:reveal", args=[t.slug, 5])
+    anonymous = Client()
+    assert anonymous.post(reveal).status_code == 302  # to the sign-in
+    held = anonymous.get(url("standings", t.slug))["ETag"]
+    assert director_client.post(reveal).status_code == 302
+    t.refresh_from_db()
+    assert t.standings_revealed_at is not None and not of_event(t).hidden
+    assert Activity.objects.filter(tournament=t, action="reveal").count() == 1
+    # The phones' versions change: no phone keeps the hidden page.
+    again = anonymous.get(url("standings", t.slug), HTTP_IF_NONE_MATCH=held)
+    assert again.status_code == 200 and 'class="standings"' in again.content.decode()
+    found = leaks(walk(anonymous, t, series), forbidden)
+    assert any("/standings/" in a for a in found) and any("/series/" in a for a in found)
+    assert "Reveal the standings" not in director_client.get(console).content.decode()
+    # Twice is a stale request: 409 with the console as it is now.
+    response = director_client.post(reveal)
+    assert response.status_code == 409
+    assert "not hidden now" in response.content.decode()

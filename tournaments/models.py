@@ -91,6 +91,9 @@ class Tournament(models.Model):
     # docs/rules.md §5: players' phones and the projector show no totals or ranks during the
     # last N preliminary rounds (0 = never hidden).
     hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
+    # §5: when the director revealed hidden standings before the final (one action on
+    # the console); seeding the final reveals them in any case.
+    standings_revealed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

@@ -2,8 +2,9 @@
 
 Vocabulary: a *figure* is anything that tells a result: a match's score, its winner, its
 bonuses, a player's points, a total, a rank, a series place or series points. While the
-standings are *hidden* (from the moment round ``P - N + 1`` is seated until the final is
-seeded), players see figures of the rounds up to ``P - N`` only, the *last visible round*:
+standings are *hidden* (from the moment round ``P - N + 1`` is seated until the director
+reveals them or the final is seeded), players see figures of the rounds up to ``P - N``
+only, the *last visible round*:
 every total and rank a player may read is the one it was at that round, and nothing of a
 later preliminary round is shown. The final, once seeded, is shown live.
 """
@@ -41,9 +42,11 @@ def visibility(
     latest_number: int | None,
     latest_is_final: bool,
     final_seeded: bool,
+    revealed: bool = False,
 ) -> Visibility:
-    """The event's visibility from its settings and its newest round (None: none drawn)."""
-    if hide_last <= 0 or latest_number is None or latest_is_final or final_seeded:
+    """The event's visibility from its settings and its newest round (None: none drawn);
+    ``revealed``: the director has revealed the standings."""
+    if hide_last <= 0 or latest_number is None or latest_is_final or final_seeded or revealed:
         return EVERYTHING
     last_visible = preliminary_rounds - hide_last
     if latest_number <= last_visible:
