@@ -184,6 +184,51 @@ def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
     projector.close()
 
 
+def test_what_the_card_and_ledger_say_of_a_round_reads_on_a_phone_and_passes_axe_core(
+    live_server, phone, make_tournament
+):
+    """Issue 20: a hidden round's score, sit-out points, not checked in, not here yet, a
+    round seated but not started, and the series page of a hidden event."""
+    from tests.test_hidden import finish_hidden_round, hidden_event, play_hidden_round_live
+
+    from .test_public_phones import sat_out_in_round_2
+
+    t, series = hidden_event(make_tournament)
+    sitter = sat_out_in_round_2(t)
+    r4 = t.rounds.get(number=4)
+    north = Seating.objects.filter(round=r4, position="N").first().player
+    absent = Player.objects.create(tournament=t, name="Absent Abe", division="A")
+    late = Player.objects.create(tournament=t, name="Late Lou", division="B", checked_in=True)
+    base = f"{live_server.url}/e/{t.slug}/"
+    pages = {
+        "20-ledger-seated-not-started": f"{base}me/{north.pk}/ledger/",
+        "20-card-not-checked-in": f"{base}me/{absent.pk}/",
+        "20-card-late-arrival": f"{base}me/{late.pk}/",
+        "20-ledger-late-arrival": f"{base}me/{late.pk}/ledger/",
+    }
+    problems = {}
+
+    def look(name: str, address: str) -> None:
+        page = phone()
+        page.goto(address)
+        violations = axe_violations(page)
+        if violations:
+            problems[name] = violations
+        shot(page, name)
+
+    for name, address in pages.items():
+        look(name, address)
+    play_hidden_round_live(r4)
+    look("20-card-hidden-round-live", f"{base}me/{north.pk}/")
+    finish_hidden_round(r4)
+    look("20-ledger-hidden-round", f"{base}me/{north.pk}/ledger/")
+    look("20-series-hidden-event", f"{live_server.url}/series/{series.slug}/")
+    t.hide_standings_last_rounds = 0
+    t.save(update_fields=["hide_standings_last_rounds"])
+    look("20-ledger-sit-out-points", f"{base}me/{sitter.pk}/ledger/")
+    assert not problems, json.dumps(problems, indent=1)
+
+
 def test_the_projector_countdown_shows_the_words_its_page_gives_in_the_pages_language(
     live_server, chromium, make_tournament
 ):

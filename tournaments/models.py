@@ -100,6 +100,9 @@ class Tournament(models.Model):
     hide_standings_last_rounds = models.PositiveSmallIntegerField(
         default=_DEFAULTS.hide_standings_last_rounds
     )
+    # §5: when the director revealed hidden standings before the final (one action on
+    # the console); seeding the final reveals them in any case.
+    standings_revealed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

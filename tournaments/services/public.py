@@ -8,7 +8,7 @@ the latest rounds, one player's seat and match); a phone that sends it back in
 If-None-Match gets 304 without any other work. Nothing per phone is stored. Standings
 are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
 ``P - N + 1`` is seated until the final is seeded, no public answer carries a total or a
-rank.
+rank, nor any figure of a hidden round. Every reader here asks ``services.visibility``.
 """
 
 from __future__ import annotations
@@ -22,14 +22,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import connection
+from django.db.models import Exists, OuterRef, Subquery
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
-from ..models import Match, Player, Round, Seating, Tournament
+from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
-from .standings import StandingRow, final_entries, final_progress, standings
+from .standings import StandingRow, final_entries, final_progress
+from .visibility import Visibility as Visibility
+from .visibility import of_event, visible_standings
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60
@@ -103,14 +106,14 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
 latest_round = current_round
 
 
+def visibility(tournament: Tournament, latest: Round | None) -> Visibility:
+    """What players may see now (docs/rules.md §5), for the views."""
+    return of_event(tournament, latest)
+
+
 def standings_hidden(tournament: Tournament, latest: Round | None) -> bool:
     """True while no public answer may show a total or a rank (docs/rules.md §5)."""
-    n = tournament.hide_standings_last_rounds
-    if n <= 0 or latest is None or latest.kind == Round.Kind.FINAL:
-        return False
-    if tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED):
-        return False
-    return latest.number > tournament.preliminary_rounds - n
+    return of_event(tournament, latest).hidden
 
 
 # --- finding yourself -------------------------------------------------------------------
@@ -195,8 +198,17 @@ class Card:
     match_status: str = ""
     won: bool | None = None
     clock: Clock = field(default_factory=lambda: Clock("none"))
-    sitting_out: bool = False
+    # Why a player has no seat in the round: "sat_out" (a sit-out of §6, scored),
+    # "not_checked_in" (registered, never came to the desk), "waiting" (checked in after
+    # the round was seated), or "" (withdrawn, house, the final).
+    absent: str = ""
     withdrawn_after: int | None = None
+    # The round's scores are hidden from players (§5): the card shows none.
+    score_hidden: bool = False
+
+    @property
+    def sitting_out(self) -> bool:
+        return self.absent == "sat_out"
 
     @property
     def position_name(self) -> str:
@@ -217,14 +229,22 @@ class Card:
 
 def player_of(tournament: Tournament, player_id: int) -> Player | None:
     row = _one(
-        "SELECT id, name, division, withdrawn FROM tournaments_player "
+        "SELECT id, name, division, withdrawn, checked_in, house FROM tournaments_player "
         "WHERE id = %s AND tournament_id = %s",
         [player_id, tournament.pk],
     )
     if row is None:
         return None
-    pk, name, division, withdrawn = row
-    return Player(pk=pk, tournament=tournament, name=name, division=division, withdrawn=withdrawn)
+    pk, name, division, withdrawn, checked_in, house = row
+    return Player(
+        pk=pk,
+        tournament=tournament,
+        name=name,
+        division=division,
+        withdrawn=bool(withdrawn),
+        checked_in=bool(checked_in),
+        house=bool(house),
+    )
 
 
 # The card is what 2,000 phones fetch at once when a round is seated, so it is read with
@@ -294,24 +314,27 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     out = withdrawn_after(player) if player.withdrawn else None
     latest_row = _one(
         "SELECT r.id, r.number, r.kind, r.status, r.started_at, r.called_at, r.has_pauses, "
-        's."table", s.position, s.changed_at '
+        's."table", s.position, s.changed_at, '
+        "(SELECT COUNT(*) FROM tournaments_sitout o WHERE o.round_id = r.id "
+        "AND o.player_id = %s) "
         "FROM tournaments_round r LEFT JOIN tournaments_seating s "
         "ON s.round_id = r.id AND s.player_id = %s "
         "WHERE r.tournament_id = %s ORDER BY r.number DESC LIMIT 1",
-        [player.pk, tournament.pk],
+        [player.pk, player.pk, tournament.pk],
     )
     if latest_row is None:
-        return Card(tournament, player, None, withdrawn_after=out)
+        absent = "" if player.checked_in or player.withdrawn or player.house else "not_checked_in"
+        return Card(tournament, player, None, absent=absent, withdrawn_after=out)
     rnd = _round_of(tournament, latest_row[:7])
     rid, kind, status = rnd.pk, rnd.kind, rnd.status
-    table, position, changed = latest_row[7:]
+    table, position, changed, sat_out = latest_row[7:]
     if table is None:
         return Card(
             tournament,
             player,
             rnd,
             clock=_clock(rnd, None, now),
-            sitting_out=not player.withdrawn and kind == Round.Kind.PRELIMINARY,
+            absent=_absence(player, rnd, bool(sat_out)),
             withdrawn_after=out,
         )
     mine = Seat(position)
@@ -334,12 +357,18 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     )
     us = them = won = None
     hands, match_status, extension = 0, "", 0
+    # §5: a hidden round's score, live or finished, is for the table's tablet only.
+    score_hidden = not of_event(tournament, rnd).shows_round(
+        rnd.number, final=kind == Round.Kind.FINAL
+    )
     if match_row is not None:
         ns, ew, hands, match_status, winner, extension = match_row
-        if hands:
+        if hands and not score_hidden:
             us, them = (ns, ew) if mine.team.value == "NS" else (ew, ns)
-        if winner:
+        if winner and not score_hidden:
             won = winner == mine.team.value
+        if score_hidden:
+            hands, match_status = 0, ""
     return Card(
         tournament,
         player,
@@ -355,7 +384,17 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         won=won,
         clock=_clock(rnd, None, now, extension),
         withdrawn_after=out,
+        score_hidden=score_hidden,
     )
+
+
+def _absence(player: Player, rnd: Round, sat_out: bool) -> str:
+    """Why the player has no seat in ``rnd`` (see ``Card.absent``)."""
+    if sat_out:
+        return "sat_out"
+    if player.withdrawn or player.house or rnd.kind != Round.Kind.PRELIMINARY:
+        return ""
+    return "waiting" if player.checked_in else "not_checked_in"
 
 
 # --- the ledger -------------------------------------------------------------------------
@@ -376,8 +415,21 @@ class LedgerLine:
     individual: int | None = None
     points: int | None = None
     running: int | None = None
-    sat_out: bool = False
-    playing: bool = False
+    # The round's state for this player: "sat_out" (a §6 sit-out, scored), "not_here"
+    # (not checked in yet when it was seated), "waiting" (checked in after it was
+    # seated), "seated" (seated, the clock not started), "playing", "hidden" (over, its
+    # figures hidden from players, §5), "left" (a substitute took the seat from hand
+    # ``left_from``), "done".
+    state: str = "done"
+    left_from: int | None = None
+
+    @property
+    def sat_out(self) -> bool:
+        return self.state == "sat_out"
+
+    @property
+    def playing(self) -> bool:
+        return self.state == "playing"
 
 
 @dataclass(frozen=True)
@@ -396,13 +448,28 @@ class Ledger:
 
 
 def ledger(tournament: Tournament, player: Player) -> Ledger:
-    """Round by round: the match score, bonuses, individual points, running total."""
-    rounds = list(Round.objects.filter(tournament=tournament).order_by("number"))
+    """Round by round: the match score, bonuses, individual points, and the running total,
+    which counts sit-out points as the standings do and ends at the standings' total."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament)
+        .annotate(
+            sat_out=Exists(SitOut.objects.filter(round=OuterRef("pk"), player=player)),
+            # The hand from which a substitute took this player's seat (§6).
+            left_from=Subquery(
+                Substitution.objects.filter(match__round=OuterRef("pk"), player_out=player).values(
+                    "from_hand"
+                )[:1]
+            ),
+        )
+        .order_by("number")
+    )
     latest = rounds[-1] if rounds else None
-    hidden = standings_hidden(tournament, latest)
+    vis = of_event(tournament, latest)
+    hidden = vis.hidden
     seats = {
         s.round_id: s for s in Seating.objects.filter(player=player, round__tournament=tournament)
     }
+    sat_out = {r.pk for r in rounds if getattr(r, "sat_out", False)}
     tables = {(s.round_id, s.table) for s in seats.values()}
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     if seats:
@@ -411,15 +478,58 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         ).values_list("round_id", "table", "position", "player__name"):
             if (round_id, table) in tables:
                 names[(round_id, table)][position] = name
+    # The points of each round as the standings count them (a sit-out's included), so
+    # the running total ends where the standings' total does.
+    mine_row = None
+    ranked: list[StandingRow] = []
+    if not hidden:
+        rows = visible_standings(tournament, vis).get(player.division, [])
+        ranked = [r for r in rows if r.record.rounds]
+        mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
+    by_round = mine_row.by_round if mine_row is not None else {}
     out = withdrawn_after(player)
     lines = []
     running = 0
     for rnd in rounds:
         label = "Final" if rnd.kind == Round.Kind.FINAL else f"Round {rnd.number}"
+        prelim = rnd.kind == Round.Kind.PRELIMINARY
         seat = seats.get(rnd.pk)
+        left_from = getattr(rnd, "left_from", None)
+        if seat is None and left_from is not None:
+            # Left during the match: the hands played before the substitute count (§6).
+            points = by_round.get(rnd.number) if not hidden and prelim else None
+            if points is not None:
+                running += points
+            lines.append(
+                LedgerLine(
+                    rnd.number,
+                    label,
+                    points=points,
+                    running=running if points is not None else None,
+                    state="left",
+                    left_from=left_from,
+                )
+            )
+            continue
         if seat is None:
-            if rnd.kind == Round.Kind.PRELIMINARY and (out is None or rnd.number <= out):
-                lines.append(LedgerLine(rnd.number, label, sat_out=True))
+            if rnd.pk in sat_out:
+                points = by_round.get(rnd.number) if not hidden and prelim else None
+                if points is not None:
+                    running += points
+                lines.append(
+                    LedgerLine(
+                        rnd.number,
+                        label,
+                        points=points,
+                        running=running if points is not None else None,
+                        state="sat_out",
+                    )
+                )
+            elif prelim and not player.house and (out is None or rnd.number <= out):
+                waiting = rnd is latest and player.checked_in and not player.withdrawn
+                lines.append(
+                    LedgerLine(rnd.number, label, state="waiting" if waiting else "not_here")
+                )
             continue
         mine = Seat(seat.position)
         at = names[(rnd.pk, seat.table)]
@@ -428,14 +538,24 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             at[s.value] for s in SEATS if s.team is not mine.team and s.value in at
         )
         done = seat.points is not None
-        show_points = done and not hidden and rnd.kind == Round.Kind.PRELIMINARY
+        visible = vis.shows_round(rnd.number, final=not prelim)
+        show_match = done and visible
+        show_points = show_match and not hidden and prelim
         if show_points:
-            running += seat.points or 0
+            running += by_round.get(rnd.number, seat.points or 0)
         them = (
             seat.team_score - seat.margin
-            if seat.team_score is not None and seat.margin is not None
+            if show_match and seat.team_score is not None and seat.margin is not None
             else None
         )
+        if done:
+            state = "done" if visible else "hidden"
+        elif rnd.status == Round.Status.SEATED:
+            state = "seated"
+        elif rnd.status == Round.Status.RUNNING:
+            state = "playing"
+        else:
+            state = "done"
         lines.append(
             LedgerLine(
                 rnd.number,
@@ -444,23 +564,19 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
                 seat.position,
                 partner,
                 opponents,
-                us=seat.team_score if done else None,
+                us=seat.team_score if show_match else None,
                 them=them,
-                won=seat.won if done else None,
+                won=seat.won if show_match else None,
                 bonus=seat.bonus if show_points else None,
                 individual=seat.individual if show_points else None,
                 points=seat.points if show_points else None,
                 running=running if show_points else None,
-                playing=not done and rnd.status != Round.Status.FINISHED,
+                state=state,
             )
         )
     total = rank = ranked_of = None
-    if not hidden:
-        rows = standings(tournament).get(player.division, [])
-        ranked = [r for r in rows if r.record.rounds]
-        mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
-        if mine_row is not None:
-            total, rank, ranked_of = mine_row.record.total, mine_row.rank, len(ranked)
+    if mine_row is not None:
+        total, rank, ranked_of = mine_row.record.total, mine_row.rank, len(ranked)
     return Ledger(tournament, player, tuple(lines), hidden, total, rank, ranked_of, out)
 
 
@@ -530,10 +646,13 @@ def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
     return last
 
 
-def public_rows(tournament: Tournament, *, played_only: bool = True) -> dict[str, list[PublicRow]]:
-    """The ranked players of each division, with the withdrawn mark (the projector
-    lists everyone before the first result, so the hall sees the field)."""
-    table = standings(tournament)
+def public_rows(
+    tournament: Tournament, vis: Visibility | None = None, *, played_only: bool = True
+) -> dict[str, list[PublicRow]]:
+    """The ranked players of each division as players may see them, with the withdrawn
+    mark (the projector lists everyone before the first result, so the hall sees the
+    field)."""
+    table = visible_standings(tournament, vis)
     out = _withdrawn_rounds(tournament)
     result: dict[str, list[PublicRow]] = {}
     for division, rows in table.items():

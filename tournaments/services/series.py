@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
@@ -96,7 +96,12 @@ def events_of(series: Series) -> list[Tournament]:
     ]
 
 
-def finishes(events: list[Tournament]) -> list[Finish]:
+def finishes(
+    events: list[Tournament], *, for_players: bool = False, frozen: dict[int, int] | None = None
+) -> list[Finish]:
+    """Each person's place and total in each event. ``for_players``: an event whose
+    standings are hidden counts as it stood after its last visible round (RULES.md §5;
+    that round is written into ``frozen`` under the event's id)."""
     imported = [t.pk for t in events if hasattr(t, "imported_from")]
     out = [
         Finish(person, tid, division, rank, total)
@@ -111,9 +116,17 @@ def finishes(events: list[Tournament]) -> list[Finish]:
         PersonLink.objects.filter(player__tournament__in=live).values_list("player_id", "person_id")
     )
     from .standings import standings
+    from .visibility import of_event, visible_standings
 
     for t in live:
-        for division, rows in standings(t).items():
+        if for_players:
+            vis = of_event(t)
+            if vis.through is not None and frozen is not None:
+                frozen[t.pk] = vis.through
+            table = visible_standings(t, vis)
+        else:
+            table = standings(t)
+        for division, rows in table.items():
             for row in rows:
                 if row.player.pk in person_of:
                     out.append(
@@ -139,6 +152,12 @@ class SeriesTable:
     events: list[Tournament]
     rows: list[SeriesRow]
     chain: tuple[str, ...] = TIEBREAK_CHAIN
+    # Events shown as they stood after an earlier round (their standings are hidden from
+    # players): event id -> that round.
+    frozen: dict[int, int] = field(default_factory=dict)
+
+    def frozen_events(self) -> list[tuple[Tournament, int]]:
+        return [(t, self.frozen[t.pk]) for t in self.events if t.pk in self.frozen]
 
     @property
     def per_event(self) -> bool:
@@ -151,9 +170,16 @@ class SeriesTable:
         return {rank for rank, count in seen.items() if count > 1}
 
 
-def series_table(series: Series) -> SeriesTable:
+def series_table(series: Series, *, for_players: bool = False) -> SeriesTable:
+    """The series standings; ``for_players`` (the public page) shows each event as
+    players may see it, the director's pages and exports everything."""
     events = events_of(series)
-    lines = series_standings(finishes(events), points_table(series), series.best_of)
+    frozen: dict[int, int] = {}
+    lines = series_standings(
+        finishes(events, for_players=for_players, frozen=frozen),
+        points_table(series),
+        series.best_of,
+    )
     people = Person.objects.in_bulk([line.person for line in lines])
     # The per-event cells only when the page shows them (a 100-event series would build
     # 200,000 of them for nothing).
@@ -162,7 +188,7 @@ def series_table(series: Series) -> SeriesTable:
         SeriesRow(line, people[line.person], tuple(line.events.get(pk) for pk in ids))
         for line in lines
     ]
-    return SeriesTable(series, events, rows)
+    return SeriesTable(series, events, rows, frozen=frozen)
 
 
 def describe(series: Series) -> str:

@@ -57,12 +57,17 @@ class StandingRow:
 # the results change only when a match ends. So each process keeps the last ranking of
 # each tournament with the inputs it was computed from, and reuses it only while those
 # inputs, read afresh on every call, are equal: it cannot go stale.
-_ranked: dict[int, tuple[tuple[Any, ...], dict[str, list[StandingRow]]]] = {}
+_ranked: dict[tuple[int, int | None], tuple[tuple[Any, ...], dict[str, list[StandingRow]]]] = {}
 _RANKED_TOURNAMENTS = 8
 
 
-def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
-    """Each division ranked by the tiebreak chain, from the preliminary matches over."""
+def standings(
+    tournament: Tournament, *, through: int | None = None
+) -> dict[str, list[StandingRow]]:
+    """Each division ranked by the tiebreak chain, from the preliminary matches over; with
+    ``through``, as they stood after that round (what players see while standings are
+    hidden: services/visibility.py)."""
+    upto = {} if through is None else {"round__number__lte": through}
     people = tuple(
         Player.objects.filter(tournament=tournament)
         .order_by("pk")
@@ -73,6 +78,7 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
             round__tournament=tournament,
             round__kind=Round.Kind.PRELIMINARY,
             points__isnull=False,
+            **upto,
         )
         .order_by("pk")
         .values_list(
@@ -86,14 +92,18 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
         )
     )
     sat_out = tuple(
-        SitOut.objects.filter(round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY)
+        SitOut.objects.filter(
+            round__tournament=tournament, round__kind=Round.Kind.PRELIMINARY, **upto
+        )
         .order_by("pk")
         .values_list("player_id", "round__number")
     )
     # The part of a substituted match that the player who left sat for (§6).
     partial = tuple(
         Substitution.objects.filter(
-            match__round__tournament=tournament, out_team_score__isnull=False
+            match__round__tournament=tournament,
+            out_team_score__isnull=False,
+            **{f"match__{k}": v for k, v in upto.items()},
         )
         .order_by("pk")
         .values_list("player_out_id", "match__round__number", "out_team_score", "out_individual")
@@ -107,14 +117,15 @@ def standings(tournament: Tournament) -> dict[str, list[StandingRow]]:
         tournament.lot_seed,
         tournament.sit_out_score,
     )
-    kept = _ranked.get(tournament.pk)
+    key = (tournament.pk, through)
+    kept = _ranked.get(key)
     if kept is not None and kept[0] == inputs:
         table = kept[1]
     else:
         table = _rank(tournament, results, sat_out, partial)
         if len(_ranked) >= _RANKED_TOURNAMENTS:
             _ranked.clear()
-        _ranked[tournament.pk] = (inputs, table)
+        _ranked[key] = (inputs, table)
     # Callers get lists of their own; the rows themselves are frozen.
     return {division: list(rows) for division, rows in table.items()}
 

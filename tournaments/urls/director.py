@@ -28,6 +28,7 @@ urlpatterns = [
     path(R + "swap/", rounds.swap, name="swap"),
     path(R + "clock/<slug:action>/", rounds.clock_action, name="clock"),
     path(R + "finalize/", rounds.finalize, name="finalize"),
+    path(R + "reveal/", rounds.reveal, name="reveal"),
     path(R + "reopen/", rounds.reopen, name="reopen"),
     path(TABLE, rounds.table_detail, name="table"),
     path(TABLE + "extend/", rounds.table_extend, name="table_extend"),

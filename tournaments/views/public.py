@@ -98,11 +98,13 @@ def _tournament_or_404(slug: str) -> Tournament:
 
 def _hidden_context(t: Tournament) -> dict[str, object]:
     latest = svc.latest_round(t)
+    vis = svc.visibility(t, latest)
     return {
         "tournament": t,
         "latest": latest,
-        "hidden": svc.standings_hidden(t, latest),
-        "hide_n": t.hide_standings_last_rounds,
+        "visibility": vis,
+        "hidden": vis.hidden,
+        "hide_n": vis.hide_last,
     }
 
 
@@ -247,7 +249,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
     def build(t: Tournament) -> HttpResponse:
         ctx = _hidden_context(t)
-        rows = [] if ctx["hidden"] else svc.public_rows(t)[division]
+        vis = cast("svc.Visibility", ctx["visibility"])
+        rows = [] if vis.hidden else svc.public_rows(t, vis)[division]
         if folded:
             rows = [r for r in rows if all(w in r.folded for w in folded.split())]
         ranked = len(rows)
@@ -307,8 +310,12 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         and rnd.status == queries.RoundStatus.SEATED
     )
     top: dict[str, list[svc.PublicRow]] = {"A": [], "B": []}
-    if not ctx["hidden"]:
-        top = {d: rows[:PROJECTOR_TOP] for d, rows in svc.public_rows(t, played_only=False).items()}
+    vis = cast("svc.Visibility", ctx["visibility"])
+    if not vis.hidden:
+        top = {
+            d: rows[:PROJECTOR_TOP]
+            for d, rows in svc.public_rows(t, vis, played_only=False).items()
+        }
     ctx.update(
         {
             "round": rnd,

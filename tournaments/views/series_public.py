@@ -19,7 +19,10 @@ def series(request: HttpRequest, slug: str) -> HttpResponse:
     found = queries.find_series(slug)
     if found is None:
         raise Http404("No such series.")
-    table = series_service.series_table(found)
+    # As players may see each event: an event with hidden standings as it stood after
+    # its last visible round, so the page (cached a minute by anyone) never holds a
+    # hidden figure.
+    table = series_service.series_table(found, for_players=True)
     return render(
         request,
         "public/series.html",

@@ -37,6 +37,7 @@ from ...roles import RUN
 from ...services import ServiceError, queries
 from ...services import play as play_service
 from ...services import rounds as round_service
+from ...services import visibility as visibility_service
 from ...services.backup import backup_after_finalize
 from ...services.console import (
     board_summary,
@@ -251,6 +252,8 @@ def _console(
         call_form=CallTimeForm(),
         extended=facts.extended,
         reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if facts.reopenable else None,
+        # The newest round's console offers to reveal hidden standings (§5).
+        standings_hidden=facts.later is None and visibility_service.of_event(t, rnd).hidden,
     )
     return render(request, "director/rounds/console.html", context, status=status)
 
@@ -282,6 +285,21 @@ CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
     "resume": (round_service.resume_round, "{} resumed."),
     "call": (_call_time, "Time called in {}."),
 }
+
+
+@director_required
+@require_POST
+def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Show the hidden standings to the players now (§5), before the final seeds them."""
+    rnd = round_or_404(tournament_or_404(slug), number)
+    try:
+        visibility_service.reveal(rnd.tournament, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        queries.reload(rnd)
+        return _console(request, rnd, status=exc.status)
+    messages.success(request, "The standings are shown to the players again.")
+    return redirect("director:round", slug, number)
 
 
 @director_required

@@ -1,0 +1,434 @@
+"""What players may see while the standings are hidden (RULES.md §5; issue 20 items 1, 2).
+
+The seam test walks every URL pattern of the public URL modules, filled from a simulated
+event whose last rounds are hidden, and looks for the figures only a hidden round makes:
+its match scores and the live totals that differ from the totals players may see.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from django.utils import timezone
+
+from tests.test_public_phones import event_after, fake_results, url
+from tournaments.models import Match, Player, Round, Seating, Series, Tournament
+from tournaments.services import public as svc
+from tournaments.services import rounds
+from tournaments.services.people import link_players
+from tournaments.services.series import add_event, create_series, series_table
+from tournaments.services.standings import standings
+from tournaments.services.visibility import of_event
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# --- the rule --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("latest", "final", "seeded", "through"),
+    [
+        (None, False, False, None),  # nothing drawn
+        (3, False, False, None),  # round P - N: still visible
+        (4, False, False, 3),  # round P - N + 1 seated: hidden, round 3 the last visible
+        (5, False, False, 3),
+        (5, False, True, None),  # the final seeded (the tournament's status says so)
+        (6, True, False, None),  # the final round itself
+    ],
+)
+def test_standings_hide_from_round_p_minus_n_plus_1_until_the_final_showing_round_p_minus_n(
+    latest, final, seeded, through
+):
+    from tournaments.domain.visibility import visibility
+
+    vis = visibility(
+        preliminary_rounds=5,
+        hide_last=2,
+        latest_number=latest,
+        latest_is_final=final,
+        final_seeded=seeded,
+    )
+    assert vis.through == through
+    assert vis.shows_round(3) and vis.shows_round(4) == (through is None)
+    assert vis.shows_round(6, final=True)
+
+
+def test_hiding_every_round_shows_no_round_and_hiding_none_shows_all():
+    from tournaments.domain.visibility import visibility
+
+    kw = {"preliminary_rounds": 3, "latest_is_final": False, "final_seeded": False}
+    assert visibility(hide_last=3, latest_number=1, **kw).through == 0
+    assert visibility(hide_last=0, latest_number=3, **kw).through is None
+    assert visibility(hide_last=3, latest_number=2, revealed=True, **kw).through is None
+
+
+# --- a hidden round with figures nobody could mistake --------------------------------------
+
+# Scores no real match reaches, so a number on a page can only come from the hidden round.
+LIVE_NS, LIVE_EW = 67, 79  # a match in play
+WIN, LOSS, WIN_BONUS = 87, 73, 5  # a finished match
+
+
+def play_hidden_round_live(rnd: Round) -> set[int]:
+    rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=5))
+    Match.objects.filter(round=rnd).update(
+        score_ns=LIVE_NS, score_ew=LIVE_EW, hands_played=5, status=Match.Status.PLAYING
+    )
+    return {LIVE_NS, LIVE_EW}
+
+
+def finish_hidden_round(rnd: Round) -> set[int]:
+    """Every match of the round over with the distinctive scores; returns them."""
+    rnd.refresh_from_db()
+    if rnd.status == Round.Status.SEATED:
+        rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=30))
+    matches = list(rnd.matches.all())
+    for m in matches:
+        m.score_ns, m.score_ew, m.bonus_ns, m.bonus_ew = WIN, LOSS, WIN_BONUS, 0
+        m.hands_played, m.status = 12, Match.Status.CONFIRMED
+        m.winner = m.recorded_winner = "NS"
+    Match.objects.bulk_update(
+        matches,
+        ["score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played", "status", "winner"],
+    )
+    seats = list(Seating.objects.filter(round=rnd))
+    for s in seats:
+        ns = s.position in ("N", "S")
+        s.team_score, s.bonus, s.individual = (WIN, WIN_BONUS, 0) if ns else (LOSS, 0, 0)
+        s.points, s.won, s.margin = s.team_score + s.bonus, ns, (WIN - LOSS) * (1 if ns else -1)
+    Seating.objects.bulk_update(
+        seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
+    )
+    rounds.finalize_round(rnd, by="test")
+    return {WIN, LOSS, WIN + WIN_BONUS}
+
+
+def hidden_totals(t: Tournament) -> set[int]:
+    """The live totals players may not see: those that differ from every total they may."""
+    vis = of_event(t)
+    assert vis.hidden
+    live = {r.record.total for rows in standings(t).values() for r in rows}
+    seen = {r.record.total for rows in standings(t, through=vis.through).values() for r in rows}
+    return live - seen
+
+
+def numbers_shown(body: str, content_type: str) -> set[int]:
+    """Every number a reader of the answer sees: the text of a page (not its attributes,
+    which hold ids, versions and instants), every value of a JSON answer."""
+    if "json" in content_type:
+        values: list[str] = []
+
+        def walk(v: object) -> None:
+            if isinstance(v, dict):
+                for x in v.values():
+                    walk(x)
+            elif isinstance(v, list):
+                for x in v:
+                    walk(x)
+            else:
+                values.append(str(v))
+
+        walk(json.loads(body))
+        text = " ".join(values)
+    elif "svg" in content_type:
+        text = ""  # the QR code: an address
+    else:
+        text = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]*>", " ", body, flags=re.S)
+    return {int(n) for n in re.findall(r"(?<![\d.:-])\d+(?![\d.:])", text)}
+
+
+# --- the walk over every public URL ------------------------------------------------------
+
+# The URL modules anyone in the hall may open without signing in.
+PUBLIC_NAMESPACES = {"public", "series_public"}
+# Every other namespace, and why it is not walked. A new URL module is neither until it
+# is named here, and the walk fails.
+NOT_PUBLIC = {
+    "admin": "the director's admin, behind the sign-in",
+    "director": "the director's pages, behind the sign-in",
+    "league": "the director's series and people, behind the sign-in",
+    "sheets": "the director's PDFs, behind the sign-in",
+    "tablet": "a table's own tablet, by its secret link: it shows its table's score (§5)",
+    None: "sign-in and sign-out",
+}
+# Query strings that make a pattern answer something else than its plain form.
+VARIANTS = {
+    "public:event": ["", "?q=pla"],
+    "public:find": ["?q=pla", "?q=play"],
+    "public:standings": ["?division=A", "?division=B", "?division=A&q=pla"],
+}
+
+
+def public_patterns() -> list[tuple[str, list[str]]]:
+    """(namespace:name, its kwargs) of every URL pattern in the public URL modules."""
+    found: list[tuple[str, list[str]]] = []
+    unknown: list[str] = []
+
+    def visit(patterns: list[object], namespace: str | None) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                visit(p.url_patterns, p.namespace or namespace)
+            elif isinstance(p, URLPattern):
+                if namespace in PUBLIC_NAMESPACES:
+                    found.append((f"{namespace}:{p.name}", list(p.pattern.converters)))
+                elif namespace not in NOT_PUBLIC:
+                    unknown.append(f"{namespace}:{p.name}")
+
+    visit(get_resolver().url_patterns, None)
+    assert not unknown, f"URL modules neither walked nor named as not public: {unknown}"
+    return found
+
+
+def walk(client, t: Tournament, series: Series) -> dict[str, tuple[str, str]]:
+    """Every public URL filled from the event (every player where a pattern takes one):
+    address -> (content type, body)."""
+    players = list(Player.objects.filter(tournament=t).values_list("pk", flat=True))
+    answers = {}
+    for name, kwargs in public_patterns():
+        fillings: list[dict[str, object]] = [{}]
+        for kwarg in kwargs:
+            if kwarg == "slug":
+                value = series.slug if name.startswith("series_public:") else t.slug
+                fillings = [{**f, "slug": value} for f in fillings]
+            elif kwarg == "player":
+                fillings = [{**f, "player": pk} for f in fillings for pk in players]
+            else:
+                pytest.fail(f"{name}: the walk cannot fill <{kwarg}>; teach it how")
+        for filled in fillings:
+            for query in VARIANTS.get(name, [""]):
+                address = reverse(name, kwargs=filled) + query
+                response = client.get(address)
+                assert response.status_code == 200, address
+                body = b"".join(response).decode() if response.streaming else response.content
+                text = body if isinstance(body, str) else body.decode()
+                answers[address] = (response["Content-Type"], text)
+    return answers
+
+
+def hidden_event(make_tournament) -> tuple[Tournament, Series]:
+    """Five rounds, the last two hidden, rounds 1-3 played; round 4 is seated. The event is
+    in a series scored by each event's total, so series points are event totals."""
+    t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
+    link_players(list(Player.objects.filter(tournament=t)), by="test")
+    series = create_series("Winter League", points_table="total")
+    add_event(series, t)
+    return t, series
+
+
+def leaks(answers: dict[str, tuple[str, str]], forbidden: set[int]) -> dict[str, set[int]]:
+    found = {}
+    for address, (content_type, body) in answers.items():
+        shown = numbers_shown(body, content_type) & forbidden
+        if shown:
+            found[address] = shown
+    return found
+
+
+def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
+    client, make_tournament
+):
+    t, series = hidden_event(make_tournament)
+    r4 = t.rounds.get(number=4)
+    # Live: round 4 in play, its matches' scores on the tablets only.
+    live_scores = play_hidden_round_live(r4)
+    answers = walk(client, t, series)
+    assert len(answers) > 3 * 8  # every player's card, part and ledger among them
+    assert not leaks(answers, live_scores)
+    # Finished: round 4 over, round 5 seated and then in play.
+    finished = finish_hidden_round(r4)
+    rounds.seat_next_round(t, by="test")
+    t.refresh_from_db()
+    forbidden = finished | hidden_totals(t)
+    assert hidden_totals(t)  # the hidden round did move the totals
+    for start in (False, True):
+        if start:
+            rounds.start_round(t.rounds.get(number=5), by="test")
+        answers = walk(client, t, series)
+        assert not leaks(answers, forbidden), start
+        for address, (_, body) in answers.items():
+            if "/ledger/" in address:
+                line = body.split("Round 4")[1].split("</li>")[0]
+                assert " won" not in line and " lost" not in line, address
+
+
+def test_the_walk_sees_the_figures_once_the_final_is_seeded(client, make_tournament):
+    # The check above can fail: the same walk, once the standings return, finds them.
+    from tournaments.services.standings import seed_final
+
+    t, series = hidden_event(make_tournament)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    fake_results(t.rounds.get(number=5))
+    forbidden = finished | hidden_totals(t)
+    seed_final(t, by="test")
+    found = leaks(walk(client, t, series), forbidden)
+    assert any("/ledger/" in a for a in found) and any("/series/" in a for a in found)
+
+
+def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(client, make_tournament, monkeypatch):
+    t, series = hidden_event(make_tournament)
+    patterns = public_patterns()
+    monkeypatch.setattr(
+        "tests.test_hidden.public_patterns", lambda: [*patterns, ("public:new", ["table"])]
+    )
+    with pytest.raises(pytest.fail.Exception, match="cannot fill <table>"):
+        walk(client, t, series)
+
+
+# --- item 1: the series page -----------------------------------------------------------------
+
+
+def test_the_public_series_page_shows_a_hidden_event_as_it_stood_after_its_last_visible_round(
+    client, make_tournament
+):
+    t, series = hidden_event(make_tournament)
+    frozen = {row.person.name: row.line.points for row in series_table(series).rows}
+    finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    response = client.get(reverse("series_public:series", args=[series.slug]))
+    page = response.content.decode()
+    live = {row.person.name: row.line.points for row in series_table(series).rows}
+    assert frozen != live  # the director's page shows the live points
+    assert "as it stood after round 3; hidden until the final" in page
+    for name, points in live.items():
+        row = page.split(f"<td>{name}</td>")[1].split("</tr>")[0]
+        assert f"<strong>{frozen[name]}</strong>" in row
+        assert f"<strong>{points}</strong>" not in row
+    # What a cache keeps for a minute holds no hidden figure.
+    assert "max-age=60" in response["Cache-Control"]
+
+
+# --- item 2: the card and the ledger ---------------------------------------------------------
+
+
+def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tournament):
+    t, _ = hidden_event(make_tournament)
+    r4 = t.rounds.get(number=4)
+    p = Seating.objects.filter(round=r4, position="N").first().player
+    play_hidden_round_live(r4)
+    card = client.get(url("card", t.slug, p.pk)).content.decode()
+    assert str(LIVE_NS) not in card and "Us <strong>" not in card
+    assert "hidden until the final" in card
+    finish_hidden_round(r4)
+    card = client.get(url("card_part", t.slug, p.pk)).content.decode()
+    assert str(WIN) not in card and "won" not in card
+    ledger = svc.ledger(t, p)
+    line = next(line for line in ledger.lines if line.number == 4)
+    assert (line.us, line.them, line.won, line.points, line.state) == (
+        None,
+        None,
+        None,
+        None,
+        "hidden",
+    )
+    page = client.get(url("ledger", t.slug, p.pk)).content.decode()
+    assert "Result hidden until the final" in page and str(WIN) not in page
+
+
+# --- the one question ------------------------------------------------------------------------
+
+# Functions of modules the public views import that rank the live standings, each for
+# the director only (the public views do not reach them).
+DIRECTOR_ONLY = {
+    "tournaments/services/series.py": {"finishes"},  # for_players=False: the director's page
+    "tournaments/services/queries.py": {"final_view"},  # the director's final page
+    "tournaments/services/console.py": {"finalists"},  # the director's console
+}
+
+
+def public_modules() -> set[str]:
+    """The view modules of the public URL patterns and the project modules they import."""
+    from tests.test_layering import runtime_imports
+
+    modules = set()
+
+    def visit(patterns: list[object], namespace: str | None) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                visit(p.url_patterns, p.namespace or namespace)
+            elif isinstance(p, URLPattern) and namespace in PUBLIC_NAMESPACES:
+                modules.add(p.callback.__module__)
+
+    visit(get_resolver().url_patterns, None)
+    found = set()
+    for module in modules:
+        path = ROOT / (module.replace(".", "/") + ".py")
+        found.add(path.relative_to(ROOT).as_posix())
+        for imported in runtime_imports(path.read_text(), module.rsplit(".", 1)[0]):
+            candidate = ROOT / (imported.replace(".", "/") + ".py")
+            if imported.startswith("tournaments.") and candidate.exists():
+                found.add(candidate.relative_to(ROOT).as_posix())
+    return found
+
+
+def live_standings_calls(path: Path) -> set[str]:
+    """The functions of a module that call the live ``standings(...)``."""
+    callers = set()
+    for fn in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call):
+                f = node.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", "")
+                if name == "standings":
+                    callers.add(fn.name)
+    return callers
+
+
+def test_no_public_reader_bypasses_the_one_question_may_players_see_this():
+    modules = public_modules()
+    assert {"tournaments/views/public.py", "tournaments/services/public.py"} <= modules
+    # A public reader that reads the setting decides hiding by itself.
+    deciders = {m for m in modules if "hide_standings_last_rounds" in (ROOT / m).read_text()}
+    assert not deciders
+    bypass = {
+        f"{m}: {fn}"
+        for m in sorted(modules)
+        if m != "tournaments/services/visibility.py"
+        for fn in live_standings_calls(ROOT / m)
+        if fn not in DIRECTOR_ONLY.get(m, set())
+    }
+    assert not bypass
+
+
+# --- the director reveals --------------------------------------------------------------------
+
+
+def test_the_director_reveals_hidden_standings_with_one_action_on_the_console(
+    client, director_client, make_tournament
+):
+    from django.test import Client
+
+    from tournaments.models import Activity
+
+    t, series = hidden_event(make_tournament)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    forbidden = finished | hidden_totals(t)
+    console = reverse("director:round", args=[t.slug, 5])
+    assert "Reveal the standings" in director_client.get(console).content.decode()
+    reveal = reverse("director:reveal", args=[t.slug, 5])
+    anonymous = Client()
+    assert anonymous.post(reveal).status_code == 302  # to the sign-in
+    held = anonymous.get(url("standings", t.slug))["ETag"]
+    assert director_client.post(reveal).status_code == 302
+    t.refresh_from_db()
+    assert t.standings_revealed_at is not None and not of_event(t).hidden
+    assert Activity.objects.filter(tournament=t, action="reveal").count() == 1
+    # The phones' versions change: no phone keeps the hidden page.
+    again = anonymous.get(url("standings", t.slug), HTTP_IF_NONE_MATCH=held)
+    assert again.status_code == 200 and 'class="standings"' in again.content.decode()
+    found = leaks(walk(anonymous, t, series), forbidden)
+    assert any("/standings/" in a for a in found) and any("/series/" in a for a in found)
+    assert "Reveal the standings" not in director_client.get(console).content.decode()
+    # Twice is a stale request: 409 with the console as it is now.
+    response = director_client.post(reveal)
+    assert response.status_code == 409
+    assert "not hidden now" in response.content.decode()
