@@ -15,12 +15,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from snowman.hall import hall_addresses
+from snowman.hall import hall_addresses, qr_code
 from tournaments.services.backup import Timer
 
 
@@ -125,7 +124,7 @@ class Command(BaseCommand):
         write(f"  On this laptop:         {local}/ (tablets cannot use it)")
         if url:
             write("  Scan to open the console on a phone or tablet:")
-            qr = segno.make(f"{url}/director/", error="m")
+            qr = qr_code(f"{url}/director/")
             qr.terminal(out=self.stdout._out, compact=True)  # type: ignore[arg-type]
         if settings.BACKUP_MINUTES > 0:
             write(
