@@ -284,7 +284,11 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def server_now(request: HttpRequest, slug: str) -> JsonResponse:
-    """The server's time, for the phone's clock offset: no database work at all."""
+    """The server's time, for the phone's clock offset. One indexed lookup so that an
+    unknown event is a 404 here as on every other address under /e/; it runs before the
+    clock is read, so it does not skew the offset the phone measures."""
+    if not queries.tournament_exists(slug):
+        raise Http404(_("No such event."))
     return JsonResponse({"now_ms": int(time.time() * 1000)})
 
 
