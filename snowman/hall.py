@@ -4,6 +4,12 @@
 code of the console, and passes the first (or ``HALL_ADDRESS``) on as ``HALL_URL``; table
 links and QR codes are built from it, whatever address the console was opened at, and the
 console warns when it was opened at a loopback address the tablets cannot reach.
+
+Every address a person or a QR code follows (the tablets' links, the players' event page
+on the projector, the sheets and the cards) is made by ``absolute_url`` and every QR code
+by ``qr_code``: a page opened on the laptop at 127.0.0.1 must still send a hall full of
+phones to an address they can reach. tests/test_hall.py fails when another place builds
+an address or a QR code its own way.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ import ipaddress
 import socket
 import subprocess
 
+import segno
 from django.conf import settings
 from django.http import HttpRequest
 from django.http.request import split_domain_port
@@ -38,6 +45,12 @@ def absolute_url(request: HttpRequest, path: str) -> str:
     if settings.HALL_URL:
         return settings.HALL_URL + path
     return request.build_absolute_uri(path)
+
+
+def qr_code(url: str) -> segno.QRCode:
+    """The QR code of an address made by ``absolute_url``; medium error correction survives
+    a smudged card or a glare on the projector screen."""
+    return segno.make(url, error="m")
 
 
 def context(request: HttpRequest) -> dict[str, object]:

@@ -195,3 +195,34 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(
     expect(champions).to_contain_text("The tournament is finished.")
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
+
+
+def test_draw_round_1_is_enabled_by_the_last_check_in_without_a_reload(
+    live_server, page, director, make_tournament
+):
+    from tournaments.models import Player
+
+    t = make_tournament(2)
+    Player.objects.filter(tournament=t, name="Player B004").update(checked_in=False)
+    page.goto(live_server.url + "/director/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-director-password")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/director/{t.slug}/players/")
+    draw = page.get_by_role("button", name="Draw round 1")
+    expect(draw).to_be_disabled()
+    expect(page.locator("#readiness")).to_contain_text("Not seatable yet")
+
+    page.get_by_role("button", name="Check in Player B004").click()
+    expect(page.locator("#readiness")).to_contain_text("Ready: 2 tables")
+    # The button follows the box above it, both ways, with no reload.
+    expect(draw).to_be_enabled()
+    page.get_by_role("button", name="Undo check-in of Player A001").click()
+    expect(page.locator("#readiness")).to_contain_text("Not seatable yet")
+    expect(draw).to_be_disabled()
+    page.get_by_role("button", name="Check in Player A001").click()
+    expect(page.locator("#readiness")).to_contain_text("Ready: 2 tables")
+    expect(draw).to_be_enabled()
+    draw.click()
+    expect(page.locator("h1")).to_have_text("Round 1 seating")
+    assert t.rounds.count() == 1

@@ -4,6 +4,7 @@ hall name that signs in, links a table and stores a hand over plain HTTP."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import socket
@@ -289,3 +290,28 @@ def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_h
             browser.close()
     hands = HandEntry.objects.filter(match__round__tournament=t, match__table=1)
     assert [(h.number, h.maker, h.maker_tricks) for h in hands] == [(1, "S", 3)]
+
+
+def serve_banner(url: str) -> str:
+    from tournaments.management.commands.serve import Command
+
+    out = io.StringIO()
+    Command(stdout=out).banner(url, ["192.168.7.20"], 8000, https=False)
+    return out.getvalue()
+
+
+def test_the_event_server_says_where_the_players_and_the_projector_look(make_tournament):
+    hall = "http://192.168.7.20:8000"
+    assert f"Players' phones:        {hall}/ (each event's page is /e/<event>/)" in (
+        serve_banner(hall)
+    )
+    t = make_tournament(1, name="Snowman Open")
+    printed = serve_banner(hall)
+    assert f"Console for this hall:  {hall}/director/" in printed
+    assert f"Players' phones:      {hall}/e/{t.slug}/" in printed
+    assert f"Projector:            {hall}/p/{t.slug}/" in printed
+    # With no hall network the laptop's own address is all there is.
+    alone = serve_banner("")
+    assert f"Players' phones:      http://127.0.0.1:8000/e/{t.slug}/" in alone
+    readme = (ROOT / "README.md").read_text()
+    assert "/e/<event>/" in readme and "/p/<event>/" in readme

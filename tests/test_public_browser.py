@@ -263,6 +263,80 @@ def test_large_text_mode_enlarges_the_card_and_is_remembered(live_server, phone,
     shot(page, "07-large-text")
 
 
+def running_card(live_server, phone, make_tournament, left: timedelta, **extra):  # noqa: ANN201
+    """A phone on the card of a seated player whose round has ``left`` to run."""
+    t = make_tournament(2, round_minutes=20)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=20) + left)
+    page = phone(**extra)
+    page.goto(card_url(live_server, t, Seating.objects.filter(round=rnd).first().player))
+    return page
+
+
+BOTTOM = "sel => document.querySelector(sel).getBoundingClientRect().bottom"
+
+
+def test_with_large_text_the_clock_is_on_the_first_screen_of_a_phone(
+    live_server, phone, make_tournament
+):
+    page = running_card(live_server, phone, make_tournament, timedelta(minutes=12))
+    expect(page.locator("[data-clock-time]")).to_have_text(re.compile(r"^1[12]:\d\d$"))
+    assert page.evaluate(BOTTOM, ".clock") <= 844
+    shot(page, "08-card-clock-normal")
+    page.get_by_role("button", name="Larger text").tap()
+    expect(page.get_by_role("button", name="Larger text")).to_have_attribute("aria-pressed", "true")
+    page.evaluate("window.scrollTo(0, 0)")
+    # The table, the seat and the clock: what a player glances at, without scrolling.
+    for part in (".table-no", ".seat-name", ".clock"):
+        assert page.evaluate(BOTTOM, part) <= 844, part
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "08-card-clock-large-first-screen.png"))
+    shot(page, "08-card-clock-large")
+
+
+def test_not_you_choose_again_is_a_thumb_sized_target(live_server, phone, make_tournament):
+    page = running_card(live_server, phone, make_tournament, timedelta(minutes=12))
+    link = page.get_by_role("link", name=re.compile(r"^Not .*\? Choose again$"))
+    box = link.bounding_box()
+    assert box is not None and box["height"] >= 44, box
+
+
+def test_the_clock_turns_red_when_time_runs_out_not_only_at_the_directors_call(
+    live_server, phone, make_tournament
+):
+    page = running_card(live_server, phone, make_tournament, timedelta(seconds=3))
+    state = page.locator("[data-clock-state]")
+    expect(state).to_have_text("Time left")
+    colour = "sel => getComputedStyle(document.querySelector(sel)).color"
+    assert page.evaluate(colour, "[data-clock-state]") != "rgb(163, 0, 11)"
+    # No reload and no call by the director: the clock reaching zero is the call (§7).
+    expect(state).to_have_text("Time is called", timeout=WAIT)
+    expect(page.locator("[data-clock-time]")).to_have_text("0:00")
+    for part in ("[data-clock-state]", "[data-clock-time]"):
+        assert page.evaluate(colour, part) == "rgb(163, 0, 11)", part
+    shot(page, "09-card-time-ran-out")
+
+
+@pytest.mark.parametrize(("width", "height"), [(1920, 1080), (1280, 720)])
+def test_the_projector_qr_code_is_large_enough_to_scan_across_a_hall(
+    live_server, chromium, make_tournament, width, height
+):
+    t = event_after(make_tournament, 3, 1)  # round 2 seated: the seating pages show
+    projector = chromium.new_page(viewport={"width": width, "height": height})
+    projector.goto(f"{live_server.url}/p/{t.slug}/")
+    qr = projector.locator(".proj-qr img")
+    expect(qr).to_be_visible()
+    box = qr.bounding_box()
+    assert box is not None
+    # 360 px of 1920 and in proportion on a smaller screen, square, wholly on the screen.
+    assert box["width"] >= 360 * width / 1920 and abs(box["width"] - box["height"]) < 2, box
+    assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, box
+    assert projector.evaluate("document.documentElement.scrollWidth") <= width
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    projector.screenshot(path=str(SHOTS / f"10-projector-{width}x{height}.png"))
+    projector.close()
+
+
 def axe_violations(page: Page) -> list[dict]:
     page.evaluate(AXE.read_text())
     result = page.evaluate(

@@ -116,6 +116,15 @@ def test_an_unknown_event_or_a_forged_player_is_a_404(client, make_tournament):
     assert client.get(f"/e/{t.slug}/me/-3/").status_code == 404
 
 
+def test_the_clock_offset_of_an_unknown_event_is_a_404_like_every_other_address(
+    client, make_tournament
+):
+    t = make_tournament(1)
+    assert client.get(url("now", t.slug)).status_code == 200
+    for name in ("now", "event", "qr", "clock", "projector", "standings"):
+        assert client.get(url(name, "no-such-event")).status_code == 404, name
+
+
 # --- my card -----------------------------------------------------------------------------
 
 
@@ -567,7 +576,8 @@ PINNED = {
     "projector body": 10,
     "projector": 9,
     "qr": 2,
-    "now": 0,
+    # One indexed lookup: an unknown event's now.json is a 404 like every other (issue 20).
+    "now": 1,
     "clock": 2,
 }
 
@@ -646,3 +656,15 @@ def test_every_visible_string_of_the_public_templates_is_marked_for_translation(
             template.name,
             attribute,
         )
+
+
+def test_no_template_comment_spans_lines_and_shows_on_the_page() -> None:
+    # Django's {# #} ends with its line: a longer one is printed on the page as text.
+    root = Path(__file__).resolve().parent.parent / "templates"
+    offenders = [
+        f"{path.relative_to(root)}:{number}"
+        for path in sorted(root.rglob("*.html"))
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if line.count("{#") > line.count("#}")
+    ]
+    assert offenders == []

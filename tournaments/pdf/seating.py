@@ -9,8 +9,6 @@ from __future__ import annotations
 from io import BytesIO
 from typing import Any
 
-from reportlab.graphics.barcode.qr import QrCodeWidget
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib.units import inch
 from reportlab.platypus import (
     BaseDocTemplate,
@@ -28,6 +26,7 @@ from ..domain.hands import Seat, Team
 from ..services.names import sort_key
 from ..services.sheets import Seated, SeatingSheet
 from . import styles as st
+from .qr import QrFlowable
 
 COLUMN_GAP = 0.3 * inch
 PHONE_CAPTION = "Your seat, the clock and the standings on your phone: scan, or open"
@@ -43,10 +42,7 @@ def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: 
 
 def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
     """The event page's QR code beside its address: players scan it for their own card."""
-    widget = QrCodeWidget(url, barLevel="M")
-    x0, y0, x1, y1 = widget.getBounds()
-    drawing = Drawing(size, size, transform=[size / (x1 - x0), 0, 0, size / (y1 - y0), 0, 0])
-    drawing.add(widget)
+    drawing = QrFlowable(url, size)
     text = Paragraph(f"{st.escape(caption)}<br/><b>{st.escape(url)}</b>", style)
     return Table(
         [[drawing, text]],

@@ -9,38 +9,18 @@ from __future__ import annotations
 
 from io import BytesIO
 
-import segno
 from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
 
 from ..domain.hands import Seat
 from ..services.sheets import Seated, TableCard, TableCards
 from . import styles as st
+from .qr import draw_qr
 
 QR_MAX = 3.2 * inch
 TABLE_SIZE = 1.5 * inch
 NUMBER_SIZE = 150
 PLAYERS_QR = 0.85 * inch
-
-
-def draw_qr(c: Canvas, url: str, x: float, y: float, size: float) -> None:
-    """The QR code with its lower left corner at (x, y), quiet zone included."""
-    qr = segno.make(url, error="m")
-    rows = list(qr.matrix_iter(scale=1, border=4))
-    module = size / len(rows)
-    path = c.beginPath()
-    for r, row in enumerate(rows):
-        top = y + size - (r + 1) * module
-        run_start: int | None = None
-        # One rectangle per run of dark modules keeps the page small and fast to draw.
-        for col, dark in enumerate([*row, False]):
-            if dark and run_start is None:
-                run_start = col
-            elif not dark and run_start is not None:
-                path.rect(x + run_start * module, top, (col - run_start) * module, module)
-                run_start = None
-    c.setFillColorRGB(0, 0, 0)
-    c.drawPath(path, stroke=0, fill=1)
 
 
 def fitted_size(text: str, font: str, size: float, width: float, smallest: float = 8) -> float:

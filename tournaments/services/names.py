@@ -4,6 +4,11 @@ The find-your-seat list on the screen and the printed one, the players' pages, t
 console and the sheets all sort with ``sort_key``, so a name sits in the same place
 wherever it is read. Matching a person across events is a different question with its
 own key (``services.people.name_key``).
+
+``fold`` is the one name rule of reading: the search on the phones, the standings filter
+and ``sort_key`` all fold through it, so "lukasz" finds Łukasz, "soren" Søren and a
+phone's curly "o’brien" O'Brien. tests/test_names.py fails when code elsewhere folds
+names its own way.
 """
 
 from __future__ import annotations
@@ -31,13 +36,23 @@ UNDECOMPOSED = str.maketrans(
 )
 
 
+# Apostrophes, straight or as a phone's keyboard curls them, vanish ("O’Brien" is
+# "obrien"); hyphens and dashes part words ("Mary-Jo" is "mary jo").
+APOSTROPHES = "'\u2018\u2019\u201b\u02bc\u02b9\u0060\u00b4\u2032"
+HYPHENS = "-\u2010\u2011\u2012\u2013\u2014\u2212"
+PUNCTUATION = str.maketrans({**dict.fromkeys(APOSTROPHES, ""), **dict.fromkeys(HYPHENS, " ")})
+
+
 def fold(text: str) -> str:
-    """Lower case without accents: 'Zoë' and 'ZOE' fold alike."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+    """Lower case without accents or apostrophes: 'Zoë' and 'ZOE', 'Łukasz' and 'lukasz',
+    "O'Brien" and 'obrien' fold alike. Spaces are kept as typed (the search splits words)."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(UNDECOMPOSED))
+    bare = "".join(c for c in decomposed if not unicodedata.combining(c))
+    # NFKD may decompose a letter into one the table knows (a compatibility form).
+    return bare.translate(UNDECOMPOSED).translate(PUNCTUATION).casefold()
 
 
 def sort_key(name: str) -> tuple[str, str]:
     """Alphabetical as people read it: accents and case do not move a name ('Łukasz'
     sorts with the L's, 'émile' with 'Emile'); the name itself breaks a tie."""
-    return fold(name.translate(UNDECOMPOSED)), name
+    return fold(name), name

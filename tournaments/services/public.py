@@ -150,9 +150,11 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
         "pk", "name", "division", "withdrawn"
     ):
         folded = fold(name)
-        starts = folded.replace("-", " ").split()
+        starts = folded.split()
+        # "jeanluc" finds Jean-Luc: a telling word may run across the name's word breaks.
+        joined = "".join(starts)
         if all(
-            any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in folded) for w in words
+            any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in joined) for w in words
         ):
             found.append(Found(pk, name, division, withdrawn))
     return sorted(found, key=lambda f: sort_key(f.name))[:SEARCH_LIMIT]

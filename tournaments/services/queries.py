@@ -61,6 +61,10 @@ def find_tournament(slug: str) -> Tournament | None:
         return None
 
 
+def tournament_exists(slug: str) -> bool:
+    return Tournament.objects.filter(slug=slug).exists()
+
+
 def tournament_by_id(pk: int) -> Tournament:
     return Tournament.objects.get(pk=pk)
 

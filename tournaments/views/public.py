@@ -15,7 +15,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
 
-import segno
 from django.http import (
     Http404,
     HttpRequest,
@@ -31,6 +30,8 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from snowman.hall import absolute_url, qr_code
 
 from ..services import public as svc
 from ..services import queries
@@ -89,6 +90,11 @@ def _versioned(
     return response
 
 
+def _event_url(request: HttpRequest, t: Tournament) -> str:
+    """The players' event page at the hall address: what the projector prints and encodes."""
+    return absolute_url(request, reverse("public:event", args=[t.slug]))
+
+
 def _tournament_or_404(slug: str) -> Tournament:
     found = queries.find_tournament(slug)
     if found is None:
@@ -136,7 +142,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "found": found,
             "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
-            "event_url": request.build_absolute_uri(reverse("public:event", args=[t.slug])),
+            "event_url": _event_url(request, t),
         }
         return render(request, "public/event.html", ctx)
 
@@ -281,7 +287,11 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 @never_cache
 @require_GET
 def server_now(request: HttpRequest, slug: str) -> JsonResponse:
-    """The server's time, for the phone's clock offset: no database work at all."""
+    """The server's time, for the phone's clock offset. One indexed lookup so that an
+    unknown event is a 404 here as on every other address under /e/; it runs before the
+    clock is read, so it does not skew the offset the phone measures."""
+    if not queries.tournament_exists(slug):
+        raise Http404(_("No such event."))
     return JsonResponse({"now_ms": int(time.time() * 1000)})
 
 
@@ -290,9 +300,9 @@ def qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The event page's address as a QR code (SVG), for the projector and the sheets."""
 
     def build(t: Tournament) -> HttpResponse:
-        url = request.build_absolute_uri(reverse("public:event", args=[t.slug]))
+        url = _event_url(request, t)
         out = io.BytesIO()
-        segno.make(url, error="m").save(out, kind="svg", scale=8, border=2, light="#fff")
+        qr_code(url).save(out, kind="svg", scale=8, border=2, light="#fff")
         return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
     return _versioned(request, slug, (), build, salt=_salt(request.get_host()))
@@ -324,7 +334,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
             "top": top,
             "any_lot": any(r.lot for rows in top.values() for r in rows),
             "final": svc.final_view(t),
-            "event_url": request.build_absolute_uri(reverse("public:event", args=[t.slug])),
+            "event_url": _event_url(request, t),
         }
     )
     return ctx

@@ -95,7 +95,7 @@ def table_cards(request: HttpRequest, slug: str) -> FileResponse:
 
 def _players_url(request: HttpRequest, slug: str) -> str:
     """The players' event page, printed as a QR code on the seating sheet and cards."""
-    return request.build_absolute_uri(reverse("public:event", args=[slug]))
+    return absolute_url(request, reverse("public:event", args=[slug]))
 
 
 @desk_required

@@ -15,12 +15,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import segno
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from snowman.hall import hall_addresses
+from snowman.hall import hall_addresses, qr_code
+from tournaments.services import queries
 from tournaments.services.backup import Timer
 
 
@@ -29,6 +29,10 @@ def hall_url(address: str, port: int, https: bool) -> str:
     default = 443 if https else 80
     host = f"[{address}]" if ":" in address else address
     return f"{scheme}://{host}" + ("" if port == default else f":{port}")
+
+
+# More open events than this is a test database, not a hall: the console lists them all.
+EVENTS_LISTED = 5
 
 
 class Command(BaseCommand):
@@ -108,6 +112,19 @@ class Command(BaseCommand):
         if code not in (0, -signal.SIGTERM, -signal.SIGINT):
             raise CommandError(f"granian stopped with status {code}.")
 
+    def players_banner(self, base: str) -> None:
+        """Where the players look: each open event's page (their seat, clock and standings
+        on their phones) and its projector, at the address the console was printed with."""
+        write = self.stdout.write
+        events = list(queries.open_tournaments(EVENTS_LISTED))
+        for t in events:
+            write(f"  {t.name}:")
+            write(f"    Players' phones:      {base}/e/{t.slug}/ (QR on the projector and sheets)")
+            write(f"    Projector:            {base}/p/{t.slug}/ (the hall's screen)")
+        if not events:
+            write(f"  Players' phones:        {base}/ (each event's page is /e/<event>/)")
+            write(f"  Projector:              {base}/p/<event>/ (the console links it)")
+
     def banner(self, url: str, addresses: list[str], port: int, https: bool) -> None:
         write = self.stdout.write
         write("")
@@ -123,9 +140,10 @@ class Command(BaseCommand):
             write(f"  Also reachable at:      {hall_url(address, port, https)}/")
         local = hall_url("127.0.0.1", port, https)
         write(f"  On this laptop:         {local}/ (tablets cannot use it)")
+        self.players_banner(url or local)
         if url:
             write("  Scan to open the console on a phone or tablet:")
-            qr = segno.make(f"{url}/director/", error="m")
+            qr = qr_code(f"{url}/director/")
             qr.terminal(out=self.stdout._out, compact=True)  # type: ignore[arg-type]
         if settings.BACKUP_MINUTES > 0:
             write(

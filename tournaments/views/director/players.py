@@ -197,10 +197,19 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     if request.htmx:
         desk_mode = request.POST.get("mode") == "desk"
         cell = None if desk_mode else checkin_cell(player, request.path, csrf_field(request))
+        drawn = desk_mode or queries.last_preliminary(t) is not None
         return render(
             request,
             "director/players/_checkin_response.html",
-            {"tournament": t, "record": player, "cell": cell, "ready": readiness(t)},
+            {
+                "tournament": t,
+                "record": player,
+                "cell": cell,
+                "ready": readiness(t),
+                "desk_mode": desk_mode,
+                "drawn": drawn,
+                "remedy": not drawn and bool(remedies(t)),
+            },
         )
     messages.success(request, f"{player.name} {'checked in' if value else 'not checked in'}.")
     return _back(request, "director:players", t.slug)

@@ -6,7 +6,6 @@ from collections.abc import Callable, Hashable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-import segno
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.forms import Form
@@ -17,7 +16,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from snowman.hall import absolute_url
+from snowman.hall import absolute_url, qr_code
 
 from ... import csvcells
 from ...forms import (
@@ -589,7 +588,7 @@ def _table_context(
         "seats": view.seats,
         "link": link,
         "link_url": url,
-        "qr": segno.make(url).svg_inline(scale=4) if url else None,
+        "qr": qr_code(url).svg_inline(scale=4) if url else None,
         "overrides": view.overrides,
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),
         "override_form": OverrideForm(),
