@@ -161,6 +161,7 @@ async function pollOnce() {
   setOnline(true);
   const data = await res.json();
   // A poll that crossed one of our own writes may predate it: the next poll is current.
+  st.fullReads += 1;
   if (mark === st.writes) {
     acceptState(data, sentAt, Date.now(), res.headers.get("ETag"));
     recover(data);

@@ -2,6 +2,7 @@
  * the entry, the end of the match, where to go next, the history and the refusals. */
 
 import { poll } from "./api.js";
+import { renderHelp } from "./help.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
@@ -342,6 +343,7 @@ function banner(v) {
 
 export function render() {
   renderNet();
+  renderHelp();
   renderClock();
   renderRefused();
   const v = view();

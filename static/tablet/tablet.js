@@ -16,6 +16,7 @@ import {
 } from "./actions.js";
 import { closeDialog, dropDialog, onClose, updateDialog } from "./dialog.js";
 import { $ } from "./dom.js";
+import { helpDialog, onHelp, readHelp } from "./help.js";
 import { render, renderClock } from "./render.js";
 import { ds, resetEntry, st, ui } from "./store.js";
 import { view } from "./view.js";
@@ -26,6 +27,7 @@ if (ds.scope) {
   onChange(render);
   onAction(render);
   onClose(render);
+  onHelp(render);
   wireEntry();
   wireButtons();
   start();
@@ -65,6 +67,7 @@ function wireEntry() {
 
 /* The buttons that act (actions.js) and the dialog's. */
 function wireButtons() {
+  $("tb-help").addEventListener("click", helpDialog);
   $("tb-change-answer").addEventListener("click", changeAnswerDialog);
   $("tb-entry-change-answer").addEventListener("click", changeAnswerDialog);
   $("tb-save").addEventListener("click", saveHand);
@@ -103,7 +106,7 @@ function start() {
   window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush };
 
   render();
-  const beat = () => poll().finally(() => setTimeout(beat, pollDelay(POLL_MS)));
+  const beat = () => poll().then(readHelp).finally(() => setTimeout(beat, pollDelay(POLL_MS)));
   beat();
   setInterval(renderClock, 250);
   setInterval(() => { if (st.queue.length && !st.flushing) flush(); }, 5000);

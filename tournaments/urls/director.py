@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import attendance, events, players, results, rounds
+from ..views.director import attendance, events, help, players, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -18,6 +18,9 @@ urlpatterns = [
     path(T + "players/<int:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<int:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
+    path(T + "help/", help.page, name="help"),
+    path(T + "help/banner/", help.banner, name="help_banner"),
+    path(T + "help/<int:pk>/<slug:action>/", help.answer, name="help_answer"),
     path(T + "draw/", rounds.draw, name="draw"),
     path(T + "draw/remedy/", rounds.draw_remedy, name="draw_remedy"),
     path(T + "rounds/next/", rounds.seat_next, name="seat_next"),

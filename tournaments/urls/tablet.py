@@ -13,6 +13,8 @@ urlpatterns = [
     path("table/undo", views.undo, name="undo"),
     path("table/answer-call", views.answer_call, name="answer_call"),
     path("table/confirm", views.confirm, name="confirm"),
+    path("table/help", views.call_director, name="help"),
+    path("table/help.json", views.help_state, name="help_state"),
     path("sw.js", views.service_worker, name="service_worker"),
     # Last: a token never shadows the paths above.
     # Tokens are token_urlsafe(): slug characters only, so anything else (a NUL byte,

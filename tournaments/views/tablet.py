@@ -31,7 +31,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
 from .. import forms_tablet as forms
-from ..services import BadRequest, Conflict, NotFound, ServiceError
+from ..services import BadRequest, Conflict, NotFound, ServiceError, help_requests
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -151,7 +151,9 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
 @ensure_csrf_cookie
 @table_session(page=True)
 def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
-    return render(request, "tablet/table.html", {"scope": scope})
+    return render(
+        request, "tablet/table.html", {"scope": scope, "help_words": help_requests.tablet_words()}
+    )
 
 
 @require_GET
@@ -256,6 +258,42 @@ def confirm(scope: service.TableScope, form: forms.ConfirmForm) -> int:
         answers=form.answers(),
         match_id=d["match"],
     ).pk
+
+
+@require_POST
+@table_session()
+@json_action(forms.HelpForm)
+def call_director(
+    request: HttpRequest, scope: service.TableScope, form: forms.HelpForm
+) -> HttpResponse:
+    """The table calls the director: 201 with the new request, 200 with the one already
+    open (a second tap, the other device), 429 while the table cools down."""
+    try:
+        raised = help_requests.call_director(
+            scope.tournament,
+            scope.table,
+            reason=form.cleaned_data["reason"],
+            by=scope.actor,
+        )
+    except help_requests.CoolingDown as exc:
+        response = _error(exc.message, exc.status)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    return JsonResponse(
+        {"help": help_requests.request_json(raised.request), "duplicate": raised.duplicate},
+        status=200 if raised.duplicate else 201,
+    )
+
+
+@require_GET
+@never_cache
+@table_session()
+def help_state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+    """The table's call for the director: read on load, after a full state read, and every
+    poll while a call is open (so only the tables that called ask)."""
+    now = timezone.now()
+    found = help_requests.table_request(scope.tournament_id, scope.table, now)
+    return JsonResponse({"help": help_requests.request_json(found)})
 
 
 @require_GET
