@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tournaments.models import HelpRequest, TableLink, Tournament
-from tournaments.services import rounds
+from tournaments.models import HelpRequest, Match, TableLink, Tournament
+from tournaments.services import rounds, table_codes
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -101,3 +101,72 @@ def test_a_call_from_the_tablet_reaches_the_console_and_its_answers_reach_the_ta
     assert HelpRequest.objects.count() == 1
     tablet.context.close()
     console.context.close()
+
+
+@SIZES
+def test_a_table_taken_over_with_its_code_keeps_every_hand_once_and_the_old_tablet_is_told(
+    chromium, live_server, make_tournament, viewport
+):
+    from tests.test_tablet_browser import enter, start
+
+    t = seated(make_tournament, tables=1)
+    first = chromium.new_context(viewport=viewport)
+    a = first.new_page()
+    open_table(a, live_server, t, 1)
+    start(a, "N")
+    enter(a, "E", 3)
+    expect(a.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
+
+    # The first tablet loses the network with three hands not yet sent.
+    first.set_offline(True)
+    for maker, tricks in (("N", 4), ("S", 5), ("W", 3)):
+        enter(a, maker, tricks)
+    expect(a.locator("#tb-net")).to_have_text("Offline · 3 not yet sent")
+    shot(a, "takeover-01-offline")
+
+    # A second device takes the table over with the code on the card.
+    second = chromium.new_context(viewport=viewport)
+    b = second.new_page()
+    b.goto(f"{live_server.url}/t/")
+    shot(b, "takeover-02-code")
+    code = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True).code
+    b.get_by_label("Table code").fill(f"{code[:3].lower()} {code[3:]}")
+    b.get_by_role("button", name="Open the table").click()
+    expect(b).to_have_url(re.compile(r"/t/table/$"))
+    expect(b.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
+    # It has what the server acknowledged: hand 1; the table enters the other three again.
+    expect(b.locator("#tb-hands li")).to_have_count(1, timeout=12_000)
+    for maker, tricks in (("N", 4), ("S", 5), ("W", 3)):
+        enter(b, maker, tricks)
+    expect(b.locator("#tb-hands li")).to_have_count(4, timeout=12_000)
+    expect(b.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
+
+    # The code leaked: the director re-issues it; the device keeping score keeps going.
+    table_codes.reissue_code(t, 1, by="director")
+
+    # The first tablet comes back: it is told it was replaced and sends nothing.
+    first.set_offline(False)
+    a.evaluate("window.dispatchEvent(new Event('online'))")
+    expect(a.locator("#tb-net")).to_have_text("Replaced", timeout=12_000)
+    expect(a.locator("#tb-banner")).to_contain_text("Another device took this table over")
+    expect(a.locator("#tb-refused li")).to_have_count(3)
+    assert a.evaluate("window.snowmanTablet.queue().length") == 0
+    shot(a, "takeover-03-replaced")
+
+    enter(b, "E", 3)
+    expect(b.locator("#tb-hands li")).to_have_count(5, timeout=12_000)
+    expect(b.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
+    shot(b, "takeover-04-new-device")
+    match = Match.objects.get(round__tournament=t, table=1)
+    standing = list(match.hands.filter(state="standing").order_by("number"))
+    assert [h.number for h in standing] == [1, 2, 3, 4, 5]
+    assert match.hands.count() == 5  # every hand exactly once, none of the old tablet's
+    assert [(h.maker, h.maker_tricks) for h in standing] == [
+        ("E", 3),
+        ("N", 4),
+        ("S", 5),
+        ("W", 3),
+        ("E", 3),
+    ]
+    first.close()
+    second.close()

@@ -553,6 +553,12 @@ class TableLink(models.Model):
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The short code printed beside the QR and typed at /t/ (issue 23): unique among every
+    # code ever issued, so a re-issued (revoked) code can never open a table again.
+    code = models.CharField(max_length=8, unique=True, null=True, blank=True)
+    # Which device holds the table: a takeover with the code raises it, and every session
+    # opened before answers "replaced" (403) and sends nothing more.
+    device = models.PositiveIntegerField(default=1)
 
     objects = TableLinkQuerySet.as_manager()
 

@@ -140,6 +140,7 @@ async function pollOnce() {
   if (res.status === 403) {
     const data = await res.json().catch(() => ({}));
     st.revoked = data.error || "This tablet is no longer linked to the table.";
+    if (data.replaced) replaced();
     setOnline(true);
     changed();
     return;
@@ -223,6 +224,23 @@ function recover(state) {
   if (lost.length) saveQueue();
 }
 
+/* Another device took the table over with its code: nothing this tablet still holds may
+ * reach the table, now or if it is ever linked again. What was not sent is shown as not
+ * sent (to be entered on the new device), and the acknowledged hands are forgotten so no
+ * recovery resends them over the new device's. */
+function replaced() {
+  st.replaced = true;
+  for (const q of st.queue) {
+    st.refused.push({ id: q.id, label: queueLabel(q),
+      error: "another device keeps this table's score now: enter it there." });
+  }
+  st.queue = [];
+  saveQueue();
+  store("refused", st.refused);
+  st.sent = [];
+  store("sent", st.sent);
+}
+
 function drop(q) {
   st.queue = st.queue.filter((x) => x.id !== q.id);
   saveQueue();
@@ -256,6 +274,7 @@ async function sendFirst(q) {
     const data = isJson(res) ? await res.json().catch(() => ({})) : {};
     if (data.revoked || !isJson(res)) {
       st.revoked = data.error || "This tablet's table session has ended.";
+      if (data.replaced) replaced();
       return "stop";
     }
   }

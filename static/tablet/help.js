@@ -7,7 +7,9 @@ import { $ } from "./dom.js";
 import { ds, st } from "./store.js";
 
 // The words a person reads, translated by the server (tablet/table.html).
-const words = JSON.parse((document.getElementById("tb-help-words") || {}).textContent || "{}");
+const words = (() => {
+  try { return JSON.parse(ds.helpWords || "{}"); } catch (e) { return {}; }
+})();
 const w = (k, fallback) => words[k] || fallback;
 // A resolved call stays on screen this long after the tablet first sees it.
 const RESOLVED_SHOWN_MS = 120000;

@@ -48,7 +48,8 @@ function renderNet() {
   const waiting = st.queue.length;
   let text;
   let cls;
-  if (st.revoked) { text = "Link revoked"; cls = "bad"; }
+  if (st.replaced) { text = "Replaced"; cls = "bad"; }
+  else if (st.revoked) { text = "Link revoked"; cls = "bad"; }
   else if (!st.online) {
     text = waiting ? `Offline · ${waiting} not yet sent` : "Offline";
     cls = "bad";
@@ -317,6 +318,7 @@ function renderRefused() {
 }
 
 function banner(v) {
+  if (st.replaced) return st.revoked;
   if (st.revoked) {
     return `${st.revoked}${st.queue.length ? ` ${st.queue.length} entries are kept on this tablet `
       + "and are sent once it is linked again." : ""}`;

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import attendance, events, help, players, results, rounds
+from ..views.director import attendance, devices, events, help, players, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -37,6 +37,7 @@ urlpatterns = [
     path(TABLE + "override/", rounds.table_override, name="table_override"),
     path(TABLE + "close/", rounds.table_close, name="table_close"),
     path(TABLE + "relink/", rounds.table_relink, name="table_relink"),
+    path(TABLE + "code/", devices.table_code, name="table_code"),
     path(TABLE + "first-dealer/", rounds.table_first_dealer, name="table_first_dealer"),
     path(TABLE + "answer/", rounds.table_answer, name="table_answer"),
     path(TABLE + "insert/", rounds.table_insert, name="table_insert"),

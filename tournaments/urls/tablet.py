@@ -6,6 +6,8 @@ from ..views import tablet as views
 
 app_name = "tablet"
 urlpatterns = [
+    # The short address a table's code is typed at (issue 23).
+    path("", views.take_over, name="code"),
     path("table/", views.table, name="table"),
     path("table/state.json", views.state, name="state"),
     path("table/hands", views.hands, name="hands"),

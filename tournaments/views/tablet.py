@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -26,12 +27,16 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from snowman.throttle import client_ip
 
 from .. import forms_tablet as forms
-from ..services import BadRequest, Conflict, NotFound, ServiceError, help_requests
+from ..forms import TableCodeForm
+from ..services import BadRequest, Conflict, NotFound, ServiceError, help_requests, table_codes
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -39,6 +44,12 @@ View = Callable[..., HttpResponse]
 
 def _error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
+
+
+def _forbidden(exc: service.Forbidden) -> JsonResponse:
+    """403: no live session, another table's match, a revoked link, or a device replaced
+    by a takeover (``replaced``: the tablet drops what it still holds)."""
+    return _error(exc.message, 403, revoked=exc.revoked, replaced=exc.replaced)
 
 
 def table_session(
@@ -66,7 +77,7 @@ def table_session(
                     return render(
                         request, "tablet/forbidden.html", {"message": exc.message}, status=403
                     )
-                return _error(exc.message, 403, revoked=exc.revoked)
+                return _forbidden(exc)
             return view(request, scope, *args, **kwargs)
 
         return wrapper
@@ -100,7 +111,7 @@ def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
                     return _error(form.first_error, ServiceError.status)
                 return view(request, scope, form)
             except service.Forbidden as exc:
-                return _error(exc.message, 403, revoked=exc.revoked)
+                return _forbidden(exc)
             except Conflict as exc:
                 # A stale request is answered with the state it should have answered, so
                 # the tablet shows it at once (docs/rules.md §7).
@@ -129,6 +140,11 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("Unknown table link.") from None
     except service.Forbidden as exc:
         return render(request, "tablet/forbidden.html", {"message": exc.message}, status=403)
+    return _into_table(scope)
+
+
+def _into_table(scope: service.TableScope) -> HttpResponse:
+    """The table session's cookie, and on to the table screen."""
     # The token leaves the address bar (and the history) at once.
     screen = reverse("tablet:table")
     response = HttpResponseRedirect(screen)
@@ -146,13 +162,46 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+# Wrong codes one address may type in ``CODE_WINDOW`` seconds before it must wait.
+CODE_TRIES = 10
+CODE_WINDOW = 600
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def take_over(request: HttpRequest) -> HttpResponse:
+    """``/t/``: type the table's code (printed beside the QR) to take the table over on
+    this device; every device that held it before is told it was replaced."""
+    form = TableCodeForm(request.POST or None)
+    if request.method == "GET":
+        return render(request, "tablet/code.html", {"form": form})
+    key = f"snowman:table-code:{client_ip(request)}"
+    tries = cache.get(key, 0)
+    if tries >= CODE_TRIES:
+        form.add_error(
+            None, _("Too many wrong codes from this device. Wait ten minutes or ask the director.")
+        )
+        return render(request, "tablet/code.html", {"form": form}, status=429)
+    if form.is_valid():
+        try:
+            link = table_codes.take_over(form.cleaned_data["code"])
+        except NotFound as exc:
+            cache.set(key, tries + 1, CODE_WINDOW)
+            form.add_error("code", exc.message)
+        else:
+            return _into_table(service.taken_over(link))
+    return render(request, "tablet/code.html", {"form": form}, status=422)
+
+
 @require_GET
 @never_cache
 @ensure_csrf_cookie
 @table_session(page=True)
 def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     return render(
-        request, "tablet/table.html", {"scope": scope, "help_words": help_requests.tablet_words()}
+        request,
+        "tablet/table.html",
+        {"scope": scope, "help_words": json.dumps(help_requests.tablet_words())},
     )
 
 
@@ -179,7 +228,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
             return not_modified
         data = service.table_state(scope, now, match_id=match_id)
     except service.Forbidden as exc:
-        return _error(exc.message, 403, revoked=exc.revoked)
+        return _forbidden(exc)
     except ServiceError as exc:
         return _error(exc.message, exc.status)
     response = JsonResponse(data)
