@@ -170,3 +170,38 @@ def test_a_table_taken_over_with_its_code_keeps_every_hand_once_and_the_old_tabl
     ]
     first.close()
     second.close()
+
+
+def test_a_player_calls_the_director_from_their_phone_card(
+    chromium, live_server, make_tournament, director
+):
+    from tournaments.models import Seating
+
+    t = seated(make_tournament)
+    seat = Seating.objects.filter(round__tournament=t, table=1).select_related("player")[0]
+    phone = chromium.new_context(viewport={"width": 390, "height": 844}).new_page()
+    errors: list[str] = []
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    console = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign_in(console, live_server)
+    console.goto(f"{live_server.url}/director/{t.slug}/desk/")
+    phone.goto(f"{live_server.url}/e/{t.slug}/me/{seat.player_id}/")
+    phone.get_by_role("button", name="Call the director").click()
+    phone.get_by_role("button", name="Device trouble").click()
+    status = phone.locator("[data-help-status]")
+    expect(status).to_have_text("The director is called for your table.")
+    shot(phone, "help-06-phone-called")
+    call = console.locator('.help-call[data-table="1"]')
+    expect(call).to_contain_text("Device trouble", timeout=ONE_POLL)
+    req = HelpRequest.objects.get()
+    assert req.raised_by == f"{seat.player.name} (phone)"
+    from tournaments.services import help_requests
+
+    help_requests.resolve(t, req.pk, req.version, by="director")
+    expect(status).to_have_text("Resolved by director.", timeout=ONE_POLL + 2_000)
+    expect(console.locator(".help-banner")).to_have_count(0, timeout=ONE_POLL)
+    shot(phone, "help-07-phone-resolved")
+    assert errors == []
+    phone.context.close()
+    console.context.close()

@@ -204,3 +204,54 @@ def test_a_request_of_another_event_is_not_found(event, make_tournament, django_
     url = reverse("director:help_answer", args=[event.slug, req.pk, "resolve"])
     assert director.post(url, {"version": 1}).status_code == 404
     assert HelpRequest.objects.get().status == "open"
+
+
+# --- from a player's phone ------------------------------------------------------------
+
+
+def phone_urls(t, player_id: int) -> tuple[str, str]:
+    return (
+        reverse("public:help_state", args=[t.slug, player_id]),
+        reverse("public:help", args=[t.slug, player_id]),
+    )
+
+
+def test_a_player_calls_the_director_for_their_own_table_from_their_card(event):
+    from tournaments.models import Seating
+
+    seat = Seating.objects.filter(round__tournament=event, table=2).select_related("player")[0]
+    state_url, call_url = phone_urls(event, seat.player_id)
+    phone = Client(enforce_csrf_checks=True)
+    r = phone.get(state_url)
+    assert r.json() == {"table": 2, "help": None} and "csrftoken" in r.cookies
+    token = r.cookies["csrftoken"].value
+    assert phone.post(call_url, "{}", content_type="application/json").status_code == 403
+    r = phone.post(
+        call_url, '{"reason": "dispute"}', content_type="application/json", HTTP_X_CSRFTOKEN=token
+    )
+    assert r.status_code == 201 and r.json()["help"]["table"] == 2
+    req = HelpRequest.objects.get()
+    assert req.table == 2 and req.raised_by == f"{seat.player.name} (phone)"
+    # The tablet of that table sees the same request; a second call finds it.
+    assert tablet(event, 2).get("/t/table/help.json").json()["help"]["id"] == req.pk
+    assert call(tablet(event, 2), {})[0] == 200
+    assert phone.get(state_url).json()["help"]["status"] == "open"
+
+
+def test_a_phone_call_names_a_player_of_this_event_who_is_seated(event, make_tournament):
+    from tournaments.models import Player
+
+    other = make_tournament(tables=1, name="Other Night")
+    stranger = Player.objects.filter(tournament=other).first()
+    state_url, call_url = phone_urls(event, stranger.pk)
+    assert Client().get(state_url).status_code == 404
+    assert Client().post(call_url, "{}", content_type="application/json").status_code == 404
+    assert Client().get(reverse("public:help_state", args=["nope", 1])).status_code == 404
+    unseated = make_tournament(tables=1, name="Not Drawn")
+    p = Player.objects.filter(tournament=unseated).first()
+    state_url, call_url = phone_urls(unseated, p.pk)
+    assert Client().get(state_url).json() == {"table": None, "help": None}
+    r = Client().post(call_url, "{}", content_type="application/json")
+    assert r.status_code == 422 and "not seated" in r.json()["error"]
+    assert Client().post(call_url, "[", content_type="application/json").status_code == 400
+    assert not HelpRequest.objects.exists()

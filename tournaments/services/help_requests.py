@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..models import HelpRequest, Match, Tournament
+from ..models import HelpRequest, Match, Player, Round, Seating, Tournament
 from . import Conflict, NotFound, ServiceError, log, now_or
 
 # After a request is resolved the table waits this long before it can call again.
@@ -258,3 +258,39 @@ def tablet_words() -> dict[str, object]:
         "coming": _("On the way:"),
         "resolved": _("Resolved by"),
     }
+
+
+# --- a player's phone -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhoneSeat:
+    """Who the phone's card is for, and the table they sit at now (None: not seated)."""
+
+    name: str
+    table: int | None
+
+
+def phone_seat(tournament: Tournament, player_id: int) -> PhoneSeat:
+    """The card's player and their table in the latest round; NotFound for a player of
+    another event (or none). Two queries."""
+    player = Player.objects.filter(tournament=tournament, pk=player_id).first()
+    if player is None:
+        raise NotFound(_("No such player."))
+    rnd = Round.objects.filter(tournament=tournament).newest()
+    seat = (
+        Seating.objects.filter(round=rnd, player=player).only("table").first()
+        if rnd is not None
+        else None
+    )
+    return PhoneSeat(player.name, seat.table if seat is not None else None)
+
+
+def call_from_phone(
+    tournament: Tournament, player_id: int, *, reason: str, now: datetime | None = None
+) -> Raised:
+    """A player calls the director from their card, for the table they sit at."""
+    seat = phone_seat(tournament, player_id)
+    if seat.table is None:
+        raise ServiceError(_("You are not seated at a table right now."))
+    return call_director(tournament, seat.table, reason=reason, by=f"{seat.name} (phone)", now=now)
