@@ -205,3 +205,41 @@ def test_a_player_calls_the_director_from_their_phone_card(
     assert errors == []
     phone.context.close()
     console.context.close()
+
+
+def test_the_board_shows_each_tablets_last_contact_unsent_entries_and_battery(
+    chromium, live_server, make_tournament, director
+):
+    t = seated(make_tournament)
+    context = chromium.new_context(viewport=LANDSCAPE)
+    tablet = context.new_page()
+    open_table(tablet, live_server, t, 1)
+    has_battery = tablet.evaluate("typeof navigator.getBattery === 'function'")
+    print("navigator.getBattery offered:", has_battery)
+    link = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True)
+    # The first poll reports at once; the battery, once the browser has said it, on the
+    # poll after.
+    for _ in range(12 * 4):
+        link.refresh_from_db()
+        if link.seen_at is not None and (link.battery is not None or not has_battery):
+            break
+        tablet.wait_for_timeout(250)
+    assert link.seen_at is not None and link.unsent == 0
+    if has_battery:
+        assert link.battery is not None
+    console = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    sign_in(console, live_server)
+    console.goto(f"{live_server.url}/director/{t.slug}/rounds/1/")
+    cell = console.locator('#live-board tr[data-table="1"] td.device')
+    expect(cell).to_contain_text("s ago")
+    # Table 2's tablet was never opened: silent once the round has run N seconds.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    t.rounds.update(started_at=timezone.now() - timedelta(minutes=2))
+    row2 = console.locator('#live-board tr[data-table="2"]')
+    expect(row2.locator("td.attention")).to_contain_text("tablet silent", timeout=ONE_POLL)
+    shot(console, "health-01-board")
+    context.close()
+    console.context.close()

@@ -92,6 +92,9 @@ class Tournament(models.Model):
     # docs/rules.md §5: players' phones and the projector show no totals or ranks during the
     # last N preliminary rounds (0 = never hidden).
     hide_standings_last_rounds = models.PositiveSmallIntegerField(default=0)
+    # Issue 23: a seated table's device not heard from for this long while its round runs
+    # is flagged "silent" on the director's board. Not a rule: not in RULE_FIELDS.
+    silent_after_seconds = models.PositiveSmallIntegerField(default=60)
 
     class Meta:
         ordering = ["-created_at"]
@@ -127,6 +130,9 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values),
                 name="tournament_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(silent_after_seconds__gte=30), name="tournament_silent_after_min"
             ),
         ]
 
@@ -559,6 +565,13 @@ class TableLink(models.Model):
     # Which device holds the table: a takeover with the code raises it, and every session
     # opened before answers "replaced" (403) and sends nothing more.
     device = models.PositiveIntegerField(default=1)
+    # What the table's device last reported (issue 23, part 5), written at most every
+    # ``device_health.REPORT_EVERY`` by its polls: when it was heard from, how many
+    # entries it holds not yet sent, and its battery where the browser tells it.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    unsent = models.PositiveSmallIntegerField(null=True, blank=True)
+    battery = models.PositiveSmallIntegerField(null=True, blank=True)
+    charging = models.BooleanField(null=True, blank=True)
 
     objects = TableLinkQuerySet.as_manager()
 
@@ -571,6 +584,10 @@ class TableLink(models.Model):
                 name="one_live_link_per_table",
             ),
             models.CheckConstraint(condition=Q(table__gte=1), name="link_table_positive"),
+            models.CheckConstraint(
+                condition=Q(battery__isnull=True) | Q(battery__lte=100),
+                name="link_battery_percent",
+            ),
         ]
 
     def __str__(self) -> str:

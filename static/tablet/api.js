@@ -3,6 +3,7 @@
  * the server drops retries by client key and refuses a second entry for a hand. */
 
 import { clockBase, resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { healthHeader } from "./health.js";
 import { describe, view } from "./view.js";
 
 let changed = () => {};
@@ -130,6 +131,8 @@ async function pollOnce() {
   // The server answers 304 after one query when nothing the table shows changed.
   const headers = { "Accept": "application/json" };
   if (st.etag) headers["If-None-Match"] = st.etag;
+  const health = healthHeader();
+  if (health) headers["X-Snowman-Health"] = health;
   try {
     res = await request(urls.state, { headers });
   } catch (e) {

@@ -16,6 +16,7 @@ import {
 } from "./actions.js";
 import { closeDialog, dropDialog, onClose, updateDialog } from "./dialog.js";
 import { $ } from "./dom.js";
+import { watchBattery } from "./health.js";
 import { helpDialog, onHelp, readHelp } from "./help.js";
 import { render, renderClock } from "./render.js";
 import { ds, resetEntry, st, ui } from "./store.js";
@@ -105,6 +106,7 @@ function start() {
   // Expose the queue for the browser tests and for a curious director with devtools.
   window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush };
 
+  watchBattery();
   render();
   const beat = () => poll().then(readHelp).finally(() => setTimeout(beat, pollDelay(POLL_MS)));
   beat();

@@ -36,7 +36,15 @@ from snowman.throttle import client_ip
 
 from .. import forms_tablet as forms
 from ..forms import TableCodeForm
-from ..services import BadRequest, Conflict, NotFound, ServiceError, help_requests, table_codes
+from ..services import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    ServiceError,
+    device_health,
+    help_requests,
+    table_codes,
+)
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -201,7 +209,11 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     return render(
         request,
         "tablet/table.html",
-        {"scope": scope, "help_words": json.dumps(help_requests.tablet_words())},
+        {
+            "scope": scope,
+            "help_words": json.dumps(help_requests.tablet_words()),
+            "health_every": int(device_health.REPORT_EVERY.total_seconds()),
+        },
     )
 
 
@@ -220,6 +232,11 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     try:
         # The version's query is also the check that the link is live.
         version = service.table_version(scope)
+        health = device_health.parse(request.headers.get("X-Snowman-Health", ""))
+        if health is not None:
+            # The device's own report (issue 23): the version query just said the session
+            # is live, so this is the table's current device.
+            device_health.report(scope.link_id, scope.device, health, now)
         held = version.held(request.headers.get("If-None-Match", ""), now)
         if match_id is None and held is not None:
             service.note_contact(version, now)
