@@ -243,3 +243,80 @@ def test_the_board_shows_each_tablets_last_contact_unsent_entries_and_battery(
     shot(console, "health-01-board")
     context.close()
     console.context.close()
+
+
+@SIZES
+def test_kiosk_mode_keeps_the_page_and_the_pin_opens_the_directors_controls(
+    chromium, live_server, make_tournament, viewport
+):
+    from tests.test_tablet_browser import enter, start
+
+    t = seated(make_tournament, tables=1)
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    open_table(page, live_server, t, 1)
+    start(page, "N")  # the first taps: full screen is asked for
+    page.wait_for_timeout(500)
+    info = page.evaluate("window.snowmanTablet.kiosk")
+    print(
+        "kiosk APIs offered by this Chromium:",
+        info["apis"],
+        "wake lock held:",
+        info["wakeLockHeld"],
+        "wake lock error:",
+        info["wakeLockError"],
+        "full screen error:",
+        info["fullscreenError"],
+    )
+    assert info["on"] is True and info["fullscreenRequested"] is True
+    if info["apis"]["wakeLock"]:
+        # Taken while the round runs (or refused by the browser, and the refusal noted).
+        page.wait_for_function(
+            "() => window.snowmanTablet.kiosk.wakeLockHeld"
+            " || window.snowmanTablet.kiosk.wakeLockError",
+            timeout=6_000,
+        )
+
+    # The director's controls: hidden until the PIN opens them.
+    expect(page.locator("#tb-director-panel")).to_be_hidden()
+    page.get_by_role("button", name="Director", exact=True).click()
+    page.fill("#tb-pin-input", "0000" if t.director_pin != "0000" else "1111")
+    page.click("#tb-pin-ok")
+    expect(page.locator("#tb-pin-error")).to_contain_text("Wrong PIN. 4 more tries")
+    page.fill("#tb-pin-input", t.director_pin)
+    page.click("#tb-pin-ok")
+    expect(page.locator("#tb-director-panel")).to_be_visible()
+    shot(page, "kiosk-01-director-controls")
+    page.click("#tb-director-lock")
+    expect(page.locator("#tb-director-panel")).to_be_hidden()
+    # Five wrong PINs lock it: then even the right one is refused for a while.
+    page.get_by_role("button", name="Director", exact=True).click()
+    wrong = "9999" if t.director_pin != "9999" else "8888"
+    for _ in range(5):
+        page.fill("#tb-pin-input", wrong)
+        page.click("#tb-pin-ok")
+        page.wait_for_timeout(200)
+    expect(page.locator("#tb-pin-error")).to_contain_text("Too many wrong PINs")
+    page.fill("#tb-pin-input", t.director_pin)
+    page.click("#tb-pin-ok")
+    expect(page.locator("#tb-pin-error")).to_contain_text("locked for 10 min")
+    expect(page.locator("#tb-director-panel")).to_be_hidden()
+    shot(page, "kiosk-02-pin-locked")
+    page.click("#tb-pin-cancel")
+
+    # A reload with an entry not yet sent is warned (and the table stays).
+    context.set_offline(True)
+    enter(page, "E", 3)
+    expect(page.locator("#tb-net")).to_have_text("Offline · 1 not yet sent")
+    warned: list[str] = []
+
+    def stay(dialog) -> None:
+        warned.append(dialog.type)
+        dialog.dismiss()
+
+    page.on("dialog", stay)
+    page.evaluate("setTimeout(() => location.reload(), 0)")
+    page.wait_for_timeout(1_000)
+    assert warned == ["beforeunload"]
+    assert page.evaluate("window.snowmanTablet.queue().length") == 1
+    context.close()

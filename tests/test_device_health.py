@@ -155,9 +155,11 @@ def test_the_device_settings_are_the_directors_alone(event, django_user_model):
     assert tablet(event, 1).post(url, {"silent_after_seconds": 90}).status_code == 302
     c.force_login(director)
     assert c.get(url).status_code == 200
+    event.refresh_from_db()
+    good = {"kiosk": "on", "director_pin": event.director_pin}
     for bad in ("5", "x", "99999"):
-        assert c.post(url, {"silent_after_seconds": bad}).status_code == 422
-    assert c.post(url, {"silent_after_seconds": 90}).status_code == 302
+        assert c.post(url, {**good, "silent_after_seconds": bad}).status_code == 422
+    assert c.post(url, {**good, "silent_after_seconds": 90}).status_code == 302
     event.refresh_from_db()
     assert event.silent_after_seconds == 90
 
@@ -185,3 +187,68 @@ def test_the_board_with_device_health_costs_the_same_queries_at_4_and_500_tables
         html = c.get(reverse("director:board", args=[t.slug, 1])).content.decode()
     assert html.count("tablet silent") == tables and html.count("1 not sent") == tables
     assert html.count("tablet battery low") == tables
+
+
+# --- kiosk mode's director PIN (part 1) --------------------------------------------------
+
+
+def pin(client: Client, typed: str):
+    return client.post("/t/table/pin", f'{{"pin": "{typed}"}}', content_type="application/json")
+
+
+def test_the_pin_opens_the_directors_controls_and_five_wrong_lock_that_table(event):
+    from tournaments.services import kiosk
+
+    event.refresh_from_db()
+    right = event.director_pin
+    wrong = "0000" if right != "0000" else "1111"
+    assert len(right) == 4 and right.isdigit()
+    one, two = tablet(event, 1), tablet(event, 2)
+    r = pin(one, right)
+    assert r.status_code == 200 and r.json()["open_until"]
+    for left in (4, 3, 2, 1):
+        r = pin(one, wrong)
+        assert r.status_code == 422 and r.json()["left"] == left
+    r = pin(one, wrong)
+    assert r.status_code == 429 and r.json()["locked"] and int(r["Retry-After"]) > 500
+    assert pin(one, right).status_code == 429
+    # Another table is not locked out.
+    assert pin(two, right).status_code == 200
+    # Once the while has passed, the right PIN opens again and clears the count.
+    TableLink.objects.filter(pk=link(event, 1).pk).update(
+        pin_locked_until=timezone.now() - timedelta(seconds=1)
+    )
+    assert pin(one, right).status_code == 200
+    assert link(event, 1).pin_failures == 0
+    assert kiosk.TRIES == 5
+
+
+def test_the_pin_endpoint_needs_the_tables_live_session(event):
+    assert Client().post("/t/table/pin", "{}", content_type="application/json").status_code == 403
+    old = tablet(event, 1)
+    Client().post("/t/", {"code": link(event, 1).code})
+    r = pin(old, "1234")
+    assert r.status_code == 403 and r.json()["replaced"] is True
+    assert pin(tablet(event, 1), "12345678901").status_code == 422  # longer than a PIN
+
+
+def test_the_console_shows_the_pin_and_the_director_changes_it_and_kiosk_mode(
+    event, django_user_model
+):
+    director = django_user_model.objects.create_user("dora", password="x-long-password-1")
+    assign(director, "director")
+    c = Client()
+    c.force_login(director)
+    event.refresh_from_db()
+    console = c.get(reverse("director:round", args=[event.slug, 1])).content.decode()
+    assert event.director_pin in console and "Tablets in kiosk mode" in console
+    url = reverse("director:devices", args=[event.slug])
+    for bad in ("12", "abcd", "123456789"):
+        r = c.post(url, {"director_pin": bad, "kiosk": "on", "silent_after_seconds": 60})
+        assert r.status_code == 422
+    r = c.post(url, {"director_pin": "2468", "silent_after_seconds": 60})
+    assert r.status_code == 302
+    event.refresh_from_db()
+    assert event.director_pin == "2468" and event.kiosk is False
+    page = tablet(event, 1).get("/t/table/").content.decode()
+    assert 'data-kiosk="0"' in page

@@ -244,3 +244,9 @@ class HelpForm(TabletForm):
                 "The reason must be one of " + ", ".join(HelpReason.values) + " (or none)."
             )
         return reason
+
+
+class PinForm(TabletForm):
+    """``POST /t/table/pin``: the director's PIN (issue 23)."""
+
+    pin = Text("The PIN", limit=8)

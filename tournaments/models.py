@@ -95,6 +95,10 @@ class Tournament(models.Model):
     # Issue 23: a seated table's device not heard from for this long while its round runs
     # is flagged "silent" on the director's board. Not a rule: not in RULE_FIELDS.
     silent_after_seconds = models.PositiveSmallIntegerField(default=60)
+    # Kiosk mode on the tablets (issue 23, part 1): full screen, kept awake, guarded; the
+    # director's controls on a tablet open with this PIN (shown on the console).
+    kiosk = models.BooleanField(default=True)
+    director_pin = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -572,6 +576,9 @@ class TableLink(models.Model):
     unsent = models.PositiveSmallIntegerField(null=True, blank=True)
     battery = models.PositiveSmallIntegerField(null=True, blank=True)
     charging = models.BooleanField(null=True, blank=True)
+    # Wrong director PINs typed on this table's tablet; five lock the PIN for a while.
+    pin_failures = models.PositiveSmallIntegerField(default=0)
+    pin_locked_until = models.DateTimeField(null=True, blank=True)
 
     objects = TableLinkQuerySet.as_manager()
 

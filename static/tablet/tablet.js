@@ -17,6 +17,7 @@ import {
 import { closeDialog, dropDialog, onClose, updateDialog } from "./dialog.js";
 import { $ } from "./dom.js";
 import { watchBattery } from "./health.js";
+import { kiosk, onKiosk, syncWakeLock, wireKiosk } from "./kiosk.js";
 import { helpDialog, onHelp, readHelp } from "./help.js";
 import { render, renderClock } from "./render.js";
 import { ds, resetEntry, st, ui } from "./store.js";
@@ -29,6 +30,8 @@ if (ds.scope) {
   onAction(render);
   onClose(render);
   onHelp(render);
+  onKiosk(render);
+  wireKiosk();
   wireEntry();
   wireButtons();
   start();
@@ -92,6 +95,7 @@ function start() {
   window.addEventListener("offline", () => { setOnline(false); render(); });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") poll();
+    syncWakeLock();
   });
 
   if ("serviceWorker" in navigator && ds.swUrl) {
@@ -104,11 +108,11 @@ function start() {
   }
 
   // Expose the queue for the browser tests and for a curious director with devtools.
-  window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush };
+  window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush, kiosk };
 
   watchBattery();
   render();
-  const beat = () => poll().then(readHelp).finally(() => setTimeout(beat, pollDelay(POLL_MS)));
+  const beat = () => poll().then(readHelp).then(syncWakeLock).finally(() => setTimeout(beat, pollDelay(POLL_MS)));
   beat();
   setInterval(renderClock, 250);
   setInterval(() => { if (st.queue.length && !st.flushing) flush(); }, 5000);

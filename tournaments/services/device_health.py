@@ -13,11 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
-from django.utils.translation import gettext as _
-
 from ..models import TableLink, Tournament
-from . import ServiceError, log
 
 # The silence threshold's bounds: above a report's interval plus a poll, below an hour.
 SILENT_MIN = 30
@@ -91,20 +87,13 @@ class DeviceView:
 
 
 def set_silent_after(tournament: Tournament, seconds: int, *, by: str) -> None:
-    """The event's silence threshold (``Tournament.silent_after_seconds``)."""
-    if not SILENT_MIN <= seconds <= SILENT_MAX:
-        raise ServiceError(
-            _("The silence threshold must be between %(lo)s and %(hi)s seconds.")
-            % {"lo": SILENT_MIN, "hi": SILENT_MAX}
-        )
-    with transaction.atomic():
-        old = Tournament.objects.select_for_update().get(pk=tournament.pk).silent_after_seconds
-        Tournament.objects.filter(pk=tournament.pk).update(silent_after_seconds=seconds)
-        tournament.silent_after_seconds = seconds
-        if old != seconds:
-            log(
-                tournament,
-                by,
-                "settings",
-                f"Settings changed: a tablet is silent after {old} → {seconds} s.",
-            )
+    """The event's silence threshold (``Tournament.silent_after_seconds``) alone."""
+    from .kiosk import update_device_settings
+
+    update_device_settings(
+        tournament,
+        kiosk=tournament.kiosk,
+        pin=tournament.director_pin,
+        silent_after_seconds=seconds,
+        by=by,
+    )

@@ -17,6 +17,7 @@ urlpatterns = [
     path("table/confirm", views.confirm, name="confirm"),
     path("table/help", views.call_director, name="help"),
     path("table/help.json", views.help_state, name="help_state"),
+    path("table/pin", views.director_pin, name="pin"),
     path("sw.js", views.service_worker, name="service_worker"),
     # Last: a token never shadows the paths above.
     # Tokens are token_urlsafe(): slug characters only, so anything else (a NUL byte,

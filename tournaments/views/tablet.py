@@ -43,6 +43,7 @@ from ..services import (
     ServiceError,
     device_health,
     help_requests,
+    kiosk,
     table_codes,
 )
 from ..services import tablet as service
@@ -213,6 +214,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
             "scope": scope,
             "help_words": json.dumps(help_requests.tablet_words()),
             "health_every": int(device_health.REPORT_EVERY.total_seconds()),
+            "kiosk": scope.tournament.kiosk,
         },
     )
 
@@ -349,6 +351,29 @@ def call_director(
         {"help": help_requests.request_json(raised.request), "duplicate": raised.duplicate},
         status=200 if raised.duplicate else 201,
     )
+
+
+@require_POST
+@table_session()
+@json_action(forms.PinForm)
+def director_pin(
+    request: HttpRequest, scope: service.TableScope, form: forms.PinForm
+) -> HttpResponse:
+    """Kiosk mode: the director's PIN opens the director's controls on this tablet; 422
+    for a wrong one, 429 once five wrong ones lock it (issue 23)."""
+    try:
+        opened = kiosk.check_pin(
+            scope.link_id, scope.device, scope.tournament, form.cleaned_data["pin"]
+        )
+    except LookupError:
+        return _forbidden(service.refusal(scope))
+    except kiosk.PinLocked as exc:
+        response = _error(exc.message, exc.status, locked=True)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    except kiosk.WrongPin as exc:
+        return _error(exc.message, exc.status, left=exc.left)
+    return JsonResponse({"open_until": opened.until.isoformat()})
 
 
 @require_GET

@@ -10,13 +10,30 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...services import NotFound, device_health, table_codes
+from ...services import NotFound, device_health, kiosk, table_codes
 from .common import director_required, form_view, round_or_404, tournament_or_404, who
 
 MAX_TABLE = 2**31 - 1
 
 
 class DeviceSettingsForm(forms.Form):
+    kiosk = forms.BooleanField(
+        label=_("Kiosk mode on the tablets"),
+        required=False,
+        help_text=_(
+            "Full screen, kept awake during a round, warned before leaving with unsent "
+            "entries; the director's controls behind the PIN."
+        ),
+    )
+    director_pin = forms.CharField(
+        label=_("Director PIN (4 to 8 digits)"),
+        min_length=4,
+        max_length=8,
+        help_text=_(
+            "Opens the director's controls on a tablet. Five wrong PINs lock them "
+            "at that table for ten minutes."
+        ),
+    )
     silent_after_seconds = forms.IntegerField(
         label=_("A tablet is silent after (seconds)"),
         min_value=device_health.SILENT_MIN,
@@ -33,7 +50,12 @@ class DeviceSettingsForm(forms.Form):
 def settings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
     form = DeviceSettingsForm(
-        request.POST or None, initial={"silent_after_seconds": t.silent_after_seconds}
+        request.POST or None,
+        initial={
+            "silent_after_seconds": t.silent_after_seconds,
+            "kiosk": t.kiosk,
+            "director_pin": t.director_pin,
+        },
     )
 
     def page(status: int = 200) -> HttpResponse:
@@ -45,8 +67,13 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         return page()
 
     def act() -> HttpResponse:
-        device_health.set_silent_after(
-            t, form.cleaned_data["silent_after_seconds"], by=who(request)
+        d = form.cleaned_data
+        kiosk.update_device_settings(
+            t,
+            kiosk=d["kiosk"],
+            pin=d["director_pin"],
+            silent_after_seconds=d["silent_after_seconds"],
+            by=who(request),
         )
         messages.success(request, _("Device settings saved."))
         return redirect("director:devices", slug)
