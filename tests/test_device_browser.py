@@ -320,3 +320,50 @@ def test_kiosk_mode_keeps_the_page_and_the_pin_opens_the_directors_controls(
     assert warned == ["beforeunload"]
     assert page.evaluate("window.snowmanTablet.queue().length") == 1
     context.close()
+
+
+@SIZES
+def test_both_sides_of_the_table_flip_large_text_contrast_and_two_taps(
+    chromium, live_server, make_tournament, viewport
+):
+    from tests.test_tablet_browser import check_targets, seat, start
+
+    t = seated(make_tournament, tables=1)
+    context = chromium.new_context(viewport=viewport)
+    page = context.new_page()
+    open_table(page, live_server, t, 1)
+    start(page, "N")
+    tablet = page.locator("#tablet")
+
+    page.get_by_role("button", name="Flip ⟲").click()
+    assert tablet.evaluate("e => getComputedStyle(e).transform").startswith("matrix(-1, ")
+    shot(page, "display-01-flipped")
+    page.get_by_role("button", name="Flip ⟲").click()
+    assert tablet.evaluate("e => getComputedStyle(e).transform") == "none"
+
+    page.get_by_role("button", name="Display").click()
+    before = page.locator("#tb-prompt").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    page.get_by_role("button", name="Larger text").click()
+    after = page.locator("#tb-prompt").evaluate("e => parseFloat(getComputedStyle(e).fontSize)")
+    assert after > before * 1.2
+    page.get_by_role("button", name="High contrast").click()
+    assert "tb-contrast" in (tablet.get_attribute("class") or "")
+    check_targets(page)
+    shot(page, "display-02-large-contrast")
+
+    # Two taps: the first tap on Save arms it; only the second saves.
+    page.get_by_role("button", name="Two taps (select, then confirm)").click()
+    seat(page, "E").click()
+    page.click('#tb-tricks [data-tricks="3"]')
+    page.click("#tb-save")
+    expect(page.locator("#tb-save")).to_have_class(re.compile("tb-armed"))
+    shot(page, "display-03-two-taps-armed")
+    page.wait_for_timeout(500)
+    assert Match.objects.get(round__tournament=t, table=1).hands.count() == 0
+    page.click("#tb-save")
+    expect(page.locator("#tb-hands li")).to_have_count(1, timeout=12_000)
+    # The choices stay on this tablet after a reload; the flip does not.
+    page.reload()
+    expect(tablet).to_have_class(re.compile("tb-large"))
+    expect(tablet).to_have_class(re.compile("tb-two-taps"))
+    context.close()

@@ -16,6 +16,7 @@ import {
 } from "./actions.js";
 import { closeDialog, dropDialog, onClose, updateDialog } from "./dialog.js";
 import { $ } from "./dom.js";
+import { wireDisplay } from "./display.js";
 import { watchBattery } from "./health.js";
 import { kiosk, onKiosk, syncWakeLock, wireKiosk } from "./kiosk.js";
 import { helpDialog, onHelp, readHelp } from "./help.js";
@@ -32,6 +33,7 @@ if (ds.scope) {
   onHelp(render);
   onKiosk(render);
   wireKiosk();
+  wireDisplay();
   wireEntry();
   wireButtons();
   start();
