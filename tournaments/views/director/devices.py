@@ -94,6 +94,7 @@ def table_code(request: HttpRequest, slug: str, number: int, table: int) -> Http
         raise Http404(exc.message) from None
     messages.success(
         request,
-        f"Table {table}: new table code {table_codes.shown(code)}; the old code opens nothing.",
+        _("Table %(table)s: new table code %(code)s; the old code opens nothing.")
+        % {"table": table, "code": table_codes.shown(code)},
     )
     return redirect("director:table", slug, number, table)
