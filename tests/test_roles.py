@@ -22,6 +22,9 @@ DESK_PAGES = {
     "director:home",
     "director:desk",
     "director:checkin",
+    # Tables calling the director: the desk sees them; only the director answers.
+    "director:help",
+    "director:help_banner",
     "director:seating",
     "director:seating_csv",
     "sheets:seating",

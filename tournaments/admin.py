@@ -87,6 +87,10 @@ class TournamentAdmin(admin.ModelAdmin):
         *Tournament.RULE_FIELDS,
         "tiebreaks",
         "sit_out_score",
+        # The devices' settings (issue 23): the Devices page validates and logs them.
+        "kiosk",
+        "director_pin",
+        "silent_after_seconds",
     )
     date_hierarchy = "created_at"
 

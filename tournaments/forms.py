@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
 
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
@@ -328,3 +329,21 @@ class AddEventForm(forms.Form):
         field = self.fields["tournament"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = tournaments
+
+
+class TableCodeForm(forms.Form):
+    """The table's code, typed at ``/t/`` (spaces and dashes allowed, any case)."""
+
+    code = forms.CharField(
+        label=_("Table code"),
+        max_length=16,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "inputmode": "text",
+                "autofocus": True,
+            }
+        ),
+    )

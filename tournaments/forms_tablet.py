@@ -228,3 +228,25 @@ class ConfirmForm(Answering):
 
 class StateQuery(TabletForm):
     """``state.json?match=<id>``."""
+
+
+class HelpForm(TabletForm):
+    """``POST /t/table/help``: call the director, with an optional reason."""
+
+    reason = Text("The reason", limit=10)
+
+    def clean_reason(self) -> str:
+        from .models import HelpReason
+
+        reason = self.cleaned_data["reason"]
+        if reason and reason not in HelpReason.values:
+            raise ValidationError(
+                "The reason must be one of " + ", ".join(HelpReason.values) + " (or none)."
+            )
+        return reason
+
+
+class PinForm(TabletForm):
+    """``POST /t/table/pin``: the director's PIN (issue 23)."""
+
+    pin = Text("The PIN", limit=8)

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext_lazy as _
 
 from .domain.rules import RuleSettings
 
@@ -103,6 +104,13 @@ class Tournament(models.Model):
     # §5: when the director revealed hidden standings before the final (one action on
     # the console); seeding the final reveals them in any case.
     standings_revealed_at = models.DateTimeField(null=True, blank=True)
+    # Issue 23: a seated table's device not heard from for this long while its round runs
+    # is flagged "silent" on the director's board. Not a rule: not in RULE_FIELDS.
+    silent_after_seconds = models.PositiveSmallIntegerField(default=60)
+    # Kiosk mode on the tablets (issue 23, part 1): full screen, kept awake, guarded; the
+    # director's controls on a tablet open with this PIN (shown on the console).
+    kiosk = models.BooleanField(default=True)
+    director_pin = models.CharField(max_length=8, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -138,6 +146,9 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(status__in=TournamentStatus.values),
                 name="tournament_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(silent_after_seconds__gte=30), name="tournament_silent_after_min"
             ),
         ]
 
@@ -564,6 +575,22 @@ class TableLink(models.Model):
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # The short code printed beside the QR and typed at /t/ (issue 23): unique among every
+    # code ever issued, so a re-issued (revoked) code can never open a table again.
+    code = models.CharField(max_length=8, unique=True, null=True, blank=True)
+    # Which device holds the table: a takeover with the code raises it, and every session
+    # opened before answers "replaced" (403) and sends nothing more.
+    device = models.PositiveIntegerField(default=1)
+    # What the table's device last reported (issue 23, part 5), written at most every
+    # ``device_health.REPORT_EVERY`` by its polls: when it was heard from, how many
+    # entries it holds not yet sent, and its battery where the browser tells it.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    unsent = models.PositiveSmallIntegerField(null=True, blank=True)
+    battery = models.PositiveSmallIntegerField(null=True, blank=True)
+    charging = models.BooleanField(null=True, blank=True)
+    # Wrong director PINs typed on this table's tablet; five lock the PIN for a while.
+    pin_failures = models.PositiveSmallIntegerField(default=0)
+    pin_locked_until = models.DateTimeField(null=True, blank=True)
 
     objects = TableLinkQuerySet.as_manager()
 
@@ -576,11 +603,80 @@ class TableLink(models.Model):
                 name="one_live_link_per_table",
             ),
             models.CheckConstraint(condition=Q(table__gte=1), name="link_table_positive"),
+            models.CheckConstraint(
+                condition=Q(battery__isnull=True) | Q(battery__lte=100),
+                name="link_battery_percent",
+            ),
         ]
 
     def __str__(self) -> str:
         state = "revoked" if self.revoked_at else "live"
         return f"{self.tournament} table {self.table} link ({state})"
+
+
+class HelpStatus(models.TextChoices):
+    OPEN = "open", _("Waiting for the director")
+    COMING = "coming", _("The director is on the way")
+    RESOLVED = "resolved", _("Resolved")
+
+
+class HelpReason(models.TextChoices):
+    DISPUTE = "dispute", _("Dispute")
+    RENEGE = "renege", _("Renege question")
+    DEVICE = "device", _("Device trouble")
+    OTHER = "other", _("Other")
+
+
+class HelpRequest(models.Model):
+    """A table calling the director (issue 23): raised by the tablet or a player's phone,
+    answered "on my way", then resolved. The database keeps one open request per table,
+    so two taps, two devices or a retry all find the same request."""
+
+    Status = HelpStatus
+    Reason = HelpReason
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="help_requests"
+    )
+    table = models.PositiveIntegerField()
+    reason = models.CharField(max_length=10, choices=HelpReason, blank=True)
+    status = models.CharField(max_length=10, choices=HelpStatus, default=HelpStatus.OPEN)
+    raised_by = models.CharField(max_length=150)
+    raised_at = models.DateTimeField()
+    coming_by = models.CharField(max_length=150, blank=True)
+    coming_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.CharField(max_length=150, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    # Raised by every change: the director's buttons name the version they saw, so a
+    # stale click is refused (409) instead of undoing a colleague's answer.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-raised_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "table"],
+                condition=~Q(status=HelpStatus.RESOLVED),
+                name="one_open_help_request_per_table",
+            ),
+            models.CheckConstraint(condition=Q(table__gte=1), name="help_table_positive"),
+            models.CheckConstraint(
+                condition=Q(status__in=HelpStatus.values), name="help_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=Q(reason="") | Q(reason__in=HelpReason.values),
+                name="help_reason_valid",
+            ),
+            models.CheckConstraint(
+                condition=(Q(status=HelpStatus.RESOLVED) & Q(resolved_at__isnull=False))
+                | (~Q(status=HelpStatus.RESOLVED) & Q(resolved_at__isnull=True)),
+                name="help_resolved_when_resolved",
+            ),
+        ]
+        indexes = [models.Index(fields=["tournament", "status"], name="help_by_status")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} table {self.table} help ({self.status})"
 
 
 class Activity(models.Model):

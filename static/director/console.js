@@ -28,3 +28,13 @@
     if (q) { q.focus(); q.select(); }
   });
 })();
+
+// A stale or refused answer to a table's call (409/422) carries the banner as it now
+// stands: show it, with its message, instead of htmx's default of dropping error bodies.
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var status = event.detail.xhr.status;
+  if ((status === 409 || status === 422) && event.detail.target.id === "help-slot") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});

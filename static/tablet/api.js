@@ -3,6 +3,7 @@
  * the server drops retries by client key and refuses a second entry for a hand. */
 
 import { clockBase, resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { healthHeader } from "./health.js";
 import { describe, view } from "./view.js";
 
 let changed = () => {};
@@ -130,6 +131,8 @@ async function pollOnce() {
   // The server answers 304 after one query when nothing the table shows changed.
   const headers = { "Accept": "application/json" };
   if (st.etag) headers["If-None-Match"] = st.etag;
+  const health = healthHeader();
+  if (health) headers["X-Snowman-Health"] = health;
   try {
     res = await request(urls.state, { headers });
   } catch (e) {
@@ -140,6 +143,7 @@ async function pollOnce() {
   if (res.status === 403) {
     const data = await res.json().catch(() => ({}));
     st.revoked = data.error || "This tablet is no longer linked to the table.";
+    if (data.replaced) replaced();
     setOnline(true);
     changed();
     return;
@@ -161,6 +165,7 @@ async function pollOnce() {
   setOnline(true);
   const data = await res.json();
   // A poll that crossed one of our own writes may predate it: the next poll is current.
+  st.fullReads += 1;
   if (mark === st.writes) {
     acceptState(data, sentAt, Date.now(), res.headers.get("ETag"));
     recover(data);
@@ -222,6 +227,23 @@ function recover(state) {
   if (lost.length) saveQueue();
 }
 
+/* Another device took the table over with its code: nothing this tablet still holds may
+ * reach the table, now or if it is ever linked again. What was not sent is shown as not
+ * sent (to be entered on the new device), and the acknowledged hands are forgotten so no
+ * recovery resends them over the new device's. */
+function replaced() {
+  st.replaced = true;
+  for (const q of st.queue) {
+    st.refused.push({ id: q.id, label: queueLabel(q),
+      error: "another device keeps this table's score now: enter it there." });
+  }
+  st.queue = [];
+  saveQueue();
+  store("refused", st.refused);
+  st.sent = [];
+  store("sent", st.sent);
+}
+
 function drop(q) {
   st.queue = st.queue.filter((x) => x.id !== q.id);
   saveQueue();
@@ -255,6 +277,7 @@ async function sendFirst(q) {
     const data = isJson(res) ? await res.json().catch(() => ({})) : {};
     if (data.revoked || !isJson(res)) {
       st.revoked = data.error || "This tablet's table session has ended.";
+      if (data.replaced) replaced();
       return "stop";
     }
   }

@@ -16,7 +16,8 @@ export function updateDialog() {
   if (!spec) return;
   const note = $("tb-dialog-note").value.trim();
   $("tb-dialog-preview").textContent = spec.preview ? spec.preview(choice) : "";
-  $("tb-dialog-ok").disabled = (spec.choices && !choice) || (spec.note && !note);
+  $("tb-dialog-ok").disabled = (spec.choices && !choice && !spec.optional)
+    || (spec.note && !note);
 }
 
 export function openDialog(next) {

@@ -2,6 +2,7 @@
  * the entry, the end of the match, where to go next, the history and the refusals. */
 
 import { poll } from "./api.js";
+import { renderHelp } from "./help.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
@@ -47,7 +48,8 @@ function renderNet() {
   const waiting = st.queue.length;
   let text;
   let cls;
-  if (st.revoked) { text = "Link revoked"; cls = "bad"; }
+  if (st.replaced) { text = "Replaced"; cls = "bad"; }
+  else if (st.revoked) { text = "Link revoked"; cls = "bad"; }
   else if (!st.online) {
     text = waiting ? `Offline · ${waiting} not yet sent` : "Offline";
     cls = "bad";
@@ -316,6 +318,7 @@ function renderRefused() {
 }
 
 function banner(v) {
+  if (st.replaced) return st.revoked;
   if (st.revoked) {
     return `${st.revoked}${st.queue.length ? ` ${st.queue.length} entries are kept on this tablet `
       + "and are sent once it is linked again." : ""}`;
@@ -342,6 +345,7 @@ function banner(v) {
 
 export function render() {
   renderNet();
+  renderHelp();
   renderClock();
   renderRefused();
   const v = view();

@@ -50,6 +50,12 @@ export const st = {
   etag: null,
   online: navigator.onLine,
   revoked: null,
+  // Another device took the table over (a 403 with "replaced"): this one sends nothing.
+  replaced: false,
+  // The table's call for the director as help.json last told it (help.js).
+  help: null,
+  // Full state reads so far: after one, help.js may ask whether the call changed.
+  fullReads: 0,
   flushing: false,
   // Counts the answers to our own writes: a poll that crossed one may predate it.
   writes: 0,

@@ -16,6 +16,10 @@ import {
 } from "./actions.js";
 import { closeDialog, dropDialog, onClose, updateDialog } from "./dialog.js";
 import { $ } from "./dom.js";
+import { wireDisplay } from "./display.js";
+import { watchBattery } from "./health.js";
+import { kiosk, onKiosk, syncWakeLock, wireKiosk } from "./kiosk.js";
+import { helpDialog, onHelp, readHelp } from "./help.js";
 import { render, renderClock } from "./render.js";
 import { ds, resetEntry, st, ui } from "./store.js";
 import { view } from "./view.js";
@@ -26,6 +30,10 @@ if (ds.scope) {
   onChange(render);
   onAction(render);
   onClose(render);
+  onHelp(render);
+  onKiosk(render);
+  wireKiosk();
+  wireDisplay();
   wireEntry();
   wireButtons();
   start();
@@ -65,6 +73,7 @@ function wireEntry() {
 
 /* The buttons that act (actions.js) and the dialog's. */
 function wireButtons() {
+  $("tb-help").addEventListener("click", helpDialog);
   $("tb-change-answer").addEventListener("click", changeAnswerDialog);
   $("tb-entry-change-answer").addEventListener("click", changeAnswerDialog);
   $("tb-save").addEventListener("click", saveHand);
@@ -88,6 +97,7 @@ function start() {
   window.addEventListener("offline", () => { setOnline(false); render(); });
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") poll();
+    syncWakeLock();
   });
 
   if ("serviceWorker" in navigator && ds.swUrl) {
@@ -100,10 +110,11 @@ function start() {
   }
 
   // Expose the queue for the browser tests and for a curious director with devtools.
-  window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush };
+  window.snowmanTablet = { queue: () => st.queue.slice(), poll, flush, kiosk };
 
+  watchBattery();
   render();
-  const beat = () => poll().finally(() => setTimeout(beat, pollDelay(POLL_MS)));
+  const beat = () => poll().then(readHelp).then(syncWakeLock).finally(() => setTimeout(beat, pollDelay(POLL_MS)));
   beat();
   setInterval(renderClock, 250);
   setInterval(() => { if (st.queue.length && !st.flushing) flush(); }, 5000);

@@ -86,7 +86,9 @@ def draw_card(
     centre_y = st.MARGIN + 0.45 * inch + TABLE_SIZE / 2 + 30
     half = TABLE_SIZE / 2
     qr_top = top - 70 - NUMBER_SIZE * 0.78 - 22
-    qr_size = min(QR_MAX, qr_top - (centre_y + half + 40) - 40)
+    # Room under the QR for the link, and the table code when there is one.
+    below = 80 if card.code else 40
+    qr_size = min(QR_MAX, qr_top - (centre_y + half + 40) - below)
     qr_x = mid - qr_size / 2
     if card.url:
         draw_qr(c, card.url, qr_x, qr_top - qr_size, qr_size)
@@ -98,6 +100,22 @@ def draw_card(
             mid, qr_top - qr_size - 24, st.fit(card.url, "Courier", 7, width - 2 * st.MARGIN)
         )
         c.setFillColor(st.INK)
+        if card.code:
+            # Beside the QR, for a device without a camera or a tablet that died: type
+            # the code at the short address (issue 23).
+            c.setFont(fonts.regular, 10)
+            c.drawCentredString(
+                mid,
+                qr_top - qr_size - 40,
+                st.fit(
+                    f"or type the table code at {card.code_url}",
+                    fonts.regular,
+                    10,
+                    width - 2 * st.MARGIN,
+                ),
+            )
+            c.setFont("Courier-Bold", 22)
+            c.drawCentredString(mid, qr_top - qr_size - 62, card.code)
     else:
         c.setStrokeColor(st.RULE)
         c.setDash(4, 3)

@@ -11,11 +11,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.db.models import OuterRef, Subquery
+
 from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
-from ..models import Match, Player, Round, Seating, Tournament
+from ..models import Match, Player, Round, Seating, TableLink, Tournament
 from . import current_round as current_round  # the name the public views import
+from .device_health import DeviceView
 from .names import sort_key
 from .play import round_clock, table_call, table_remaining
 from .players import division_counts
@@ -179,7 +182,15 @@ STATUS_LABELS = {
     "disputed": "Disputed",
 }
 # Lower sorts first when the director asks for the tables that need attention.
-URGENCY = {"disputed": 0, "time_called": 1, "stale": 2, "slow_start": 3, "unconfirmed": 4}
+URGENCY = {
+    "disputed": 0,
+    "time_called": 1,
+    "silent": 2,
+    "stale": 2,
+    "low_battery": 3,
+    "slow_start": 3,
+    "unconfirmed": 4,
+}
 
 
 @dataclass
@@ -195,6 +206,9 @@ class BoardRow:
     urgency: int
     # An extended table's own countdown, in seconds (None for other tables).
     own_remaining: int | None = None
+    # What the table's device last reported (issue 23), and whether it has gone silent.
+    device: DeviceView | None = None
+    silent: bool = False
 
     @property
     def own_remaining_text(self) -> str:
@@ -216,6 +230,8 @@ ATTENTION_TEXT = {
     "stale": "no entry for a while",
     "slow_start": "no hand entered yet",
     "unconfirmed": "finished, not confirmed",
+    "silent": "tablet silent",
+    "low_battery": "tablet battery low",
 }
 
 
@@ -269,6 +285,26 @@ def _board_row(
         reasons.append("slow_start")
     if match.status == Match.Status.FINISHED:
         reasons.append("unconfirmed")
+    device = DeviceView(
+        getattr(match, "device_seen_at", None),
+        getattr(match, "device_unsent", None),
+        getattr(match, "device_battery", None),
+        getattr(match, "device_charging", None),
+    )
+    # Only while the table's round runs: between rounds a tablet may sleep.
+    playing = (
+        not over
+        and match.round.status == Round.Status.RUNNING
+        and started_at is not None
+        and not clock.paused(now)
+    )
+    silent = playing and device.silent(
+        now, timedelta(seconds=match.round.tournament.silent_after_seconds), started_at
+    )
+    if silent:
+        reasons.append("silent")
+    if not over and device.low_battery:
+        reasons.append("low_battery")
     urgency = min((URGENCY[r] for r in reasons), default=9)
     return BoardRow(
         match=match,
@@ -285,6 +321,8 @@ def _board_row(
             if match.extension_seconds and not over and not called
             else None
         ),
+        device=device,
+        silent=silent,
     )
 
 
@@ -297,7 +335,15 @@ def live_board(
     for table, seats in Seating.objects.filter(round=rnd).by_table("player__name").items():
         names[table] = {position: name for position, (name,) in seats.items()}
     rows = []
-    for match in Match.objects.filter(round=rnd).order_by("table", "game"):
+    # Each table's device (its live link's last report), read with the matches.
+    link = TableLink.objects.live().filter(tournament_id=rnd.tournament_id, table=OuterRef("table"))
+    matches = Match.objects.filter(round=rnd).annotate(
+        device_seen_at=Subquery(link.values("seen_at")[:1]),
+        device_unsent=Subquery(link.values("unsent")[:1]),
+        device_battery=Subquery(link.values("battery")[:1]),
+        device_charging=Subquery(link.values("charging")[:1]),
+    )
+    for match in matches.order_by("table", "game"):
         match.round = rnd  # the round (and its tournament) is already loaded
         rows.append(_board_row(match, names[match.table], clock, now, rnd.started_at))
     if attention_only:

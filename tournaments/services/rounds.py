@@ -38,7 +38,7 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from . import ServiceError, lock_match, log, now_or
+from . import ServiceError, lock_match, log, now_or, table_codes
 from .names import sort_key
 from .play import observe_call, round_clock
 
@@ -93,10 +93,16 @@ def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
         .filter(tournament_id=rnd.tournament_id)
         .values_list("table", flat=True)
     )
+    missing = [t.table for t in seating if t.table not in live]
+    codes = table_codes.new_codes(len(missing)) if missing else []
     TableLink.objects.bulk_create(
-        TableLink(tournament_id=rnd.tournament_id, table=t.table, token=secrets.token_urlsafe(32))
-        for t in seating
-        if t.table not in live
+        TableLink(
+            tournament_id=rnd.tournament_id,
+            table=table,
+            token=secrets.token_urlsafe(32),
+            code=code,
+        )
+        for table, code in zip(missing, codes, strict=True)
     )
 
 
@@ -666,7 +672,10 @@ def revoke_link(
         lock_tournament(tournament)
         TableLink.objects.live().filter(tournament=tournament, table=table).update(revoked_at=now)
         link = TableLink.objects.create(
-            tournament=tournament, table=table, token=secrets.token_urlsafe(32)
+            tournament=tournament,
+            table=table,
+            token=secrets.token_urlsafe(32),
+            code=table_codes.new_codes(1)[0],
         )
         log(tournament, by, "relink", f"Table {table}: tablet link reissued.", at=now)
     return link

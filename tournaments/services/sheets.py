@@ -16,7 +16,7 @@ from datetime import datetime
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
-from . import current_round, now_or
+from . import current_round, now_or, table_codes
 from .names import sort_key as sort_key  # also read by the seating PDF's tests
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
 
@@ -89,6 +89,15 @@ class TableCard:
     table: int
     url: str | None  # None when the table has no live tablet link
     seats: dict[Seat, Seated]
+    # The table's code (issue 23), as printed; typed at ``code_url`` on any device.
+    code: str = ""
+
+    @property
+    def code_url(self) -> str:
+        """Where the code is typed: the tablet link's own ``/t/``, without its token."""
+        if not self.url or "/t/" not in self.url:
+            return ""
+        return self.url[: self.url.rindex("/t/") + 3]
 
 
 @dataclass(frozen=True)
@@ -270,16 +279,22 @@ def table_cards(
     if rnd is None:
         return None
     tables = _seats_by_table(rnd)
-    tokens = dict(
-        TableLink.objects.live()
+    links = {
+        table: (token, code)
+        for table, token, code in TableLink.objects.live()
         .filter(tournament=tournament, table__in=list(tables))
-        .values_list("table", "token")
-    )
+        .values_list("table", "token", "code")
+    }
     return TableCards(
         event=tournament.name,
         round_label=str(rnd),
         cards=tuple(
-            TableCard(t, link_url(tokens[t]) if t in tokens else None, seats)
+            TableCard(
+                t,
+                link_url(links[t][0]) if t in links else None,
+                seats,
+                table_codes.shown(links[t][1]) if t in links else "",
+            )
             for t, seats in tables.items()
         ),
         printed_at=now_or(now),

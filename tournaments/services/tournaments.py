@@ -56,6 +56,8 @@ def create_tournament(
             name=name,
             slug=free_slug(name, Tournament.objects.all(), "tournament"),
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
+            # The tablets' director PIN (issue 23), shown on the console, changeable.
+            director_pin=f"{secrets.randbelow(10_000):04d}",
             **rule_values(rules),
         )
         log(tournament, by, "create", f"Created tournament {name}.", at=now)

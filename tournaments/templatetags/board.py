@@ -37,6 +37,28 @@ def _last_entry(row: BoardRow, now: datetime) -> str:
     return f"{escape(timesince_filter(row.match.last_entry_at, now))} ago"
 
 
+def _device(row: BoardRow, now: datetime) -> str:
+    """The table's device: when it was last heard from, what it holds unsent, its
+    battery (issue 23)."""
+    d = row.device
+    if d is None or d.seen_at is None:
+        return (
+            '<span class="device-none">—</span>'
+            if not row.silent
+            else ('<span class="device-silent">never heard</span>')
+        )
+    seconds = max(0, int((now - d.seen_at).total_seconds()))
+    heard = f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago"
+    parts = [f'<span class="{"device-silent" if row.silent else "device-seen"}">{heard}</span>']
+    if d.unsent:
+        parts.append(f'<span class="device-unsent">{d.unsent} not sent</span>')
+    if d.battery is not None:
+        low = " device-low" if d.low_battery else ""
+        plug = " ⚡" if d.charging else ""
+        parts.append(f'<span class="device-battery{low}">{d.battery}%{plug}</span>')
+    return " · ".join(parts)
+
+
 @register.simple_tag
 def board_rows(rows: Sequence[BoardRow], round_url: str, now: datetime) -> SafeString:
     """Each table's row: number (a link to its page), status and extension, teams, score
@@ -56,7 +78,8 @@ def board_rows(rows: Sequence[BoardRow], round_url: str, now: datetime) -> SafeS
             f'<td class="ns">{escape(row.ns)}</td><td class="score"><span class="ns">'
             f'{m.score_ns}</span>–<span class="ew">{m.score_ew}</span>{winner}</td>'
             f'<td class="ew">{escape(row.ew)}</td><td>{m.hands_played}</td>'
-            f"<td>{_last_entry(row, now)}</td><td>{flags}</td>"
+            f"<td>{_last_entry(row, now)}</td>"
+            f'<td class="device">{_device(row, now)}</td><td>{flags}</td>'
             f'<td class="attention">{"; ".join(escape(a) for a in row.attention)}</td></tr>'
         )
     return mark_safe("\n".join(html))  # noqa: S308 (every value escaped above)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import attendance, events, players, results, rounds
+from ..views.director import attendance, devices, events, help, players, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -11,6 +11,7 @@ urlpatterns = [
     path("tournaments/new/", events.create, name="create"),
     path(T, events.overview, name="tournament"),
     path(T + "settings/", events.settings, name="settings"),
+    path(T + "devices/", devices.settings, name="devices"),
     path(T + "players/", players.players, name="players"),
     path(T + "players/import/", players.import_csv, name="import"),
     path(T + "players/house/", players.house_add, name="house_add"),
@@ -18,6 +19,9 @@ urlpatterns = [
     path(T + "players/<int:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<int:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
+    path(T + "help/", help.page, name="help"),
+    path(T + "help/banner/", help.banner, name="help_banner"),
+    path(T + "help/<int:pk>/<slug:action>/", help.answer, name="help_answer"),
     path(T + "draw/", rounds.draw, name="draw"),
     path(T + "draw/remedy/", rounds.draw_remedy, name="draw_remedy"),
     path(T + "rounds/next/", rounds.seat_next, name="seat_next"),
@@ -35,6 +39,7 @@ urlpatterns = [
     path(TABLE + "override/", rounds.table_override, name="table_override"),
     path(TABLE + "close/", rounds.table_close, name="table_close"),
     path(TABLE + "relink/", rounds.table_relink, name="table_relink"),
+    path(TABLE + "code/", devices.table_code, name="table_code"),
     path(TABLE + "first-dealer/", rounds.table_first_dealer, name="table_first_dealer"),
     path(TABLE + "answer/", rounds.table_answer, name="table_answer"),
     path(TABLE + "insert/", rounds.table_insert, name="table_insert"),

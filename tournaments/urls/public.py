@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views import public
+from ..views import phone_help, public
 
 app_name = "public"
 E = "e/<slug:slug>/"
@@ -16,6 +16,9 @@ urlpatterns = [
     path(ME, public.card, name="card"),
     path(ME + "card/", public.card_part, name="card_part"),
     path(ME + "ledger/", public.ledger, name="ledger"),
+    # Calling the director from the card (issue 23).
+    path(ME + "help.json", phone_help.help_state, name="help_state"),
+    path(ME + "help", phone_help.call, name="help"),
     path("p/<slug:slug>/", public.projector, name="projector"),
     path("p/<slug:slug>/standings/", public.projector_standings, name="projector_standings"),
     path("p/<slug:slug>/clock.json", public.clock, name="clock"),

@@ -6,6 +6,8 @@ from ..views import tablet as views
 
 app_name = "tablet"
 urlpatterns = [
+    # The short address a table's code is typed at (issue 23).
+    path("", views.take_over, name="code"),
     path("table/", views.table, name="table"),
     path("table/state.json", views.state, name="state"),
     path("table/hands", views.hands, name="hands"),
@@ -13,6 +15,9 @@ urlpatterns = [
     path("table/undo", views.undo, name="undo"),
     path("table/answer-call", views.answer_call, name="answer_call"),
     path("table/confirm", views.confirm, name="confirm"),
+    path("table/help", views.call_director, name="help"),
+    path("table/help.json", views.help_state, name="help_state"),
+    path("table/pin", views.director_pin, name="pin"),
     path("sw.js", views.service_worker, name="service_worker"),
     # Last: a token never shadows the paths above.
     # Tokens are token_urlsafe(): slug characters only, so anything else (a NUL byte,

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
+from django.core.cache import cache
 from django.http import (
     Http404,
     HttpRequest,
@@ -26,12 +27,25 @@ from django.http import (
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from snowman.throttle import client_ip
 
 from .. import forms_tablet as forms
-from ..services import BadRequest, Conflict, NotFound, ServiceError
+from ..forms import TableCodeForm
+from ..services import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    ServiceError,
+    device_health,
+    help_requests,
+    kiosk,
+    table_codes,
+)
 from ..services import tablet as service
 
 View = Callable[..., HttpResponse]
@@ -39,6 +53,12 @@ View = Callable[..., HttpResponse]
 
 def _error(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
+
+
+def _forbidden(exc: service.Forbidden) -> JsonResponse:
+    """403: no live session, another table's match, a revoked link, or a device replaced
+    by a takeover (``replaced``: the tablet drops what it still holds)."""
+    return _error(exc.message, 403, revoked=exc.revoked, replaced=exc.replaced)
 
 
 def table_session(
@@ -66,7 +86,7 @@ def table_session(
                     return render(
                         request, "tablet/forbidden.html", {"message": exc.message}, status=403
                     )
-                return _error(exc.message, 403, revoked=exc.revoked)
+                return _forbidden(exc)
             return view(request, scope, *args, **kwargs)
 
         return wrapper
@@ -100,7 +120,7 @@ def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
                     return _error(form.first_error, ServiceError.status)
                 return view(request, scope, form)
             except service.Forbidden as exc:
-                return _error(exc.message, 403, revoked=exc.revoked)
+                return _forbidden(exc)
             except Conflict as exc:
                 # A stale request is answered with the state it should have answered, so
                 # the tablet shows it at once (docs/rules.md §7).
@@ -129,6 +149,11 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("Unknown table link.") from None
     except service.Forbidden as exc:
         return render(request, "tablet/forbidden.html", {"message": exc.message}, status=403)
+    return _into_table(scope)
+
+
+def _into_table(scope: service.TableScope) -> HttpResponse:
+    """The table session's cookie, and on to the table screen."""
     # The token leaves the address bar (and the history) at once.
     screen = reverse("tablet:table")
     response = HttpResponseRedirect(screen)
@@ -146,12 +171,52 @@ def open_link(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+# Wrong codes one address may type in ``CODE_WINDOW`` seconds before it must wait.
+CODE_TRIES = 10
+CODE_WINDOW = 600
+
+
+@require_http_methods(["GET", "POST"])
+@never_cache
+def take_over(request: HttpRequest) -> HttpResponse:
+    """``/t/``: type the table's code (printed beside the QR) to take the table over on
+    this device; every device that held it before is told it was replaced."""
+    form = TableCodeForm(request.POST or None)
+    if request.method == "GET":
+        return render(request, "tablet/code.html", {"form": form})
+    key = f"snowman:table-code:{client_ip(request)}"
+    tries = cache.get(key, 0)
+    if tries >= CODE_TRIES:
+        form.add_error(
+            None, _("Too many wrong codes from this device. Wait ten minutes or ask the director.")
+        )
+        return render(request, "tablet/code.html", {"form": form}, status=429)
+    if form.is_valid():
+        try:
+            link = table_codes.take_over(form.cleaned_data["code"])
+        except NotFound as exc:
+            cache.set(key, tries + 1, CODE_WINDOW)
+            form.add_error("code", exc.message)
+        else:
+            return _into_table(service.taken_over(link))
+    return render(request, "tablet/code.html", {"form": form}, status=422)
+
+
 @require_GET
 @never_cache
 @ensure_csrf_cookie
 @table_session(page=True)
 def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
-    return render(request, "tablet/table.html", {"scope": scope})
+    return render(
+        request,
+        "tablet/table.html",
+        {
+            "scope": scope,
+            "help_words": json.dumps(help_requests.tablet_words()),
+            "health_every": int(device_health.REPORT_EVERY.total_seconds()),
+            "kiosk": scope.tournament.kiosk,
+        },
+    )
 
 
 @require_GET
@@ -169,6 +234,11 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     try:
         # The version's query is also the check that the link is live.
         version = service.table_version(scope)
+        health = device_health.parse(request.headers.get("X-Snowman-Health", ""))
+        if health is not None:
+            # The device's own report (issue 23): the version query just said the session
+            # is live, so this is the table's current device.
+            device_health.report(scope.link_id, scope.device, health, now)
         held = version.held(request.headers.get("If-None-Match", ""), now)
         if match_id is None and held is not None:
             service.note_contact(version, now)
@@ -177,7 +247,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
             return not_modified
         data = service.table_state(scope, now, match_id=match_id)
     except service.Forbidden as exc:
-        return _error(exc.message, 403, revoked=exc.revoked)
+        return _forbidden(exc)
     except ServiceError as exc:
         return _error(exc.message, exc.status)
     response = JsonResponse(data)
@@ -256,6 +326,65 @@ def confirm(scope: service.TableScope, form: forms.ConfirmForm) -> int:
         answers=form.answers(),
         match_id=d["match"],
     ).pk
+
+
+@require_POST
+@table_session()
+@json_action(forms.HelpForm)
+def call_director(
+    request: HttpRequest, scope: service.TableScope, form: forms.HelpForm
+) -> HttpResponse:
+    """The table calls the director: 201 with the new request, 200 with the one already
+    open (a second tap, the other device), 429 while the table cools down."""
+    try:
+        raised = help_requests.call_director(
+            scope.tournament,
+            scope.table,
+            reason=form.cleaned_data["reason"],
+            by=scope.actor,
+        )
+    except help_requests.CoolingDown as exc:
+        response = _error(exc.message, exc.status)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    return JsonResponse(
+        {"help": help_requests.request_json(raised.request), "duplicate": raised.duplicate},
+        status=200 if raised.duplicate else 201,
+    )
+
+
+@require_POST
+@table_session()
+@json_action(forms.PinForm)
+def director_pin(
+    request: HttpRequest, scope: service.TableScope, form: forms.PinForm
+) -> HttpResponse:
+    """Kiosk mode: the director's PIN opens the director's controls on this tablet; 422
+    for a wrong one, 429 once five wrong ones lock it (issue 23)."""
+    try:
+        opened = kiosk.check_pin(
+            scope.link_id, scope.device, scope.tournament, form.cleaned_data["pin"]
+        )
+    except LookupError:
+        return _forbidden(service.refusal(scope))
+    except kiosk.PinLocked as exc:
+        response = _error(exc.message, exc.status, locked=True)
+        response["Retry-After"] = str(exc.retry_after)
+        return response
+    except kiosk.WrongPin as exc:
+        return _error(exc.message, exc.status, left=exc.left)
+    return JsonResponse({"open_until": opened.until.isoformat()})
+
+
+@require_GET
+@never_cache
+@table_session()
+def help_state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+    """The table's call for the director: read on load, after a full state read, and every
+    poll while a call is open (so only the tables that called ask)."""
+    now = timezone.now()
+    found = help_requests.table_request(scope.tournament_id, scope.table, now)
+    return JsonResponse({"help": help_requests.request_json(found)})
 
 
 @require_GET

@@ -14,14 +14,17 @@ from .actions import answer_call, confirm, first_dealer, record, undo
 from .link import (
     COOKIE,
     COOKIE_SALT,
+    REPLACED,
     REVOKED,
     SESSION_SECONDS,
     Forbidden,
     TableScope,
     live_link,
     open_link,
+    refusal,
     scope_of,
     session_value,
+    taken_over,
 )
 from .lookup import TableRounds, match_for, named_match, table_rounds
 from .state import _seat_rows, entry_json, state_after_hand, table_state
@@ -31,6 +34,7 @@ __all__ = [
     "_seat_rows",
     "COOKIE",
     "COOKIE_SALT",
+    "REPLACED",
     "REVOKED",
     "SESSION_SECONDS",
     "Forbidden",
@@ -47,11 +51,13 @@ __all__ = [
     "note_contact",
     "open_link",
     "record",
+    "refusal",
     "scope_of",
     "session_value",
     "state_after_hand",
     "table_rounds",
     "table_state",
     "table_version",
+    "taken_over",
     "undo",
 ]

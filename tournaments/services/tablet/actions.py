@@ -16,17 +16,17 @@ from datetime import datetime
 from ...domain.hands import Hand, Seat
 from ...models import Match, Seating
 from .. import ServiceError, play
-from .link import REVOKED, Forbidden, TableScope, live_link
+from .link import Forbidden, TableScope, live_link, refusal
 from .lookup import match_for, named_match
 
 
 @contextmanager
-def _at_table() -> Iterator[None]:
+def _at_table(scope: TableScope) -> Iterator[None]:
     """Turn the lock's refusals (a dead link, another table's match) into Forbidden."""
     try:
         yield
     except play.NotAllowed:
-        raise Forbidden(REVOKED, revoked=True) from None
+        raise refusal(scope) from None
     except play.NotAtTable as exc:
         raise Forbidden(exc.message) from None
 
@@ -49,7 +49,7 @@ def record(
     the named match, under the lock that recording takes anyway, which spares the
     busiest request of the day two queries."""
     match, at = _locking(scope, match_id)
-    with _at_table():
+    with _at_table(scope):
         return play.record_hand(match, hand, by=scope.actor, at=at, now=now, **details)
 
 
@@ -60,7 +60,7 @@ def undo(
     last), under one lock of the match that also checks the table and its link; returns
     the match's id."""
     match, at = _locking(scope, match_id)
-    with _at_table():
+    with _at_table(scope):
         entry = play.undo_last_hand(
             match,
             by=scope.actor,

@@ -31,9 +31,12 @@ SESSION_SECONDS = 18 * 60 * 60
 class Forbidden(Exception):
     """No live table session, or a request for another table's data (HTTP 403)."""
 
-    def __init__(self, message: str, *, revoked: bool = False) -> None:
+    def __init__(self, message: str, *, revoked: bool = False, replaced: bool = False) -> None:
         self.message = message
-        self.revoked = revoked
+        self.revoked = revoked or replaced
+        # Another device took the table over with its code (issue 23): this one must
+        # send nothing it still holds.
+        self.replaced = replaced
         super().__init__(message)
 
 
@@ -42,6 +45,8 @@ class TableScope:
     tournament_id: int
     table: int
     link_id: int
+    # The link's device when the session was opened (``TableLink.device``).
+    device: int = 1
 
     @property
     def actor(self) -> str:
@@ -70,30 +75,55 @@ def open_link(token: str) -> TableScope:
             "This table link was revoked. Ask the director for the table's new QR code.",
             revoked=True,
         )
-    return TableScope(link.tournament_id, link.table, link.pk)
+    return TableScope(link.tournament_id, link.table, link.pk, link.device)
+
+
+def taken_over(link: TableLink) -> TableScope:
+    """The scope of the device that just took the table over (``table_codes.take_over``)."""
+    return TableScope(link.tournament_id, link.table, link.pk, link.device)
 
 
 def session_value(scope: TableScope) -> str:
     """What the table session's cookie holds (signed by the view that sets it)."""
-    return f"{scope.tournament_id}:{scope.table}:{scope.link_id}"
+    return f"{scope.tournament_id}:{scope.table}:{scope.link_id}:{scope.device}"
 
 
 REVOKED = "This tablet's table link was revoked. Scan the table's new QR code."
+REPLACED = (
+    "Another device took this table over with the table code. This tablet sends nothing "
+    "more: enter hands on the new device, or take the table back with the code."
+)
+
+
+def refusal(scope: TableScope) -> Forbidden:
+    """Why the session's link check failed: the table was taken over by another device
+    (the link is live, its device moved on) or the link was revoked. Only a refused
+    request asks (one query)."""
+    replaced = (
+        TableLink.objects.live()
+        .filter(pk=scope.link_id, tournament_id=scope.tournament_id, table=scope.table)
+        .exclude(device=scope.device)
+        .exists()
+    )
+    return Forbidden(REPLACED, replaced=True) if replaced else Forbidden(REVOKED, revoked=True)
 
 
 def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     """The table a session cookie's (verified) value may see; Forbidden when there is
     none or, unless the caller checks it later (``live_link``), its link is dead."""
     try:
-        tournament_id, table, link_id = (int(part) for part in (value or "").split(":"))
+        parts = [int(part) for part in (value or "").split(":")]
+        if len(parts) == 3:
+            parts.append(1)  # a session opened before table codes: the link's first device
+        tournament_id, table, link_id, device = parts
     except ValueError:
         raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.") from None
-    scope = TableScope(tournament_id, table, link_id)
+    scope = TableScope(tournament_id, table, link_id, device)
     if check_link:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {_live_link_sql()}", _live_link_params(scope))
             if not cursor.fetchone()[0]:
-                raise Forbidden(REVOKED, revoked=True)
+                raise refusal(scope)
     return scope
 
 
@@ -106,17 +136,17 @@ def _live_link_sql() -> str:
     # Concrete fields of the link's own table (never a reverse relation): the cast is safe.
     column = {
         f: qn(str(cast("Field[Any, Any]", TableLink._meta.get_field(f)).column))
-        for f in ("id", "tournament", "table", "revoked_at")
+        for f in ("id", "tournament", "table", "revoked_at", "device")
     }
     return (
         f"EXISTS (SELECT 1 FROM {qn(TableLink._meta.db_table)} WHERE {column['id']} = %s"
         f" AND {column['tournament']} = %s AND {column['table']} = %s"
-        f" AND {column['revoked_at']} IS NULL)"
+        f" AND {column['revoked_at']} IS NULL AND {column['device']} = %s)"
     )
 
 
-def _live_link_params(scope: TableScope) -> tuple[int, int, int]:
-    return (scope.link_id, scope.tournament_id, scope.table)
+def _live_link_params(scope: TableScope) -> tuple[int, int, int, int]:
+    return (scope.link_id, scope.tournament_id, scope.table, scope.device)
 
 
 def live_link(scope: TableScope) -> RawSQL:

@@ -33,7 +33,7 @@ from django.db import connection
 
 from ...models import Activity, Match, Round
 from .. import instant_of, play
-from .link import REVOKED, Forbidden, TableScope, _live_link_params, _live_link_sql
+from .link import TableScope, _live_link_params, _live_link_sql, refusal
 from .lookup import shows_previous
 
 
@@ -108,7 +108,7 @@ def table_version(scope: TableScope) -> TableVersion:
         cursor.execute(_version_sql(), params)
         rows = cursor.fetchall()
     if not rows[0][0]:
-        raise Forbidden(REVOKED, revoked=True)
+        raise refusal(scope)
     rows = sorted(
         (row for row in rows if row[_ROUND] is not None),
         key=lambda row: (row[_NUMBER], row[_GAME] or 0),

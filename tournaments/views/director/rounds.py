@@ -33,7 +33,7 @@ from ...forms import (
     SwapForm,
 )
 from ...roles import RUN
-from ...services import ServiceError, queries
+from ...services import ServiceError, queries, table_codes
 from ...services import play as play_service
 from ...services import rounds as round_service
 from ...services import visibility as visibility_service
@@ -588,6 +588,8 @@ def _table_context(
         "seats": view.seats,
         "link": link,
         "link_url": url,
+        "code": table_codes.shown(link.code) if link else "",
+        "code_url": absolute_url(request, reverse("tablet:code")) if link else "",
         "qr": qr_code(url).svg_inline(scale=4) if url else None,
         "overrides": view.overrides,
         "extension_form": ExtensionForm(initial={"minutes": match.extension_seconds // 60}),

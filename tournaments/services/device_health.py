@@ -1,0 +1,99 @@
+"""Device health (issue 23, part 5): what each table's device says about itself, and
+when it was last heard from.
+
+The tablet adds ``X-Snowman-Health: unsent=3;battery=45;charging=0`` to a poll every
+``REPORT_EVERY`` (and at once when a figure changes); the state view hands it here and
+one UPDATE writes it on the table's link, only for the device that holds the table (a
+replaced device's word is not taken). The board reads it with its matches
+(``services.console.live_board``), in the same query.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from ..models import TableLink, Tournament
+
+# The silence threshold's bounds: above a report's interval plus a poll, below an hour.
+SILENT_MIN = 30
+SILENT_MAX = 3600
+
+# How often a tablet reports while nothing changes; the silence threshold (the event's
+# ``silent_after_seconds``, at least 30 s, 60 by default) must be above it plus
+# one poll (3 s).
+REPORT_EVERY = timedelta(seconds=20)
+# At or below this, not charging: "low battery" on the board.
+LOW_BATTERY = 20
+
+
+@dataclass(frozen=True)
+class Health:
+    unsent: int | None
+    battery: int | None
+    charging: bool | None
+
+
+def parse(header: str) -> Health | None:
+    """The header's figures; None for a header no tablet of ours sends (ignored)."""
+    if not header or len(header) > 100:
+        return None
+    values: dict[str, str] = {}
+    for part in header.split(";"):
+        key, _, value = part.strip().partition("=")
+        values[key.strip()] = value.strip()
+    try:
+        unsent = int(values["unsent"]) if values.get("unsent", "") != "" else None
+        battery = int(values["battery"]) if values.get("battery", "") != "" else None
+    except ValueError:
+        return None
+    charging = {"1": True, "0": False}.get(values.get("charging", ""))
+    if unsent is not None and not 0 <= unsent <= 10_000:
+        return None
+    if battery is not None and not 0 <= battery <= 100:
+        return None
+    return Health(unsent, battery, charging)
+
+
+def report(link_id: int, device: int, health: Health, now: datetime) -> None:
+    """Note what the table's current device said (one UPDATE; nothing for a device that
+    was replaced or a link that was revoked)."""
+    TableLink.objects.filter(pk=link_id, device=device, revoked_at__isnull=True).update(
+        seen_at=now,
+        unsent=min(health.unsent, 32767) if health.unsent is not None else None,
+        battery=health.battery,
+        charging=health.charging,
+    )
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """A table's device as the board shows it."""
+
+    seen_at: datetime | None
+    unsent: int | None
+    battery: int | None
+    charging: bool | None
+
+    def silent(self, now: datetime, after: timedelta, since: datetime | None) -> bool:
+        """Not heard from for ``after`` (counted from ``since``, the round's start, for a
+        device never heard from in it)."""
+        last = max((t for t in (self.seen_at, since) if t is not None), default=None)
+        return last is not None and now - last > after
+
+    @property
+    def low_battery(self) -> bool:
+        return self.battery is not None and self.battery <= LOW_BATTERY and not self.charging
+
+
+def set_silent_after(tournament: Tournament, seconds: int, *, by: str) -> None:
+    """The event's silence threshold (``Tournament.silent_after_seconds``) alone."""
+    from .kiosk import update_device_settings
+
+    update_device_settings(
+        tournament,
+        kiosk=tournament.kiosk,
+        pin=tournament.director_pin,
+        silent_after_seconds=seconds,
+        by=by,
+    )
