@@ -96,10 +96,13 @@ def test_the_first_public_pages_offer_english_and_francais_each_in_itself(
     client, make_tournament
 ) -> None:
     t = make_tournament(2)
-    for page in (reverse("public:index"), reverse("public:event", args=[t.slug])):
-        body = client.get(page).content.decode()
-        assert re.search(r'<a [^>]*lang="en"[^>]*>English</a>', body), page
-        assert re.search(r'<a [^>]*lang="fr"[^>]*>Français</a>', body), page
+    for lang in ("en", "fr"):  # never "Anglais / French": each names itself
+        client.cookies["django_language"] = lang
+        for page in (reverse("public:index"), reverse("public:event", args=[t.slug])):
+            body = client.get(page).content.decode()
+            assert re.search(r'<a [^>]*lang="en"[^>]*>English</a>', body), page
+            assert re.search(r'<a [^>]*lang="fr"[^>]*>Français</a>', body), page
+            assert re.search(rf'<a [^>]*lang="{lang}"[^>]*aria-current="true"', body), page
 
 
 @pytest.mark.django_db
