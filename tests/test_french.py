@@ -264,3 +264,18 @@ def test_the_public_pages_read_in_french_show_no_english_sentence_that_has_a_tra
     fake_results(rnd)  # and a finished round reads in French too
     client.cookies["django_language"] = "fr"
     assert all(not _english_left(_reader_text(p)) for p in _public_pages(client, t).values())
+
+
+@pytest.mark.django_db
+def test_the_series_page_a_proxy_caches_for_everyone_stays_english_for_a_french_phone(
+    client,
+) -> None:
+    from tournaments.models import Series
+    from tournaments.services.series import create_series
+
+    series = create_series("Club League", points_table=Series.Table.TOTAL)
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("series_public:series", args=[series.slug]))
+    assert "public" in page["Cache-Control"]
+    body = page.content.decode()
+    assert "0 events" in body and "tournoi" not in body
