@@ -166,8 +166,18 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English")]
+# French is `fr`, written for Canada (docs/rules.md, Glossary): browsers in Québec send
+# fr-CA, which Django maps to `fr`, as it does fr-FR; one catalogue serves every
+# francophone, and Django's own French strings (form errors) live under `fr` too.
+# The names are each language's own: the switch shows "English / Français".
+LANGUAGES = [("en", "English"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Canadian French formats (24-hour "14 h 05", "1 décembre 2026") for `fr`.
+FORMAT_MODULE_PATH = ["snowman.formats"]
+# The reader's choice lives in a cookie on their own phone (snowman/language.py): read by
+# LocaleMiddleware with no query; kept a year so it outlives the event day.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = os.environ.get("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True
@@ -250,6 +260,7 @@ if not DEBUG and HTTPS:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     # Preloading promises HTTPS for the whole domain in every browser, hard to take

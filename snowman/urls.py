@@ -2,8 +2,11 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from snowman import language
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("lang/<str:code>/", language.choose, name="language"),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("director/league/", include("tournaments.urls.league")),

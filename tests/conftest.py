@@ -42,6 +42,14 @@ def fast_password_hashing() -> Iterator[None]:
         yield
 
 
+@pytest.fixture(autouse=True, scope="session")
+def compiled_translations() -> None:
+    """The .mo files are not committed: compiled from locale/*.po as bin/serve does."""
+    from snowman.translations import compile_catalogues
+
+    compile_catalogues()
+
+
 @pytest.fixture
 def strong_password_hashing(settings) -> None:
     """The project's own hashers, for an account that another process signs in to."""

@@ -23,6 +23,8 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Exists, OuterRef, Subquery
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
@@ -125,9 +127,9 @@ class BadSearch(ValueError):
 
 def clean_query(query: str) -> str:
     if len(query) > SEARCH_MAX_LENGTH:
-        raise BadSearch(f"Type at most {SEARCH_MAX_LENGTH} letters of your name.")
+        raise BadSearch(_("Type at most %(n)d letters of your name.") % {"n": SEARCH_MAX_LENGTH})
     if any(unicodedata.category(c).startswith("C") for c in query):
-        raise BadSearch("Type letters of your name only.")
+        raise BadSearch(_("Type letters of your name only."))
     return " ".join(fold(query).split())
 
 
@@ -162,7 +164,14 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
 
 # --- the card ---------------------------------------------------------------------------
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_NAMES = {"N": _lazy("North"), "E": _lazy("East"), "S": _lazy("South"), "W": _lazy("West")}
+
+
+def round_label(rnd: Round) -> str:
+    """ "Round 3" or "Final" in the reader's language (the ledger's lines, the projector)."""
+    if rnd.kind == Round.Kind.FINAL:
+        return _("Final")
+    return _("Round %(n)s") % {"n": rnd.number}
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class Card:
 
     @property
     def position_name(self) -> str:
-        return SEAT_NAMES.get(self.position or "", "")
+        return str(SEAT_NAMES.get(self.position or "", ""))
 
     @property
     def team(self) -> str:
@@ -493,7 +502,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     lines = []
     running = 0
     for rnd in rounds:
-        label = "Final" if rnd.kind == Round.Kind.FINAL else f"Round {rnd.number}"
+        label = round_label(rnd)
         prelim = rnd.kind == Round.Kind.PRELIMINARY
         seat = seats.get(rnd.pk)
         left_from = getattr(rnd, "left_from", None)
@@ -626,10 +635,19 @@ def final_view(tournament: Tournament) -> FinalView | None:
     if progress is not None and progress.champions is not None:
         division = DIVISION_OF_TEAM[progress.champions]
         champs = pair_a if division == "A" else pair_b
+    # The reason in the reader's language, from the player (the entry's own text is
+    # English, as it goes into the activity log).
     skipped = tuple(
-        f"{player.name} (division {division_name}): {why}"
+        _("%(name)s (division %(d)s): %(why)s")
+        % {
+            "name": player.name,
+            "d": division_name,
+            "why": _("withdrawn after round %(n)s") % {"n": player.withdrawn_after_round}
+            if player.withdrawn_after_round
+            else _("withdrawn"),
+        }
         for division_name, entry in sorted(final_entries(tournament).items())
-        for player, why in entry.skipped
+        for player, _why in entry.skipped
     )
     return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
 

@@ -25,12 +25,13 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from snowman import language
 from snowman.hall import absolute_url, qr_code
 
 from ..services import public as svc
@@ -340,9 +341,21 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
     return ctx
 
 
+def _projector_language(request: HttpRequest) -> str:
+    """The director chooses the projector's language in its address (``?lang=fr``): the
+    hall's screen follows the event, not the browser it happens to run in. Without one,
+    the browser's (its cookie or Accept-Language), as on the phones."""
+    return language.supported(request.GET.get("lang")) or get_language() or "en"
+
+
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament_or_404(slug)
-    return render(request, "public/projector.html", _projector_context(request, t))
+    with translation.override(_projector_language(request)):
+        ctx = _projector_context(request, t)
+        # The refreshes and the clock keep the director's choice.
+        chosen = language.supported(request.GET.get("lang"))
+        ctx["lang_query"] = f"?lang={chosen}" if chosen else ""
+        return render(request, "public/projector.html", ctx)
 
 
 @require_GET
@@ -352,7 +365,8 @@ def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
         return render(request, "public/_projector_body.html", _projector_context(request, t))
 
-    return _versioned(request, slug, ("activity", "results", "final"), build)
+    with translation.override(_projector_language(request)):
+        return _versioned(request, slug, ("activity", "results", "final"), build)
 
 
 @never_cache
@@ -364,6 +378,7 @@ def clock(request: HttpRequest, slug: str) -> JsonResponse:
     if rnd is None:
         return JsonResponse({"server_now": now.isoformat(), "round": None})
     data = clock_view(rnd, now).as_json(now)
-    data["round"] = str(rnd)
+    with translation.override(_projector_language(request)):
+        data["round"] = svc.round_label(rnd)
     data["status"] = rnd.status
     return JsonResponse(data)

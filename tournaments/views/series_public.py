@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
 from django.views.decorators.cache import cache_control
 
 from ..services import queries
@@ -23,13 +24,16 @@ def series(request: HttpRequest, slug: str) -> HttpResponse:
     # its last visible round, so the page (cached a minute by anyone) never holds a
     # hidden figure.
     table = series_service.series_table(found, for_players=True)
-    return render(
-        request,
-        "public/series.html",
-        {
-            "series": found,
-            "table": table,
-            "shared": table.shared_ranks(),
-            "rule": series_service.describe(found),
-        },
-    )
+    # English only until the page is translated whole (issue 24): a proxy caches one copy
+    # for everyone, so the language cannot follow a reader's cookie here.
+    with translation.override("en"):
+        return render(
+            request,
+            "public/series.html",
+            {
+                "series": found,
+                "table": table,
+                "shared": table.shared_ranks(),
+                "rule": series_service.describe(found),
+            },
+        )

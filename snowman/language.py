@@ -1,0 +1,50 @@
+"""The reader's language: a link on every phone page (and the index) sets a cookie on that
+phone and goes back where it was. LocaleMiddleware reads the cookie on each request, so the
+choice costs no query and nothing is stored on the server.
+
+A GET link, not Django's ``set_language`` form: the phone pages carry no CSRF token (they
+are revalidated by ETag and hold no cookie of the server's), and a language cookie changes
+nothing but how the next page reads.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, cast
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET
+
+CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
+def supported(code: str | None) -> str | None:
+    """``code`` if the site is translated into it, else None (a projector's ?lang=)."""
+    return code if code in CODES else None
+
+
+@never_cache
+@require_GET
+def choose(request: HttpRequest, code: str) -> HttpResponse:
+    if supported(code) is None:
+        raise Http404(_("No such language."))
+    back = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "/"
+    response = HttpResponseRedirect(back)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        code,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=cast(Literal["Lax", "Strict", "None"], settings.LANGUAGE_COOKIE_SAMESITE),
+    )
+    return response

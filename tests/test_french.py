@@ -1,0 +1,281 @@
+"""The French translation (issue 24, first slice): the catalogue stays complete and in step
+with the source, the reader chooses the language on the phone (a cookie) and the director
+on the projector (?lang=), and a public page read in French shows no English sentence
+that has a translation."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import polib
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import formats, translation
+from django.utils import timezone as dj_timezone
+
+from tests.test_public_phones import event_after, fake_results, player
+from tournaments.models import Round
+from tournaments.services import rounds
+
+ROOT = Path(__file__).resolve().parent.parent
+PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+
+
+def catalogue() -> polib.POFile:
+    return polib.pofile(str(PO))
+
+
+# --- the catalogue ----------------------------------------------------------------------------
+
+
+def test_every_msgid_has_a_french_translation_and_none_is_fuzzy() -> None:
+    po = catalogue()
+    assert len(po) > 100
+    untranslated = [e.msgid for e in po.untranslated_entries()]
+    fuzzy = [e.msgid for e in po.fuzzy_entries()]
+    obsolete = [e.msgid for e in po.obsolete_entries()]
+    assert (untranslated, fuzzy, obsolete) == ([], [], [])
+    assert po.percent_translated() == 100
+    # A plural has both French forms (fr: one for 0 and 1, one from 2).
+    for e in po:
+        if e.msgid_plural:
+            assert all(e.msgstr_plural.get(i) for i in (0, 1)), e.msgid
+
+
+def test_each_translation_keeps_the_placeholders_of_its_english() -> None:
+    # A placeholder lost or misspelt in French is a KeyError on the French page only.
+    def names(text: str) -> list[str]:
+        return sorted(re.findall(r"%\((\w+)\)[sd]", text))
+
+    for e in catalogue():
+        english = set(names(e.msgid_plural or e.msgid))
+        frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
+        for french in frenches:
+            assert set(names(french)) <= english, (e.msgid, french)
+        # The singular may leave the count out ("la dernière ronde"); the other form not.
+        assert set(names(frenches[-1])) == english, (e.msgid, frenches[-1])
+
+
+@pytest.mark.slow
+def test_makemessages_leaves_the_catalogue_unchanged(tmp_path: Path) -> None:
+    """The committed .po is what makemessages makes from the source today: a string
+    added, changed or removed without refreshing the catalogue fails here (README,
+    Translations). Run on a copy, so the working tree is never touched."""
+    if shutil.which("xgettext") is None:
+        pytest.fail("makemessages needs GNU gettext: apt-get install gettext (.ci/run does)")
+    for name in ("manage.py",):
+        shutil.copy(ROOT / name, tmp_path / name)
+    for folder in ("snowman", "tournaments", "templates", "static", "locale"):
+        shutil.copytree(
+            ROOT / folder, tmp_path / folder, ignore=shutil.ignore_patterns("__pycache__", "*.mo")
+        )
+    subprocess.run(
+        [sys.executable, "manage.py", "update_translations", "-v0"],
+        cwd=tmp_path,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "SNOWMAN_VAR_DIR": str(tmp_path / "var")},
+    )
+    fresh = (tmp_path / "locale" / "fr" / "LC_MESSAGES" / "django.po").read_text()
+    assert fresh == PO.read_text(), "run `python manage.py update_translations` and commit"
+
+
+# --- choosing the language ----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_first_public_pages_offer_english_and_francais_each_in_itself(
+    client, make_tournament
+) -> None:
+    t = make_tournament(2)
+    for lang in ("en", "fr"):  # never "Anglais / French": each names itself
+        client.cookies["django_language"] = lang
+        for page in (reverse("public:index"), reverse("public:event", args=[t.slug])):
+            body = client.get(page).content.decode()
+            assert re.search(r'<a [^>]*lang="en"[^>]*>English</a>', body), page
+            assert re.search(r'<a [^>]*lang="fr"[^>]*>Français</a>', body), page
+            assert re.search(rf'<a [^>]*lang="{lang}"[^>]*aria-current="true"', body), page
+
+
+@pytest.mark.django_db
+def test_a_phone_that_chooses_french_keeps_it_in_a_cookie_and_returns_to_its_page(
+    client, make_tournament
+) -> None:
+    t = make_tournament(2)
+    event = reverse("public:event", args=[t.slug])
+    r = client.get(reverse("language", args=["fr"]), {"next": event + "?pick=1"})
+    assert r.status_code == 302 and r["Location"] == event + "?pick=1"
+    cookie = r.cookies["django_language"]
+    assert cookie.value == "fr" and int(cookie["max-age"]) >= 300 * 24 * 3600
+    page = client.get(event + "?pick=1").content.decode()
+    assert '<html lang="fr">' in page and "Trouvez votre nom" in page
+    client.get(reverse("language", args=["en"]), {"next": event})
+    assert "Find yourself" in client.get(event).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_language_switch_refuses_other_sites_and_unknown_languages(client) -> None:
+    r = client.get(reverse("language", args=["fr"]), {"next": "https://evil.example/"})
+    assert r.status_code == 302 and r["Location"] == "/"
+    assert client.get(reverse("language", args=["de"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_phone_holding_the_english_version_gets_the_french_page_not_a_304(
+    client, make_tournament
+) -> None:
+    t = make_tournament(2)
+    rounds.draw_first_round(t, by="test", seed=5)
+    card = reverse("public:card", args=[t.slug, player(t, "Player A001").pk])
+    etag = client.get(card)["ETag"]
+    client.cookies["django_language"] = "fr"
+    r = client.get(card, HTTP_IF_NONE_MATCH=etag)
+    assert r.status_code == 200 and "Ronde 1" in r.content.decode()
+
+
+@pytest.mark.django_db
+def test_reading_in_french_costs_no_query(client, make_tournament) -> None:
+    t = make_tournament(2)
+    rounds.draw_first_round(t, by="test", seed=5)
+    card = reverse("public:card", args=[t.slug, player(t, "Player A001").pk])
+    counts = {}
+    for lang in ("en", "fr"):
+        client.cookies["django_language"] = lang
+        with CaptureQueriesContext(connection) as q:
+            assert client.get(card).status_code == 200
+        counts[lang] = len(q)
+    assert counts["fr"] == counts["en"]
+
+
+@pytest.mark.django_db
+def test_the_director_chooses_the_projectors_language_in_its_address(
+    client, make_tournament
+) -> None:
+    t = event_after(make_tournament, 3, played=1)
+    page = client.get(reverse("public:projector", args=[t.slug]), {"lang": "fr"})
+    body = page.content.decode()
+    assert '<html lang="fr">' in body and "Ronde 2" in body
+    assert "Votre place sur votre téléphone" in body
+    # The refreshes and the clock keep the choice.
+    assert f"{reverse('public:projector_standings', args=[t.slug])}?lang=fr" in body
+    assert f"{reverse('public:clock', args=[t.slug])}?lang=fr" in body
+    clock = client.get(reverse("public:clock", args=[t.slug]), {"lang": "fr"}).json()
+    assert clock["round"] == "Ronde 2"
+    part = client.get(reverse("public:projector_standings", args=[t.slug]), {"lang": "fr"})
+    assert "trouvez votre table" in part.content.decode()
+    # West is Ouest: the seat letters follow the language.
+    assert '<span class="pos">O</span>' in part.content.decode()
+    english = client.get(reverse("public:projector", args=[t.slug])).content.decode()
+    assert "Round 2" in english and "Ronde 2" not in english
+
+
+def test_french_times_are_written_the_canadian_way() -> None:
+    moment = datetime(2026, 12, 1, 14, 5, tzinfo=ZoneInfo("UTC"))
+    with translation.override("fr"):
+        assert formats.date_format(moment, "TIME_FORMAT") == "14\u00a0h\u00a005"
+        assert formats.date_format(moment, "DATE_FORMAT") == "1 décembre 2026"
+        assert formats.number_format(1234.5, 1, force_grouping=True) == "1\u00a0234,5"
+    with translation.override("en"):
+        assert formats.date_format(moment, "TIME_FORMAT") != "14\u00a0h\u00a005"
+
+
+# --- no English left on a French page ---------------------------------------------------------
+
+
+def _reader_text(page: str) -> str:
+    """What a reader meets: visible text, the attributes read aloud or shown, and the
+    words the scripts take from <template> and data-text-* attributes."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    attrs = re.findall(r'(?:aria-label|title|alt|data-text-[\w-]+|data-page-label)="([^"]*)"', page)
+    text = re.sub(r"<[^>]+>", " ", page)
+    # The test players' names ("Player A001") are names, not the word "Player".
+    return re.sub(r"Player [AB]\d{3}", " ", html.unescape(" ".join([text, *attrs])))
+
+
+def _english_left(text: str) -> list[str]:
+    """The English of each translated msgid still in ``text``: each literal stretch
+    between placeholders, matched as whole words, unless the French has the same words."""
+    left = []
+    for e in catalogue():
+        frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
+        for english in filter(None, (e.msgid, e.msgid_plural)):
+            for piece in re.split(r"%\(\w+\)[sd]", english):
+                piece = piece.strip(" :;,.·()*?!")
+                if len(piece) < 3 or any(piece in f for f in frenches):
+                    continue
+                if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text):
+                    left.append(piece)
+    return sorted(set(left))
+
+
+def _public_pages(client, t) -> dict[str, str]:
+    me = player(t, "Player A001")
+    pages = {
+        "event": reverse("public:event", args=[t.slug]) + "?pick=1",
+        "search": reverse("public:event", args=[t.slug]) + "?q=player+a00",
+        "search-none": reverse("public:event", args=[t.slug]) + "?q=zzz",
+        "card": reverse("public:card", args=[t.slug, me.pk]),
+        "ledger": reverse("public:ledger", args=[t.slug, me.pk]),
+        "standings": reverse("public:standings", args=[t.slug]) + "?division=A",
+        "index": reverse("public:index"),
+        "projector": reverse("public:projector", args=[t.slug]),
+    }
+    out = {}
+    for name, address in pages.items():
+        r = client.get(address)
+        assert r.status_code == 200, name
+        out[name] = r.content.decode()
+    return out
+
+
+@pytest.mark.django_db
+def test_the_public_pages_read_in_french_show_no_english_sentence_that_has_a_translation(
+    client, make_tournament
+) -> None:
+    t = event_after(make_tournament, 3, played=2)
+    rnd = Round.objects.get(tournament=t, number=3)
+    # The projector between rounds shows the seating; once started, the standings.
+    client.cookies["django_language"] = "fr"
+    seated = _public_pages(client, t)
+    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    running = _public_pages(client, t)
+    found = {
+        f"{state}/{name}": left
+        for state, pages in (("seated", seated), ("running", running))
+        for name, page in pages.items()
+        if (left := _english_left(_reader_text(page)))
+    }
+    assert found == {}
+    # The check sees English where there is some: the same pages in English are full of it.
+    client.cookies["django_language"] = "en"
+    english = _public_pages(client, t)
+    assert {"Standings", "Running total", "Find yourself"} <= {
+        piece for page in english.values() for piece in _english_left(_reader_text(page))
+    }
+    rnd.refresh_from_db()
+    fake_results(rnd)  # and a finished round reads in French too
+    client.cookies["django_language"] = "fr"
+    assert all(not _english_left(_reader_text(p)) for p in _public_pages(client, t).values())
+
+
+@pytest.mark.django_db
+def test_the_series_page_a_proxy_caches_for_everyone_stays_english_for_a_french_phone(
+    client,
+) -> None:
+    from tournaments.models import Series
+    from tournaments.services.series import create_series
+
+    series = create_series("Club League", points_table=Series.Table.TOTAL)
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("series_public:series", args=[series.slug]))
+    assert "public" in page["Cache-Control"]
+    body = page.content.decode()
+    assert "0 events" in body and "tournoi" not in body
