@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from io import StringIO
 
@@ -619,3 +620,100 @@ def test_name_matching_runs_before_the_write_transaction(monkeypatch):
     out = import_results(second, by="director")
     assert out.created
     assert calls and not any(calls)
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        {"outcome": "played", "maker": "E", "alone": True, "maker_tricks": 5},
+        {
+            "outcome": "played",
+            "maker": "S",
+            "alone": False,
+            "maker_tricks": 1,
+            "defender_alone": "W",
+        },
+        {
+            "outcome": "played",
+            "maker": "S",
+            "alone": True,
+            "maker_tricks": 4,
+            "dealer_partner_ordered_up": True,
+        },
+        {"outcome": "renege", "renege_by": "W"},
+        {"outcome": "misdeal"},
+    ],
+)
+def test_every_hand_field_of_the_results_file_travels_both_ways(hand):
+    from tournaments.replay import HAND_FIELDS, entry_of_json, hand_json
+
+    played = hand["outcome"] == "played"
+    full = {
+        "number": 3,
+        "dealer": "N",
+        "outcome": hand["outcome"],
+        "makers": {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}[hand["maker"]] if played else None,
+        "maker": hand.get("maker"),
+        "alone": hand.get("alone", False),
+        "maker_tricks": hand.get("maker_tricks"),
+        "renege_by": hand.get("renege_by"),
+        "dealer_partner_ordered_up": hand.get("dealer_partner_ordered_up", False),
+        "defender_alone": hand.get("defender_alone"),
+        "phase": "at_call",
+        "points": {"NS": 0, "EW": 4},
+    }
+    assert tuple(full) == HAND_FIELDS
+    assert hand_json(entry_of_json(full)) == full
+
+
+def _leaves(obj, path=()):
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _leaves(v, (*path, i))
+    yield path
+
+
+def test_any_one_field_of_a_file_changed_to_anything_is_imported_or_refused_never_a_crash():
+    import random
+
+    from tournaments.services import ServiceError
+
+    doc = exported(tables=1)
+    paths = [p for p in _leaves(doc) if p]
+    rng = random.Random(20)
+    odd = [
+        None,
+        True,
+        False,
+        0,
+        -1,
+        1,
+        7,
+        40000,
+        2**31,
+        2**63,
+        -(2**70),
+        1.5,
+        "",
+        "x",
+        "N",
+        "NS",
+        "\x00",
+        "\u202e",
+        [],
+        [1],
+        {},
+        {"NS": 1},
+    ]
+    for _ in range(400):
+        changed = json.loads(json.dumps(doc))
+        path = rng.choice(paths)
+        obj = changed
+        for key in path[:-1]:
+            obj = obj[key]
+        obj[path[-1]] = rng.choice(odd)
+        with contextlib.suppress(ServiceError):
+            import_results(json.dumps(changed), by="director")

@@ -19,7 +19,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
@@ -323,7 +323,7 @@ def _check_game(
     seats = _get(game, "seats", path, dict)
     seen = set()
     for seat in SEATS:
-        pid = _int(seats, seat, f"{path}.seats", 1, BIG)
+        pid = _int(seats, seat, f"{path}.seats", 0, BIG)
         if pid not in players:
             raise InvalidResults(f"{path}.seats.{seat}", f"player {pid} is not in players")
         seen.add(pid)
@@ -389,8 +389,8 @@ def _substitutions(game: Any, path: str, players: dict[int, str], hands: int) ->
         here = f"{path}.substitutions[{i}]"
         position = _choice(sub, "seat", here, SEATS)
         from_hand = _int(sub, "from_hand", here, 1, hands + 1)
-        out = _int(sub, "out", here, 1, BIG)
-        into = _int(sub, "in", here, 1, BIG)
+        out = _int(sub, "out", here, 0, BIG)
+        into = _int(sub, "in", here, 0, BIG)
         for key, pid in (("out", out), ("in", into)):
             if pid not in players:
                 raise InvalidResults(f"{here}.{key}", f"player {pid} is not in players")
@@ -500,6 +500,8 @@ class Checked:
     names: dict[int, str]  # file id -> the name as it will be stored
     rounds: list[_Round]
     final: list[_Game]
+    # Matches played (or sat in part of) per ranked player, as the standings count them.
+    played: dict[int, int] = field(default_factory=dict)
 
 
 def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
@@ -508,7 +510,7 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
     seen: set[str] = set()
     for i, p in enumerate(_list(doc, "players", "")):
         path = f"players[{i}]"
-        pid = _int(p, "id", path, 1, BIG)
+        pid = _int(p, "id", path, 0, BIG)
         raw = _get(p, "name", path, str)
         # The one name rule of the register form and the CSV import.
         pname = clean_name(raw)
@@ -579,7 +581,7 @@ def check_document(doc: Any) -> Checked:
         outs = []
         for i, out in enumerate(_list(rnd, "sit_outs", path, optional=True)):
             opath = f"{path}.sit_outs[{i}]"
-            pid = _int(out, "player", opath, 1, BIG)
+            pid = _int(out, "player", opath, 0, BIG)
             if pid not in players:
                 raise InvalidResults(f"{opath}.player", f"player {pid} is not in players")
             if pid in seated:
@@ -646,6 +648,7 @@ def _check_standings(checked: Checked) -> None:
             played = tuple(sorted(lines[pid], key=lambda r: r.round_number))
             records.append(PlayerRecord(pid, played, sit_out_lines(setting, played, outs[pid])))
         ranked = rank(records, checked.rules.tiebreaks, doc["tournament"]["lot_seed"])
+        checked.played.update({cast(int, r.player): r.played for r in records})
         rows = _list(standings, division, "standings", optional=True)
         if len(rows) != len(ranked):
             raise InvalidResults(
@@ -657,7 +660,7 @@ def _check_standings(checked: Checked) -> None:
             record = standing.record
             for line in record.sit_outs:
                 sit_points[(cast(int, record.player), line.round_number)] = line.points
-            pid = _int(row, "player", path, 1, BIG)
+            pid = _int(row, "player", path, 0, BIG)
             if pid != standing.player:
                 raise InvalidResults(
                     f"{path}.player", f"{pid}, the matches rank player {standing.player} here"
@@ -956,7 +959,7 @@ def _write(
             total=row["total"],
             wins=row["wins"],
             margin=row["margin"],
-            played=row.get("played", _played(checked, row["player"])),
+            played=row.get("played", checked.played.get(row["player"], 0)),
         )
         for division, rows in doc["standings"].items()
         for row in rows
@@ -974,15 +977,6 @@ def _write(
         at=at,
     )
     return ImportOutcome(tournament, True, len(players), len(stored_matches), proposals)
-
-
-def _played(checked: Checked, pid: int) -> int:
-    return sum(
-        1
-        for rnd in checked.rounds
-        for _, game in rnd.matches
-        if game.state.over and (pid in game.seats.values() or any(s.out == pid for s in game.subs))
-    )
 
 
 def _seats(rnd: Round, table: int, game: _Game, player_of: dict[int, Player]) -> list[Seating]:
