@@ -804,9 +804,10 @@ def import_results(
     house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
     plan = plan_links([n for pid, n in checked.names.items() if pid not in house])
     filename = "".join(c for c in filename if c.isprintable())[:200]
+    rows = _rows(checked, digest, by=by, filename=filename, at=at)
     try:
         with transaction.atomic():
-            return _write(checked, digest, by=by, filename=filename, at=at, plan=plan, link=link)
+            return _write(rows, by=by, filename=filename, at=at, plan=plan, link=link)
     except IntegrityError:
         # A concurrent import of the same file or slug won the race: nothing was written.
         done = ImportedEvent.objects.filter(digest=digest).select_related("tournament").first()
@@ -828,26 +829,35 @@ _REFUSED = (
 )
 
 
-def _write(
-    checked: Checked,
-    digest: str,
-    *,
-    by: str,
-    filename: str,
-    at: datetime,
-    plan: LinkPlan,
-    link: Callable[..., int] | None,
-) -> ImportOutcome:
+@dataclass
+class _Rows:
+    """Every row of one import, built (unsaved) before the write transaction opens, so
+    that the transaction only inserts them; each list in the order it is inserted."""
+
+    tournament: Tournament
+    imported: ImportedEvent
+    players: list[Player]
+    rounds: list[Round]
+    seats: list[Seating]
+    sit_outs: list[SitOut]
+    matches: list[Match]
+    overrides: list[WinnerOverride]
+    hands: list[HandEntry]
+    subs: list[Substitution]
+    results: list[EventResult]
+
+
+def _rows(checked: Checked, digest: str, *, by: str, filename: str, at: datetime) -> _Rows:
     doc = checked.doc
     info = doc["tournament"]
-    tournament = Tournament.objects.create(
+    tournament = Tournament(
         name=info["name"].strip(),
         slug=info["slug"],
         status=Tournament.Status.FINISHED,
         lot_seed=info["lot_seed"],
         **rule_values(checked.rules),
     )
-    ImportedEvent.objects.create(
+    imported = ImportedEvent(
         tournament=tournament,
         digest=digest,
         filename=filename,
@@ -857,7 +867,7 @@ def _write(
     # In the file's id order: the lot draws by id order, so the imported event ranks
     # its players exactly as the source did.
     sources = sorted(doc["players"], key=lambda p: p["id"])
-    players = Player.objects.bulk_create(
+    players = [
         Player(
             tournament=tournament,
             name=checked.names[p["id"]],
@@ -867,9 +877,9 @@ def _write(
             withdrawn_after_round=p.get("withdrawn_after_round"),
         )
         for p in sources
-    )
+    ]
     player_of = {p["id"]: row for p, row in zip(sources, players, strict=True)}
-    rounds: list[tuple[Round, list[tuple[int, int, _Game]]]] = []
+    rounds: list[tuple[Round, list[tuple[int, int, _Game]], list[int]]] = []
     for source in checked.rounds:
         row = Round(
             tournament=tournament,
@@ -879,7 +889,8 @@ def _write(
             started_at=None if source.status == "seated" else at,
             finished_at=at if source.status == "finished" else None,
         )
-        rounds.append((row, [(table, 1, game) for table, game in source.matches]))
+        held = [(table, 1, game) for table, game in source.matches]
+        rounds.append((row, held, [pid for _, pid, _ in source.sit_outs]))
     if doc["final"] is not None:
         number = max((r.number for r in checked.rounds), default=0) + 1
         row = Round(
@@ -890,50 +901,43 @@ def _write(
             started_at=at,
             finished_at=at,
         )
-        rounds.append((row, [(1, i + 1, g) for i, g in enumerate(checked.final)]))
-    Round.objects.bulk_create([r for r, _ in rounds])
+        rounds.append((row, [(1, i + 1, g) for i, g in enumerate(checked.final)], []))
     seats: list[Seating] = []
     sit_outs: list[SitOut] = []
-    games: list[tuple[Round, int, int, _Game]] = []
-    outs_of = {r.number: r.sit_outs for r in checked.rounds}
-    for stored, held in rounds:
-        is_final = stored.kind == Round.Kind.FINAL
+    matches: list[Match] = []
+    overrides: list[WinnerOverride] = []
+    hands: list[HandEntry] = []
+    subs: list[Substitution] = []
+    for stored, held, outs in rounds:
+        sit_outs += [SitOut(round=stored, player=player_of[pid]) for pid in outs]
         for table, number, game in held:
-            games.append((stored, table, number, game))
-            if not is_final or number == 1:
+            if stored.kind == Round.Kind.PRELIMINARY or number == 1:
                 seats += _seats(stored, table, game, player_of)
-        if not is_final:
-            sit_outs += [
-                SitOut(round=stored, player=player_of[pid]) for _, pid, _ in outs_of[stored.number]
-            ]
-    Seating.objects.bulk_create(seats)
-    SitOut.objects.bulk_create(sit_outs)
-    stored_matches = Match.objects.bulk_create(_match(r, t, n, g) for r, t, n, g in games)
-    overrides, hands, subs = [], [], []
-    for match, (_, _, _, game) in zip(stored_matches, games, strict=True):
-        if game.override is not None:
-            overrides.append(
-                WinnerOverride(
-                    match=match,
-                    winner=game.override["winner"],
-                    reason=game.override["reason"],
-                    created_by=by,
-                    created_at=at,
+            match = _match(stored, table, number, game)
+            matches.append(match)
+            if game.override is not None:
+                overrides.append(
+                    WinnerOverride(
+                        match=match,
+                        winner=game.override["winner"],
+                        reason=game.override["reason"],
+                        created_by=by,
+                        created_at=at,
+                    )
                 )
-            )
-        for h in game.hands:
-            hands.append(
-                entry_of_json(
-                    h,
-                    match=match,
-                    client_key=f"import-{digest[:24]}-{match.pk}-{h['number']}",
-                    source=HandEntry.Source.IMPORTED,
-                    entered_at=at,
-                    entered_by=by,
+            for h in game.hands:
+                hands.append(
+                    entry_of_json(
+                        h,
+                        match=match,
+                        # Unique: the digest is unique to the file, the count to the hand.
+                        client_key=f"import-{digest[:24]}-{len(hands) + 1}",
+                        source=HandEntry.Source.IMPORTED,
+                        entered_at=at,
+                        entered_by=by,
+                    )
                 )
-            )
-        for sub in game.subs:
-            subs.append(
+            subs += [
                 Substitution(
                     match=match,
                     position=sub.position,
@@ -946,11 +950,9 @@ def _write(
                     created_by=by,
                     created_at=at,
                 )
-            )
-    WinnerOverride.objects.bulk_create(overrides)
-    HandEntry.objects.bulk_create(hands, batch_size=2000)
-    Substitution.objects.bulk_create(subs)
-    EventResult.objects.bulk_create(
+                for sub in game.subs
+            ]
+    results = [
         EventResult(
             tournament=tournament,
             player=player_of[row["player"]],
@@ -963,20 +965,58 @@ def _write(
         )
         for division, rows in doc["standings"].items()
         for row in rows
+    ]
+    return _Rows(
+        tournament,
+        imported,
+        players,
+        [r for r, _, _ in rounds],
+        seats,
+        sit_outs,
+        matches,
+        overrides,
+        hands,
+        subs,
+        results,
     )
+
+
+def _write(
+    rows: _Rows,
+    *,
+    by: str,
+    filename: str,
+    at: datetime,
+    plan: LinkPlan,
+    link: Callable[..., int] | None,
+) -> ImportOutcome:
+    """Insert the rows, parents first (each child takes its parent's new id on insert),
+    and link the players to people from the plan: nothing else."""
+    rows.tournament.save()
+    rows.imported.save()
+    Player.objects.bulk_create(rows.players, batch_size=2000)
+    Round.objects.bulk_create(rows.rounds, batch_size=2000)
+    Seating.objects.bulk_create(rows.seats, batch_size=2000)
+    SitOut.objects.bulk_create(rows.sit_outs, batch_size=2000)
+    Match.objects.bulk_create(rows.matches, batch_size=2000)
+    WinnerOverride.objects.bulk_create(rows.overrides, batch_size=2000)
+    HandEntry.objects.bulk_create(rows.hands, batch_size=2000)
+    Substitution.objects.bulk_create(rows.subs, batch_size=2000)
+    EventResult.objects.bulk_create(rows.results, batch_size=2000)
+    players = rows.players
     if link is not None:
         proposals = link(players, by=by, now=at)
     else:
         proposals = write_links([p for p in players if not p.house], plan, by=by, now=at)
     log(
-        tournament,
+        rows.tournament,
         by,
         "import",
-        f"Imported {len(players)} players and {len(stored_matches)} matches from "
-        f"{filename or 'a results file'} ({digest[:12]}).",
+        f"Imported {len(players)} players and {len(rows.matches)} matches from "
+        f"{filename or 'a results file'} ({rows.imported.digest[:12]}).",
         at=at,
     )
-    return ImportOutcome(tournament, True, len(players), len(stored_matches), proposals)
+    return ImportOutcome(rows.tournament, True, len(players), len(rows.matches), proposals)
 
 
 def _seats(rnd: Round, table: int, game: _Game, player_of: dict[int, Player]) -> list[Seating]:
