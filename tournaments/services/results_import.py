@@ -18,12 +18,12 @@ import hashlib
 import json
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, cast
 
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, models, transaction
 from django.utils.text import slugify
 
 from ..domain.final import final_state
@@ -845,6 +845,8 @@ class _Rows:
     hands: list[HandEntry]
     subs: list[Substitution]
     results: list[EventResult]
+    seat_rows: _Insert | None = None
+    hand_rows: _Insert | None = None
 
 
 def _rows(checked: Checked, digest: str, *, by: str, filename: str, at: datetime) -> _Rows:
@@ -978,7 +980,40 @@ def _rows(checked: Checked, digest: str, *, by: str, filename: str, at: datetime
         hands,
         subs,
         results,
+        seat_rows=_Insert(Seating, seats),
+        hand_rows=_Insert(HandEntry, hands),
     )
+
+
+class _Insert:
+    """Rows of one model prepared for the database before the write transaction: every
+    column's value converted once, outside the lock. Inside, only the parents' new ids
+    are filled in and the rows go in with one ``executemany`` (a 3,000-player file has
+    45,000 hands; ``bulk_create`` spent 15 s of the writer lock converting them)."""
+
+    def __init__(self, model: type[models.Model], objs: Sequence[models.Model]) -> None:
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        self.objs = objs
+        self.parents = [(i, f) for i, f in enumerate(fields) if f.is_relation]
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(cast(str, f.column)) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        table = quote(model._meta.db_table)
+        self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        self.rows = [
+            [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs
+        ]
+
+    def run(self) -> None:
+        for obj, row in zip(self.objs, self.rows, strict=True):
+            for i, parent in self.parents:
+                # The parent was inserted first (bulk_create gave it its id).
+                related = getattr(obj, parent.name)
+                if related is not None:
+                    row[i] = related.pk
+        with connection.cursor() as cursor:
+            for start in range(0, len(self.rows), 5000):
+                cursor.executemany(self.sql, self.rows[start : start + 5000])
 
 
 def _write(
@@ -996,11 +1031,12 @@ def _write(
     rows.imported.save()
     Player.objects.bulk_create(rows.players, batch_size=2000)
     Round.objects.bulk_create(rows.rounds, batch_size=2000)
-    Seating.objects.bulk_create(rows.seats, batch_size=2000)
+    assert rows.seat_rows is not None and rows.hand_rows is not None
+    rows.seat_rows.run()
     SitOut.objects.bulk_create(rows.sit_outs, batch_size=2000)
     Match.objects.bulk_create(rows.matches, batch_size=2000)
     WinnerOverride.objects.bulk_create(rows.overrides, batch_size=2000)
-    HandEntry.objects.bulk_create(rows.hands, batch_size=2000)
+    rows.hand_rows.run()
     Substitution.objects.bulk_create(rows.subs, batch_size=2000)
     EventResult.objects.bulk_create(rows.results, batch_size=2000)
     players = rows.players
