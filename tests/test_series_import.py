@@ -717,3 +717,30 @@ def test_any_one_field_of_a_file_changed_to_anything_is_imported_or_refused_neve
         obj[path[-1]] = rng.choice(odd)
         with contextlib.suppress(ServiceError):
             import_results(json.dumps(changed), by="director")
+
+
+def hand_mappings(source: str) -> list[str]:
+    """Where a module spells a hand's fields itself: a ``HandEntry(...)`` call, or a dict
+    literal with a hand's keys."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "HandEntry":
+            found.append(f"line {node.lineno}: HandEntry(...)")
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if {"maker_tricks", "renege_by"} <= keys:
+                found.append(f"line {node.lineno}: a hand's dict")
+    return found
+
+
+def test_the_export_and_the_import_map_hands_only_through_tournaments_replay():
+    from pathlib import Path
+
+    services = Path(__file__).resolve().parent.parent / "tournaments" / "services"
+    for name in ("export.py", "results_import.py"):
+        assert hand_mappings((services / name).read_text()) == [], name
+    # The check finds what it forbids.
+    probe = "HandEntry(number=1)\nx = {'maker_tricks': 3, 'renege_by': None}\n"
+    assert len(hand_mappings(probe)) == 2
