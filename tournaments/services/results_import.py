@@ -388,7 +388,7 @@ def _substitutions(game: Any, path: str, players: dict[int, str], hands: int) ->
     for i, sub in enumerate(_list(game, "substitutions", path, optional=True)):
         here = f"{path}.substitutions[{i}]"
         position = _choice(sub, "seat", here, SEATS)
-        from_hand = _int(sub, "from_hand", here, 1, hands + 1)
+        from_hand = _int(sub, "from_hand", here, 1, min(hands + 1, SMALL))
         out = _int(sub, "out", here, 0, BIG)
         into = _int(sub, "in", here, 0, BIG)
         for key, pid in (("out", out), ("in", into)):
