@@ -6,31 +6,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..domain.hands import Seat
 from ..domain.rules import sit_out_points_setting
 from ..domain.standings import sit_out_lines
 from ..models import HandEntry, Match, Player, Round, Seating, SitOut, Substitution, Tournament
+from ..replay import hand_json as _hand
 from .standings import StandingRow, champions, standings
 
 SCHEMA = "snowman.results/1"
-
-
-def _hand(entry: HandEntry) -> dict[str, Any]:
-    played = entry.outcome == HandEntry.Outcome.PLAYED
-    return {
-        "number": entry.number,
-        "dealer": entry.dealer,
-        "outcome": entry.outcome,
-        "makers": Seat(entry.maker).team.value if played else None,
-        "maker": entry.maker if played else None,
-        "alone": entry.alone,
-        "maker_tricks": entry.maker_tricks if played else None,
-        "renege_by": entry.renege_by or None,
-        # The lone defender's seat, or null (additive to snowman.results/1).
-        "defender_alone": entry.defender_alone or None,
-        "phase": entry.phase,
-        "points": {"NS": entry.points_ns, "EW": entry.points_ew},
-    }
 
 
 @dataclass

@@ -1,0 +1,121 @@
+"""Linking many players to people at once (an import): the matching read apart from
+the writing, so the write transaction never waits for rapidfuzz.
+
+``people.link_players`` does both inside the caller's transaction, which is right for one
+registration; for a file of 3,000 players its close-name search against every person held
+SQLite's only writer lock for seconds while the desks and tablets queued (issue 20,
+item 18). Here ``plan_links`` reads and compares with no transaction and no lock, and
+``write_links`` only writes, with the rules of ``link_players``: an exact name key
+matching exactly one free person links to them, anyone else becomes a new person with the
+close names proposed.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from rapidfuzz import fuzz, process
+
+from ..models import Person, PersonEvent, PersonLink, PersonProposal, Player, Tournament
+from . import now_or
+from .people import CLOSE, PROPOSALS_PER_PERSON, name_key
+
+
+@dataclass(frozen=True)
+class LinkPlan:
+    """Per name key, the people whose keys are close (best first), as read before the
+    write; ``write_links`` drops any merged or taken meanwhile."""
+
+    close: dict[str, list[tuple[int, float]]]
+
+
+def plan_links(names: Sequence[str]) -> LinkPlan:
+    """The close-name search of every name against every person: read only."""
+    keys = {name_key(n) for n in names}
+    pool = dict(Person.objects.filter(merged_into__isnull=True).values_list("pk", "name_key"))
+    close: dict[str, list[tuple[int, float]]] = {}
+    for key in keys:
+        # Every candidate over the cut, not only the best few: some may be taken by an
+        # exact match of this same import and are dropped when writing.
+        close[key] = [
+            (candidate, score)
+            for _, score, candidate in process.extract(
+                key, pool, scorer=fuzz.token_sort_ratio, score_cutoff=CLOSE, limit=None
+            )
+        ]
+    return LinkPlan(close)
+
+
+def write_links(
+    players: Sequence[Player], plan: LinkPlan, *, by: str, now: datetime | None = None
+) -> int:
+    """Give each new player (all of one tournament, none linked yet) a person, in the
+    caller's transaction, from ``plan``. Returns the proposals made."""
+    at = now_or(now)
+    if not players:
+        return 0
+    tournament_ids = {p.tournament_id for p in players}
+    taken = set(
+        PersonLink.objects.filter(player__tournament_id__in=tournament_ids).values_list(
+            "person_id", flat=True
+        )
+    )
+    keys = {p.pk: name_key(p.name) for p in players}
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for pk, key in Person.objects.filter(
+        merged_into__isnull=True, name_key__in=set(keys.values())
+    ).values_list("pk", "name_key"):
+        by_key[key].append(pk)
+    links: list[PersonLink] = []
+    new_people: list[tuple[Player, Person]] = []
+    for player in players:
+        found = [pk for pk in by_key.get(keys[player.pk], []) if pk not in taken]
+        if len(found) == 1:
+            taken.add(found[0])
+            links.append(
+                PersonLink(player=player, person_id=found[0], how=PersonLink.How.EXACT, at=at)
+            )
+        else:
+            new_people.append(
+                (player, Person(name=player.name, name_key=keys[player.pk], created_at=at))
+            )
+    if not new_people:
+        PersonLink.objects.bulk_create(links)
+        return 0
+    candidates = {pk for _, person in new_people for pk, _ in plan.close.get(person.name_key, [])}
+    live = set(
+        Person.objects.filter(pk__in=candidates, merged_into__isnull=True).values_list(
+            "pk", flat=True
+        )
+    )
+    Person.objects.bulk_create([person for _, person in new_people])
+    event_names = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "name"))
+    history = []
+    proposals = []
+    for player, person in new_people:
+        links.append(PersonLink(player=player, person=person, how=PersonLink.How.NEW, at=at))
+        history.append(
+            PersonEvent(
+                person=person,
+                actor=by,
+                action="created",
+                summary=f"New person from {player.name} in {event_names[player.tournament_id]}.",
+                at=at,
+            )
+        )
+        close = [
+            (pk, score)
+            for pk, score in plan.close.get(person.name_key, [])
+            if pk in live and pk not in taken
+        ]
+        proposals += [
+            PersonProposal(person=person, candidate_id=pk, score=score, created_at=at)
+            for pk, score in close[:PROPOSALS_PER_PERSON]
+        ]
+    PersonLink.objects.bulk_create(links)
+    PersonEvent.objects.bulk_create(history)
+    PersonProposal.objects.bulk_create(proposals)
+    return len(proposals)
