@@ -111,3 +111,43 @@ def test_the_import_check_sees_relative_imports_and_skips_annotations() -> None:
     assert "tournaments.domain" in found
     assert "tournaments.domain.hands" in found
     assert "tournaments.models.Match" not in found
+
+
+# One CSV writer: every CSV the app produces goes through tournaments/csvcells.py, so no
+# cell a person typed can run as a formula in the director's spreadsheet.
+CSV_BYPASSES = ("csv.writer", "csv.DictWriter", "text/csv", "from csv import")
+CSV_HOME = ROOT / "tournaments" / "csvcells.py"
+
+
+def csv_bypasses(paths: list[Path]) -> set[str]:
+    return {
+        f"{path.name}:{number}: {pattern}"
+        for path in paths
+        if path != CSV_HOME
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        for pattern in CSV_BYPASSES
+        if pattern in line
+    }
+
+
+def app_sources() -> list[Path]:
+    return sorted(
+        path
+        for folder in ("tournaments", "snowman", "bench")
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+def test_every_csv_the_app_writes_goes_through_csvcells() -> None:
+    assert not csv_bypasses(app_sources())
+
+
+def test_the_csv_check_finds_a_writer_made_elsewhere(tmp_path: Path) -> None:
+    probe = ROOT / "tournaments" / "services" / "series.py"
+    sources = app_sources()
+    assert probe in sources and CSV_HOME in sources
+    fake = tmp_path / "probe.py"
+    fake.write_text('w = csv.writer(out)\nHttpResponse(content_type="text/csv")\n')
+    found = {line.split(": ", 1)[1] for line in csv_bypasses([fake])}
+    assert found == {"csv.writer", "text/csv"}

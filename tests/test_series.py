@@ -194,3 +194,25 @@ def test_events_are_added_once_and_removed_without_touching_their_results(direct
     director_client.post(reverse("league:series_remove", args=[series.slug, t.slug]))
     assert not SeriesEvent.objects.exists()
     assert Tournament.objects.get(pk=t.pk).rounds.first().seats.count() == seats
+
+
+@pytest.mark.django_db
+def test_the_series_csv_writes_a_formula_name_and_event_name_as_plain_text(director_client):
+    import csv
+    import io
+
+    from tournaments.models import Person
+
+    live = simulate(1, seed=21, name="=cmd|'/c calc'!A1")
+    series = create_series("League")
+    add_event(series, live)
+    Person.objects.filter(pk=Person.objects.order_by("pk")[0].pk).update(
+        name='=HYPERLINK("http://evil.example","x")'
+    )
+    response = director_client.get(reverse("league:series_csv", args=[series.slug]))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0][-1] == "'=cmd|'/c calc'!A1"
+    names = [row[1] for row in rows[1:]]
+    assert '\'=HYPERLINK("http://evil.example","x")' in names
+    assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]

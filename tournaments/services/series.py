@@ -6,8 +6,6 @@ here from its live standings, so a series shows a running event as it stands.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -176,10 +174,11 @@ def describe(series: Series) -> str:
     return f"{rule}; counting {count}; ties by {', then '.join(TIEBREAK_CHAIN)}"
 
 
-def series_csv(table: SeriesTable) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["rank", "person", "points", "best", "events", *(t.name for t in table.events)])
+def series_csv_rows(table: SeriesTable) -> list[list[object]]:
+    """The standings as CSV rows, for ``csvcells`` to write (names are anyone's text)."""
+    rows: list[list[object]] = [
+        ["rank", "person", "points", "best", "events", *(t.name for t in table.events)]
+    ]
     for row in table.rows:
         cells = []
         for t in table.events:
@@ -189,7 +188,7 @@ def series_csv(table: SeriesTable) -> str:
             else:
                 mark = "" if score.counted else " (not counted)"
                 cells.append(f"{score.points}{mark} [{score.finish.division}{score.finish.place}]")
-        writer.writerow(
+        rows.append(
             [
                 row.line.rank,
                 row.person.name,
@@ -199,4 +198,4 @@ def series_csv(table: SeriesTable) -> str:
                 *cells,
             ]
         )
-    return out.getvalue()
+    return rows

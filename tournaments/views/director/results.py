@@ -67,9 +67,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     if division not in ("A", "B"):
         raise Http404("No such division.")
     rows = standing_service.standings(t)[division]
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-{division}.csv"'
-    writer = csvcells.writer(response)
+    response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
         [

@@ -198,11 +198,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @desk_required
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{rnd.tournament.slug}-round-{rnd.number}-seats.csv"'
-    )
-    writer = csvcells.writer(response)
+    response, writer = csvcells.attachment(f"{rnd.tournament.slug}-round-{rnd.number}-seats.csv")
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     # §6: house players are marked "house"; sit-outs are listed with no table.
     house = queries.house_names(rnd.tournament)

@@ -12,6 +12,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ... import csvcells
 from ...forms import AddEventForm, SeriesForm
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
@@ -151,9 +152,8 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
-    text = series_service.series_csv(series_service.series_table(series))
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{series.slug}-standings.csv"'
+    response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
+    writer.writerows(series_service.series_csv_rows(series_service.series_table(series)))
     return response
 
 
