@@ -14,6 +14,7 @@ from tournaments.services.people import (
     merge_people,
     name_key,
     person_page,
+    recompute_ratings,
     split_person,
 )
 from tournaments.services.players import import_players, register_player
@@ -261,3 +262,46 @@ def test_the_director_accepts_a_proposal_from_the_people_page(director_client):
         reverse("league:proposal", args=[proposal.pk]), {"decision": "reject"}, follow=True
     )
     assert "already decided" in again.content.decode()
+
+
+def stored_ratings() -> list[tuple]:
+    return list(
+        Person.objects.order_by("pk").values_list(
+            "pk", "rating_mu", "rating_sigma", "rating_matches"
+        )
+    )
+
+
+def assert_the_stored_ratings_are_a_fresh_replay() -> None:
+    before = stored_ratings()
+    recompute_ratings()
+    assert stored_ratings() == before
+
+
+def test_a_merge_a_split_and_an_accepted_proposal_leave_the_ratings_of_a_full_replay():
+    first = imported(11, "e1")
+    names = list(first.players.order_by("pk").values_list("name", flat=True))
+    # The second event's players are new people (renamed), so a merge joins two rated records.
+    second = imported(12, "e2", rename={n: f"{n} Junior" for n in names})
+    recompute_ratings()
+    keep = person_of(first.players.order_by("pk")[0])
+    gone = person_of(second.players.order_by("pk")[0])
+    own, theirs = keep.rating_matches, gone.rating_matches
+    assert own and theirs
+    merge_people(keep, gone, by="d", reason="same person")
+    keep.refresh_from_db()
+    assert keep.rating_matches == own + theirs
+    assert_the_stored_ratings_are_a_fresh_replay()
+
+    new = split_person(keep, [second.players.order_by("pk")[0].pk], name="Someone Jr", by="d")
+    keep.refresh_from_db()
+    assert keep.rating_matches < own + theirs
+    assert_the_stored_ratings_are_a_fresh_replay()
+
+    proposal = PersonProposal.objects.create(
+        person=new, candidate=keep, score=90, created_at=keep.created_at
+    )
+    decide_proposal(proposal, True, by="d")
+    keep.refresh_from_db()
+    assert keep.rating_matches == own + theirs
+    assert_the_stored_ratings_are_a_fresh_replay()

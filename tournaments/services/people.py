@@ -210,6 +210,9 @@ def merge_people(
         PersonProposal.objects.filter(
             Q(person=gone) | Q(candidate=gone), status=PersonProposal.Status.OPEN
         ).update(status=PersonProposal.Status.REJECTED, decided_by=f"merge by {by}", decided_at=at)
+        # The ratings are a replay over people: a merge changes who played, so the stored
+        # figures are replayed in the same transaction, never left stale until an import.
+        recompute_ratings()
     return keep
 
 
@@ -263,6 +266,7 @@ def split_person(
                 ),
             ]
         )
+        recompute_ratings()  # as after a merge: the replay follows the people
     return new
 
 
