@@ -305,3 +305,69 @@ def test_a_merge_a_split_and_an_accepted_proposal_leave_the_ratings_of_a_full_re
     keep.refresh_from_db()
     assert keep.rating_matches == own + theirs
     assert_the_stored_ratings_are_a_fresh_replay()
+
+
+def crossed_merges(a: Person, b: Person) -> dict[str, object]:
+    """Merge A into B and B into A in two threads let go at once; what each one got."""
+    import threading
+
+    from django.db import connections, transaction
+
+    holding, release = threading.Event(), threading.Event()
+    outcomes: dict[str, object] = {}
+
+    def hold_both() -> None:
+        # Both rows held while the two merges start, so each merge waits on its first
+        # lock when they are let go together: the crossed order is forced, not hoped for.
+        try:
+            with transaction.atomic():
+                list(Person.objects.select_for_update().filter(pk__in=[a.pk, b.pk]))
+                holding.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    def merge(name: str, keep: Person, gone: Person) -> None:
+        try:
+            merge_people(keep, gone, by=name, reason="crossed")
+            outcomes[name] = "merged"
+        except Exception as exc:  # what the loser gets is the point
+            outcomes[name] = exc
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold_both)
+    holder.start()
+    assert holding.wait(10)
+    workers = [
+        threading.Thread(target=merge, args=("one", a, b)),
+        threading.Thread(target=merge, args=("two", b, a)),
+    ]
+    for w in workers:
+        w.start()
+    threading.Event().wait(0.5)
+    release.set()
+    for w in [holder, *workers]:
+        w.join(20)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_crossed_merges_at_the_same_moment_merge_once_and_refuse_the_other_with_a_message():
+    """A into B and B into A at once: on PostgreSQL the old lock order (the kept person
+    first) deadlocked (3 of 8 trials by chance, every time when forced as here) and the
+    loser got a raw OperationalError, a 500 on the page."""
+    from django.db import connection
+
+    if not connection.features.has_select_for_update_nowait:
+        pytest.skip("row locks exist only on PostgreSQL here")
+    for trial in range(3):
+        a = person_of(register_player(event(f"Winter {trial}"), f"Ann Lee {trial}", "A", by="d"))
+        b = person_of(register_player(event(f"Spring {trial}"), f"Bea Lee {trial}", "A", by="d"))
+        outcomes = crossed_merges(a, b)
+        lost = [out for out in outcomes.values() if out != "merged"]
+        assert len(outcomes) == 2 and len(lost) == 1, outcomes
+        assert isinstance(lost[0], ServiceError), outcomes
+        assert "was just merged" in lost[0].message
+        merged = Person.objects.filter(pk__in=[a.pk, b.pk], merged_into__isnull=False)
+        assert merged.count() == 1
