@@ -216,3 +216,22 @@ def test_the_series_csv_writes_a_formula_name_and_event_name_as_plain_text(direc
     names = [row[1] for row in rows[1:]]
     assert '\'=HYPERLINK("http://evil.example","x")' in names
     assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]
+
+
+@pytest.mark.slow
+def test_the_series_benchmark_runs_through_its_page_step_as_a_director():
+    """Its user had no role since the roles work: the page step answered 302 and crashed."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    run = subprocess.run(
+        [sys.executable, "-m", "bench.series", "--people", "40", "--events", "3", "--repeat", "1"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert "series page (director" in run.stdout and "series page (public" in run.stdout
