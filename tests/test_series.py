@@ -235,3 +235,30 @@ def test_the_series_benchmark_runs_through_its_page_step_as_a_director():
     )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "series page (director" in run.stdout and "series page (public" in run.stdout
+
+
+@pytest.mark.django_db
+def test_past_ten_events_every_dropped_result_is_still_struck_through(director_client):
+    """Before: past 10 events the page dropped its per-event columns, so nothing was
+    struck through (docs/series.md promises it without a limit)."""
+    import re
+
+    from django.test import Client
+
+    series = create_series("Long League", place_points="10,6,3,1", best_of=2)
+    doc = export_results(simulate(1, seed=21, name="Night"))
+    for n in range(12):  # the same four people in twelve events
+        doc["tournament"]["slug"] = doc["tournament"]["name"] = f"night-{n + 1}"
+        add_event(series, import_results(json.dumps(doc), by="d").tournament)
+    dropped = 4 * 10  # best 2 of 12: ten results of each of the four are dropped
+    for response in (
+        director_client.get(reverse("league:series", args=[series.slug])),
+        Client().get(reverse("series_public:series", args=[series.slug])),
+    ):
+        page = response.content.decode()
+        assert page.count('<s title="not counted">') == dropped
+        assert "Events by number: " in page and "12 night-12" in page
+        # Every person's twelve results are shown, each with its event's number.
+        assert len(re.findall(r'class="series-result[ "]', page)) == 4 * 12
+    table = series_table(series)
+    assert sum(not r.score.counted for row in table.rows for r in row.played) == dropped

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import cast
 
 from django.db import IntegrityError, transaction
 
@@ -121,13 +122,26 @@ def finishes(events: list[Tournament]) -> list[Finish]:
 
 
 @dataclass(frozen=True)
+class PlayedEvent:
+    """One event a person played, numbered as the series lists its events (from 1)."""
+
+    number: int
+    event: Tournament
+    score: EventScore
+
+
+@dataclass(frozen=True)
 class SeriesRow:
     line: SeriesLine
     person: Person
     cells: tuple[EventScore | None, ...]  # per event of the series, in its order
+    # Only the events played, so a 100-event series costs what its results cost: the
+    # compact layout past PER_EVENT_COLUMNS shows these, a dropped one struck through.
+    played: tuple[PlayedEvent, ...] = ()
 
 
-# Per-event columns fit a page up to this many events; past it the page shows the totals.
+# Per-event columns fit a page up to this many events; past it each row lists the events
+# the person played, by number.
 PER_EVENT_COLUMNS = 10
 
 
@@ -156,8 +170,19 @@ def series_table(series: Series) -> SeriesTable:
     # The per-event cells only when the page shows them (a 100-event series would build
     # 200,000 of them for nothing).
     ids = [t.pk for t in events] if len(events) <= PER_EVENT_COLUMNS else []
+    numbered = {t.pk: (n, t) for n, t in enumerate(events, 1)} if not ids else {}
     rows = [
-        SeriesRow(line, people[line.person], tuple(line.events.get(pk) for pk in ids))
+        SeriesRow(
+            line,
+            people[line.person],
+            tuple(line.events.get(pk) for pk in ids),
+            tuple(
+                PlayedEvent(n, t, line.events[t.pk])
+                for n, t in sorted(numbered[cast(int, pk)] for pk in line.events)
+            )
+            if numbered
+            else (),
+        )
         for line in lines
     ]
     return SeriesTable(series, events, rows)
