@@ -151,3 +151,67 @@ def test_the_csv_check_finds_a_writer_made_elsewhere(tmp_path: Path) -> None:
     fake.write_text('w = csv.writer(out)\nHttpResponse(content_type="text/csv")\n')
     found = {line.split(": ", 1)[1] for line in csv_bypasses([fake])}
     assert found == {"csv.writer", "text/csv"}
+
+
+# One id parser: every number read from a URL, a form, a cookie or a JSON body goes
+# through tournaments.ids.parse_id (ASCII digits, within the column's range). Python's
+# int() takes "١٢" as 12, str.isdigit() passes "²" (then int() raises: a 500), and
+# Django's <int:> and ModelChoiceField take both or any length.
+ID_READERS = [
+    ROOT / "tournaments" / "forms.py",
+    ROOT / "tournaments" / "forms_tablet.py",
+    *sorted((ROOT / "tournaments" / "views").rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "urls").rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "services" / "tablet").rglob("*.py")),
+]
+NUMBER_READING_METHODS = {"isdigit", "isdecimal", "isnumeric"}
+CHOICE_FIELDS = {"ModelChoiceField", "ModelMultipleChoiceField"}
+
+
+def id_parsing_bypasses(source: str, name: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        # int() of arithmetic (a timestamp in ms) parses nothing; of anything else it may.
+        if called == "int" and not all(isinstance(a, ast.BinOp) for a in node.args):
+            found.add(f"{name}:{node.lineno}: int({ast.unparse(node.args[0])})")
+        if called in NUMBER_READING_METHODS:
+            found.add(f"{name}:{node.lineno}: .{called}()")
+        if called in CHOICE_FIELDS:
+            found.add(f"{name}:{node.lineno}: {called}")
+        for kw in node.keywords:
+            if kw.arg == "coerce" and isinstance(kw.value, ast.Name) and kw.value.id == "int":
+                found.add(f"{name}:{node.lineno}: coerce=int")
+    for number, line in enumerate(source.splitlines(), 1):
+        if "<int:" in line:
+            found.add(f"{name}:{number}: <int:")
+    return found
+
+
+def test_every_id_read_from_a_request_goes_through_the_one_id_parser() -> None:
+    offenders = set()
+    for path in ID_READERS:
+        offenders |= id_parsing_bypasses(path.read_text(), path.name)
+    assert not offenders
+
+
+def test_the_id_check_finds_int_isdigit_coerce_and_int_converters() -> None:
+    probe = (
+        "pk = int(request.POST['pk'])\n"
+        "ok = raw.isdigit()\n"
+        "f = forms.TypedChoiceField(coerce=int)\n"
+        "g = forms.ModelChoiceField(queryset=q)\n"
+        'path("people/<int:pk>/", view)\n'
+        "ms = int(time.time() * 1000)\n"
+    )
+    found = {line.split(": ", 1)[1] for line in id_parsing_bypasses(probe, "views.py")}
+    assert found == {
+        "int(request.POST['pk'])",
+        ".isdigit()",
+        "coerce=int",
+        "ModelChoiceField",
+        "<int:",
+    }

@@ -371,3 +371,54 @@ def test_two_crossed_merges_at_the_same_moment_merge_once_and_refuse_the_other_w
         assert "was just merged" in lost[0].message
         merged = Person.objects.filter(pk__in=[a.pk, b.pk], merged_into__isnull=False)
         assert merged.count() == 1
+
+
+def arabic_indic(number: int) -> str:
+    return "".join(chr(0x660 + int(c)) for c in str(number))
+
+
+def test_a_split_of_a_twenty_digit_or_unicode_id_is_refused_with_422_not_a_500(
+    director_client,
+):
+    from django.urls import reverse
+
+    first = register_player(event("Winter"), "Eli Dunn", "A", by="d")
+    second = register_player(event("Spring"), "Eli Dunn", "A", by="d")
+    person = person_of(first)
+    url = reverse("league:person_split", args=[person.pk])
+    for bad in ("9" * 20, arabic_indic(second.pk), "²", f" {second.pk}", f"+{second.pk}"):
+        response = director_client.post(url, {"name": "Eli Jr", "reason": "r", "players": [bad]})
+        assert response.status_code == 422, bad
+        assert "Choose the events to split off from the list." in response.content.decode()
+    assert PersonLink.objects.filter(person=person).count() == 2
+    assert Person.objects.count() == 1
+
+
+def test_a_merge_refuses_a_person_number_in_unicode_digits(director_client):
+    """Before: IntegerField read "١٢" as 12 and merged person 12."""
+    from django.urls import reverse
+
+    a = person_of(register_player(event("Winter"), "Gus Walsh", "A", by="d"))
+    b = person_of(register_player(event("Spring"), "Augustus Walsh", "A", by="d"))
+    url = reverse("league:person_merge", args=[a.pk])
+    for bad in (arabic_indic(b.pk), "9" * 20):
+        response = director_client.post(url, {"other": bad, "reason": "nickname"})
+        assert response.status_code == 422, bad
+        assert "Enter a number written in digits 0-9." in response.content.decode()
+    b.refresh_from_db()
+    assert b.merged_into is None
+
+
+def test_a_proposal_post_with_no_decision_decides_nothing(director_client):
+    """Before: anything but "accept" counted as a rejection."""
+    from django.urls import reverse
+
+    register_player(event("Winter"), "Katherine Smith", "A", by="d")
+    register_player(event("Spring"), "Katherin Smith", "A", by="d")
+    proposal = PersonProposal.objects.get()
+    for body in ({}, {"decision": ""}, {"decision": "maybe"}):
+        response = director_client.post(reverse("league:proposal", args=[proposal.pk]), body)
+        assert response.status_code == 422
+        assert "nothing was decided" in response.content.decode()
+    proposal.refresh_from_db()
+    assert proposal.status == PersonProposal.Status.OPEN

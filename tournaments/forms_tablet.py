@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from .domain.hands import Hand, Outcome, Seat
+from .ids import parse_id
 from .services import play
 
 
@@ -64,12 +65,10 @@ class MatchId(JSONField):
     def to_python(self, value: Any) -> int | None:
         if value is None or value == "":
             return None
-        if isinstance(value, bool) or not isinstance(value, int | str):
+        match = parse_id(value)
+        if match is None:
             raise self.bad("The match must be a number.")
-        try:
-            return int(value)
-        except ValueError:
-            raise self.bad("The match must be a number.") from None
+        return match
 
 
 class Boolean(JSONField):

@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
 
+from ...ids import parse_ids
 from ...models import TableLink, Tournament
 from .. import NotFound
 
@@ -84,11 +85,10 @@ REVOKED = "This tablet's table link was revoked. Scan the table's new QR code."
 def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     """The table a session cookie's (verified) value may see; Forbidden when there is
     none or, unless the caller checks it later (``live_link``), its link is dead."""
-    try:
-        tournament_id, table, link_id = (int(part) for part in (value or "").split(":"))
-    except ValueError:
-        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.") from None
-    scope = TableScope(tournament_id, table, link_id)
+    parts = parse_ids((value or "").split(":"), low=0)
+    if parts is None or len(parts) != 3:
+        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.")
+    scope = TableScope(*parts)
     if check_link:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {_live_link_sql()}", _live_link_params(scope))

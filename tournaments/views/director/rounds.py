@@ -33,6 +33,7 @@ from ...forms import (
     ReopenForm,
     SwapForm,
 )
+from ...ids import parse_id
 from ...roles import RUN
 from ...services import ServiceError, queries
 from ...services import play as play_service
@@ -344,7 +345,8 @@ def _close_list(text: str) -> list[int] | None:
     """The tables the director chose to close, or None for the default proposal."""
     if text is None:
         return None
-    return sorted({int(x) for x in text.replace(",", " ").split() if x.isdigit()})
+    found = (parse_id(x) for x in text.replace(",", " ").split())
+    return sorted({n for n in found if n is not None})
 
 
 @director_required
@@ -511,10 +513,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _posted_int(text: str | None) -> int | None:
-    try:
-        return int(text or "")
-    except ValueError:
-        return None
+    return parse_id(text, low=0)
 
 
 # --- one table --------------------------------------------------------------------------
@@ -624,8 +623,8 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 
 
 def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
-    game = request.POST.get("game") or "1"
-    if not game.isdecimal():
+    game = parse_id(request.POST.get("game") or "1")
+    if game is None:
         raise Http404("No such game.")
     match = queries.game_at(rnd, table, game)
     if match is None:
