@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from .domain.hands import Hand, Outcome, Seat
-from .ids import parse_id
+from .ids import beyond_range, parse_id
 from .services import play
 
 
@@ -66,6 +66,8 @@ class MatchId(JSONField):
         if value is None or value == "":
             return None
         match = parse_id(value)
+        if match is None and beyond_range(value):
+            return 0  # no row has it: not this table's match (403), as any other id
         if match is None:
             raise self.bad("The match must be a number.")
         return match

@@ -35,6 +35,15 @@ def parse_id(value: object, *, low: int = 1, high: int = ID_MAX) -> int | None:
     return number if low <= number <= high else None
 
 
+def beyond_range(value: object) -> bool:
+    """A positive whole number written as an id would be, too large for any row."""
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, int):
+        return value > ID_MAX
+    return isinstance(value, str) and re.fullmatch(r"[0-9]{20,}", value) is not None
+
+
 def parse_ids(values: Iterable[object], *, low: int = 1, high: int = ID_MAX) -> list[int] | None:
     """Every value parsed, or None when any one is not an id."""
     found = [parse_id(v, low=low, high=high) for v in values]
