@@ -205,6 +205,7 @@ def main() -> None:
 
     from bench.rating import simulate_series
     from tournaments.models import HandEntry, Person, PersonProposal
+    from tournaments.roles import DIRECTOR_GROUP, assign
     from tournaments.services.people import recompute_ratings
     from tournaments.services.results_import import import_results
     from tournaments.services.series import add_event, create_series
@@ -242,6 +243,7 @@ def main() -> None:
     print(f"recompute ratings: {matches} matches, median {statistics.median(times):.2f} s")
 
     user = get_user_model().objects.create_user("bench", password="x", is_staff=True)
+    assign(user, DIRECTOR_GROUP)  # the series pages are the director's; staff is no role
     client = Client()
     client.force_login(user)
     for label, url in (

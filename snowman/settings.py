@@ -28,11 +28,20 @@ def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` made if missing, 0700 when made here (it holds the database, the key and
+    the backups); a folder someone else made keeps the mode they gave it."""
+    if not path.is_dir():
+        path.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(path, 0o700)
+    return path
+
+
 def secret_key_file(path: Path) -> str:
     """The key in ``path``, made there on first use, readable by this user only.
 
     No key is ever written in the repository: one there signs anyone's table session."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -150,7 +159,7 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite backend, with writers queued on a lock file (snowman/sqlite).
     DATABASES["default"]["ENGINE"] = "snowman.sqlite"
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    private_dir(VAR_DIR)
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(
         "SQLITE_TEST_NAME", str(VAR_DIR / "test.sqlite3")

@@ -176,3 +176,87 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_in_use(
     with pytest.raises(ServiceError, match="--force"):
         backup_service.restore(made.path)
     assert os.path.exists(made.path)
+
+
+def fake_backup(folder: Path, *statements: str) -> Path:
+    import sqlite3
+
+    path = folder / "snowman-20260101-000000-000000-manual.sqlite3"
+    conn = sqlite3.connect(path)
+    for statement in statements:
+        conn.execute(statement)
+    conn.commit()
+    conn.close()
+    return path
+
+
+def test_restore_force_refuses_an_sqlite_file_that_only_has_a_handentry_table(
+    transactional_db, tmp_path, settings
+):
+    """Before: any SQLite file with a table named tournaments_handentry replaced the
+    event's database under --force."""
+    if connection.vendor != "sqlite":
+        pytest.skip("the SQLite restore checks an SQLite file")
+    settings.BACKUP_DIR = tmp_path / "backups"
+    impostor = fake_backup(tmp_path, "CREATE TABLE tournaments_handentry (x)")
+    no_tables = "not a Snowman database: it has no auth_user, django_migrations"
+    with pytest.raises(ServiceError, match=no_tables):
+        backup_service.restore(impostor, force=True)
+    impostor.unlink()
+    tables = sorted(backup_service.EXPECTED_TABLES)
+    # Every expected table, but a migration history of another app: still refused.
+    lookalike = fake_backup(
+        tmp_path,
+        *(f"CREATE TABLE {name} (app, name)" for name in tables),
+        "INSERT INTO django_migrations VALUES ('other', '0001_initial')",
+    )
+    with pytest.raises(ServiceError, match="none of Snowman's migrations"):
+        backup_service.restore(lookalike, force=True)
+    with connections["default"].cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM django_migrations WHERE app = 'tournaments'")
+        assert cursor.fetchone()[0] > 0  # the event's database is still in place
+    # And a backup of a newer Snowman (a migration unknown here).
+    lookalike.unlink()
+    newer = fake_backup(
+        tmp_path,
+        *(f"CREATE TABLE {name} (app, name)" for name in tables),
+        "INSERT INTO django_migrations VALUES ('tournaments', '0001_initial')",
+        "INSERT INTO django_migrations VALUES ('tournaments', '0099_from_the_future')",
+    )
+    with pytest.raises(ServiceError, match="0099_from_the_future are unknown here"):
+        backup_service.restore(newer, force=True)
+
+
+def test_a_var_dir_made_without_bin_serve_keeps_the_database_and_its_wal_private(tmp_path):
+    """Before: a bare manage.py made the var dir 0755 and the database, -wal and -shm 0644
+    (they hold every session); only bin/serve chmodded the folder."""
+    var = tmp_path / "fresh" / "var"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DATABASE_URL", "SECRET_KEY", "SECRET_KEY_FILE", "SQLITE_TEST_NAME")
+    }
+    env.update(SNOWMAN_VAR_DIR=str(var), DEBUG="1")
+    probe = (
+        "import os, stat\n"
+        "from django.db import connection\n"
+        "with connection.cursor() as c:\n"
+        "    c.execute('CREATE TABLE probe (x)')\n"
+        "    c.execute('INSERT INTO probe VALUES (1)')\n"
+        "    name = connection.settings_dict['NAME']\n"
+        "    for path in (name, name + '-wal', name + '-shm', os.path.dirname(name)):\n"
+        "        print(oct(stat.S_IMODE(os.stat(path).st_mode)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "manage.py", "shell", "-c", probe],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.umask(0o022),
+    )
+    assert out.returncode == 0, out.stderr
+    modes = [word for word in out.stdout.split() if word.startswith("0o")]
+    assert modes == ["0o600", "0o600", "0o600", "0o700"]
+    assert stat.S_IMODE((var / "secret_key").stat().st_mode) == 0o600

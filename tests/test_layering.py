@@ -137,3 +137,107 @@ def test_each_rule_default_is_written_once_in_the_rules() -> None:
         column = Tournament._meta.get_field(name).default
         expected = getattr(domain, name)
         assert column == (",".join(expected) if name == "tiebreaks" else expected), name
+
+
+# One CSV writer: every CSV the app produces goes through tournaments/csvcells.py, so no
+# cell a person typed can run as a formula in the director's spreadsheet.
+CSV_BYPASSES = ("csv.writer", "csv.DictWriter", "text/csv", "from csv import")
+CSV_HOME = ROOT / "tournaments" / "csvcells.py"
+
+
+def csv_bypasses(paths: list[Path]) -> set[str]:
+    return {
+        f"{path.name}:{number}: {pattern}"
+        for path in paths
+        if path != CSV_HOME
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        for pattern in CSV_BYPASSES
+        if pattern in line
+    }
+
+
+def app_sources() -> list[Path]:
+    return sorted(
+        path
+        for folder in ("tournaments", "snowman", "bench")
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+    )
+
+
+def test_every_csv_the_app_writes_goes_through_csvcells() -> None:
+    assert not csv_bypasses(app_sources())
+
+
+def test_the_csv_check_finds_a_writer_made_elsewhere(tmp_path: Path) -> None:
+    probe = ROOT / "tournaments" / "services" / "series.py"
+    sources = app_sources()
+    assert probe in sources and CSV_HOME in sources
+    fake = tmp_path / "probe.py"
+    fake.write_text('w = csv.writer(out)\nHttpResponse(content_type="text/csv")\n')
+    found = {line.split(": ", 1)[1] for line in csv_bypasses([fake])}
+    assert found == {"csv.writer", "text/csv"}
+
+
+# One id parser: every number read from a URL, a form, a cookie or a JSON body goes
+# through tournaments.ids.parse_id (ASCII digits, within the column's range). Python's
+# int() takes "١٢" as 12, str.isdigit() passes "²" (then int() raises: a 500), and
+# Django's <int:> and ModelChoiceField take both or any length.
+ID_READERS = [
+    ROOT / "tournaments" / "forms.py",
+    ROOT / "tournaments" / "forms_tablet.py",
+    *sorted((ROOT / "tournaments" / "views").rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "urls").rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "services" / "tablet").rglob("*.py")),
+]
+NUMBER_READING_METHODS = {"isdigit", "isdecimal", "isnumeric"}
+CHOICE_FIELDS = {"ModelChoiceField", "ModelMultipleChoiceField"}
+
+
+def id_parsing_bypasses(source: str, name: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+        # int() of arithmetic (a timestamp in ms) parses nothing; of anything else it may.
+        if called == "int" and not all(isinstance(a, ast.BinOp) for a in node.args):
+            found.add(f"{name}:{node.lineno}: int({ast.unparse(node.args[0])})")
+        if called in NUMBER_READING_METHODS:
+            found.add(f"{name}:{node.lineno}: .{called}()")
+        if called in CHOICE_FIELDS:
+            found.add(f"{name}:{node.lineno}: {called}")
+        for kw in node.keywords:
+            if kw.arg == "coerce" and isinstance(kw.value, ast.Name) and kw.value.id == "int":
+                found.add(f"{name}:{node.lineno}: coerce=int")
+    for number, line in enumerate(source.splitlines(), 1):
+        if "<int:" in line:
+            found.add(f"{name}:{number}: <int:")
+    return found
+
+
+def test_every_id_read_from_a_request_goes_through_the_one_id_parser() -> None:
+    offenders = set()
+    for path in ID_READERS:
+        offenders |= id_parsing_bypasses(path.read_text(), path.name)
+    assert not offenders
+
+
+def test_the_id_check_finds_int_isdigit_coerce_and_int_converters() -> None:
+    probe = (
+        "pk = int(request.POST['pk'])\n"
+        "ok = raw.isdigit()\n"
+        "f = forms.TypedChoiceField(coerce=int)\n"
+        "g = forms.ModelChoiceField(queryset=q)\n"
+        'path("people/<int:pk>/", view)\n'
+        "ms = int(time.time() * 1000)\n"
+    )
+    found = {line.split(": ", 1)[1] for line in id_parsing_bypasses(probe, "views.py")}
+    assert found == {
+        "int(request.POST['pk'])",
+        ".isdigit()",
+        "coerce=int",
+        "ModelChoiceField",
+        "<int:",
+    }

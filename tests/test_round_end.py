@@ -117,6 +117,37 @@ def test_raising_the_minutes_after_time_ran_out_is_refused_and_the_state_still_a
     assert data["match"]["time_called"] and data["match"]["in_tiebreak"]
 
 
+def test_lowering_the_minutes_below_the_time_played_is_refused_with_422_and_changes_nothing(
+    event, director_client
+):
+    """RULES.md §7: the limit is never put at or before the present moment (the call
+    would be recorded in the past and the hands already entered become after-call hands);
+    the director calls time instead. Before: accepted, the call placed 2 minutes back."""
+    from tests.test_director import settings_post
+
+    client = tablet(event)
+    post(client, "hands", hand(1))
+    response = director_client.post(
+        reverse("director:settings", args=[event.slug]),
+        settings_post(name=event.name, round_minutes=3),
+    )
+    assert response.status_code == 422
+    page = response.content.decode()
+    assert "has run 5 minutes: a limit of 3 minutes would call its time in the past" in page
+    assert "call time from the round" in page
+    event.refresh_from_db()
+    assert event.round_minutes == 20
+    data = state(client)
+    assert not data["clock"]["time_called"] and not data["match"]["time_called"]
+    assert Activity.objects.filter(tournament=event, action="settings").count() == 0
+    with pytest.raises(ServiceError, match="would call its time in the past"):
+        update_tournament(event, name=event.name, rules=settings_of(event, round_minutes=5), by="d")
+    # A limit still ahead of the clock may be lowered.
+    update_tournament(event, name=event.name, rules=settings_of(event, round_minutes=8), by="d")
+    event.refresh_from_db()
+    assert event.round_minutes == 8 and not state(client)["clock"]["time_called"]
+
+
 def test_a_table_whose_time_was_called_stays_called_when_the_settings_change_anyway(event):
     client = tablet(event)
     post(client, "hands", hand(1))

@@ -391,3 +391,31 @@ def test_a_table_session_opens_no_director_page(two_events):
     ):
         response = tablet.get(url)
         assert response.status_code == 302 and response["Location"].startswith(LOGIN), url
+
+
+def test_an_id_is_ascii_digits_within_the_columns_range_and_nothing_else():
+    from tournaments.ids import ID_MAX, parse_id, parse_ids
+
+    assert parse_id("12") == 12 and parse_id(12) == 12
+    assert parse_id(str(ID_MAX)) == ID_MAX
+    for bad in (
+        "١٢",
+        "²",
+        " 12",
+        "12 ",
+        "+12",
+        "-1",
+        "1_2",
+        "0",
+        "",
+        None,
+        True,
+        1.0,
+        str(ID_MAX + 1),
+        "9" * 20,
+        0,
+        -5,
+    ):
+        assert parse_id(bad) is None, bad
+    assert parse_id("0", low=0) == 0 and parse_id("101", low=0, high=100) is None
+    assert parse_ids(["1", "2"]) == [1, 2] and parse_ids(["1", "x"]) is None

@@ -161,3 +161,31 @@ def test_a_director_builds_a_series_of_two_imported_events_and_one_run_here(
     page.screenshot(path=str(SHOTS / "people.png"), full_page=True)
     assert PersonLink.objects.count() == 12
     assert re.search(r"\d", leader) is None
+
+
+def test_a_series_of_twelve_events_shows_each_persons_dropped_results_struck_through(
+    live_server, page, director
+):
+    """Past ten events the page had no per-event cells: nothing was struck through."""
+    from tournaments.services.results_import import import_results
+    from tournaments.services.series import add_event, create_series
+
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    series = create_series("Winter League", place_points="10,6,3,1", best_of=3)
+    months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun"]
+    for n in range(12):
+        with transaction.atomic():
+            doc = export_results(simulate(1, seed=(5, 21)[n % 2]))
+            transaction.set_rollback(True)
+        name = f"{months[n // 2]} night {n % 2 + 1}"
+        doc["tournament"].update(slug=f"night-{n + 1}", name=name)
+        add_event(series, import_results(json.dumps(doc), by="d").tournament)
+    page.goto(f"{live_server.url}/series/{series.slug}/")
+    struck = page.locator("#series-standings s")
+    expect(struck).to_have_count(8 * 3)  # eight people, six events each, best three
+    assert struck.first.evaluate("e => getComputedStyle(e).textDecorationLine") == "line-through"
+    expect(page.locator(".series-key")).to_contain_text("12 Jun night 2")
+    page.screenshot(path=str(SHOTS / "series-twelve-events-public.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator(".table-wrap").evaluate("e => { e.scrollLeft = e.scrollWidth; }")
+    page.screenshot(path=str(SHOTS / "series-twelve-events-phone.png"), full_page=True)

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
+from .ids import ID_MAX, parse_id
 from .models import Division, HandEntry, SeatPosition, Series, TeamChoice, Tournament
 from .services.tournaments import EDITABLE_AFTER_START
 
@@ -158,9 +159,39 @@ class ImportForm(forms.Form):
         return data
 
 
+class IdField(forms.CharField):
+    """A row's number typed or chosen in a form, read by ``tournaments.ids.parse_id``
+    (IntegerField takes "١٢" for 12 and overflows the column past 19 digits)."""
+
+    def __init__(self, *, low: int = 1, high: int = ID_MAX, **kwargs: Any) -> None:
+        self.low, self.high = low, high
+        super().__init__(**kwargs)  # typed text, stripped; parse_id bounds its length
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        number = parse_id(text, low=self.low, high=self.high)
+        if number is None:
+            raise forms.ValidationError("Enter a number written in digits 0-9.", code="invalid")
+        return number
+
+
+class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A row chosen from a list, its number read by ``parse_id`` before the lookup (the
+    ModelChoiceField's own lookup takes "١٢" for 12)."""
+
+    def to_python(self, value: Any) -> Any:
+        if value not in self.empty_values and parse_id(value) is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
 class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(coerce=int, label="Swap")
-    second = forms.TypedChoiceField(coerce=int, label="with")
+    first = forms.TypedChoiceField(coerce=parse_id, label="Swap")
+    second = forms.TypedChoiceField(coerce=parse_id, label="with")
     reason = forms.CharField(required=False, max_length=200)
 
     def __init__(self, *args: object, players: list[tuple[int, str]], **kwargs: object):
@@ -199,7 +230,7 @@ class HandForm(forms.Form):
     maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Maker")
     alone = forms.BooleanField(required=False, label="Alone")
     maker_tricks = forms.TypedChoiceField(
-        coerce=int,
+        coerce=lambda value: parse_id(value, low=0),
         empty_value=None,
         required=False,
         label="Makers' tricks",
@@ -321,7 +352,7 @@ class SeriesForm(forms.Form):
 
 
 class AddEventForm(forms.Form):
-    tournament = forms.ModelChoiceField(queryset=Tournament.objects.none())
+    tournament = IdChoiceField(queryset=Tournament.objects.none())
 
     def __init__(self, *args: Any, tournaments: QuerySet[Tournament], **kwargs: Any) -> None:
         # The view chooses the events offered: those not yet in the series on GET, any on POST.

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from .domain.hands import Hand, Outcome, Seat
+from .ids import beyond_range, parse_id
 from .services import play
 
 
@@ -64,12 +65,12 @@ class MatchId(JSONField):
     def to_python(self, value: Any) -> int | None:
         if value is None or value == "":
             return None
-        if isinstance(value, bool) or not isinstance(value, int | str):
+        match = parse_id(value)
+        if match is None and beyond_range(value):
+            return 0  # no row has it: not this table's match (403), as any other id
+        if match is None:
             raise self.bad("The match must be a number.")
-        try:
-            return int(value)
-        except ValueError:
-            raise self.bad("The match must be a number.") from None
+        return match
 
 
 class Boolean(JSONField):

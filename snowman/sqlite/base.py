@@ -8,6 +8,9 @@ the 500-tablet burst of docs/performance.md). So a transaction first takes an ex
 flock(2) on a file beside the database: the kernel wakes the next writer the moment the
 previous one commits, and BEGIN IMMEDIATE then finds SQLite's lock free.
 
+The database file is made (or tightened) to 0600 before SQLite opens it: SQLite gives
+its -wal and -shm files the database's mode, and they hold every session.
+
 The lock file only orders writers; SQLite's own lock still guards the data, and the busy
 timeout still covers writers that do not take the file lock (the sqlite3 shell, a
 statement in autocommit). The kernel drops the lock of a process that dies.
@@ -17,8 +20,20 @@ from __future__ import annotations
 
 import fcntl
 import os
+from pathlib import Path
+from typing import Any
 
 from django.db.backends.sqlite3 import base
+
+
+def private_database_file(path: Path) -> None:
+    """``path`` (and its -wal, -shm) readable by this user only, made empty if missing,
+    whoever made the folder (bin/serve makes it 0700; a bare manage.py did not)."""
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if file.exists() and file.stat().st_mode & 0o077:
+            os.chmod(file, 0o600)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -29,6 +44,11 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if self.is_in_memory_db():
             return None
         return f"{self.settings_dict['NAME']}.writer-lock"
+
+    def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
+        if not self.is_in_memory_db():
+            private_database_file(Path(self.settings_dict["NAME"]))
+        return super().get_new_connection(conn_params)
 
     def _take_writer_lock(self) -> None:
         if self._writer_fd is None:

@@ -27,6 +27,8 @@ from django.conf import settings
 from django.db import connections
 from django.utils import timezone
 
+from snowman.sqlite.base import private_database_file
+
 from . import ServiceError
 
 log = logging.getLogger(__name__)
@@ -174,7 +176,10 @@ def restore(source: Path, *, force: bool = False) -> Path:
             )
         connections.close_all()
         if target.exists():
-            shutil.copyfile(target, target.with_name(target.name + ".before-restore"))
+            kept = target.with_name(target.name + ".before-restore")
+            shutil.copyfile(target, kept)
+            os.chmod(kept, 0o600)
+        private_database_file(target)
         src = sqlite3.connect(source)
         dst = sqlite3.connect(target, timeout=30)
         try:
@@ -227,18 +232,69 @@ def _restore_key(directory: Path) -> None:
     os.chmod(target, 0o600)
 
 
+# A Snowman database has these: the core of an event, the accounts, the sessions.
+EXPECTED_TABLES = frozenset(
+    {
+        "django_migrations",
+        "django_session",
+        "auth_user",
+        "tournaments_tournament",
+        "tournaments_player",
+        "tournaments_round",
+        "tournaments_match",
+        "tournaments_seating",
+        "tournaments_handentry",
+    }
+)
+
+
+def _known_migrations() -> set[str]:
+    """This checkout's migrations of the tournaments app (a backup may be older: the
+    server migrates it on start; a newer one's schema is unknown here)."""
+    folder = Path(__file__).resolve().parent.parent / "migrations"
+    return {p.stem for p in folder.glob("[0-9][0-9][0-9][0-9]_*.py")}
+
+
 def _check_sqlite(path: Path) -> None:
+    """A Snowman backup, not any SQLite file: whole (integrity_check), with the expected
+    tables, and a migration history of this app that this checkout knows."""
     try:
         conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         try:
-            ok = conn.execute("PRAGMA quick_check").fetchone()[0]
+            ok = conn.execute("PRAGMA integrity_check").fetchone()[0]
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+            applied = (
+                {
+                    name
+                    for (name,) in conn.execute(
+                        "SELECT name FROM django_migrations WHERE app = 'tournaments'"
+                    )
+                }
+                if "django_migrations" in tables
+                else set()
+            )
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise ServiceError(f"{path.name} cannot be read: {exc}") from exc
-    if ok != "ok" or "tournaments_handentry" not in tables:
-        raise ServiceError(f"{path.name} is damaged or not a Snowman database ({ok}).")
+    if ok != "ok":
+        raise ServiceError(f"{path.name} is damaged ({ok}).")
+    missing = sorted(EXPECTED_TABLES - tables)
+    if missing:
+        raise ServiceError(
+            f"{path.name} is not a Snowman database: it has no {', '.join(missing)}."
+        )
+    if "0001_initial" not in applied:
+        raise ServiceError(
+            f"{path.name} is not a Snowman database: its migration history has none of "
+            "Snowman's migrations."
+        )
+    unknown = sorted(applied - _known_migrations())
+    if unknown:
+        raise ServiceError(
+            f"{path.name} was made by a newer or another Snowman (migrations "
+            f"{', '.join(unknown)} are unknown here); update this checkout first."
+        )
 
 
 def _has_data_sqlite(path: Path) -> bool:

@@ -49,6 +49,8 @@ from . import ServiceError, now_or
 from .names import sort_key
 
 CLOSE = 85.0
+# pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).
+PEOPLE_LOCK = 0x736E6F77
 PROPOSALS_PER_PERSON = 3
 
 
@@ -150,6 +152,28 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
     return [p for p in players if p.pk not in linked and not p.house]
 
 
+def _people_writes_one_at_a_time() -> None:
+    """Merges, splits and rating replays wait for each other (PostgreSQL; SQLite has one
+    writer anyway): a replay rewrites every person's row, so two of them holding some
+    people each would deadlock."""
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [PEOPLE_LOCK])
+
+
+def _lock_people(*pks: int) -> dict[int, Person]:
+    """The people's rows locked in primary-key order, so two crossed merges (A into B, B
+    into A) queue instead of deadlocking; the loser then reads the winner's merge."""
+    _people_writes_one_at_a_time()
+    found = {}
+    for pk in sorted(set(pks)):
+        person = Person.objects.select_for_update().filter(pk=pk).first()
+        if person is None:
+            raise ServiceError(f"There is no person #{pk} any more; reload the page.")
+        found[pk] = person
+    return found
+
+
 def _events_of(person: Person) -> set[int]:
     return set(person.links.values_list("player__tournament_id", flat=True))
 
@@ -159,15 +183,17 @@ def merge_people(
 ) -> Person:
     """Make ``gone`` part of ``keep``: every result moves, nothing is lost."""
     at = now_or(now)
+    if keep.pk == gone.pk:
+        raise ServiceError("Choose two different people to merge.")
     with transaction.atomic():
-        keep, gone = (
-            Person.objects.select_for_update().get(pk=keep.pk),
-            Person.objects.select_for_update().get(pk=gone.pk),
-        )
-        if keep.pk == gone.pk:
-            raise ServiceError("Choose two different people to merge.")
-        if keep.merged_into_id or gone.merged_into_id:
-            raise ServiceError("One of these people was already merged into someone else.")
+        locked = _lock_people(keep.pk, gone.pk)
+        keep, gone = locked[keep.pk], locked[gone.pk]
+        for person in (keep, gone):
+            if person.merged_into_id:
+                raise ServiceError(
+                    f"{person.name} (#{person.pk}) was just merged into #{person.merged_into_id}: "
+                    "nothing was changed. Reload the page and merge again if still needed."
+                )
         both = _events_of(keep) & _events_of(gone)
         if both:
             names = ", ".join(
@@ -210,6 +236,9 @@ def merge_people(
         PersonProposal.objects.filter(
             Q(person=gone) | Q(candidate=gone), status=PersonProposal.Status.OPEN
         ).update(status=PersonProposal.Status.REJECTED, decided_by=f"merge by {by}", decided_at=at)
+        # The ratings are a replay over people: a merge changes who played, so the stored
+        # figures are replayed in the same transaction, never left stale until an import.
+        recompute_ratings()
     return keep
 
 
@@ -228,7 +257,12 @@ def split_person(
     if not name:
         raise ServiceError("Give the new person a name.")
     with transaction.atomic():
-        person = Person.objects.select_for_update().get(pk=person.pk)
+        person = _lock_people(person.pk)[person.pk]
+        if person.merged_into_id:
+            raise ServiceError(
+                f"{person.name} (#{person.pk}) was just merged into #{person.merged_into_id}: "
+                "split that person instead."
+            )
         chosen = list(
             person.links.filter(player_id__in=list(player_ids)).select_related("player__tournament")
         )
@@ -263,6 +297,7 @@ def split_person(
                 ),
             ]
         )
+        recompute_ratings()  # as after a merge: the replay follows the people
     return new
 
 
@@ -485,12 +520,15 @@ def rating_history() -> list[MatchResult]:
 
 def recompute_ratings(settings: RatingSettings | None = None) -> int:
     """Replay every match from the start and store each person's rating. Returns matches."""
-    history = rating_history()
-    ratings = Ratings(settings)
-    ratings.update_all(history)
     table = Person._meta.db_table
-    rows = [(r.mu, r.sigma, r.matches, cast(int, pk)) for pk, r in ratings.table.items()]
     with transaction.atomic(), connection.cursor() as cursor:
+        # The history is read under the lock, so a replay never stores what a merge that
+        # committed meanwhile has made stale.
+        _people_writes_one_at_a_time()
+        history = rating_history()
+        ratings = Ratings(settings)
+        ratings.update_all(history)
+        rows = [(r.mu, r.sigma, r.matches, cast(int, pk)) for pk, r in ratings.table.items()]
         Person.objects.update(rating_mu=None, rating_sigma=None, rating_matches=0)
         # One prepared UPDATE per person: bulk_update's CASE expressions cost seconds at
         # 2,000 people, this costs milliseconds.

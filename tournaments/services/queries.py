@@ -313,7 +313,10 @@ def player_list(
     )
 
 
-def find_player(tournament: Tournament, pk: int | str) -> Player | None:
+def find_player(tournament: Tournament, pk: int | None) -> Player | None:
+    """``pk`` as tournaments.ids.parse_id read it (None: no such player)."""
+    if pk is None:
+        return None
     return Player.objects.filter(tournament=tournament, pk=pk).first()
 
 

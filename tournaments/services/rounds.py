@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -438,6 +438,25 @@ def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round |
     ).select_related("tournament"):
         if rnd.called_at is not None or round_clock(rnd).is_called(now):
             return rnd
+    return None
+
+
+def limit_moved_into_the_past(
+    tournament: Tournament, minutes: int, now: datetime | None = None
+) -> tuple[Round, timedelta] | None:
+    """A running preliminary round whose limit, at ``minutes``, would be at or before
+    ``now`` (with the time it has run): a change that would record the call in the past,
+    turning hands already entered into after-call hands (RULES.md §7 refuses it)."""
+    now = now_or(now)
+    for rnd in Round.objects.filter(
+        tournament=tournament,
+        kind=Round.Kind.PRELIMINARY,
+        status=Round.Status.RUNNING,
+        started_at__isnull=False,
+    ).select_related("tournament"):
+        clock = replace(round_clock(rnd), limit=timedelta(minutes=minutes))
+        if clock.is_called(now):
+            return rnd, clock.running_time(now)
     return None
 
 

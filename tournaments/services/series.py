@@ -6,10 +6,9 @@ here from its live standings, so a series shows a running event as it stands.
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import cast
 
 from django.db import IntegrityError, transaction
 
@@ -136,13 +135,26 @@ def finishes(
 
 
 @dataclass(frozen=True)
+class PlayedEvent:
+    """One event a person played, numbered as the series lists its events (from 1)."""
+
+    number: int
+    event: Tournament
+    score: EventScore
+
+
+@dataclass(frozen=True)
 class SeriesRow:
     line: SeriesLine
     person: Person
     cells: tuple[EventScore | None, ...]  # per event of the series, in its order
+    # Only the events played, so a 100-event series costs what its results cost: the
+    # compact layout past PER_EVENT_COLUMNS shows these, a dropped one struck through.
+    played: tuple[PlayedEvent, ...] = ()
 
 
-# Per-event columns fit a page up to this many events; past it the page shows the totals.
+# Per-event columns fit a page up to this many events; past it each row lists the events
+# the person played, by number.
 PER_EVENT_COLUMNS = 10
 
 
@@ -184,8 +196,19 @@ def series_table(series: Series, *, for_players: bool = False) -> SeriesTable:
     # The per-event cells only when the page shows them (a 100-event series would build
     # 200,000 of them for nothing).
     ids = [t.pk for t in events] if len(events) <= PER_EVENT_COLUMNS else []
+    numbered = {t.pk: (n, t) for n, t in enumerate(events, 1)} if not ids else {}
     rows = [
-        SeriesRow(line, people[line.person], tuple(line.events.get(pk) for pk in ids))
+        SeriesRow(
+            line,
+            people[line.person],
+            tuple(line.events.get(pk) for pk in ids),
+            tuple(
+                PlayedEvent(n, t, line.events[t.pk])
+                for n, t in sorted(numbered[cast(int, pk)] for pk in line.events)
+            )
+            if numbered
+            else (),
+        )
         for line in lines
     ]
     return SeriesTable(series, events, rows, frozen=frozen)
@@ -202,10 +225,11 @@ def describe(series: Series) -> str:
     return f"{rule}; counting {count}; ties by {', then '.join(TIEBREAK_CHAIN)}"
 
 
-def series_csv(table: SeriesTable) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["rank", "person", "points", "best", "events", *(t.name for t in table.events)])
+def series_csv_rows(table: SeriesTable) -> list[list[object]]:
+    """The standings as CSV rows, for ``csvcells`` to write (names are anyone's text)."""
+    rows: list[list[object]] = [
+        ["rank", "person", "points", "best", "events", *(t.name for t in table.events)]
+    ]
     for row in table.rows:
         cells = []
         for t in table.events:
@@ -215,7 +239,7 @@ def series_csv(table: SeriesTable) -> str:
             else:
                 mark = "" if score.counted else " (not counted)"
                 cells.append(f"{score.points}{mark} [{score.finish.division}{score.finish.place}]")
-        writer.writerow(
+        rows.append(
             [
                 row.line.rank,
                 row.person.name,
@@ -225,4 +249,4 @@ def series_csv(table: SeriesTable) -> str:
                 *cells,
             ]
         )
-    return out.getvalue()
+    return rows

@@ -12,7 +12,7 @@ from django.db import transaction
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..models import Tournament
 from . import ServiceError, free_slug, log
-from .rounds import limit_passed
+from .rounds import limit_moved_into_the_past, limit_passed
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
@@ -89,6 +89,14 @@ def update_tournament(
                     f"Time has run out in {passed}: its minutes cannot change any more "
                     "(they would un-call or move the call). Give a table an extension "
                     "before its time runs out instead."
+                )
+            moved = limit_moved_into_the_past(tournament, rules.round_minutes)
+            if moved is not None:
+                rnd, run = moved
+                raise ServiceError(
+                    f"{rnd} has run {int(run.total_seconds() // 60)} minutes: a limit of "
+                    f"{rules.round_minutes} minutes would call its time in the past. To end it "
+                    "now, call time from the round's console instead."
                 )
         if played > rules.preliminary_rounds:
             raise ServiceError(f"{played} preliminary rounds are already seated.")

@@ -1,1 +1,8 @@
 """URL modules split by audience: director (login), sheets (login), tablet, public."""
+
+from django.urls import register_converter
+
+from ..ids import IdConverter
+
+# Every number in a URL is read by the one id parser (tournaments/ids.py).
+register_converter(IdConverter, "id")

@@ -4,8 +4,8 @@ from ..views.director import attendance, devices, events, help, players, results
 
 app_name = "director"
 T = "<slug:slug>/"
-R = T + "rounds/<int:number>/"
-TABLE = R + "tables/<int:table>/"
+R = T + "rounds/<id:number>/"
+TABLE = R + "tables/<id:table>/"
 urlpatterns = [
     path("", events.home, name="home"),
     path("tournaments/new/", events.create, name="create"),
@@ -15,9 +15,9 @@ urlpatterns = [
     path(T + "players/", players.players, name="players"),
     path(T + "players/import/", players.import_csv, name="import"),
     path(T + "players/house/", players.house_add, name="house_add"),
-    path(T + "players/<int:pk>/edit/", players.player_edit, name="player_edit"),
-    path(T + "players/<int:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
-    path(T + "players/<int:pk>/check-in/", players.checkin, name="checkin"),
+    path(T + "players/<id:pk>/edit/", players.player_edit, name="player_edit"),
+    path(T + "players/<id:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
+    path(T + "players/<id:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
     path(T + "help/", help.page, name="help"),
     path(T + "help/banner/", help.banner, name="help_banner"),
@@ -43,14 +43,14 @@ urlpatterns = [
     path(TABLE + "first-dealer/", rounds.table_first_dealer, name="table_first_dealer"),
     path(TABLE + "answer/", rounds.table_answer, name="table_answer"),
     path(TABLE + "insert/", rounds.table_insert, name="table_insert"),
-    path(TABLE + "hands/<int:pk>/late-sync/", rounds.hand_late_sync, name="hand_late_sync"),
+    path(TABLE + "hands/<id:pk>/late-sync/", rounds.hand_late_sync, name="hand_late_sync"),
     path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
     path(
-        TABLE + "substitute/<int:pk>/correct/",
+        TABLE + "substitute/<id:pk>/correct/",
         attendance.table_substitution_correct,
         name="table_substitution_correct",
     ),
-    path(TABLE + "hands/<int:pk>/correct/", rounds.hand_correct, name="hand_correct"),
+    path(TABLE + "hands/<id:pk>/correct/", rounds.hand_correct, name="hand_correct"),
     path(T + "standings/", results.standings, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
     path(T + "final/", results.final, name="final"),

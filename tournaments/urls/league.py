@@ -16,8 +16,8 @@ urlpatterns = [
     path("people/", series.people, name="people"),
     path("divisions/<slug:slug>/", series.suggest, name="suggest"),
     path("people/ratings/", series.ratings_recompute, name="ratings"),
-    path("people/<int:pk>/", series.person, name="person"),
-    path("people/<int:pk>/merge/", series.person_merge, name="person_merge"),
-    path("people/<int:pk>/split/", series.person_split, name="person_split"),
-    path("people/proposals/<int:pk>/", series.proposal_decide, name="proposal"),
+    path("people/<id:pk>/", series.person, name="person"),
+    path("people/<id:pk>/merge/", series.person_merge, name="person_merge"),
+    path("people/<id:pk>/split/", series.person_split, name="person_split"),
+    path("people/proposals/<id:pk>/", series.proposal_decide, name="proposal"),
 ]

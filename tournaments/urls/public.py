@@ -4,7 +4,7 @@ from ..views import phone_help, public
 
 app_name = "public"
 E = "e/<slug:slug>/"
-ME = E + "me/<int:player>/"
+ME = E + "me/<id:player>/"
 urlpatterns = [
     path("", public.index, name="index"),
     # The players' event page: a short address, printed as a QR code.

@@ -8,8 +8,8 @@ app_name = "sheets"
 T = "<slug:slug>/"
 urlpatterns = [
     path(T + "standings/<str:division>.pdf", views.standings, name="standings"),
-    path(T + "rounds/<int:number>/seating.pdf", views.seating, name="seating"),
+    path(T + "rounds/<id:number>/seating.pdf", views.seating, name="seating"),
     path(T + "table-cards.pdf", views.table_cards, name="table_cards"),
-    path(T + "rounds/<int:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
+    path(T + "rounds/<id:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
     path(T + "final.pdf", views.final, name="final"),
 ]

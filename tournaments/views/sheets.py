@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from snowman.hall import absolute_url
 
+from ..ids import parse_id
 from ..pdf import final as final_pdf
 from ..pdf import scoresheets as scoresheets_pdf
 from ..pdf import seating as seating_pdf
@@ -106,9 +107,9 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     table: int | None = None
     if request.GET.get("table"):
         raw = request.GET["table"]
-        if not raw.isdigit() or not 1 <= int(raw) <= MAX_TABLE:
+        table = parse_id(raw, high=MAX_TABLE)
+        if table is None:
             raise BadRequest(f"Table must be a table number, not {raw!r}.")
-        table = int(raw)
     sheet = sheets.scoresheets(rnd, table, timezone.now())
     if table is not None and not sheet.sheets:
         raise Http404(f"No table {table} in {rnd}.")

@@ -18,6 +18,7 @@ from django.db import connection
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
 
+from ...ids import parse_ids
 from ...models import TableLink, Tournament
 from .. import NotFound
 
@@ -111,14 +112,12 @@ def refusal(scope: TableScope) -> Forbidden:
 def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     """The table a session cookie's (verified) value may see; Forbidden when there is
     none or, unless the caller checks it later (``live_link``), its link is dead."""
-    try:
-        parts = [int(part) for part in (value or "").split(":")]
-        if len(parts) == 3:
-            parts.append(1)  # a session opened before table codes: the link's first device
-        tournament_id, table, link_id, device = parts
-    except ValueError:
-        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.") from None
-    scope = TableScope(tournament_id, table, link_id, device)
+    parts = parse_ids((value or "").split(":"), low=0)
+    if parts is not None and len(parts) == 3:
+        parts.append(1)  # a session opened before table codes: the link's first device
+    if parts is None or len(parts) != 4:
+        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.")
+    scope = TableScope(*parts)
     if check_link:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT {_live_link_sql()}", _live_link_params(scope))

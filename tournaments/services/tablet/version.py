@@ -31,6 +31,7 @@ from typing import Any
 
 from django.db import connection
 
+from ...ids import parse_id
 from ...models import Activity, Match, Round
 from .. import instant_of, play
 from .link import TableScope, _live_link_params, _live_link_sql, refusal
@@ -87,7 +88,8 @@ class TableVersion:
         for tag in if_none_match.split(","):
             tag = tag.strip().removeprefix("W/")
             digest, _, due = tag.strip('"').partition("-")
-            if digest == self.digest and due.isdigit() and (int(due) == 0 or int(due) > now_ms):
+            due_ms = parse_id(due, low=0)
+            if digest == self.digest and due_ms is not None and (due_ms == 0 or due_ms > now_ms):
                 return tag
         return None
 

@@ -8,6 +8,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from ...ids import parse_id
 from ...services import ServiceError, queries
 from ...services.substitutions import (
     Signed,
@@ -20,10 +21,7 @@ from .rounds import _table_page
 
 
 def _number(text: str | None) -> int | None:
-    try:
-        return int(text or "")
-    except ValueError:
-        return None
+    return parse_id(text, low=0)
 
 
 def _signed(request: HttpRequest) -> Signed:
@@ -41,7 +39,7 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     match = queries.game_at(rnd, table, 1)
     if match is None:
         raise Http404("No such table in this round.")
-    player = queries.find_player(t, request.POST.get("player") or 0)
+    player = queries.find_player(t, parse_id(request.POST.get("player")))
     from_hand = _number(request.POST.get("from_hand")) or 0
     try:
         if player is None:
@@ -77,7 +75,7 @@ def table_substitution_correct(
             undo_substitution(sub, _signed(request))
             done = f"Substitution undone: {sub.player_out.name} holds seat {sub.position} again."
         elif action == "replace":
-            player = queries.find_player(t, request.POST.get("player") or 0)
+            player = queries.find_player(t, parse_id(request.POST.get("player")))
             if player is None:
                 raise ServiceError("Choose who sat there instead from the list.")
             replace_substitute(sub, player, _signed(request))

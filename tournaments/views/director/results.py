@@ -13,6 +13,7 @@ from django_tables2 import RequestConfig
 
 from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
+from ...ids import parse_id
 from ...services import ServiceError, queries
 from ...services import play as play_service
 from ...services import standings as standing_service
@@ -67,9 +68,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     if division not in ("A", "B"):
         raise Http404("No such division.")
     rows = standing_service.standings(t)[division]
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{t.slug}-standings-{division}.csv"'
-    writer = csvcells.writer(response)
+    response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
         [
@@ -163,9 +162,9 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
     division = request.POST.get("division", "")
     places = {}
     for key in request.POST:
-        if key.startswith("place-") and key[6:].isdigit():
-            value = request.POST.get(key, "")
-            places[int(key[6:])] = int(value) if value.strip().isdigit() else 0
+        player = parse_id(key.removeprefix("place-")) if key.startswith("place-") else None
+        if player is not None:
+            places[player] = parse_id(request.POST.get(key, "").strip()) or 0
     order = sorted(places, key=places.__getitem__)
 
     def act() -> None:

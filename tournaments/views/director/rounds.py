@@ -32,6 +32,7 @@ from ...forms import (
     ReopenForm,
     SwapForm,
 )
+from ...ids import parse_id
 from ...roles import RUN
 from ...services import ServiceError, queries, table_codes
 from ...services import play as play_service
@@ -198,11 +199,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @desk_required
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(slug), number)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = (
-        f'attachment; filename="{rnd.tournament.slug}-round-{rnd.number}-seats.csv"'
-    )
-    writer = csvcells.writer(response)
+    response, writer = csvcells.attachment(f"{rnd.tournament.slug}-round-{rnd.number}-seats.csv")
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     # §6: house players are marked "house"; sit-outs are listed with no table.
     house = queries.house_names(rnd.tournament)
@@ -365,7 +362,8 @@ def _close_list(text: str) -> list[int] | None:
     """The tables the director chose to close, or None for the default proposal."""
     if text is None:
         return None
-    return sorted({int(x) for x in text.replace(",", " ").split() if x.isdigit()})
+    found = (parse_id(x) for x in text.replace(",", " ").split())
+    return sorted({n for n in found if n is not None})
 
 
 @director_required
@@ -532,10 +530,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _posted_int(text: str | None) -> int | None:
-    try:
-        return int(text or "")
-    except ValueError:
-        return None
+    return parse_id(text, low=0)
 
 
 # --- one table --------------------------------------------------------------------------
@@ -647,8 +642,8 @@ def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 
 
 def _match_of(rnd: Round, table: int, request: HttpRequest) -> Match:
-    game = request.POST.get("game") or "1"
-    if not game.isdecimal():
+    game = parse_id(request.POST.get("game") or "1")
+    if game is None:
         raise Http404("No such game.")
     match = queries.game_at(rnd, table, game)
     if match is None:

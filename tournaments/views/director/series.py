@@ -12,7 +12,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...forms import AddEventForm, SeriesForm
+from ... import csvcells
+from ...forms import AddEventForm, IdField, SeriesForm
+from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
 from ...services import ServiceError, queries
@@ -151,9 +153,8 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
-    text = series_service.series_csv(series_service.series_table(series))
-    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{series.slug}-standings.csv"'
+    response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
+    writer.writerows(series_service.series_csv_rows(series_service.series_table(series)))
     return response
 
 
@@ -177,6 +178,10 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
 
 @director_required
 def people(request: HttpRequest) -> HttpResponse:
+    return _people_page(request)
+
+
+def _people_page(request: HttpRequest, status: int = 200) -> HttpResponse:
     q = request.GET.get("q", "").strip()
     page = Paginator(queries.people_list(q), 100).get_page(request.GET.get("page"))
     proposals = queries.open_proposals(50)
@@ -185,11 +190,12 @@ def people(request: HttpRequest) -> HttpResponse:
         request,
         "director/people/list.html",
         {"page": page, "q": q, "proposals": proposals, "open_count": open_count},
+        status=status,
     )
 
 
 class MergeForm(forms.Form):
-    other = forms.IntegerField(label="Person number to merge into this one", min_value=1)
+    other = IdField(label="Person number to merge into this one")
     reason = forms.CharField(max_length=500)
 
 
@@ -250,10 +256,9 @@ def person_split(request: HttpRequest, pk: int) -> HttpResponse:
     form = SplitForm(request.POST)
 
     def act() -> HttpResponse | None:
-        try:
-            ids = [int(v) for v in request.POST.getlist("players")]
-        except ValueError:
-            form.add_error(None, "Choose the events to split off.")
+        ids = parse_ids(request.POST.getlist("players"))
+        if ids is None:
+            form.add_error(None, "Choose the events to split off from the list.")
             return None
         new = people_service.split_person(
             found,
@@ -274,7 +279,14 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     proposal = queries.find_proposal(pk)
     if proposal is None:
         raise Http404("No such proposal.")
-    accept = request.POST.get("decision") == "accept"
+    decision = request.POST.get("decision")
+    if decision not in ("accept", "reject"):
+        # A POST without a decision (a stale form, a script) decides nothing.
+        messages.error(
+            request, "Choose “Same person: merge” or “Different people”: nothing was decided."
+        )
+        return _people_page(request, status=422)
+    accept = decision == "accept"
     try:
         people_service.decide_proposal(proposal, accept, by=who(request))
     except ServiceError as exc:
@@ -297,11 +309,9 @@ def ratings_recompute(request: HttpRequest) -> HttpResponse:
 
 
 def _share(request: HttpRequest) -> int:
-    try:
-        share = int(request.POST.get("share") or request.GET.get("share") or 50)
-    except ValueError:
-        share = 50
-    return min(max(share, 0), 100)
+    given = request.POST.get("share") or request.GET.get("share")
+    share = parse_id(given, low=0, high=100) if given else None
+    return 50 if share is None else share
 
 
 @director_required
