@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from datetime import timedelta
 from functools import wraps
 from pathlib import Path
 from typing import Any
@@ -213,7 +214,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
         {
             "scope": scope,
             "help_words": json.dumps(help_requests.tablet_words()),
-            "health_every": int(device_health.REPORT_EVERY.total_seconds()),
+            "health_every": device_health.REPORT_EVERY // timedelta(seconds=1),
             "kiosk": scope.tournament.kiosk,
         },
     )
