@@ -508,3 +508,7 @@ def test_no_public_version_moves_when_a_hidden_rounds_score_changes(client, make
     Seating.objects.filter(round=r4, table=1, position__in="NS").update(team_score=10, points=10)
     log(t, "director", "correct", f"{m}: hand 3 corrected.", match=m)
     assert set(answered(held).values()) == {304}
+    # A correction of a visible round does move the standings players see, and their version.
+    earlier = t.rounds.get(number=3).matches.first()
+    log(t, "director", "correct", f"{earlier}: hand 1 corrected.", match=earlier)
+    assert answered(held)[url("standings", t.slug) + "?division=A"] == 200

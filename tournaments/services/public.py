@@ -89,7 +89,7 @@ _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' ||
 
 # Each part's columns, and what of their values players may see.
 PARTS: dict[str, tuple[str, ...]] = {
-    "activity": (_ACTIVITY, SEEN_ACTIVITY),
+    "activity": (_ACTIVITY, *SEEN_ACTIVITY),
     "results": (_results_of(0), _results_of(1)),
     "final": (_FINAL,),
 }
@@ -120,7 +120,7 @@ def _seat_shown(raw: str | None, vis: Visibility) -> str | None:
 
 def _part_values(part: str, values: Sequence[Any], vis: Visibility) -> list[Any]:
     if part == "activity":
-        everything, seen = values
+        everything, *seen = values
         return [seen if vis.hidden else everything]
     if part == "results":
         return [_results_shown(v, vis) for v in values]
@@ -140,7 +140,8 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
     columns = [*VERSION_COLUMNS]
     for p in parts:
         columns += PARTS[p]
-    params: list[Any] = []
+    # A part's "%s" is the event's slug.
+    params: list[Any] = [slug for c in columns for _ in range(c.count("%s"))]
     if player_id is not None:
         columns += [_PLAYER, _CARD]
         params += [player_id, player_id]

@@ -84,17 +84,25 @@ def of_version_columns(values: Sequence[Any]) -> Visibility:
 # and late syncs change its score, so while standings are hidden a phone's version must
 # not move with them (§5: not even *when* a hidden score changed).
 SHOWN_MATCH_ACTIONS = ("extend", "substitute", "substitute-replace", "substitute-undo")
-# The newest activity players may notice while the standings are hidden: the room's, the
-# visible rounds' matches', and the actions above of a hidden round's. Evaluated only
-# for an event that hides rounds.
-SEEN_ACTIVITY = f"""(CASE WHEN t.hide_standings_last_rounds > 0 THEN (
+# The newest activity players may notice while the standings are hidden: the room's (one
+# seek), and that of matches but a hidden round's score changes. Two columns, evaluated
+# only for an event that hides rounds; the hidden rounds' matches are looked up once, by
+# the event's slug (``%s``): a subquery on ``t`` would be run again for every entry.
+SEEN_ACTIVITY = (
+    """(CASE WHEN t.hide_standings_last_rounds > 0 THEN (
     SELECT MAX(a.id) FROM tournaments_activity a
-    LEFT JOIN tournaments_match m ON m.id = a.match_id
-    LEFT JOIN tournaments_round r ON r.id = m.round_id
-    WHERE a.tournament_id = t.id AND (
-        a.match_id IS NULL
-        OR a.action IN ({", ".join(f"'{a}'" for a in SHOWN_MATCH_ACTIONS)})
-        OR r.number <= t.preliminary_rounds - t.hide_standings_last_rounds)) END)"""
+    WHERE a.tournament_id = t.id AND a.match_id IS NULL) END)""",
+    f"""(CASE WHEN t.hide_standings_last_rounds > 0 THEN (
+    SELECT MAX(a.id) FROM tournaments_activity a
+    WHERE a.tournament_id = t.id AND a.match_id IS NOT NULL AND (
+        a.action IN ({", ".join(f"'{a}'" for a in SHOWN_MATCH_ACTIONS)})
+        OR a.match_id NOT IN (
+            SELECT m.id FROM tournaments_match m
+            JOIN tournaments_round r ON r.id = m.round_id
+            JOIN tournaments_tournament h ON h.id = r.tournament_id
+            WHERE h.slug = %s
+              AND r.number > h.preliminary_rounds - h.hide_standings_last_rounds))) END)""",
+)
 
 
 def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
