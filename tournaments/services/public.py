@@ -7,8 +7,9 @@ from rows the services already keep (the activity log's newest entry, the result
 the latest rounds, one player's seat and match); a phone that sends it back in
 If-None-Match gets 304 without any other work. Nothing per phone is stored. Standings
 are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
-``P - N + 1`` is seated until the final is seeded, no public answer carries a total or a
-rank, nor any figure of a hidden round. Every reader here asks ``services.visibility``.
+``P - N + 1`` is seated until they are revealed, every public answer shows the totals and
+ranks as they stood after round ``P - N``, marked, and no figure of a hidden round, nor does
+its version move with one. Every reader here asks ``services.visibility``.
 """
 
 from __future__ import annotations
