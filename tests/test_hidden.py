@@ -512,3 +512,18 @@ def test_no_public_version_moves_when_a_hidden_rounds_score_changes(client, make
     earlier = t.rounds.get(number=3).matches.first()
     log(t, "director", "correct", f"{earlier}: hand 1 corrected.", match=earlier)
     assert answered(held)[url("standings", t.slug) + "?division=A"] == 200
+
+
+def test_hiding_every_round_shows_no_standings_marked_hidden_until_the_final(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 1, preliminary_rounds=3, hide_standings_last_rounds=3)
+    rounds.start_round(t.rounds.get(number=2), by="test")
+    page = client.get(url("standings", t.slug)).content.decode()
+    assert "Hidden until the final." in page and not shown_rows(page)
+    body = client.get(url("projector_standings", t.slug)).content.decode()
+    assert "Standings hidden until the final." in body and not shown_rows(body)
+    p = Seating.objects.filter(round__tournament=t, round__number=1).first().player
+    ledger = client.get(url("ledger", t.slug, p.pk)).content.decode()
+    assert "Hidden until the final." in ledger
+    assert "Total " not in ledger and "Running total" not in ledger
