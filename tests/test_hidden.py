@@ -17,10 +17,10 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tests.test_public_phones import event_after, fake_results, url
+from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
 from tournaments.models import Match, Player, Round, Seating, Series, Tournament
+from tournaments.services import log, rounds
 from tournaments.services import public as svc
-from tournaments.services import rounds
 from tournaments.services.people import link_players
 from tournaments.services.series import add_event, create_series, series_table
 from tournaments.services.standings import standings
@@ -257,6 +257,24 @@ def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
             rounds.start_round(t.rounds.get(number=5), by="test")
         answers = walk(client, t, series)
         assert not leaks(answers, forbidden), start
+        # And what players see is the standings as they stood after round 3, marked.
+        frozen = standings(t, through=3)
+        for division in "AB":
+            page = answers[url("standings", t.slug) + f"?division={division}"][1]
+            assert "As it stood after round 3; hidden until the final." in page
+            assert shown_rows(page) == [
+                (r.rank, r.player.name, r.record.total) for r in frozen[division]
+            ]
+        if start:  # between rounds the projector shows the seating
+            body = answers[url("projector_standings", t.slug)][1]
+            assert "as they stood after round 3; hidden until the final" in body
+            assert shown_rows(body) == [
+                (r.rank, r.player.name, r.record.total) for d in "AB" for r in frozen[d][:8]
+            ]
+        for p in Player.objects.filter(tournament=t):
+            mine = next(r for r in frozen[p.division] if r.player.pk == p.pk)
+            page = answers[url("ledger", t.slug, p.pk)][1]
+            assert f"Total {mine.record.total} · rank {mine.rank} of " in page, p.name
         for address, (_, body) in answers.items():
             if "/ledger/" in address:
                 line = body.split("Round 4")[1].split("</li>")[0]
@@ -319,7 +337,8 @@ def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tou
     p = Seating.objects.filter(round=r4, position="N").first().player
     play_hidden_round_live(r4)
     card = client.get(url("card", t.slug, p.pk)).content.decode()
-    assert str(LIVE_NS) not in card and "Us <strong>" not in card
+    # The text a reader sees (the clock's instant in an attribute may hold any digits).
+    assert LIVE_NS not in numbers_shown(card, "text/html") and "Us <strong>" not in card
     assert "hidden until the final" in card
     finish_hidden_round(r4)
     card = client.get(url("card_part", t.slug, p.pk)).content.decode()
@@ -438,3 +457,79 @@ def test_the_director_reveals_hidden_standings_with_one_action_on_the_console(
     response = director_client.post(reveal)
     assert response.status_code == 409
     assert "not hidden now" in response.content.decode()
+
+
+# --- the versions (ETags) ------------------------------------------------------------------
+
+
+def test_no_public_version_moves_when_a_hidden_rounds_score_changes(client, make_tournament):
+    """A phone that sees its ETag change learns *when* a hidden score changed, and the ETag
+    was a hash of the score itself: the versions read no hidden score (§5)."""
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import play
+
+    t, _ = hidden_event(make_tournament)
+    r4 = t.rounds.get(number=4)
+    rounds.start_round(r4, by="test")
+    m = r4.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(m, Seat.W, by="test")
+    me = Seating.objects.get(round=r4, table=1, position="N").player
+    other = Seating.objects.get(round=r4, table=2, position="N").player
+    addresses = [
+        url("card", t.slug, me.pk),
+        url("card_part", t.slug, me.pk),
+        url("ledger", t.slug, me.pk),
+        url("card_part", t.slug, other.pk),
+        url("ledger", t.slug, other.pk),
+        url("standings", t.slug) + "?division=A",
+        url("projector_standings", t.slug),
+        url("event", t.slug),
+        reverse("series_public:series", args=[Series.objects.get().slug]),
+    ]
+
+    def answered(held: dict[str, str]) -> dict[str, int]:
+        return {a: client.get(a, HTTP_IF_NONE_MATCH=held[a]).status_code for a in held if held[a]}
+
+    held = {a: client.get(a).get("ETag", "") for a in addresses}
+    assert len([a for a in held if held[a]]) == len(addresses) - 1  # the series: max-age
+    # Hands at table 1, then the director undoes one (logged against the match).
+    for key in ("h1", "h2"):
+        play.record_hand(
+            m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=key, by="t"
+        )
+    play.undo_last_hand(m, by="director", reason="wrong maker", director=True)
+    m.refresh_from_db()
+    assert m.hands_played == 1 and m.score_ns > 0
+    assert set(answered(held).values()) == {304}
+    # A seat's clock does reach the phones of that table (an extension), and no other.
+    rounds.extend_table(m, 5, by="director", reason="late start")
+    changed = {a for a, status in answered(held).items() if status == 200}
+    assert url("card_part", t.slug, me.pk) in changed
+    # A hidden match over: its status may show (the ledger's "Result hidden"); then a
+    # correction of its score moves nothing.
+    finish_table(r4, 1)
+    held = {a: client.get(a).get("ETag", "") for a in addresses}
+    # The director's correction: the score, the points, logged against the match.
+    Match.objects.filter(pk=m.pk).update(score_ns=10, score_ew=9, bonus_ns=0, hands_played=9)
+    Seating.objects.filter(round=r4, table=1, position__in="NS").update(team_score=10, points=10)
+    log(t, "director", "correct", f"{m}: hand 3 corrected.", match=m)
+    assert set(answered(held).values()) == {304}
+    # A correction of a visible round does move the standings players see, and their version.
+    earlier = t.rounds.get(number=3).matches.first()
+    log(t, "director", "correct", f"{earlier}: hand 1 corrected.", match=earlier)
+    assert answered(held)[url("standings", t.slug) + "?division=A"] == 200
+
+
+def test_hiding_every_round_shows_no_standings_marked_hidden_until_the_final(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 1, preliminary_rounds=3, hide_standings_last_rounds=3)
+    rounds.start_round(t.rounds.get(number=2), by="test")
+    page = client.get(url("standings", t.slug)).content.decode()
+    assert "Hidden until the final." in page and not shown_rows(page)
+    body = client.get(url("projector_standings", t.slug)).content.decode()
+    assert "Standings hidden until the final." in body and not shown_rows(body)
+    p = Seating.objects.filter(round__tournament=t, round__number=1).first().player
+    ledger = client.get(url("ledger", t.slug, p.pk)).content.decode()
+    assert "Hidden until the final." in ledger
+    assert "Total " not in ledger and "Running total" not in ledger

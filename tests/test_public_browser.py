@@ -171,17 +171,37 @@ def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, m
 def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
     live_server, phone, chromium, make_tournament
 ):
+    # §5: while hidden, the phone, the ledger and the projector show the standings as they
+    # stood after round P - N, marked (this test once asserted no standings at all).
+    from .test_public_phones import finish_table
+
     t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
-    rounds.start_round(t.rounds.get(number=4), by="test")
+    r4 = t.rounds.get(number=4)
+    rounds.start_round(r4, by="test")
+    finish_table(r4, 1)
+    mover = Seating.objects.get(round=r4, table=1, position="N").player
+    problems = {}
     page = phone()
     page.goto(f"{live_server.url}/e/{t.slug}/standings/")
-    expect(page.get_by_text("The standings are hidden during the last 2 rounds")).to_be_visible()
-    expect(page.locator("table.standings")).to_have_count(0)
+    expect(page.get_by_text("As it stood after round 3; hidden until the final.")).to_be_visible()
+    expect(page.locator("table.standings tbody tr")).to_have_count(4)
+    problems["standings"] = axe_violations(page)
     shot(page, "06-standings-hidden")
+    page.goto(f"{live_server.url}/e/{t.slug}/me/{mover.pk}/ledger/")
+    expect(page.get_by_text("As it stood after round 3; hidden until the final.")).to_be_visible()
+    expect(page.get_by_text("Result hidden until the final")).to_be_visible()
+    problems["ledger"] = axe_violations(page)
+    shot(page, "06-ledger-hidden")
     projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
     projector.goto(f"{live_server.url}/p/{t.slug}/")
-    expect(projector.get_by_text("The standings are hidden for the last 2 rounds")).to_be_visible()
+    expect(
+        projector.get_by_text("Standings as they stood after round 3; hidden until the final.")
+    ).to_be_visible()
+    expect(projector.locator(".proj-standings tbody tr")).to_have_count(8)
+    problems["projector"] = axe_violations(projector)
+    projector.screenshot(path=str(SHOTS / "06-projector-hidden.png"))
     projector.close()
+    assert not any(problems.values()), json.dumps(problems, indent=1)
 
 
 def test_what_the_card_and_ledger_say_of_a_round_reads_on_a_phone_and_passes_axe_core(

@@ -353,7 +353,31 @@ def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
 
 # --- hidden means hidden -------------------------------------------------------------------
 
-REVEALING = ("Running total", "Total ", " rank ", ">Pts<", "Pts</abbr>", 'class="standings"')
+
+def shown_rows(page: str) -> list[tuple[int, str, int]]:
+    """(rank, name, total) of every standings row of a phone's or the projector's page."""
+    import re
+
+    return [
+        (int(rank), name.strip(), int(total))
+        for rank, name, total in re.findall(
+            r"<tr[^>]*><td>(\d+)\*?</td><(?:th scope=\"row\"|td)>([^<]*)"
+            r"(?:<span[^>]*>[^<]*</span>)?</t[hd]><td class=\"num\">(-?\d+)</td>",
+            page,
+        )
+    ]
+
+
+def finish_table(rnd: Round, table: int) -> None:
+    """One match of a running round over (NS 10-2, +2 bonus), the round still running."""
+    Match.objects.filter(round=rnd, table=table).update(
+        score_ns=10, score_ew=2, bonus_ns=2, hands_played=7, status="confirmed", winner="NS"
+    )
+    for s in Seating.objects.filter(round=rnd, table=table):
+        ns = s.position in ("N", "S")
+        s.team_score, s.bonus, s.individual = (10, 2, 0) if ns else (2, 0, 0)
+        s.points, s.won, s.margin = s.team_score + s.bonus, ns, 8 if ns else -8
+        s.save()
 
 
 def public_answers(client, t: Tournament) -> dict[str, str]:
@@ -379,16 +403,47 @@ def public_answers(client, t: Tournament) -> dict[str, str]:
 
 
 def test_standings_hide_on_every_public_endpoint_in_the_last_rounds(client, make_tournament):
-    # Five rounds, the last two hidden: round 4 is seated and running.
+    # Five rounds, the last two hidden: round 4 is seated and running, table 1 already over.
     t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
-    rounds.start_round(t.rounds.get(number=4), by="test")
+    r4 = t.rounds.get(number=4)
+    rounds.start_round(r4, by="test")
+    finish_table(r4, 1)
     answers = public_answers(client, t)
-    for name, body in answers.items():
-        for marker in REVEALING:
-            assert marker not in body, (name, marker)
-    assert "hidden during the last 2 rounds" in answers["standings A"]
-    assert "hidden during the last 2 rounds" in answers["ledger"]
-    assert "hidden for the last 2 rounds" in answers["projector body"]
+    # RULES.md §5: every reader shows the standings as they stood after round 3 (P - N),
+    # marked, and no figure that counts round 4. (This test asserted no standings at all
+    # while hidden, before §5 said what a hidden reader shows.)
+    frozen = standing_service.standings(t, through=3)
+    live = standing_service.standings(t)
+    mover = Seating.objects.get(round=r4, table=1, position="N").player
+    before = next(r for r in frozen[mover.division] if r.player.pk == mover.pk)
+    after = next(r for r in live[mover.division] if r.player.pk == mover.pk)
+    assert after.record.total == before.record.total + 12  # the live figure moved
+    for division, name in (("A", "standings A"), ("B", "standings B")):
+        rows = [(r.rank, r.player.name, r.record.total) for r in frozen[division]]
+        shown = shown_rows(answers[name])
+        assert shown and set(shown) <= set(rows), name
+        assert "As it stood after round 3; hidden until the final." in answers[name]
+        assert "results of the last 2 rounds are hidden" in answers[name]
+    assert shown_rows(answers["standings A"]) == [
+        (r.rank, r.player.name, r.record.total) for r in frozen["A"]
+    ]
+    body = answers["projector body"]
+    assert "as they stood after round 3; hidden until the final" in body
+    assert shown_rows(body) == [
+        (r.rank, r.player.name, r.record.total) for d in "AB" for r in frozen[d][:8]
+    ]
+    ledger = client.get(url("ledger", t.slug, mover.pk)).content.decode()
+    ranked_of = sum(1 for r in frozen[mover.division] if r.record.rounds)
+    assert (
+        f"Total {before.record.total} · rank {before.rank} of {ranked_of} in division "
+        f"{mover.division}"
+    ) in ledger
+    assert f"Total {after.record.total} " not in ledger
+    assert "As it stood after round 3; hidden until the final." in ledger
+    running = ledger.split("Running total</dt><dd><strong>")
+    assert int(running[-1].split("<")[0]) == before.record.total
+    assert "Result hidden until the final" in ledger.split("Round 4")[1]
+    assert "hidden until the final" in answers["card"]
     # The director's sheets stay behind the sign-in.
     sheet = client.get(reverse("sheets:standings", args=[t.slug, "A"]))
     assert sheet.status_code == 302

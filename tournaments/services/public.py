@@ -7,8 +7,9 @@ from rows the services already keep (the activity log's newest entry, the result
 the latest rounds, one player's seat and match); a phone that sends it back in
 If-None-Match gets 304 without any other work. Nothing per phone is stored. Standings
 are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
-``P - N + 1`` is seated until the final is seeded, no public answer carries a total or a
-rank, nor any figure of a hidden round. Every reader here asks ``services.visibility``.
+``P - N + 1`` is seated until they are revealed, every public answer shows the totals and
+ranks as they stood after round ``P - N``, marked, and no figure of a hidden round, nor does
+its version move with one. Every reader here asks ``services.visibility``.
 """
 
 from __future__ import annotations
@@ -33,8 +34,14 @@ from . import current_round, instant_of
 from .names import fold, sort_key
 from .play import round_clock
 from .standings import StandingRow, final_entries, final_progress
+from .visibility import (
+    SEEN_ACTIVITY,
+    VERSION_COLUMNS,
+    of_event,
+    of_version_columns,
+    visible_standings,
+)
 from .visibility import Visibility as Visibility
-from .visibility import of_event, visible_standings
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60
@@ -44,26 +51,37 @@ SEARCH_LIMIT = 25
 # --- the version ------------------------------------------------------------------------
 
 # Each part is a scalar subquery on the tournament row ``t``; an answer names the parts
-# it depends on, so a hand at table 7 does not wake the phones of table 8.
+# it depends on, so a hand at table 7 does not wake the phones of table 8. While the
+# standings are hidden (§5), nothing a hidden round's score does enters a version: a
+# phone cannot tell even when a hidden score changed, let alone recover it from the ETag.
 _ACTIVITY = "(SELECT MAX(a.id) FROM tournaments_activity a WHERE a.tournament_id = t.id)"
-# The results of the two latest rounds (earlier rounds change only through logged
-# corrections). The sum is weighted by the match id so that two changes cannot cancel.
-_RESULTS = f"""(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
-        m.score_ns * 7 + m.score_ew * 13 + m.bonus_ns * 17 + m.bonus_ew * 19
-        + m.hands_played * 23)), 0)
-    FROM tournaments_match m
-    WHERE m.status IN ({", ".join(f"'{s}'" for s in OVER)})
-      AND m.round_id IN (SELECT r.id FROM tournaments_round r WHERE r.tournament_id = t.id
-                         ORDER BY r.number DESC LIMIT 2))"""
+
+
+# The results of the two latest rounds, one round each (earlier rounds change only
+# through logged corrections): "number:kind:matches over:weighted sum"; the sum is
+# weighted by the match id so that two changes cannot cancel.
+def _results_of(newest: int) -> str:
+    return f"""(SELECT r.number || ':' || r.kind || ':' || (
+        SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
+            m.score_ns * 7 + m.score_ew * 13 + m.bonus_ns * 17 + m.bonus_ew * 19
+            + m.hands_played * 23)), 0)
+        FROM tournaments_match m
+        WHERE m.round_id = r.id AND m.status IN ({", ".join(f"'{s}'" for s in OVER)}))
+    FROM tournaments_round r WHERE r.tournament_id = t.id
+    ORDER BY r.number DESC LIMIT 1 OFFSET {newest})"""
+
+
 # The final's games, hand by hand (the final has no clock and is shown live).
 _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
         m.score_ns * 7 + m.score_ew * 13 + m.hands_played * 23)), 0)
     FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
     WHERE r.tournament_id = t.id AND r.kind = 'final')"""
-# The player (a forged id answers NULL) and their latest seat and match.
+# The player (a forged id answers NULL) and their latest seat and match:
+# "seat:match:round number:round kind|the match's score".
 _PLAYER = """(SELECT 'p' || p.id FROM tournaments_player p
     WHERE p.id = %s AND p.tournament_id = t.id)"""
-_CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || COALESCE(m.hands_played, 0)
+_CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
+        || '|' || COALESCE(m.hands_played, 0)
         || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
         || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
     FROM tournaments_seating s
@@ -72,7 +90,44 @@ _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || COALESCE(m.hands_p
     WHERE s.player_id = %s AND r.tournament_id = t.id
     ORDER BY r.number DESC, m.game DESC LIMIT 1)"""
 
-PARTS = {"activity": _ACTIVITY, "results": _RESULTS, "final": _FINAL}
+# Each part's columns, and what of their values players may see.
+PARTS: dict[str, tuple[str, ...]] = {
+    "activity": (_ACTIVITY, *SEEN_ACTIVITY),
+    "results": (_results_of(0), _results_of(1)),
+    "final": (_FINAL,),
+}
+
+
+def _round_shown(number: str, kind: str, vis: Visibility) -> bool:
+    return vis.shows_round(int(number), final=kind == Round.Kind.FINAL)
+
+
+def _results_shown(raw: str | None, vis: Visibility) -> str | None:
+    """A round's results ("number:kind:over:sum") as players may see them: of a hidden
+    round, how many matches are over, not their scores."""
+    if raw is None:
+        return None
+    number, kind, over, _ = raw.split(":")
+    return raw if _round_shown(number, kind, vis) else f"{number}:{kind}:{over}"
+
+
+def _seat_shown(raw: str | None, vis: Visibility) -> str | None:
+    """A player's latest seat and match ("seat:match:number:kind|score") as players may
+    see it: in a hidden round, the seat alone."""
+    if raw is None:
+        return None
+    seat, _, _ = raw.partition("|")
+    _, _, number, kind = seat.split(":")
+    return raw if _round_shown(number, kind, vis) else seat
+
+
+def _part_values(part: str, values: Sequence[Any], vis: Visibility) -> list[Any]:
+    if part == "activity":
+        everything, *seen = values
+        return [seen if vis.hidden else everything]
+    if part == "results":
+        return [_results_shown(v, vis) for v in values]
+    return list(values)
 
 
 @dataclass(frozen=True)
@@ -83,9 +138,13 @@ class Version:
 
 
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
-    """One query: None for an unknown event, else the version of the named parts."""
-    columns = [PARTS[p] for p in parts]
-    params: list[Any] = []
+    """One query: None for an unknown event, else the version of the named parts as
+    players may see them."""
+    columns = [*VERSION_COLUMNS]
+    for p in parts:
+        columns += PARTS[p]
+    # A part's "%s" is the event's slug.
+    params: list[Any] = [slug for c in columns for _ in range(c.count("%s"))]
     if player_id is not None:
         columns += [_PLAYER, _CARD]
         params += [player_id, player_id]
@@ -95,10 +154,18 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
         row = cursor.fetchone()
     if row is None:
         return None
-    raw = "|".join(str(v) for v in row)
+    at = 1 + len(VERSION_COLUMNS)
+    vis = of_version_columns(row[1:at])
+    shown: list[Any] = [row[0], vis.through]
+    for p in parts:
+        width = len(PARTS[p])
+        shown += _part_values(p, row[at : at + width], vis)
+        at += width
+    if player_id is not None:
+        shown += [row[at], _seat_shown(row[at + 1], vis)]
+    raw = "|".join(str(v) for v in shown)
     digest = hashlib.blake2b(raw.encode(), digest_size=9).hexdigest()
-    known = player_id is None or row[len(parts) + 1] is not None
-    return Version(row[0], f'"{digest}"', known)
+    return Version(row[0], f'"{digest}"', player_id is None or row[at] is not None)
 
 
 # --- hiding -----------------------------------------------------------------------------
@@ -445,8 +512,8 @@ class LedgerLine:
 
 @dataclass(frozen=True)
 class Ledger:
-    """A player's rounds one by one and, unless standings are hidden, their total and
-    rank in their division."""
+    """A player's rounds one by one and their total and rank in their division; while the
+    standings are hidden, as they stood after round ``through`` (§5)."""
 
     tournament: Tournament
     player: Player
@@ -456,6 +523,7 @@ class Ledger:
     rank: int | None = None
     ranked_of: int | None = None
     withdrawn_after: int | None = None
+    through: int | None = None
 
 
 def ledger(tournament: Tournament, player: Player) -> Ledger:
@@ -491,12 +559,11 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
                 names[(round_id, table)][position] = name
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
-    mine_row = None
-    ranked: list[StandingRow] = []
-    if not hidden:
-        rows = visible_standings(tournament, vis).get(player.division, [])
-        ranked = [r for r in rows if r.record.rounds]
-        mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
+    # While hidden, the standings as they stood after the last visible round: the running
+    # total stops there, and the hidden rounds' lines show no figure (§5).
+    rows = visible_standings(tournament, vis).get(player.division, [])
+    ranked = [r for r in rows if r.record.rounds]
+    mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
     by_round = mine_row.by_round if mine_row is not None else {}
     out = withdrawn_after(player)
     lines = []
@@ -508,7 +575,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         left_from = getattr(rnd, "left_from", None)
         if seat is None and left_from is not None:
             # Left during the match: the hands played before the substitute count (§6).
-            points = by_round.get(rnd.number) if not hidden and prelim else None
+            points = by_round.get(rnd.number) if vis.shows_round(rnd.number) and prelim else None
             if points is not None:
                 running += points
             lines.append(
@@ -524,7 +591,8 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             continue
         if seat is None:
             if rnd.pk in sat_out:
-                points = by_round.get(rnd.number) if not hidden and prelim else None
+                shown = vis.shows_round(rnd.number) and prelim
+                points = by_round.get(rnd.number) if shown else None
                 if points is not None:
                     running += points
                 lines.append(
@@ -551,7 +619,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         done = seat.points is not None
         visible = vis.shows_round(rnd.number, final=not prelim)
         show_match = done and visible
-        show_points = show_match and not hidden and prelim
+        show_points = show_match and prelim
         if show_points:
             running += by_round.get(rnd.number, seat.points or 0)
         them = (
@@ -588,7 +656,9 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     total = rank = ranked_of = None
     if mine_row is not None:
         total, rank, ranked_of = mine_row.record.total, mine_row.rank, len(ranked)
-    return Ledger(tournament, player, tuple(lines), hidden, total, rank, ranked_of, out)
+    return Ledger(
+        tournament, player, tuple(lines), hidden, total, rank, ranked_of, out, vis.through
+    )
 
 
 # --- standings and the final ------------------------------------------------------------

@@ -11,7 +11,9 @@ and checks that no public reader reads the live standings or the setting itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from django.db import transaction
 
@@ -21,7 +23,16 @@ from . import Conflict, current_round, log, now_or
 from .rounds import lock_tournament
 from .standings import StandingRow, standings
 
-__all__ = ["EVERYTHING", "Visibility", "of_event", "reveal", "visible_standings"]
+__all__ = [
+    "EVERYTHING",
+    "SEEN_ACTIVITY",
+    "VERSION_COLUMNS",
+    "Visibility",
+    "of_event",
+    "of_version_columns",
+    "reveal",
+    "visible_standings",
+]
 
 _NEWEST = object()
 
@@ -39,6 +50,59 @@ def of_event(tournament: Tournament, latest: Round | None | object = _NEWEST) ->
         final_seeded=tournament.status in (Tournament.Status.FINAL, Tournament.Status.FINISHED),
         revealed=tournament.standings_revealed_at is not None,
     )
+
+
+# The same question asked inside the public version query (services/public.version), on
+# its tournament row ``t``, so that a 304 still costs one query: the columns ``of_version_columns``
+# reads back, in this order.
+VERSION_COLUMNS = (
+    "t.preliminary_rounds",
+    "t.hide_standings_last_rounds",
+    "t.status",
+    "t.standings_revealed_at",
+    "(SELECT r.number || ':' || r.kind FROM tournaments_round r WHERE r.tournament_id = t.id"
+    " ORDER BY r.number DESC LIMIT 1)",
+)
+
+
+def of_version_columns(values: Sequence[Any]) -> Visibility:
+    """The event's visibility from the values of ``VERSION_COLUMNS``."""
+    preliminary, hide_last, status, revealed_at, newest = values
+    number, _, kind = (newest or "").partition(":")
+    return visibility(
+        preliminary_rounds=preliminary,
+        hide_last=hide_last,
+        latest_number=int(number) if number else None,
+        latest_is_final=kind == Round.Kind.FINAL,
+        final_seeded=status in (Tournament.Status.FINAL, Tournament.Status.FINISHED),
+        revealed=revealed_at is not None,
+    )
+
+
+# What a hidden round's match may tell the phones through the activity log: who sits
+# there (a substitute) and its clock (an extension). Its hands, corrections, overrides
+# and late syncs change its score, so while standings are hidden a phone's version must
+# not move with them (§5: not even *when* a hidden score changed).
+SHOWN_MATCH_ACTIONS = ("extend", "substitute", "substitute-replace", "substitute-undo")
+# The newest activity players may notice while the standings are hidden: the room's (one
+# seek), and that of matches but a hidden round's score changes. Two columns, evaluated
+# only for an event that hides rounds; the hidden rounds' matches are looked up once, by
+# the event's slug (``%s``): a subquery on ``t`` would be run again for every entry.
+SEEN_ACTIVITY = (
+    """(CASE WHEN t.hide_standings_last_rounds > 0 THEN (
+    SELECT MAX(a.id) FROM tournaments_activity a
+    WHERE a.tournament_id = t.id AND a.match_id IS NULL) END)""",
+    f"""(CASE WHEN t.hide_standings_last_rounds > 0 THEN (
+    SELECT MAX(a.id) FROM tournaments_activity a
+    WHERE a.tournament_id = t.id AND a.match_id IS NOT NULL AND (
+        a.action IN ({", ".join(f"'{a}'" for a in SHOWN_MATCH_ACTIONS)})
+        OR a.match_id NOT IN (
+            SELECT m.id FROM tournaments_match m
+            JOIN tournaments_round r ON r.id = m.round_id
+            JOIN tournaments_tournament h ON h.id = r.tournament_id
+            WHERE h.slug = %s
+              AND r.number > h.preliminary_rounds - h.hide_standings_last_rounds))) END)""",
+)
 
 
 def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:

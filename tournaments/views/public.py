@@ -112,6 +112,8 @@ def _hidden_context(t: Tournament) -> dict[str, object]:
         "visibility": vis,
         "hidden": vis.hidden,
         "hide_n": vis.hide_last,
+        # While hidden, what players see is as it stood after this round (§5).
+        "through": vis.through,
     }
 
 
@@ -257,7 +259,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
         ctx = _hidden_context(t)
         vis = cast("svc.Visibility", ctx["visibility"])
-        rows = [] if vis.hidden else svc.public_rows(t, vis)[division]
+        rows = svc.public_rows(t, vis)[division]
         if folded:
             rows = [r for r in rows if all(w in r.folded for w in folded.split())]
         ranked = len(rows)
@@ -322,7 +324,8 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
     )
     top: dict[str, list[svc.PublicRow]] = {"A": [], "B": []}
     vis = cast("svc.Visibility", ctx["visibility"])
-    if not vis.hidden:
+    # Hiding every round leaves nothing to show (as it stood before round 1).
+    if vis.through != 0:
         top = {
             d: rows[:PROJECTOR_TOP]
             for d, rows in svc.public_rows(t, vis, played_only=False).items()
