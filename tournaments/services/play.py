@@ -472,7 +472,7 @@ def set_first_dealer(
             match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
             if keeper is not None:
-                match.save(update_fields=["scorekeeper"])
+                compiled.update(match, ["scorekeeper"])
             return match
         entered = history(match)
         entries = standing_of(entered)
@@ -482,7 +482,7 @@ def set_first_dealer(
         match.first_dealer = seat.value
         if not director:
             match.version += 1  # under the row lock
-            match.save(update_fields=["first_dealer", "scorekeeper", "version"])
+            compiled.update(match, ["first_dealer", "scorekeeper", "version"])
             return match
         try:
             state = replay_entries(match, entries, match_time(match, now, None, entered))
@@ -836,7 +836,7 @@ def undo_last_hand(
         time = match_time(match, now, None, entered)
         last.state = HandEntry.State.UNDONE
         last.ended_at, last.ended_by, last.end_reason = now, by, reason
-        last.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update(last, ["state", "ended_at", "ended_by", "end_reason"])
         state = replay_entries(match, entries[:-1], time)
         match.has_correction = True
         match.has_late_sync = match.has_late_sync and any(e.late_sync for e in entries[:-1])
@@ -883,15 +883,17 @@ def correct_hand(
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
     reason = given_reason(reason, "Give a reason for the correction.")
-    with _locked(entry.match) as match:
-        entry = HandEntry.objects.get(pk=entry.pk)
-        if entry.state != HandEntry.State.STANDING:
-            raise ServiceError("Only a standing hand can be corrected.")
-        key = client_key or f"director-{uuid.uuid4().hex}"
-        if HandEntry.objects.filter(client_key=key).exists():
-            existing = HandEntry.objects.get(client_key=key)
-            return Recorded(existing, match_state(match, now), duplicate=True)
+    with _locked(entry.match_id) as match:
+        # The entry as it stands under the lock, from the one read of the match's entries.
         entered = history(match)
+        entry = next((e for e in entered if e.pk == entry.pk), None)  # type: ignore[assignment]
+        if entry is None or entry.state != HandEntry.State.STANDING:
+            raise ServiceError("Only a standing hand can be corrected.")
+        # A key the director's form sent may be a retry's; a fresh one cannot be.
+        existing = HandEntry.objects.filter(client_key=client_key).first() if client_key else None
+        if existing is not None:
+            return Recorded(existing, match_state(match, now), duplicate=True)
+        key = client_key or f"director-{uuid.uuid4().hex}"
         entries = standing_of(entered)
         before = match.winner
         dealer = Seat(entry.dealer)
@@ -923,10 +925,10 @@ def correct_hand(
             )
         entry.state = HandEntry.State.SUPERSEDED
         entry.ended_at, entry.ended_by, entry.end_reason = now, by, reason
-        entry.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update(entry, ["state", "ended_at", "ended_by", "end_reason"])
         scored = state.hands[entry.number - 1].score
         new.points_ns, new.points_ew = scored.points[Team.NS], scored.points[Team.EW]
-        new.save()
+        compiled.insert(new)
         match.has_correction = True
         _settle_after_correction(match, state, by=by, confirm=confirm, now=now)
         _refresh(match, state, now)
@@ -1194,7 +1196,7 @@ def confirm_match(
         match.dispute_note = "" if agree else note.strip()
         match.last_contact_at = now
         match.version += 1  # under the row lock
-        match.save()
+        compiled.update(match)
         log(
             match.round.tournament,
             by,
@@ -1219,7 +1221,7 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.version += 1  # under the row lock
-        match.save()
+        compiled.update(match)
         log(
             match.round.tournament,
             by,
