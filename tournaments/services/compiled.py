@@ -65,7 +65,7 @@ class _Plan:
         params = list(self.params)
         for i, a in self.slots:
             params[i] = args[a]
-        if self.locking and not conn.in_atomic_block:
+        if self.locking and conn.features.has_select_for_update and conn.get_autocommit():
             # What Django itself refuses: a row lock outside a transaction holds nothing.
             raise transaction.TransactionManagementError(
                 "select_for_update cannot be used outside of a transaction."
