@@ -525,8 +525,9 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     with django_assert_num_queries(7):
         play.undo_last_hand(match, by="table 1", reason="oops")
     # savepoint, lock, entries, UPDATE original, INSERT correction, UPDATE match, INSERT
-    # activity, release: the entry corrected is found among the entries (it was read
-    # again, and its fresh key looked up, before issue 22: 10)
+    # activity, release: the match is named by the entry's id and the entry corrected is
+    # found among the entries (before issue 22: 11, the entry's match, the entry and its
+    # fresh key read apart)
     first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
     with django_assert_num_queries(8):
         play.correct_hand(first, made("N", 4), by="director", reason="four tricks")

@@ -490,7 +490,7 @@ def set_first_dealer(
             raise ServiceError(f"That first dealer does not fit the hands recorded: {exc}") from exc
         for e, scored in zip(entries, state.hands, strict=True):
             e.dealer = scored.dealer.value
-        HandEntry.objects.bulk_update(entries, ["dealer"])
+        compiled.update_many(entries, ["dealer"])
         if entries:
             match.has_correction = True
         _refresh(match, state, now)
@@ -781,7 +781,7 @@ def answer_time_call(
             ) from exc
         changed = [e for e in entries if e.pk in phases]
         if changed:
-            HandEntry.objects.bulk_update(changed, ["phase"])
+            compiled.update_many(changed, ["phase"])
         if before is not None:
             match.has_correction = True
             if match.status == Match.Status.CONFIRMED:
@@ -1044,7 +1044,7 @@ def insert_hand(
             e.state = HandEntry.State.SUPERSEDED
             e.ended_at, e.ended_by = now, by
             e.end_reason = f"Moved to hand {e.number + 1}: a hand was inserted at {position}."
-        HandEntry.objects.bulk_update(moved, ["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update_many(moved, ["state", "ended_at", "ended_by", "end_reason"])
         for e, scored in zip(standing, state.hands, strict=True):
             e.points_ns, e.points_ew = scored.score.points[Team.NS], scored.score.points[Team.EW]
         new.save()
@@ -1111,7 +1111,7 @@ def review_late_sync(
             except InvalidMatch as exc:
                 raise ServiceError(f"That reclassification is impossible: {exc}") from exc
             # The entry no longer counts towards K: it is not regular any more.
-            HandEntry.objects.bulk_update([e for e in entries if e.pk in phases], ["phase"])
+            compiled.update_many([e for e in entries if e.pk in phases], ["phase"])
             match.has_correction = True
             _settle_after_correction(match, state, by=by, confirm=False, now=now)
         match.has_late_sync = False
