@@ -172,3 +172,48 @@ def test_final_games_have_no_bonuses_and_no_individual_points_and_use_the_final_
     assert state.over and state.score[Team.NS] == 6
     assert state.bonuses == {Team.NS: 0, Team.EW: 0}
     assert state.individual == {}
+
+
+def test_extending_a_state_by_one_hand_is_replaying_every_hand():
+    """The hand path applies the new hand to the running state (issue 22): that must be
+    the full replay, hand for hand, in every phase a match can reach."""
+    import random
+
+    from tournaments.domain.match import check_next, extend
+    from tournaments.domain.simulation import random_hand
+
+    rng = random.Random(22)
+    compared = 0
+    for trial in range(400):
+        first = Seat("NESW"[trial % 4])
+        final = trial % 10 == 0
+        called_after = None if final or trial % 3 == 0 else rng.randint(0, 8)
+        in_progress = rng.choice([None, True, False])
+        hands: list[PhasedHand] = []
+        state = run([], first=first, final=final)
+        while not state.over and len(hands) < 40:
+            time = NO_CLOCK
+            if called_after is not None and len(hands) >= called_after:
+                k = min(called_after, len(hands))
+                time = TimeCall(called=True, hand_in_progress=in_progress, regular_through=k)
+                # What the table's state was read with, before this hand's time.
+                state = run(hands, time=time, first=first, final=final)
+                if state.over:
+                    break
+            hand = random_hand(rng)
+            phase = check_next(state, hand)
+            if phase is AC:
+                time = TimeCall(called=True, hand_in_progress=True, regular_through=k)
+            extended = extend(
+                state,
+                PhasedHand(hand, phase),
+                first_dealer=first,
+                rules=RULES,
+                time=time,
+                final=final,
+            )
+            hands.append(PhasedHand(hand, phase))
+            assert extended == run(hands, time=time, first=first, final=final)
+            state = extended
+            compared += 1
+    assert compared > 2000

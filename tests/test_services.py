@@ -508,3 +508,27 @@ def test_standing_hands_and_live_links_have_one_query_each(running):
     rounds.revoke_link(t, 1, by="test")
     assert TableLink.objects.live().filter(tournament=t, table=1).count() == 1
     assert TableLink.objects.filter(tournament=t, table=1).count() == 2
+
+
+def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
+    running, django_assert_num_queries
+):
+    """Issue 22: a hand, an undo and a correction lock and read the match once and its
+    entries once, and write each row they change once (the savepoint and its release
+    around them; an undo and a correction log an activity)."""
+    _, _, match = running
+    record(match, made("N", 3), "w1")
+    # savepoint, lock, entries, INSERT entry, UPDATE match, release
+    with django_assert_num_queries(6):
+        second = record(match, made("E", 3), "w2")
+    # savepoint, lock, entries, UPDATE entry, UPDATE match, INSERT activity, release
+    with django_assert_num_queries(7):
+        play.undo_last_hand(match, by="table 1", reason="oops")
+    # savepoint, lock, entries, UPDATE original, INSERT correction, UPDATE match, INSERT
+    # activity, release: the match is named by the entry's id and the entry corrected is
+    # found among the entries (before issue 22: 11, the entry's match, the entry and its
+    # fresh key read apart)
+    first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
+    with django_assert_num_queries(8):
+        play.correct_hand(first, made("N", 4), by="director", reason="four tricks")
+    assert second.entry.state == HandEntry.State.STANDING

@@ -224,3 +224,65 @@ def test_export_of_an_unknown_tournament_is_a_clear_error():
 def test_simulate_refuses_zero_tables():
     with pytest.raises(CommandError, match="between 1 and 2000"):
         call_command("simulate", tables=0, seed=1)
+
+
+def event_rows(t) -> dict[str, list[str]]:
+    """Every row the simulation stored for ``t``, without its database ids (foreign keys by
+    what they name) and the wall clock's ``auto_now_add`` stamps: what two runs of the
+    same seed must agree on."""
+    from tournaments.models import Activity, HandEntry, Match, Player, Seating
+
+    def rows(qs, *named: str) -> list[str]:
+        fields = [
+            f.attname
+            for f in qs.model._meta.concrete_fields
+            if not (
+                f.primary_key
+                or f.is_relation
+                or f.name == "client_key"  # names the tournament's id
+                or getattr(f, "auto_now_add", False)
+            )
+        ]
+        return sorted(map(repr, qs.values_list(*fields, *named)))
+
+    return {
+        "players": rows(Player.objects.filter(tournament=t)),
+        "matches": rows(Match.objects.filter(round__tournament=t), "round__number"),
+        "hands": rows(
+            HandEntry.objects.filter(match__round__tournament=t),
+            "match__round__number",
+            "match__table",
+            "match__game",
+            "replaces__number",
+        ),
+        "seats": rows(Seating.objects.filter(round__tournament=t), "round__number", "player__name"),
+        "activity": rows(Activity.objects.filter(tournament=t), "match__table"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("tables", "seed", "mess"),
+    [(3, 5, {}), (7, 4, {}), (4, 3, {"withdraw": 3, "late": 2, "house": 1, "uneven": True})],
+)
+def test_a_match_per_transaction_stores_the_event_the_per_hand_path_stores(
+    tables, seed, mess, monkeypatch
+):
+    """The simulation commits a match's hands together (services.simulate says why): the
+    event it stores is the one hand-by-hand transactions store, row for row."""
+    from django.utils import timezone
+
+    from tournaments.models import HandEntry
+    from tournaments.services.simulate import EPOCH, Simulation
+
+    # A house player is added at the wall clock's time (services.players takes no time
+    # for it): the same instant for both runs.
+    monkeypatch.setattr(timezone, "now", lambda: EPOCH)
+    per_hand = Simulation(tables, seed, "Same", per_match=False, **mess).run()
+    per_match = Simulation(tables, seed, "Same", **mess).run()
+    assert per_hand.pk != per_match.pk
+    hands, matched = event_rows(per_hand), event_rows(per_match)
+    assert (
+        len(hands["hands"]) == HandEntry.objects.filter(match__round__tournament=per_hand).count()
+    )
+    for kind in hands:
+        assert hands[kind] == matched[kind], kind

@@ -121,14 +121,65 @@ def replay(
     final: bool = False,
 ) -> MatchState:
     """Replay the hands that stand, in order; raise InvalidMatch if they cannot."""
-    target = rules.final_target if final else rules.target
-    score = {Team.NS: 0, Team.EW: 0}
-    individual: dict[Seat, int] = {}
-    scored: list[ScoredHand] = []
-    reached: tuple[Team, Phase] | None = None
-    seen_call = False
+    return _play(
+        hands,
+        first_dealer=first_dealer,
+        rules=rules,
+        time=time,
+        final=final,
+        score={Team.NS: 0, Team.EW: 0},
+        individual={},
+        scored=[],
+        reached=None,
+        seen_call=False,
+    )
 
-    for index, entry in enumerate(hands):
+
+def extend(
+    state: MatchState,
+    hand: PhasedHand,
+    *,
+    first_dealer: Seat,
+    rules: RuleSettings,
+    time: TimeCall = NO_CLOCK,
+    final: bool = False,
+) -> MatchState:
+    """``replay`` of the hands of ``state`` and then ``hand``, without replaying the hands
+    of ``state`` (the hand path: the running state plus the new hand).
+
+    ``state`` is ``replay``'s answer for the same first dealer, rules and final; ``time``
+    may say more than it said then (a hand in progress, a later K), which changes none of
+    the checks the earlier hands passed, only what follows them."""
+    return _play(
+        [hand],
+        first_dealer=first_dealer,
+        rules=rules,
+        time=time,
+        final=final,
+        score=dict(state.score),
+        individual=dict(state.individual),
+        scored=list(state.hands),
+        reached=state.reached,
+        seen_call=any(h.phase is not Phase.REGULAR for h in state.hands),
+    )
+
+
+def _play(
+    hands: Sequence[PhasedHand],
+    *,
+    first_dealer: Seat,
+    rules: RuleSettings,
+    time: TimeCall,
+    final: bool,
+    score: dict[Team, int],
+    individual: dict[Seat, int],
+    scored: list[ScoredHand],
+    reached: tuple[Team, Phase] | None,
+    seen_call: bool,
+) -> MatchState:
+    """Play ``hands`` after the ``scored`` ones, whose running totals the rest are."""
+    target = rules.final_target if final else rules.target
+    for index, entry in enumerate(hands, start=len(scored)):
         number = index + 1
         if reached is not None:
             raise InvalidMatch(f"Hand {number} comes after the match ended at hand {len(scored)}.")

@@ -15,6 +15,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
 from ..models import Activity, Match, Round, Tournament
+from . import compiled
 
 
 class ServiceError(Exception):
@@ -109,7 +110,7 @@ def log(
     match: Match | None = None,
     at: datetime | None = None,
 ) -> Activity:
-    return Activity.objects.create(
+    activity = Activity(
         tournament=tournament,
         actor=actor,
         action=action,
@@ -118,3 +119,6 @@ def log(
         match=match,
         at=now_or(at),
     )
+    # Activity.objects.create(), compiled once: every write of the hand path logs.
+    compiled.insert(activity)
+    return activity

@@ -16,7 +16,8 @@ from operator import attrgetter
 from typing import Any, TypedDict, cast
 
 from django.db import IntegrityError, transaction
-from django.db.models import Expression
+from django.db.models import BooleanField, Expression, QuerySet
+from django.db.models.expressions import RawSQL
 
 from ..domain.clock import Pause, RoundClock
 from ..domain.final import final_state
@@ -29,12 +30,13 @@ from ..domain.match import (
     PhasedHand,
     TimeCall,
     check_next,
+    extend,
     replay,
     with_winner,
 )
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
-from . import Conflict, ServiceError, given_reason, locking_matches, log, now_or
+from . import Conflict, ServiceError, compiled, given_reason, locking_matches, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
@@ -209,11 +211,20 @@ def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = Fa
 HISTORY_ORDER = ("number", "entered_at", "pk")
 
 
+_HISTORY = compiled.CompiledSelect(
+    lambda match_id: HandEntry.objects.filter(match_id=match_id).order_by()
+)
+
+
 def history(match: Match) -> list[HandEntry]:
     """Every entry of the match in order, undone and superseded ones too."""
-    # Sorted here rather than by the query: Django spends longer compiling an ORDER BY
-    # than Python takes to sort a match's few dozen entries, on every hand.
-    return sorted(match.hands.order_by(), key=attrgetter(*HISTORY_ORDER))
+    # Sorted here rather than by the query: a match's few dozen entries sort in no time,
+    # and the statement stays one compiled once (services.compiled).
+    entries = sorted(_HISTORY(match.pk), key=attrgetter(*HISTORY_ORDER))
+    cache = HandEntry.match.field  # each entry's match is this one, as match.hands gives
+    for e in entries:
+        cache.set_cached_value(e, match)
+    return entries
 
 
 def standing_of(entries: Sequence[HandEntry]) -> list[HandEntry]:
@@ -269,21 +280,37 @@ class AtTable:
     allowed: Expression | None = None
 
 
+def _build_lock(pk: int, *params: int, allowed: str | None = None) -> QuerySet[Match]:
+    query = locking_matches().filter(pk=pk)
+    if allowed is not None:
+        query = query.annotate(allowed=RawSQL(allowed, params, output_field=BooleanField()))
+    return query
+
+
+# Every write's first statement, compiled once (services.compiled); a variant for each
+# permission's SQL (one: the tablet's live link).
+_LOCK = compiled.CompiledSelect(_build_lock)
+
+
 def _lock(match: Match | int, at: AtTable | None = None) -> Match:
     """Lock the match's row and read it afresh, with its round and tournament.
 
     ``at`` is the tablet that speaks: the match must be at its table and its
     permission must hold.
     """
-    query = locking_matches()
-    if at is not None and at.allowed is not None:
-        query = query.annotate(allowed=at.allowed)
-    try:
-        locked = query.get(pk=match if isinstance(match, int) else match.pk)
-    except Match.DoesNotExist:
+    pk = match if isinstance(match, int) else match.pk
+    allowed = at.allowed if at is not None else None
+    if allowed is None:
+        found = _LOCK(pk)
+    elif isinstance(allowed, RawSQL) and all(isinstance(p, int) for p in allowed.params):
+        found = _LOCK(pk, *allowed.params, variant=allowed.sql, allowed=allowed.sql)
+    else:
+        found = list(locking_matches().filter(pk=pk).annotate(allowed=allowed))
+    if not found:
         if at is None:
-            raise
+            raise Match.DoesNotExist("Match matching query does not exist.")
         raise NotAtTable("That match is not this table's.") from None
+    locked = found[0]
     if at is not None:
         # ``allowed`` is the annotation added above.
         if at.allowed is not None and not cast(Any, locked).allowed:
@@ -333,7 +360,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     else:
         match.status = Match.Status.PLAYING if hands else Match.Status.WAITING
         match.confirmed_by, match.confirmed_at = "", None
-    match.save()
+    compiled.update(match)  # match.save(), compiled once
 
     is_final = match.round.kind == Round.Kind.FINAL
     if is_final:
@@ -341,7 +368,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
         return
     if not (state.over or had_results):
         return
-    seats = list(Seating.objects.filter(round_id=match.round_id, table=match.table))
+    seats = _SEATS(match.round_id, match.table)
     for seat in seats:
         position = Seat(seat.position)
         if state.over:
@@ -357,9 +384,13 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
             seat.won = seat.margin = None
     # §6: a substituted seat's points are split between the players who held it.
     attribute_substitutions(match, state, seats)
-    Seating.objects.bulk_update(
-        seats, ["team_score", "bonus", "individual", "points", "won", "margin"]
-    )
+    compiled.update_many(seats, SEAT_RESULTS)
+
+
+_SEATS = compiled.CompiledSelect(
+    lambda round_id, table: Seating.objects.filter(round_id=round_id, table=table)
+)
+SEAT_RESULTS = ("team_score", "bonus", "individual", "points", "won", "margin")
 
 
 def game_winners(games: Sequence[Match]) -> list[Team | None]:
@@ -441,7 +472,7 @@ def set_first_dealer(
             match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
             if keeper is not None:
-                match.save(update_fields=["scorekeeper"])
+                compiled.update(match, ["scorekeeper"])
             return match
         entered = history(match)
         entries = standing_of(entered)
@@ -451,7 +482,7 @@ def set_first_dealer(
         match.first_dealer = seat.value
         if not director:
             match.version += 1  # under the row lock
-            match.save(update_fields=["first_dealer", "scorekeeper", "version"])
+            compiled.update(match, ["first_dealer", "scorekeeper", "version"])
             return match
         try:
             state = replay_entries(match, entries, match_time(match, now, None, entered))
@@ -459,7 +490,7 @@ def set_first_dealer(
             raise ServiceError(f"That first dealer does not fit the hands recorded: {exc}") from exc
         for e, scored in zip(entries, state.hands, strict=True):
             e.dealer = scored.dealer.value
-        HandEntry.objects.bulk_update(entries, ["dealer"])
+        compiled.update_many(entries, ["dealer"])
         if entries:
             match.has_correction = True
         _refresh(match, state, now)
@@ -612,12 +643,20 @@ def _record(
         late_sync=late_sync,
     )
     try:
-        new_state = replay_entries(match, [*entries, entry], time)
+        # The running state plus the new hand: the standing hands are not replayed again.
+        new_state = extend(
+            state,
+            PhasedHand(hand_of(entry), phase),
+            first_dealer=Seat(match.first_dealer),
+            rules=match.round.tournament.rules,
+            time=time,
+            final=match.round.kind == Round.Kind.FINAL,
+        )
     except InvalidMatch as exc:
         raise ServiceError(str(exc)) from exc
     scored = new_state.hands[-1].score
     entry.points_ns, entry.points_ew = scored.points[Team.NS], scored.points[Team.EW]
-    entry.save()
+    compiled.insert(entry)  # entry.save(), compiled once
     match.last_entry_at = match.last_contact_at = now
     if late_sync:
         match.has_late_sync = True
@@ -742,7 +781,7 @@ def answer_time_call(
             ) from exc
         changed = [e for e in entries if e.pk in phases]
         if changed:
-            HandEntry.objects.bulk_update(changed, ["phase"])
+            compiled.update_many(changed, ["phase"])
         if before is not None:
             match.has_correction = True
             if match.status == Match.Status.CONFIRMED:
@@ -797,7 +836,7 @@ def undo_last_hand(
         time = match_time(match, now, None, entered)
         last.state = HandEntry.State.UNDONE
         last.ended_at, last.ended_by, last.end_reason = now, by, reason
-        last.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update(last, ["state", "ended_at", "ended_by", "end_reason"])
         state = replay_entries(match, entries[:-1], time)
         match.has_correction = True
         match.has_late_sync = match.has_late_sync and any(e.late_sync for e in entries[:-1])
@@ -844,15 +883,17 @@ def correct_hand(
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
     reason = given_reason(reason, "Give a reason for the correction.")
-    with _locked(entry.match) as match:
-        entry = HandEntry.objects.get(pk=entry.pk)
-        if entry.state != HandEntry.State.STANDING:
-            raise ServiceError("Only a standing hand can be corrected.")
-        key = client_key or f"director-{uuid.uuid4().hex}"
-        if HandEntry.objects.filter(client_key=key).exists():
-            existing = HandEntry.objects.get(client_key=key)
-            return Recorded(existing, match_state(match, now), duplicate=True)
+    with _locked(entry.match_id) as match:
+        # The entry as it stands under the lock, from the one read of the match's entries.
         entered = history(match)
+        entry = next((e for e in entered if e.pk == entry.pk), None)  # type: ignore[assignment]
+        if entry is None or entry.state != HandEntry.State.STANDING:
+            raise ServiceError("Only a standing hand can be corrected.")
+        # A key the director's form sent may be a retry's; a fresh one cannot be.
+        existing = HandEntry.objects.filter(client_key=client_key).first() if client_key else None
+        if existing is not None:
+            return Recorded(existing, match_state(match, now), duplicate=True)
+        key = client_key or f"director-{uuid.uuid4().hex}"
         entries = standing_of(entered)
         before = match.winner
         dealer = Seat(entry.dealer)
@@ -884,10 +925,10 @@ def correct_hand(
             )
         entry.state = HandEntry.State.SUPERSEDED
         entry.ended_at, entry.ended_by, entry.end_reason = now, by, reason
-        entry.save(update_fields=["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update(entry, ["state", "ended_at", "ended_by", "end_reason"])
         scored = state.hands[entry.number - 1].score
         new.points_ns, new.points_ew = scored.points[Team.NS], scored.points[Team.EW]
-        new.save()
+        compiled.insert(new)
         match.has_correction = True
         _settle_after_correction(match, state, by=by, confirm=confirm, now=now)
         _refresh(match, state, now)
@@ -1003,7 +1044,7 @@ def insert_hand(
             e.state = HandEntry.State.SUPERSEDED
             e.ended_at, e.ended_by = now, by
             e.end_reason = f"Moved to hand {e.number + 1}: a hand was inserted at {position}."
-        HandEntry.objects.bulk_update(moved, ["state", "ended_at", "ended_by", "end_reason"])
+        compiled.update_many(moved, ["state", "ended_at", "ended_by", "end_reason"])
         for e, scored in zip(standing, state.hands, strict=True):
             e.points_ns, e.points_ew = scored.score.points[Team.NS], scored.score.points[Team.EW]
         new.save()
@@ -1070,7 +1111,7 @@ def review_late_sync(
             except InvalidMatch as exc:
                 raise ServiceError(f"That reclassification is impossible: {exc}") from exc
             # The entry no longer counts towards K: it is not regular any more.
-            HandEntry.objects.bulk_update([e for e in entries if e.pk in phases], ["phase"])
+            compiled.update_many([e for e in entries if e.pk in phases], ["phase"])
             match.has_correction = True
             _settle_after_correction(match, state, by=by, confirm=False, now=now)
         match.has_late_sync = False
@@ -1155,7 +1196,7 @@ def confirm_match(
         match.dispute_note = "" if agree else note.strip()
         match.last_contact_at = now
         match.version += 1  # under the row lock
-        match.save()
+        compiled.update(match)
         log(
             match.round.tournament,
             by,
@@ -1180,7 +1221,7 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.version += 1  # under the row lock
-        match.save()
+        compiled.update(match)
         log(
             match.round.tournament,
             by,

@@ -3,13 +3,29 @@
 Used by the ``simulate`` and ``seed_demo`` commands and by the tests: it exercises the
 same services as the tablets and the director, so a green simulation means the rules,
 the rotation, the standings and the final hold together.
+
+Where it differs from a room of tablets, and why (issue 22):
+
+- One transaction per match, not per hand. A tablet's hand must be durable the moment it
+  is answered; a simulated match has nobody waiting on its hands, so each match's hands
+  (and its first dealer, its substitution, its answer to the call) commit together. The
+  services are the same and each still takes its own lock and savepoint inside that
+  transaction, so nothing they check or write differs: ``per_match=False`` plays the
+  per-hand way, and tests/test_simulate.py proves the two store the same event, row for
+  row, on the same seed. What it saves is a commit per hand (and on SQLite the writer
+  lock taken and released with it).
+- Nothing a browser needs: the simulation reads no tablet state, phone card or board
+  between hands; ``play.record_hand`` answers with the state it computed anyway.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
+
+from django.db import transaction
 
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import SEAT_DIVISION
@@ -95,8 +111,10 @@ class Simulation:
         late: int = 0,
         house: int = 0,
         uneven: bool = False,
+        per_match: bool = True,
     ) -> None:
         self.rng = random.Random(seed)
+        self.per_match = per_match
         self.tables = tables
         self.seed = seed
         self.name = name or f"Simulated {tables}-table event, seed {seed}"
@@ -182,6 +200,10 @@ class Simulation:
         substitute(match, position, hands + 1, sub, Signed(SIM, "simulated"))
         return True
 
+    def match_transaction(self) -> AbstractContextManager[object]:
+        """A match's hands commit together (the module's docstring says why)."""
+        return transaction.atomic() if self.per_match else nullcontext()
+
     def key(self, match: Match, n: int) -> str:
         return f"sim-{self.tournament.pk}-{match.round.number}-{match.table}-{match.game}-{n}"
 
@@ -244,18 +266,19 @@ class Simulation:
         if self.messy:
             self.clock = start + timedelta(minutes=1)
             self.arrive(rnd.number)
-        going = [
-            m
-            for m in matches
-            if self.play_match(
-                m,
-                start + timedelta(seconds=self.rng.randint(10, 90)),
-                deadline,
-                interrupts.get(m.table),
-            )
-        ]
+        going = []
+        for m in matches:
+            with self.match_transaction():
+                if self.play_match(
+                    m,
+                    start + timedelta(seconds=self.rng.randint(10, 90)),
+                    deadline,
+                    interrupts.get(m.table),
+                ):
+                    going.append(m)
         for m in going:
-            self.after_call(m, deadline)
+            with self.match_transaction():
+                self.after_call(m, deadline)
         end = deadline + timedelta(minutes=8)
         for m in matches:
             play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
@@ -274,7 +297,8 @@ class Simulation:
         while standings.champions(t) is None:
             game = final.matches.select_related("round__tournament").order_by("-game").first()
             assert game is not None
-            self.play_match(game, self.clock, None)
+            with self.match_transaction():
+                self.play_match(game, self.clock, None)
             self.clock += timedelta(minutes=25)
         standings.finish_tournament(t, by=SIM, now=self.clock)
         t.refresh_from_db()

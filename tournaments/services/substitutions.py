@@ -16,7 +16,7 @@ from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
-from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
+from . import Conflict, ServiceError, compiled, given_reason, lock_match, log, now_or
 from .names import sort_key
 
 
@@ -294,12 +294,20 @@ def earlier_holders(match: Match) -> list[dict[str, object]]:
     return earlier
 
 
+# Read at every match's end, on the hand path: compiled once (services.compiled).
+_SUBSTITUTIONS = compiled.CompiledSelect(
+    lambda match_id: Substitution.objects.filter(match_id=match_id).order_by(
+        "position", "from_hand"
+    )
+)
+
+
 def attribute(match: Match, state: MatchState, seats: Sequence[Seating]) -> None:
     """Split a substituted seat's points (§6); called whenever the seats are rewritten.
 
     The seat rows (the holders at the end) keep the bonuses, the win and the margin;
     the players who left keep the team points of their hands and their own awards."""
-    subs = list(Substitution.objects.filter(match=match).order_by("position", "from_hand"))
+    subs = _SUBSTITUTIONS(match.pk)
     if not subs:
         return
     by_position: dict[str, list[Substitution]] = {}

@@ -1,0 +1,193 @@
+"""The hand path's statements, compiled once per database connection instead of per call.
+
+A hand is a handful of statements (lock the match, read its entries, insert the entry,
+update the match, at a match's end the seats), and Django spends far longer building each
+statement's SQL than the database spends running it: about 2.5 ms of a 4.4 ms hand on
+SQLite, measured by ``bench/core.py`` (docs/performance.md §9). Each statement here is
+built by the ORM the first time (so its SQL, its column order and its converters are
+Django's own) and then only executed, with new parameters.
+
+``CompiledSelect`` compiles a query built from sentinel arguments and remembers where each
+sentinel went among the parameters; ``insert``, ``update`` and ``update_many`` write the
+columns named, as ``Model.save()`` would (no signals are involved: the project has none,
+docs/architecture rule 4), converting each value with the field's own ``get_db_prep_save``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, TypeVar
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model, QuerySet
+from django.db.models.query import get_related_populators
+
+M = TypeVar("M", bound=Model)
+
+# Distinct values no row has, within every integer column's range (Django checks it): a
+# sentinel is found among a compiled query's parameters by equality, so it must not equal
+# any constant the query carries.
+_SENTINELS = tuple(2_147_400_001 + i for i in range(8))
+
+
+class _Plan:
+    """What executing one compiled SELECT needs: its SQL, where the arguments go among its
+    parameters, and how a row becomes model instances (as ``ModelIterable`` does it)."""
+
+    def __init__(self, queryset: QuerySet[Any], arity: int) -> None:
+        db = queryset.db
+        compiler = queryset.query.get_compiler(using=db)
+        sql, params = compiler.as_sql()
+        self.sql = sql
+        self.locking = queryset.query.select_for_update
+        self.params = list(params)
+        self.slots = [
+            (i, _SENTINELS.index(p))
+            for i, p in enumerate(self.params)
+            if isinstance(p, int) and p in _SENTINELS[:arity]
+        ]
+        self.db = db
+        self.fields = [s[0] for s in compiler.select[0 : compiler.col_count]]
+        self.converters = compiler.get_converters(self.fields)
+        self.compiler = compiler
+        klass_info = compiler.klass_info
+        assert klass_info is not None
+        self.model = klass_info["model"]
+        select_fields = klass_info["select_fields"]
+        self.start, self.end = select_fields[0], select_fields[-1] + 1
+        self.init_list = [f[0].target.attname for f in compiler.select[self.start : self.end]]
+        self.populators = get_related_populators(klass_info, compiler.select, db)  # type: ignore[call-arg]  # the stubs are Django 6's
+        self.annotations = dict(compiler.annotation_col_map or {})
+
+    def run(self, conn: BaseDatabaseWrapper, args: Sequence[Any]) -> list[Any]:
+        params = list(self.params)
+        for i, a in self.slots:
+            params[i] = args[a]
+        if self.locking and conn.features.has_select_for_update and conn.get_autocommit():
+            # What Django itself refuses: a row lock outside a transaction holds nothing.
+            raise transaction.TransactionManagementError(
+                "select_for_update cannot be used outside of a transaction."
+            )
+        with conn.cursor() as cursor:
+            cursor.execute(self.sql, params)
+            rows: Iterable[Any] = cursor.fetchall()
+        if self.converters:
+            rows = self.compiler.apply_converters(rows, self.converters)
+        objs = []
+        for row in rows:
+            obj = self.model.from_db(self.db, self.init_list, row[self.start : self.end])
+            for populator in self.populators:
+                populator.populate(row, obj)
+            for name, position in self.annotations.items():
+                setattr(obj, name, row[position])
+            objs.append(obj)
+        return objs
+
+
+class CompiledSelect(Generic[M]):
+    """A SELECT built by ``build`` from its arguments (integers: ids, tables), compiled
+    once per connection and variant, then executed with the arguments of each call."""
+
+    def __init__(self, build: Callable[..., QuerySet[M]]) -> None:
+        self.build = build
+        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[Any, _Plan]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __call__(self, *args: int, variant: Any = None, **shape: Any) -> list[M]:
+        """The rows for ``args``; ``shape`` (with ``variant`` its hashable key) is passed
+        to ``build`` as is and must not vary within a variant."""
+        conn = _conn()
+        plans = self._plans.setdefault(conn, {})
+        plan = plans.get(variant)
+        if plan is None:
+            plan = _Plan(self.build(*_SENTINELS[: len(args)], **shape), len(args))
+            plans[variant] = plan
+        return plan.run(conn, args)
+
+
+def _conn() -> BaseDatabaseWrapper:
+    # The thread's own connection object (the cache is kept per connection, as Django's
+    # compiled SQL and converters are).
+    return connections[DEFAULT_DB_ALIAS]
+
+
+_writes: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[Any, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _sql(conn: BaseDatabaseWrapper, key: tuple[Any, ...], make: Callable[[], str]) -> str:
+    cache = _writes.setdefault(conn, {})
+    sql = cache.get(key)
+    if sql is None:
+        sql = cache[key] = make()
+    return sql
+
+
+def _prep(obj: Model, fields: Sequence[Any], conn: BaseDatabaseWrapper) -> list[Any]:
+    return [f.get_db_prep_save(getattr(obj, f.attname), conn) for f in fields]
+
+
+def update(obj: Model, names: Sequence[str] | None = None) -> None:
+    """``obj.save(update_fields=names)`` (every concrete column but the key when None),
+    as one precompiled UPDATE."""
+    update_many([obj], names)
+
+
+def update_many(objs: Sequence[Model], names: Sequence[str] | None = None) -> None:
+    """Each of ``objs`` (of one model) written as ``update`` does, in one executemany."""
+    if not objs:
+        return
+    conn = _conn()
+    meta = objs[0]._meta
+    fields = [
+        f
+        for f in meta.concrete_fields
+        if not f.primary_key and (names is None or f.name in names or f.attname in names)
+    ]
+    qn = conn.ops.quote_name
+    table, key = str(meta.db_table), str(meta.pk.column)
+
+    def make() -> str:
+        sets = ", ".join(f"{qn(str(f.column))} = %s" for f in fields)
+        return f"UPDATE {qn(table)} SET {sets} WHERE {qn(key)} = %s"
+
+    sql = _sql(conn, ("update", meta.label, tuple(names or ())), make)
+    rows = [[*_prep(o, fields, conn), o.pk] for o in objs]
+    with conn.cursor() as cursor:
+        if len(rows) == 1:
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, rows)
+
+
+def insert(obj: Model) -> None:
+    """``obj.save()`` for a new row: one precompiled INSERT of every concrete column but
+    the key, which the database gives and ``obj`` takes."""
+    conn = _conn()
+    meta = obj._meta
+    fields = [f for f in meta.concrete_fields if not f.primary_key]
+    qn = conn.ops.quote_name
+    table, key = str(meta.db_table), str(meta.pk.column)
+    returning = conn.features.can_return_columns_from_insert
+
+    def make() -> str:
+        columns = ", ".join(qn(str(f.column)) for f in fields)
+        values = ", ".join(["%s"] * len(fields))
+        tail = f" RETURNING {qn(key)}" if returning else ""
+        return f"INSERT INTO {qn(table)} ({columns}) VALUES ({values}){tail}"
+
+    sql = _sql(conn, ("insert", meta.label), make)
+    for f in fields:
+        # What ``save()`` does for a new row: an auto_now_add field takes its value.
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
+            f.pre_save(obj, add=True)
+    with conn.cursor() as cursor:
+        cursor.execute(sql, _prep(obj, fields, conn))
+        pk = cursor.fetchone()[0] if returning else cursor.lastrowid
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = conn.alias
