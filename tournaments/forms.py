@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
 from .ids import ID_MAX, parse_id
-from .models import Division, HandEntry, SeatPosition, Series, TeamChoice, Tournament
+from .models import Division, HandEntry, PrizeFigure, SeatPosition, Series, TeamChoice, Tournament
 from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
@@ -378,3 +378,26 @@ class TableCodeForm(forms.Form):
             }
         ),
     )
+
+
+class PrizeForm(forms.Form):
+    """A prize the director defines: a figure from the fixed list, highest or lowest."""
+
+    name = forms.CharField(label=_("Prize"), max_length=80)
+    figure = forms.ChoiceField(label=_("Figure"), choices=PrizeFigure.choices)
+    highest = forms.TypedChoiceField(
+        label=_("Wins"),
+        choices=[("1", _("the highest")), ("0", _("the lowest"))],
+        coerce=lambda v: v == "1",
+    )
+    division = forms.ChoiceField(
+        label=_("Among"),
+        choices=[("", _("everyone")), *Division.choices],
+        required=False,
+    )
+
+    def clean_name(self) -> str:
+        name = str(self.cleaned_data["name"]).strip()
+        if not name:
+            raise forms.ValidationError(_("Name the prize."))
+        return name

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import attendance, devices, events, help, players, results, rounds
+from ..views.director import attendance, devices, events, help, players, prizes, results, rounds
 
 app_name = "director"
 T = "<slug:slug>/"
@@ -53,6 +53,8 @@ urlpatterns = [
     path(TABLE + "hands/<id:pk>/correct/", rounds.hand_correct, name="hand_correct"),
     path(T + "standings/", results.standings, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
+    path(T + "prizes/", prizes.page, name="prizes"),
+    path(T + "prizes/<id:pk>/remove/", prizes.remove, name="prize_remove"),
     path(T + "final/", results.final, name="final"),
     path(T + "final/seed/", results.final_seed, name="final_seed"),
     path(T + "final/tiebreak/", results.final_tiebreak, name="final_tiebreak"),

@@ -12,4 +12,5 @@ urlpatterns = [
     path(T + "table-cards.pdf", views.table_cards, name="table_cards"),
     path(T + "rounds/<id:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
     path(T + "final.pdf", views.final, name="final"),
+    path(T + "prizes.pdf", views.prizes, name="prizes"),
 ]

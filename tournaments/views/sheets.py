@@ -18,11 +18,13 @@ from snowman.hall import absolute_url
 
 from ..ids import parse_id
 from ..pdf import final as final_pdf
+from ..pdf import prizes as prizes_pdf
 from ..pdf import scoresheets as scoresheets_pdf
 from ..pdf import seating as seating_pdf
 from ..pdf import standings as standings_pdf
 from ..pdf import table_cards as table_cards_pdf
 from ..pdf.styles import DEFAULT_PAPER, PAPERS
+from ..reads.prizes import event_prizes
 from ..services import queries, sheets
 from .director.common import desk_required, director_required, round_or_404, tournament_or_404
 
@@ -125,3 +127,11 @@ def final(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
     results = sheets.final_results(tournament_or_404(slug), now=timezone.now())
     return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")
+
+
+@director_required
+def prizes(request: HttpRequest, slug: str) -> FileResponse:
+    """Results, so the director's alone; it shows hidden standings, marked (§5)."""
+    paper = _paper(request)
+    sheet = event_prizes(tournament_or_404(slug), timezone.now())
+    return _pdf(prizes_pdf.build(sheet, paper), f"{slug}-prizes-{paper}.pdf")

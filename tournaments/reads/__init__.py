@@ -1,0 +1,1 @@
+"""Reads: load rows and hand them to the rules; they write nothing."""
