@@ -289,14 +289,14 @@ def test_the_directors_page_lists_every_prize_and_every_tied_winner(event, direc
     assert "not for announcing yet" not in html
 
 
-def test_the_prizes_pdf_shows_the_same_winners(event, director_client):
+def test_the_prizes_pdf_shows_the_same_winners(event, director_client, tmp_path):
     from pypdf import PdfReader
 
     r = director_client.get(reverse("sheets:prizes", args=[event.slug]) + "?paper=a4")
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
-    text = " ".join(
-        p.extract_text() for p in PdfReader(io.BytesIO(b"".join(r.streaming_content))).pages
-    )
+    data = b"".join(r.streaming_content)
+    (tmp_path / "prizes.pdf").write_bytes(data)  # to look at with pdftoppm
+    text = " ".join(p.extract_text() for p in PdfReader(io.BytesIO(data)).pages)
     flat = " ".join(text.split())
     for title, (_value, winners) in recompute(event).items():
         assert title in flat
@@ -395,3 +395,29 @@ def test_the_prizes_page_costs_the_same_queries_at_any_size(
     director_client.get(url)
     with django_assert_num_queries(PRIZES_QUERIES):
         assert director_client.get(url).status_code == 200
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_in_a_browser_the_director_reads_the_prizes_and_adds_one(
+    live_server, page, director, tmp_path
+):
+    from playwright.sync_api import expect
+
+    from tournaments.services.simulate import simulate
+
+    t = simulate(4, seed=5, name="Prize Night")
+    expected = recompute(t)
+    page.goto(f"{live_server.url}/director/{t.slug}/prizes/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-director-password")
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.locator("h1")).to_have_text("Prizes")
+    rows = page.locator("#prizes tbody tr")
+    expect(rows).to_have_count(len(expected))
+    page.fill("#id_name", "Euchre king")
+    page.select_option("#id_figure", "euchres")
+    page.get_by_role("button", name="Add the prize").click()
+    expect(rows).to_have_count(len(expected) + 1)
+    expect(rows.last).to_contain_text("Euchre king")
+    page.screenshot(path=str(tmp_path / "prizes.png"), full_page=True)
