@@ -295,6 +295,7 @@ def _director_pages(client, t, number: int) -> dict[str, str]:
         "console": reverse("director:round", args=[t.slug, number]),
         "board": reverse("director:board", args=[t.slug, number]),
         "board-attention": reverse("director:board", args=[t.slug, number]) + "?only=attention",
+        "standings": reverse("director:standings", args=[t.slug]),
     }
     out = {}
     for name, address in pages.items():

@@ -224,22 +224,30 @@ NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 class StandingsTable(LeanTable):
     """One division; the per-round columns are added for the tournament's round count."""
 
-    rank = tables.Column(attrs=NUM)
-    player = tables.Column(accessor="player__name", verbose_name="Player")
-    bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses", attrs=NUM)
+    rank = tables.Column(attrs=NUM, verbose_name=gettext_lazy("Rank"))
+    player = tables.Column(accessor="player__name", verbose_name=gettext_lazy("Player"))
+    bonuses = tables.Column(
+        accessor="record__bonuses", verbose_name=gettext_lazy("Bonuses"), attrs=NUM
+    )
     individual = tables.Column(
-        accessor="record__individual", verbose_name="Awards & penalties", attrs=NUM
+        accessor="record__individual",
+        verbose_name=gettext_lazy("Awards & penalties"),
+        attrs=NUM,
     )
     total = tables.Column(
-        accessor="record__total", attrs={"th": {"class": "num"}, "td": {"class": "num total"}}
+        accessor="record__total",
+        verbose_name=gettext_lazy("Total"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num total"}},
     )
-    wins = tables.Column(accessor="record__wins", attrs=NUM)
-    margin = tables.Column(accessor="record__margin", attrs=NUM)
+    wins = tables.Column(accessor="record__wins", verbose_name=gettext_lazy("Wins"), attrs=NUM)
+    margin = tables.Column(
+        accessor="record__margin", verbose_name=gettext_lazy("Margin"), attrs=NUM
+    )
 
     class Meta:
         attrs = {"class": "grid standings"}
         orderable = False
-        empty_text = "No players in this division."
+        empty_text = gettext_lazy("No players in this division.")
         template_name = "django_tables2/lean.html"
 
     def __init__(self, rows: list[StandingRow], rounds: int, **kwargs: object) -> None:
@@ -247,7 +255,10 @@ class StandingsTable(LeanTable):
             (
                 f"r{n}",
                 tables.Column(
-                    verbose_name=f"R{n}", attrs=NUM, accessor=f"by_round__{n}", default="—"
+                    verbose_name=_("R%(n)s") % {"n": n},
+                    attrs=NUM,
+                    accessor=f"by_round__{n}",
+                    default="—",
                 ),
             )
             for n in range(1, rounds + 1)
@@ -272,7 +283,10 @@ class StandingsTable(LeanTable):
     def render_rank(self, record: StandingRow) -> str:
         if record.standing.decided_by_lot:
             return format_html(
-                '{} <abbr class="lot" title="Tie broken by lot">lot</abbr>', record.rank
+                '{} <abbr class="lot" title="{}">{}</abbr>',
+                record.rank,
+                _("Tie broken by lot"),
+                _("lot"),
             )
         return str(record.rank)
 
@@ -281,9 +295,10 @@ class StandingsTable(LeanTable):
         # already hold the sit-out points).
         played = record.played
         outs = record.record.sit_outs
-        note = f"{played} played"
+        note = _("%(n)s played") % {"n": played}
         if outs:
-            note += f", sat out R{', R'.join(str(o.round_number) for o in outs)}"
+            rounds = ", ".join(_("R%(n)s") % {"n": o.round_number} for o in outs)
+            note += ", " + _("sat out %(rounds)s") % {"rounds": rounds}
         if record.player.withdrawn:
             return format_html(
                 '{} <span class="tag">{}</span> <small class="muted">{}</small>',

@@ -102,6 +102,16 @@ def url_with_query(name: str, *args: object, query: str = "") -> str:
     return f"{url}?{query}" if query else url
 
 
+def tiebreak_words(keys: list[str] | tuple[str, ...], separator: str) -> str:
+    """The tiebreak chain in the reader's words ("total, victoires, écart, sort")."""
+    words = {"total": _("total"), "wins": _("wins"), "margin": _("margin"), "lot": _("lot")}
+    return separator.join(words.get(k.strip(), k) for k in keys)
+
+
+def paper_name(paper: str) -> str:
+    return _("letter") if paper == "letter" else paper
+
+
 def sheet_links(
     tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
 ) -> list[tuple[str, str]]:
@@ -110,7 +120,7 @@ def sheet_links(
     links: list[tuple[str, str]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
-        size = {"paper": _("letter") if paper == "letter" else paper}
+        size = {"paper": paper_name(paper)}
         if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:
             links += [
                 (
