@@ -129,7 +129,8 @@ def test_the_director_switches_the_console_to_french_and_no_page_breaks_its_layo
     live_server, chromium, make_tournament, director
 ):
     """The director's top bar offers Français; the round console (seated, running), the
-    players' list, the check-in desk and the overview read whole in French at 1280x800."""
+    players' list, the check-in desk, the overview and the standings read whole in French at
+    1280x800."""
     t = event_after(make_tournament, 3, played=2)
     page = chromium.new_page(viewport={"width": 1280, "height": 800})
     page.goto(f"{live_server.url}/director/{t.slug}/rounds/3/")
@@ -153,4 +154,7 @@ def test_the_director_switches_the_console_to_french_and_no_page_breaks_its_layo
     page.locator("nav.tnav a.tname").click()
     expect(page.get_by_role("heading", name="Prochaine étape")).to_be_visible()
     look(page, "24-director-overview")
+    page.locator("nav.tnav").get_by_role("link", name="Classement").click()
+    expect(page.get_by_role("heading", name="Division A")).to_be_visible()
+    look(page, "25-director-standings")
     page.close()
