@@ -279,3 +279,81 @@ def test_the_series_page_a_proxy_caches_for_everyone_stays_english_for_a_french_
     assert "public" in page["Cache-Control"]
     body = page.content.decode()
     assert "0 events" in body and "tournoi" not in body
+
+
+# --- the director console ------------------------------------------------------------------
+
+
+def _director_pages(client, t, number: int) -> dict[str, str]:
+    pages = {
+        "overview": reverse("director:tournament", args=[t.slug]),
+        "players": reverse("director:players", args=[t.slug]),
+        "players-absent": reverse("director:players", args=[t.slug]) + "?show=absent",
+        "desk": reverse("director:desk", args=[t.slug]) + "?q=player",
+        "desk-none": reverse("director:desk", args=[t.slug]) + "?q=zzz",
+        "desk-empty": reverse("director:desk", args=[t.slug]),
+        "console": reverse("director:round", args=[t.slug, number]),
+        "board": reverse("director:board", args=[t.slug, number]),
+        "board-attention": reverse("director:board", args=[t.slug, number]) + "?only=attention",
+        "standings": reverse("director:standings", args=[t.slug]),
+    }
+    out = {}
+    for name, address in pages.items():
+        r = client.get(address)
+        assert r.status_code == 200, name
+        out[name] = r.content.decode()
+    return out
+
+
+@pytest.mark.django_db
+def test_the_director_console_read_in_french_shows_no_english_sentence_that_has_a_translation(
+    director_client, make_tournament
+) -> None:
+    """The round console, its live board, the players' list, the check-in desk and the
+    overview: what a francophone director uses most, in each state of a round."""
+    client = director_client
+    t = event_after(make_tournament, 3, played=2)
+    rnd = Round.objects.get(tournament=t, number=3)
+    client.cookies["django_language"] = "fr"
+    states = {"seated": _director_pages(client, t, 3)}
+    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    states["running"] = _director_pages(client, t, 3)
+    finished = {
+        f"{state}/{name}": left
+        for state, pages in states.items()
+        for name, page in pages.items()
+        if (left := _english_left(_reader_text(page)))
+    }
+    assert finished == {}
+    assert 'lang="fr"' in states["running"]["console"]
+    assert "Démarrer le chrono" in states["seated"]["console"]
+    assert "Temps écoulé" in states["running"]["console"]
+    # The check sees English where there is some: the same pages in English are full of it.
+    client.cookies["django_language"] = "en"
+    english = _director_pages(client, t, 3)
+    assert {"Check-in desk", "Players", "Only tables that need attention"} <= {
+        piece for page in english.values() for piece in _english_left(_reader_text(page))
+    }
+
+
+@pytest.mark.django_db
+def test_the_director_chooses_french_in_the_top_bar_and_the_choice_costs_no_query(
+    director_client, make_tournament
+) -> None:
+    client = director_client
+    t = event_after(make_tournament, 3, played=2)
+    console = reverse("director:round", args=[t.slug, 3])
+    page = client.get(console).content.decode()
+    switch = reverse("language", args=["fr"])
+    assert f'href="{switch}?next=' in page  # the same switch as the phones'
+    r = client.get(switch, {"next": console})
+    assert r.status_code == 302 and r["Location"] == console
+    french = client.get(console)
+    assert "Démarrer le chrono" in french.content.decode()
+    with CaptureQueriesContext(connection) as english_q:
+        client.cookies["django_language"] = "en"
+        client.get(console)
+    with CaptureQueriesContext(connection) as french_q:
+        client.cookies["django_language"] = "fr"
+        client.get(console)
+    assert len(french_q) == len(english_q)

@@ -123,3 +123,38 @@ def test_the_projector_reads_in_french_when_the_director_asks_in_its_address(
     expect(projector.locator("[data-countdown-state]")).to_have_text("")
     look(projector, "11-projector-standings")
     projector.close()
+
+
+def test_the_director_switches_the_console_to_french_and_no_page_breaks_its_layout(
+    live_server, chromium, make_tournament, director
+):
+    """The director's top bar offers Français; the round console (seated, running), the
+    players' list, the check-in desk, the overview and the standings read whole in French at
+    1280x800."""
+    t = event_after(make_tournament, 3, played=2)
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server.url}/director/{t.slug}/rounds/3/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-director-password")
+    page.get_by_role("button", name="Sign in").click()
+    page.locator("header.topbar").get_by_role("link", name="Français").click()
+    expect(page.get_by_role("button", name="Démarrer le chrono")).to_be_visible()
+    look(page, "20-director-console-seated")
+    page.get_by_role("button", name="Démarrer le chrono").click()
+    expect(page.get_by_role("button", name="Pause")).to_be_visible()
+    expect(page.locator("#live-board th").first).to_have_text("Table")
+    look(page, "21-director-console-running")
+    page.get_by_role("link", name="Joueurs", exact=True).first.click()
+    expect(page.get_by_role("heading", name="Joueurs")).to_be_visible()
+    look(page, "22-director-players")
+    page.locator("nav.tnav").get_by_role("link", name="Accueil").click()
+    page.get_by_label("Trouver un joueur").fill("player a00")
+    expect(page.get_by_role("button", name="annuler").first).to_be_visible()
+    look(page, "23-director-desk")
+    page.locator("nav.tnav a.tname").click()
+    expect(page.get_by_role("heading", name="Prochaine étape")).to_be_visible()
+    look(page, "24-director-overview")
+    page.locator("nav.tnav").get_by_role("link", name="Classement").click()
+    expect(page.get_by_role("heading", name="Division A")).to_be_visible()
+    look(page, "25-director-standings")
+    page.close()

@@ -120,16 +120,16 @@ def validate_player_name(value: str) -> None:
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=80, validators=[validate_player_name])
-    division = forms.ChoiceField(choices=Division.choices)
-    checked_in = forms.BooleanField(required=False, label="Checked in now")
+    name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
+    checked_in = forms.BooleanField(required=False, label=_("Checked in now"))
 
 
 class HouseForm(forms.Form):
     """A house player (§6): a stand-in who fills a seat and is never ranked."""
 
-    name = forms.CharField(max_length=80)
-    division = forms.ChoiceField(choices=Division.choices)
+    name = forms.CharField(max_length=80, label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
 
 
 class ImportForm(forms.Form):
@@ -207,7 +207,7 @@ class ExtensionForm(forms.Form):
 
 
 class ReasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class OverrideForm(ReasonForm):
@@ -267,7 +267,7 @@ class HandForm(forms.Form):
 
 
 class CorrectionForm(HandForm):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
     confirm = forms.BooleanField(
         required=False, label="Confirm the corrected result now (with this reason)"
     )
@@ -283,12 +283,12 @@ class FirstDealerForm(forms.Form):
 
 class CallTimeForm(forms.Form):
     including_extended = forms.BooleanField(
-        required=False, label="Including extended tables (end their extensions now)"
+        required=False, label=_("Including extended tables (end their extensions now)")
     )
 
 
 class DirectorFirstDealerForm(FirstDealerForm):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class AnswerForm(forms.Form):
@@ -300,12 +300,12 @@ class AnswerForm(forms.Form):
         widget=forms.RadioSelect,
         label="At the call",
     )
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class InsertHandForm(HandForm):
     position = forms.IntegerField(min_value=1, max_value=1000, label="Insert as hand number")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class LateSyncForm(forms.Form):
@@ -316,14 +316,14 @@ class LateSyncForm(forms.Form):
         ],
         widget=forms.RadioSelect,
     )
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class ReopenForm(forms.Form):
     """Reopening a round undoes standings: the director types the round's name."""
 
     confirm = forms.CharField(max_length=40, label="Type the round's name to confirm")
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Reason")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
     def __init__(self, *args: object, expected: str, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]

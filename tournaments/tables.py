@@ -10,6 +10,8 @@ from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
@@ -78,16 +80,17 @@ def checkin_cell(record: Player, url: str, csrf: SafeString) -> SafeString:
     if record.checked_in:
         field = format_html(
             '<input type="hidden" name="checked_in" value="0">'
-            '<button type="submit" class="tick on" aria-label="Undo check-in of {}">'
-            "✓ here</button>",
-            record.name,
+            '<button type="submit" class="tick on" aria-label="{}">✓ {}</button>',
+            _("Undo check-in of %(name)s") % {"name": record.name},
+            _("here"),
         )
     else:
         field = format_html(
             '<input type="hidden" name="checked_in" value="1">'
-            '<button type="submit" class="tick" aria-label="Check in {}"{}>check in</button>',
-            record.name,
+            '<button type="submit" class="tick" aria-label="{}"{}>{}</button>',
+            _("Check in %(name)s") % {"name": record.name},
             mark_safe(" disabled") if record.withdrawn else "",
+            _("check in"),
         )
     return format_html(
         '<form method="post" action="{}" class="inline" hx-post="{}" hx-target="this" '
@@ -108,12 +111,12 @@ def _url_with_pk(name: str, slug: str) -> Callable[[int], str]:
 
 
 class PlayerTable(LeanTable):
-    name = tables.Column(linkify=False)
-    division = tables.Column(verbose_name="Div.")
-    checked_in = tables.Column(verbose_name="Checked in", empty_values=())
-    withdrawn = tables.BooleanColumn(yesno="withdrawn,")
+    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"))
+    division = tables.Column(verbose_name=gettext_lazy("Div."))
+    checked_in = tables.Column(verbose_name=gettext_lazy("Checked in"), empty_values=())
+    withdrawn = tables.Column(verbose_name=gettext_lazy("Withdrawn"))
     # §6 attendance: seated, waiting, sat out, ...
-    state = tables.Column(verbose_name="Status", orderable=False, empty_values=())
+    state = tables.Column(verbose_name=gettext_lazy("Status"), orderable=False, empty_values=())
     actions = tables.Column(orderable=False, verbose_name="", empty_values=())
 
     class Meta:
@@ -123,7 +126,7 @@ class PlayerTable(LeanTable):
         attrs = {"class": "grid", "id": "players-table"}
         row_attrs = {"id": lambda record: f"player-{record.pk}"}
         order_by = ("name",)
-        empty_text = "No players match."
+        empty_text = gettext_lazy("No players match.")
         template_name = "django_tables2/lean.html"
 
     def __init__(self, data: Any, *, slug: str, **kwargs: Any) -> None:
@@ -140,20 +143,22 @@ class PlayerTable(LeanTable):
 
     def render_actions(self, record: Player) -> str:
         if record.withdrawn:
-            value, label, confirm = "0", "reinstate", ""
+            value, label, confirm = "0", _("reinstate"), ""
         elif record.house:
-            value, label, confirm = "1", "retire", f"Retire house player {record.name}?"
+            value, label = "1", _("retire")
+            confirm = _("Retire house player %(name)s?") % {"name": record.name}
         else:
-            value, label = "1", "withdraw"
-            confirm = (
-                f"Withdraw {record.name}? They keep every hand played and are never seated again."
-            )
+            value, label = "1", _("withdraw")
+            confirm = _(
+                "Withdraw %(name)s? They keep every hand played and are never seated again."
+            ) % {"name": record.name}
         return format_html(
-            '<a href="{}">edit</a> <form method="post" action="{}" class="inline">{}'
+            '<a href="{}">{}</a> <form method="post" action="{}" class="inline">{}'
             '<input type="hidden" name="next" value="{}">'
             '<input type="hidden" name="withdrawn" value="{}">'
             '<button type="submit" class="link"{}>{}</button></form>',
             self.edit_url(record.pk),
+            _("edit"),
             self.withdraw_url(record.pk),
             self._csrf(),
             self.request.get_full_path(),
@@ -161,6 +166,9 @@ class PlayerTable(LeanTable):
             format_html(' data-confirm="{}"', confirm) if confirm else "",
             label,
         )
+
+    def render_withdrawn(self, value: bool) -> str:
+        return _("withdrawn") if value else ""
 
     def render_division(self, value: str, record: Player) -> str:
         return format_html('<span class="div div-{}">{}</span>', record.division, record.division)
@@ -178,19 +186,19 @@ class PlayerTable(LeanTable):
         )
         if record.withdrawn:
             after = record.withdrawn_after_round
-            text = f"withdrawn after round {after}" if after else "withdrawn"
+            text = _("withdrawn after round %(n)s") % {"n": after} if after else _("withdrawn")
             if record.house:
-                text = "house, retired"
+                text = _("house, retired")
             return format_html('<span class="pill disputed">{}</span>', text)
         if record.house:
-            extra = " · seated" if state == "seated" else ""
-            return format_html('<span class="pill final">house</span>{}', extra)
+            extra = " · " + _("seated") if state == "seated" else ""
+            return format_html('<span class="pill final">{}</span>{}', _("house"), extra)
         labels = {
-            "seated": "seated",
-            "waiting": "waiting",
-            "sat_out": "sat out",
-            "registered": "registered",
-            "checked_in": "checked in",
+            "seated": _("seated"),
+            "waiting": _("waiting"),
+            "sat_out": _("sat out"),
+            "registered": _("registered"),
+            "checked_in": _("checked in"),
         }
         return format_html('<span class="pill {}">{}</span>', state, labels.get(state, state))
 
@@ -216,22 +224,30 @@ NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 class StandingsTable(LeanTable):
     """One division; the per-round columns are added for the tournament's round count."""
 
-    rank = tables.Column(attrs=NUM)
-    player = tables.Column(accessor="player__name", verbose_name="Player")
-    bonuses = tables.Column(accessor="record__bonuses", verbose_name="Bonuses", attrs=NUM)
+    rank = tables.Column(attrs=NUM, verbose_name=gettext_lazy("Rank"))
+    player = tables.Column(accessor="player__name", verbose_name=gettext_lazy("Player"))
+    bonuses = tables.Column(
+        accessor="record__bonuses", verbose_name=gettext_lazy("Bonuses"), attrs=NUM
+    )
     individual = tables.Column(
-        accessor="record__individual", verbose_name="Awards & penalties", attrs=NUM
+        accessor="record__individual",
+        verbose_name=gettext_lazy("Awards & penalties"),
+        attrs=NUM,
     )
     total = tables.Column(
-        accessor="record__total", attrs={"th": {"class": "num"}, "td": {"class": "num total"}}
+        accessor="record__total",
+        verbose_name=gettext_lazy("Total"),
+        attrs={"th": {"class": "num"}, "td": {"class": "num total"}},
     )
-    wins = tables.Column(accessor="record__wins", attrs=NUM)
-    margin = tables.Column(accessor="record__margin", attrs=NUM)
+    wins = tables.Column(accessor="record__wins", verbose_name=gettext_lazy("Wins"), attrs=NUM)
+    margin = tables.Column(
+        accessor="record__margin", verbose_name=gettext_lazy("Margin"), attrs=NUM
+    )
 
     class Meta:
         attrs = {"class": "grid standings"}
         orderable = False
-        empty_text = "No players in this division."
+        empty_text = gettext_lazy("No players in this division.")
         template_name = "django_tables2/lean.html"
 
     def __init__(self, rows: list[StandingRow], rounds: int, **kwargs: object) -> None:
@@ -239,7 +255,10 @@ class StandingsTable(LeanTable):
             (
                 f"r{n}",
                 tables.Column(
-                    verbose_name=f"R{n}", attrs=NUM, accessor=f"by_round__{n}", default="—"
+                    verbose_name=_("R%(n)s") % {"n": n},
+                    attrs=NUM,
+                    accessor=f"by_round__{n}",
+                    default="—",
                 ),
             )
             for n in range(1, rounds + 1)
@@ -264,7 +283,10 @@ class StandingsTable(LeanTable):
     def render_rank(self, record: StandingRow) -> str:
         if record.standing.decided_by_lot:
             return format_html(
-                '{} <abbr class="lot" title="Tie broken by lot">lot</abbr>', record.rank
+                '{} <abbr class="lot" title="{}">{}</abbr>',
+                record.rank,
+                _("Tie broken by lot"),
+                _("lot"),
             )
         return str(record.rank)
 
@@ -273,9 +295,10 @@ class StandingsTable(LeanTable):
         # already hold the sit-out points).
         played = record.played
         outs = record.record.sit_outs
-        note = f"{played} played"
+        note = _("%(n)s played") % {"n": played}
         if outs:
-            note += f", sat out R{', R'.join(str(o.round_number) for o in outs)}"
+            rounds = ", ".join(_("R%(n)s") % {"n": o.round_number} for o in outs)
+            note += ", " + _("sat out %(rounds)s") % {"rounds": rounds}
         if record.player.withdrawn:
             return format_html(
                 '{} <span class="tag">{}</span> <small class="muted">{}</small>',

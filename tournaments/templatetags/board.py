@@ -11,20 +11,59 @@ from django import template
 from django.template.defaultfilters import timesince_filter
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ..services.console import BoardRow
 
 register = template.Library()
 
+# The board's words in the reader's language, looked up by the English the console's
+# services give (a status key, a flag's and an attention reason's text); a text not
+# listed here shows as given.
+STATUS = {
+    "waiting": gettext_lazy("Waiting"),
+    "playing": gettext_lazy("Playing"),
+    "time_called": gettext_lazy("Time called"),
+    "finished": pgettext_lazy("table status", "Finished"),
+    "confirmed": gettext_lazy("Confirmed"),
+    "disputed": gettext_lazy("Disputed"),
+}
+WORDS = {
+    "renege": gettext_lazy("renege"),
+    "override": gettext_lazy("override"),
+    "correction": gettext_lazy("correction"),
+    "late sync": gettext_lazy("late sync"),
+    "result disputed": gettext_lazy("result disputed"),
+    "time called, still playing": gettext_lazy("time called, still playing"),
+    "no entry for a while": gettext_lazy("no entry for a while"),
+    "no hand entered yet": gettext_lazy("no hand entered yet"),
+    "finished, not confirmed": gettext_lazy("finished, not confirmed"),
+    "tablet silent": gettext_lazy("tablet silent"),
+    "tablet battery low": gettext_lazy("tablet battery low"),
+}
+
+# xgettext reads no call inside an f-string: these are marked here.
+EXTENSION = gettext_lazy("extension")
+NEVER_HEARD = gettext_lazy("never heard")
+WON = gettext_lazy("%(team)s won")
+
+
+def _word(text: str) -> str:
+    return str(WORDS.get(text, text))
+
 
 def _status(row: BoardRow) -> str:
-    html = f'<span class="pill {escape(row.status)}">{escape(row.status_label)}</span>'
+    label = STATUS.get(row.status, row.status_label)
+    html = f'<span class="pill {escape(row.status)}">{escape(label)}</span>'
     extension = row.match.extension_seconds
     if extension:
-        html += f' <span class="tag" title="extension">+{round(extension / 60)}′</span>'
+        html += f' <span class="tag" title="{escape(EXTENSION)}">+{round(extension / 60)}′</span>'
         if row.own_remaining is not None:
             html += (
-                f' <span class="own-clock" data-table-clock>{row.own_remaining_text} left</span>'
+                ' <span class="own-clock" data-table-clock>'
+                + _("%(left)s left") % {"left": row.own_remaining_text}
+                + "</span>"
             )
     return html
 
@@ -33,8 +72,8 @@ def _last_entry(row: BoardRow, now: datetime) -> str:
     if not row.since_entry:
         return "—"
     if row.since_entry.total_seconds() < 60:
-        return "just now"
-    return f"{escape(timesince_filter(row.match.last_entry_at, now))} ago"
+        return _("just now")
+    return escape(_("%(since)s ago") % {"since": timesince_filter(row.match.last_entry_at, now)})
 
 
 def _device(row: BoardRow, now: datetime) -> str:
@@ -45,13 +84,18 @@ def _device(row: BoardRow, now: datetime) -> str:
         return (
             '<span class="device-none">—</span>'
             if not row.silent
-            else ('<span class="device-silent">never heard</span>')
+            else f'<span class="device-silent">{escape(NEVER_HEARD)}</span>'
         )
     seconds = max(0, int((now - d.seen_at).total_seconds()))
-    heard = f"{seconds} s ago" if seconds < 120 else f"{seconds // 60} min ago"
+    heard = (
+        _("%(s)s s ago") % {"s": seconds}
+        if seconds < 120
+        else _("%(m)s min ago") % {"m": seconds // 60}
+    )
     parts = [f'<span class="{"device-silent" if row.silent else "device-seen"}">{heard}</span>']
     if d.unsent:
-        parts.append(f'<span class="device-unsent">{d.unsent} not sent</span>')
+        unsent = _("%(n)s not sent") % {"n": d.unsent}
+        parts.append(f'<span class="device-unsent">{unsent}</span>')
     if d.battery is not None:
         low = " device-low" if d.low_battery else ""
         plug = " ⚡" if d.charging else ""
@@ -69,8 +113,10 @@ def board_rows(rows: Sequence[BoardRow], round_url: str, now: datetime) -> SafeS
     for row in rows:
         m = row.match
         status = escape(row.status)
-        winner = f" <small>{escape(m.winner)} won</small>" if m.winner else ""
-        flags = "".join(f'<span class="flag {escape(f)}">{escape(f)}</span>' for f in row.flags)
+        winner = f" <small>{escape(WON % {'team': m.winner})}</small>" if m.winner else ""
+        flags = "".join(
+            f'<span class="flag {escape(f)}">{escape(_word(f))}</span>' for f in row.flags
+        )
         html.append(
             f'<tr class="status-{status}{" needs-attention" if row.attention else ""}" '
             f'data-table="{m.table}"><td><a href="{escape(round_url)}tables/{m.table}/">'
@@ -80,6 +126,6 @@ def board_rows(rows: Sequence[BoardRow], round_url: str, now: datetime) -> SafeS
             f'<td class="ew">{escape(row.ew)}</td><td>{m.hands_played}</td>'
             f"<td>{_last_entry(row, now)}</td>"
             f'<td class="device">{_device(row, now)}</td><td>{flags}</td>'
-            f'<td class="attention">{"; ".join(escape(a) for a in row.attention)}</td></tr>'
+            f'<td class="attention">{"; ".join(escape(_word(a)) for a in row.attention)}</td></tr>'
         )
     return mark_safe("\n".join(html))  # noqa: S308 (every value escaped above)

@@ -12,6 +12,7 @@ from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
 from ...roles import DESK, RUN
@@ -101,6 +102,16 @@ def url_with_query(name: str, *args: object, query: str = "") -> str:
     return f"{url}?{query}" if query else url
 
 
+def tiebreak_words(keys: list[str] | tuple[str, ...], separator: str) -> str:
+    """The tiebreak chain in the reader's words ("total, victoires, écart, sort")."""
+    words = {"total": _("total"), "wins": _("wins"), "margin": _("margin"), "lot": _("lot")}
+    return separator.join(words.get(k.strip(), k) for k in keys)
+
+
+def paper_name(paper: str) -> str:
+    return _("letter") if paper == "letter" else paper
+
+
 def sheet_links(
     tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
 ) -> list[tuple[str, str]]:
@@ -109,21 +120,22 @@ def sheet_links(
     links: list[tuple[str, str]] = []
     for paper in ("letter", "a4"):
         q = f"paper={paper}"
+        size = {"paper": paper_name(paper)}
         if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:
             links += [
                 (
-                    f"Seating ({paper})",
+                    _("Seating (%(paper)s)") % size,
                     url_with_query("sheets:seating", tournament.slug, rnd.number, query=q),
                 ),
                 (
-                    f"Score sheets ({paper})",
+                    _("Score sheets (%(paper)s)") % size,
                     url_with_query("sheets:scoresheets", tournament.slug, rnd.number, query=q),
                 ),
             ]
         if not desk:
             links.append(
                 (
-                    f"Table cards ({paper})",
+                    _("Table cards (%(paper)s)") % size,
                     url_with_query("sheets:table_cards", tournament.slug, query=q),
                 )
             )

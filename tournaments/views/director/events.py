@@ -12,7 +12,14 @@ from ...services import ServiceError, queries
 from ...services.console import readiness
 from ...services.standings import champions
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
-from .common import desk_required, director_required, sheet_links, tournament_or_404, who
+from .common import (
+    desk_required,
+    director_required,
+    sheet_links,
+    tiebreak_words,
+    tournament_or_404,
+    who,
+)
 
 
 @desk_required
@@ -80,6 +87,6 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "all_seated": len(prelim) >= t.preliminary_rounds,
             "champions": champions(t) if t.status in ("final", "finished") else None,
             "sheets": sheet_links(t, current),
-            "tiebreak_text": ", ".join(t.rules.tiebreaks),
+            "tiebreak_text": tiebreak_words(t.rules.tiebreaks, ", "),
         },
     )

@@ -19,7 +19,15 @@ from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
 from ...tables import ActivityTable, StandingsTable
-from .common import director_required, form_view, tournament_or_404, url_with_query, who
+from .common import (
+    director_required,
+    form_view,
+    paper_name,
+    tiebreak_words,
+    tournament_or_404,
+    url_with_query,
+    who,
+)
 
 if TYPE_CHECKING:  # annotations only: the views read through services.queries
     from ...models import Match, Tournament
@@ -49,11 +57,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": t,
             "tables": tables,
-            "chain": t.tiebreaks.replace(",", " → "),
+            "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
             "never_played": standing_service.never_played(t),
             "pdf": {
                 d: [
-                    (p, url_with_query("sheets:standings", t.slug, d, query=f"paper={p}"))
+                    (
+                        paper_name(p),
+                        url_with_query("sheets:standings", t.slug, d, query=f"paper={p}"),
+                    )
                     for p in ("letter", "a4")
                 ]
                 for d in tables
