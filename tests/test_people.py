@@ -7,8 +7,8 @@ import json
 import pytest
 
 from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seating
+from tournaments.reads.export import export_results
 from tournaments.services import ServiceError
-from tournaments.services.export import export_results
 from tournaments.services.people import (
     decide_proposal,
     merge_people,

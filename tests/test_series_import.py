@@ -21,7 +21,7 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
-from tournaments.services.export import export_results
+from tournaments.reads.export import export_results
 from tournaments.services.results_import import InvalidResults, import_results
 from tournaments.services.simulate import simulate
 from tournaments.services.standings import standings
@@ -738,9 +738,9 @@ def hand_mappings(source: str) -> list[str]:
 def test_the_export_and_the_import_map_hands_only_through_tournaments_replay():
     from pathlib import Path
 
-    services = Path(__file__).resolve().parent.parent / "tournaments" / "services"
-    for name in ("export.py", "results_import.py"):
-        assert hand_mappings((services / name).read_text()) == [], name
+    tournaments = Path(__file__).resolve().parent.parent / "tournaments"
+    for name in ("reads/export.py", "services/results_import.py"):
+        assert hand_mappings((tournaments / name).read_text()) == [], name
     # The check finds what it forbids.
     probe = "HandEntry(number=1)\nx = {'maker_tricks': 3, 'renege_by': None}\n"
     assert len(hand_mappings(probe)) == 2

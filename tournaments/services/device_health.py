@@ -5,7 +5,7 @@ The tablet adds ``X-Snowman-Health: unsent=3;battery=45;charging=0`` to a poll e
 ``REPORT_EVERY`` (and at once when a figure changes); the state view hands it here and
 one UPDATE writes it on the table's link, only for the device that holds the table (a
 replaced device's word is not taken). The board reads it with its matches
-(``services.console.live_board``), in the same query.
+(``reads.console.live_board``), in the same query.
 """
 
 from __future__ import annotations

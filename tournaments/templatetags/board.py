@@ -12,7 +12,7 @@ from django.template.defaultfilters import timesince_filter
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from ..services.console import BoardRow
+from ..reads.console import BoardRow
 
 register = template.Library()
 

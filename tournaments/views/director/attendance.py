@@ -9,7 +9,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from ...ids import parse_id
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...services import ServiceError
 from ...services.substitutions import (
     Signed,
     replace_substitute,

@@ -33,19 +33,20 @@ from ...forms import (
     SwapForm,
 )
 from ...ids import parse_id
-from ...roles import RUN
-from ...services import ServiceError, queries, table_codes
-from ...services import play as play_service
-from ...services import rounds as round_service
-from ...services import visibility as visibility_service
-from ...services.backup import backup_after_finalize
-from ...services.console import (
+from ...reads import queries
+from ...reads.console import (
     board_summary,
     clock_view,
     find_your_seat,
     live_board,
     seating_tables,
 )
+from ...roles import RUN
+from ...services import ServiceError, table_codes
+from ...services import play as play_service
+from ...services import rounds as round_service
+from ...services import visibility as visibility_service
+from ...services.backup import backup_after_finalize
 from ...services.names import sort_key
 from ...services.players import division_counts
 from ...services.rounds import fingerprint
@@ -62,7 +63,7 @@ from .common import (
     who,
 )
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import HandEntry, Match, Round, Tournament
 
 BOARD_SORTS = {

@@ -17,13 +17,14 @@ from ...forms import AddEventForm, IdField, SeriesForm
 from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...services import ServiceError
 from ...services import people as people_service
 from ...services import series as series_service
 from ...services.results_import import import_results
 from .common import director_required, form_view, tournament_or_404, who
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Person, Series
 
 MAX_FILE = 20 * 1024 * 1024

@@ -1,0 +1,1 @@
+"""What pages, phones, sheets, the projector and the export read: no module here writes."""
