@@ -3,6 +3,7 @@ finalize, and seating the next round by rotation."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Collection, Iterable, Sequence
@@ -661,8 +662,6 @@ def seat_next_round(
 
 def fingerprint(plan: NextRoundPlan) -> str:
     """A short digest of a planned seating: equal plans, equal fingerprints."""
-    import hashlib
-
     text = repr(
         (
             [

@@ -18,8 +18,10 @@ from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
 from ...reads import queries
+from ...reads.people import person_page
 from ...services import ServiceError
 from ...services import people as people_service
+from ...services import players as players_service
 from ...services import series as series_service
 from ...services.results_import import import_results
 from .common import director_required, form_view, tournament_or_404, who
@@ -208,7 +210,7 @@ class SplitForm(forms.Form):
 def _person(
     request: HttpRequest, person: Person, status: int = 200, **extra: object
 ) -> HttpResponse:
-    page = people_service.person_page(person)
+    page = person_page(person)
     context = {
         "person": person,
         "page": page,
@@ -324,7 +326,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
-            moved = people_service.apply_suggestions(t, share / 100, by=who(request))
+            moved = players_service.apply_suggestions(t, share / 100, by=who(request))
         except ServiceError as exc:
             messages.error(request, exc.message)
             status = 422
