@@ -454,3 +454,35 @@ def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
         "play": set(),
     }
     assert import_cycles(graph) == [["people", "players", "standings"]]
+
+
+# A workflow's steps are called by its service only: the views and commands call the
+# workflow (finish_round, import_event), so each sequence is written once.
+WORKFLOW_STEPS = {"finalize_round": "finish_round", "import_results": "import_event"}
+CALLERS = [
+    *sorted(VIEWS.rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),
+]
+
+
+def workflow_steps_called(source: str, name: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if called in WORKFLOW_STEPS:
+                found.add(f"{name}:{node.lineno}: {called} (call {WORKFLOW_STEPS[called]})")
+    return found
+
+
+def test_views_and_commands_call_the_workflows_not_their_steps() -> None:
+    found = set()
+    for path in CALLERS:
+        found |= workflow_steps_called(path.read_text(), path.relative_to(ROOT).as_posix())
+    assert not found
+
+
+def test_the_workflow_check_finds_a_step_called_from_a_view() -> None:
+    probe = "round_service.finalize_round(rnd, by=who(request))\nimport_results(data, by='d')\n"
+    assert len(workflow_steps_called(probe, "views/x.py")) == 2

@@ -46,7 +46,6 @@ from ...services import ServiceError, table_codes
 from ...services import play as play_service
 from ...services import rounds as round_service
 from ...services import visibility as visibility_service
-from ...services.backup import backup_after_finalize
 from ...services.names import sort_key
 from ...services.players import division_counts
 from ...services.rounds import fingerprint
@@ -329,29 +328,36 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = tournament_or_404(slug)
     rnd = round_or_404(t, number)
     try:
-        round_service.finalize_round(rnd, by=who(request))
+        done = round_service.finish_round(t, rnd, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)
         return _console(request, rnd, status=422)
     messages.success(request, f"{rnd} finalized.")
-    backup_after_finalize(f"round-{rnd.number}")
-    if rnd.number >= t.preliminary_rounds:
+    if done.last:
         return redirect("director:standings", slug)
-    return _seat_next(request, t)
+    return _seated(request, t, done.seated, done.refusal)
 
 
 def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
     """Seat by the rotation at once when nothing else changes; any hole, waiting player
     or closed table goes through the preview first (§6: nothing is seated silently)."""
     try:
-        plan = round_service.plan_next_round(t)
-        if not plan.plain:
-            return redirect("director:seat_next", t.slug)
-        nxt = round_service.seat_next_round(t, by=who(request), expect=fingerprint(plan))
+        nxt = round_service.seat_by_rotation(t, by=who(request))
     except ServiceError as exc:
-        messages.error(request, exc.message)
+        return _seated(request, t, None, exc.message)
+    return _seated(request, t, nxt, None)
+
+
+def _seated(
+    request: HttpRequest, t: Tournament, nxt: Round | None, refusal: str | None
+) -> HttpResponse:
+    """The page after seating by rotation: the refusal, the preview or the new seating."""
+    if refusal is not None:
+        messages.error(request, refusal)
         return redirect("director:tournament", t.slug)
+    if nxt is None:
+        return redirect("director:seat_next", t.slug)
     messages.success(request, f"{nxt} seated by rotation.")
     return redirect("director:seating", t.slug, nxt.number)
 

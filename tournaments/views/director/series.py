@@ -23,7 +23,7 @@ from ...services import ServiceError
 from ...services import people as people_service
 from ...services import players as players_service
 from ...services import series as series_service
-from ...services.results_import import import_results
+from ...services.results_import import import_event
 from .common import director_required, form_view, tournament_or_404, who
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
@@ -127,14 +127,12 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
     if upload.size > MAX_FILE:
         return _detail(request, series, import_error="The file is larger than 20 MB.", status=422)
     try:
-        outcome = import_results(upload.read(), by=who(request), filename=upload.name)
+        outcome = import_event(upload.read(), by=who(request), filename=upload.name, series=series)
     except ServiceError as exc:
         return _detail(
             request, series, import_error=f"Nothing was imported. {exc.message}", status=422
         )
-    series_service.add_event(series, outcome.tournament)
     if outcome.created:
-        people_service.recompute_ratings()
         note = (
             f" {outcome.proposals} close name match{'es' if outcome.proposals != 1 else ''} "
             "to review on the People page."
