@@ -18,7 +18,7 @@ from ...services.substitutions import (
     undo_substitution,
 )
 from .common import director_required, round_or_404, tournament_or_404, who
-from .rounds import _table_page
+from .tables import _table_page
 
 
 def _number(text: str | None) -> int | None:
