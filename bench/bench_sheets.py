@@ -1,7 +1,7 @@
 """Sheets benchmark: how long each printed PDF takes for a big event (run by hand).
 
 Builds a realistic event in a fresh database, then times every document twice over:
-the query that gathers its rows (``services.sheets``) and the reportlab build
+the query that gathers its rows (``reads.sheets``) and the reportlab build
 (``tournaments.pdf``), median of ``--repeat`` runs, with page counts and sizes.
 
 The event is made through the services where it is cheap (players, the draw, every
@@ -266,7 +266,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from tournaments.models import Round, Tournament
     from tournaments.pdf import final, scoresheets, seating, standings, table_cards
-    from tournaments.services import sheets
+    from tournaments.reads import sheets
 
     start = time.perf_counter()
     if args.reuse:

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Match, TableLink
+from tournaments.reads.console import live_board
 from tournaments.roles import assign
 from tournaments.services import device_health, rounds
-from tournaments.services.console import live_board
 
 pytestmark = pytest.mark.django_db
 

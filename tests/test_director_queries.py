@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Tournament
+from tournaments.reads.console import seating_tables
 from tournaments.services import play, rounds, standings
-from tournaments.services.console import seating_tables
 from tournaments.services.simulate import Simulation
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +50,7 @@ PLAYERS_QUERIES = 9  # 8 until the page was paginated (its count) and showed att
 # the page listed the players who never played apart.
 STANDINGS_QUERIES = 10  # 9 while the kept ranking stands (no players' rows to rank)
 PLAYERS_PER_PAGE = 50
-# Measured equal before and after the views read through services.queries (issue 14).
+# Measured equal before and after the views read through reads.queries (issue 14).
 TABLE_QUERIES = 14
 FINAL_QUERIES = 18
 

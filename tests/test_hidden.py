@@ -19,8 +19,8 @@ from django.utils import timezone
 
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
 from tournaments.models import Match, Player, Round, Seating, Series, Tournament
+from tournaments.reads import public as svc
 from tournaments.services import log, rounds
-from tournaments.services import public as svc
 from tournaments.services.people import link_players
 from tournaments.services.series import add_event, create_series, series_table
 from tournaments.services.standings import standings
@@ -362,8 +362,8 @@ def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tou
 # the director only (the public views do not reach them).
 DIRECTOR_ONLY = {
     "tournaments/services/series.py": {"finishes"},  # for_players=False: the director's page
-    "tournaments/services/queries.py": {"final_view"},  # the director's final page
-    "tournaments/services/console.py": {"finalists"},  # the director's console
+    "tournaments/reads/queries.py": {"final_view"},  # the director's final page
+    "tournaments/reads/console.py": {"finalists"},  # the director's console
 }
 
 
@@ -409,7 +409,7 @@ def live_standings_calls(path: Path) -> set[str]:
 
 def test_no_public_reader_bypasses_the_one_question_may_players_see_this():
     modules = public_modules()
-    assert {"tournaments/views/public.py", "tournaments/services/public.py"} <= modules
+    assert {"tournaments/views/public.py", "tournaments/reads/public.py"} <= modules
     # A public reader that reads the setting decides hiding by itself.
     deciders = {m for m in modules if "hide_standings_last_rounds" in (ROOT / m).read_text()}
     assert not deciders

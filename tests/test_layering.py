@@ -241,3 +241,248 @@ def test_the_id_check_finds_int_isdigit_coerce_and_int_converters() -> None:
         "ModelChoiceField",
         "<int:",
     }
+
+
+# --- The read wing and the commands (issue 21) -----------------------------------------------
+# tournaments/reads/ answers what pages, phones, sheets and the export show; services/ holds
+# the commands. Reads import no views and write nothing; neither wing hides an import inside
+# a function (the old way round a cycle), and services/ and reads/ have no import cycle.
+READS = ROOT / "tournaments" / "reads"
+SERVICES = ROOT / "tournaments" / "services"
+
+# Readers that still take a read helper from services/ (the live standings, the clock from
+# play.py, the name sort, ...). Each one goes when its helper moves down into reads/; the
+# test below fails on a new one and on a listed one that is gone, so the list only shrinks.
+READS_STILL_ON_SERVICES = {
+    "console.py": {"device_health", "names", "play", "players", "standings", "__init__"},
+    "export.py": {"standings"},
+    "people.py": {"standings"},
+    "public.py": {"names", "play", "standings", "visibility", "__init__"},
+    "queries.py": {"play", "standings"},
+    "sheets.py": {"names", "standings", "table_codes", "__init__"},
+}
+WRITES = ("atomic", ".save(", ".create(", ".update(", "select_for_update", "bulk_", "get_or_")
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def wing_modules() -> dict[str, Path]:
+    return {module_name(p): p for wing in (SERVICES, READS) for p in sorted(wing.rglob("*.py"))}
+
+
+def imported_wing_modules(source: str, package: str, known: set[str]) -> set[str]:
+    """The modules of ``known`` a module imports when it runs, annotations left out:
+    ``from . import log`` names the package, ``from . import play`` the module only."""
+    found = set()
+
+    def nearest(name: str) -> str:
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        return name
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for child in node.orelse:
+                visit(child)
+            return
+        if isinstance(node, ast.Import):
+            found.update(nearest(alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            base = base[: len(base) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            for alias in node.names:
+                submodule = f"{module}.{alias.name}"
+                found.add(submodule if submodule in known else nearest(module))
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(source))
+    return found - {""}
+
+
+def services_used_by_reads(sources: dict[str, str]) -> dict[str, set[str]]:
+    """For each reads/ module (file name → source), the services/ modules it imports, by
+    file stem (``__init__`` for the package)."""
+    known = set(wing_modules())
+    used = {}
+    for name, source in sources.items():
+        stems = {
+            "__init__" if m == "tournaments.services" else m.rpartition(".")[2]
+            for m in imported_wing_modules(source, "tournaments.reads", known)
+            if m.startswith("tournaments.services")
+        }
+        if stems:
+            used[name] = stems
+    return used
+
+
+def read_wing_offences(sources: dict[str, str]) -> set[str]:
+    offences = set()
+    for name, source in sources.items():
+        for imported in runtime_imports(source, "tournaments.reads"):
+            if imported.startswith("tournaments.views"):
+                offences.add(f"{name}: imports {imported}")
+        for number, line in enumerate(source.splitlines(), 1):
+            code = line.split("#", 1)[0]
+            offences |= {f"{name}:{number}: {w}" for w in WRITES if w in code}
+    return offences
+
+
+def reads_sources() -> dict[str, str]:
+    return {p.relative_to(READS).as_posix(): p.read_text() for p in sorted(READS.rglob("*.py"))}
+
+
+def test_the_read_wing_imports_no_views_and_writes_nothing() -> None:
+    assert not read_wing_offences(reads_sources())
+
+
+def test_the_read_wing_takes_from_services_only_what_is_listed() -> None:
+    assert services_used_by_reads(reads_sources()) == READS_STILL_ON_SERVICES
+
+
+def test_the_read_wing_checks_find_a_view_a_write_and_a_new_service() -> None:
+    probe = (
+        "from django.db import transaction\n"
+        "from ..views.public import home\n"
+        "from ..services import rounds\n"
+        "from ..services.play import round_clock\n"
+        "def touch(t):\n"
+        "    with transaction.atomic():\n"
+        "        t.save(update_fields=['name'])\n"
+        "    Round.objects.filter(pk=1).update(status='x')\n"
+        "    Match.objects.select_for_update().get(pk=1)\n"
+    )
+    offences = {o.split(": ", 1)[1] for o in read_wing_offences({"probe.py": probe})}
+    assert offences == {
+        "imports tournaments.views.public",
+        "imports tournaments.views.public.home",
+        "atomic",
+        ".save(",
+        ".update(",
+        "select_for_update",
+    }
+    assert services_used_by_reads({"probe.py": probe}) == {"probe.py": {"rounds", "play"}}
+
+
+# Imports inside functions, by "module: function"; empty since issue 21 broke the cycles
+# they dodged. A new one fails the test below: break the cycle instead.
+IMPORTS_INSIDE_FUNCTIONS: set[str] = set()
+
+
+def imports_inside_functions(source: str, name: str) -> set[str]:
+    found = set()
+    for fn in ast.walk(ast.parse(source)):
+        if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Import | ast.ImportFrom):
+                    found.add(f"{name}: {fn.name}")
+    return found
+
+
+def test_no_module_of_services_or_reads_imports_inside_a_function() -> None:
+    found = set()
+    for module, path in wing_modules().items():
+        found |= imports_inside_functions(path.read_text(), module)
+    assert found == IMPORTS_INSIDE_FUNCTIONS
+
+
+def test_the_inside_import_check_finds_one() -> None:
+    probe = "import os\ndef late():\n    from .people import recompute_ratings\n"
+    assert imports_inside_functions(probe, "m") == {"m: late"}
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
+def wing_graph() -> dict[str, set[str]]:
+    modules = wing_modules()
+    known = set(modules)
+    graph = {}
+    for module, path in modules.items():
+        package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+        graph[module] = imported_wing_modules(path.read_text(), package, known) - {module}
+    return graph
+
+
+def test_services_and_reads_have_no_import_cycle() -> None:
+    graph = wing_graph()
+    assert "tournaments.services.standings" in graph["tournaments.reads.queries"]
+    assert import_cycles(graph) == []
+
+
+def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
+    # people → players (edit_player), players → people (link_players), people → standings,
+    # standings → people (recompute_ratings): the rooms as they were.
+    graph = {
+        "people": {"players", "standings", "names"},
+        "players": {"people", "names"},
+        "standings": {"people", "play"},
+        "names": set(),
+        "play": set(),
+    }
+    assert import_cycles(graph) == [["people", "players", "standings"]]
+
+
+# A workflow's steps are called by its service only: the views and commands call the
+# workflow (finish_round, import_event), so each sequence is written once.
+WORKFLOW_STEPS = {"finalize_round": "finish_round", "import_results": "import_event"}
+CALLERS = [
+    *sorted(VIEWS.rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),
+]
+
+
+def workflow_steps_called(source: str, name: str) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            called = f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
+            if called in WORKFLOW_STEPS:
+                found.add(f"{name}:{node.lineno}: {called} (call {WORKFLOW_STEPS[called]})")
+    return found
+
+
+def test_views_and_commands_call_the_workflows_not_their_steps() -> None:
+    found = set()
+    for path in CALLERS:
+        found |= workflow_steps_called(path.read_text(), path.relative_to(ROOT).as_posix())
+    assert not found
+
+
+def test_the_workflow_check_finds_a_step_called_from_a_view() -> None:
+    probe = "round_service.finalize_round(rnd, by=who(request))\nimport_results(data, by='d')\n"
+    assert len(workflow_steps_called(probe, "views/x.py")) == 2

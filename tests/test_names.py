@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from tests.test_public_phones import event_after
 from tournaments.models import Player
+from tournaments.reads.public import search_players
 from tournaments.services.names import fold, sort_key
-from tournaments.services.public import search_players
 
 ROOT = Path(__file__).resolve().parent.parent
 

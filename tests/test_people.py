@@ -7,13 +7,13 @@ import json
 import pytest
 
 from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seating
+from tournaments.reads.export import export_results
+from tournaments.reads.people import person_page
 from tournaments.services import ServiceError
-from tournaments.services.export import export_results
 from tournaments.services.people import (
     decide_proposal,
     merge_people,
     name_key,
-    person_page,
     recompute_ratings,
     split_person,
 )
@@ -189,7 +189,7 @@ def test_the_ratings_suggest_the_stronger_half_for_a_and_applying_moves_them(dir
 
 def test_suggestions_are_refused_once_round_one_is_drawn():
     from tournaments.models import Round
-    from tournaments.services.people import apply_suggestions
+    from tournaments.services.players import apply_suggestions
 
     t = event("Spring")
     rate(register_player(t, "Strong One", "B", by="d"), 30.0)

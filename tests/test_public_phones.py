@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from tests.html import assert_in_html
 from tournaments.models import Match, Player, Round, Seating, SitOut, TableLink, Tournament
-from tournaments.services import public as svc
+from tournaments.reads import public as svc
 from tournaments.services import rounds
 from tournaments.services import standings as standing_service
 from tournaments.services.players import set_withdrawn

@@ -16,8 +16,8 @@ from django.utils import timezone
 
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import Activity, HandEntry, Match, Round, TableLink
+from tournaments.reads.export import export_results
 from tournaments.services import ServiceError, play, rounds
-from tournaments.services.export import export_results
 from tournaments.services.tournaments import update_tournament
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from tournaments.domain.series import Finish, PointsTable, parse_place_points, series_standings
 from tournaments.models import PersonLink, Series
-from tournaments.services.export import export_results
+from tournaments.reads.export import export_results
 from tournaments.services.results_import import import_results
 from tournaments.services.series import add_event, create_series, series_table
 from tournaments.services.simulate import simulate

@@ -21,8 +21,10 @@ from tournaments.models import (
     Substitution,
     Tournament,
 )
-from tournaments.services.export import export_results
+from tournaments.reads.export import export_results
+from tournaments.services import results_import
 from tournaments.services.results_import import InvalidResults, import_results
+from tournaments.services.series import create_series
 from tournaments.services.simulate import simulate
 from tournaments.services.standings import standings
 
@@ -738,9 +740,26 @@ def hand_mappings(source: str) -> list[str]:
 def test_the_export_and_the_import_map_hands_only_through_tournaments_replay():
     from pathlib import Path
 
-    services = Path(__file__).resolve().parent.parent / "tournaments" / "services"
-    for name in ("export.py", "results_import.py"):
-        assert hand_mappings((services / name).read_text()) == [], name
+    tournaments = Path(__file__).resolve().parent.parent / "tournaments"
+    for name in ("reads/export.py", "services/results_import.py"):
+        assert hand_mappings((tournaments / name).read_text()) == [], name
     # The check finds what it forbids.
     probe = "HandEntry(number=1)\nx = {'maker_tricks': 3, 'renege_by': None}\n"
     assert len(hand_mappings(probe)) == 2
+
+
+def test_importing_an_event_adds_it_to_the_series_and_rates_it_once(db, monkeypatch):
+    series = create_series("Winter")
+    data = json.dumps(exported(tables=1, seed=3, slug="first"))
+    replays: list[int] = []
+    recompute = results_import.recompute_ratings
+    monkeypatch.setattr(
+        results_import, "recompute_ratings", lambda: replays.append(1) or recompute()
+    )
+    first = results_import.import_event(data, by="director", series=series)
+    again = results_import.import_event(data, by="director", series=series)
+    assert first.created and not again.created
+    assert again.tournament == first.tournament
+    assert list(series.events.values_list("tournament", flat=True)) == [first.tournament.pk]
+    assert replays == [1]  # the file imported before changes no rating
+    assert Person.objects.filter(rating_mu__isnull=False).exists()

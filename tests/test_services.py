@@ -532,3 +532,49 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     with django_assert_num_queries(8):
         play.correct_hand(first, made("N", 4), by="director", reason="four tricks")
     assert second.entry.state == HandEntry.State.STANDING
+
+
+def _played_one_table_round(t):
+    rnd = rounds.draw_first_round(t, by="test", seed=1)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.get()
+    record(match, made("N", 3), "a", first_dealer=Seat.N)
+    rounds.call_time(rnd, by="director")
+    play.answer_time_call(match, False, by="table 1")
+    return rnd
+
+
+def test_finishing_a_round_finalizes_it_backs_up_and_seats_the_next_by_rotation(
+    make_tournament, monkeypatch
+):
+    t = make_tournament(1)
+    rnd = _played_one_table_round(t)
+    backups: list[str] = []
+    monkeypatch.setattr(rounds, "backup_after_finalize", backups.append)
+    done = rounds.finish_round(t, rnd, by="director")
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.FINISHED and backups == ["round-1"]
+    assert (done.last, done.refusal) == (False, None)
+    assert done.seated is not None and done.seated.number == 2
+    assert Round.objects.filter(tournament=t).count() == 2
+
+
+def test_finishing_the_last_preliminary_round_seats_nothing_and_points_to_the_standings(
+    make_tournament,
+):
+    t = make_tournament(1, preliminary_rounds=1)
+    done = rounds.finish_round(t, _played_one_table_round(t), by="director")
+    assert done.last and done.seated is None
+    assert Round.objects.filter(tournament=t).count() == 1
+
+
+def test_finishing_a_round_with_a_table_unfinished_is_refused_and_backs_nothing_up(
+    running, monkeypatch
+):
+    t, rnd, _ = running
+    backups: list[str] = []
+    monkeypatch.setattr(rounds, "backup_after_finalize", backups.append)
+    with pytest.raises(ServiceError, match="cannot be finalized yet"):
+        rounds.finish_round(t, rnd, by="director")
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.RUNNING and backups == []

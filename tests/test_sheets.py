@@ -18,7 +18,7 @@ from tournaments.domain.hands import Seat, Team
 from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
 from tournaments.pdf import standings as standings_pdf
 from tournaments.pdf.table_cards import draw_qr
-from tournaments.services import sheets
+from tournaments.reads import sheets
 from tournaments.services.players import edit_player
 from tournaments.services.rounds import draw_first_round, revoke_link
 from tournaments.services.simulate import simulate
@@ -474,7 +474,7 @@ def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
 ):
     from html import unescape
 
-    from tournaments.services import console
+    from tournaments.reads import console
 
     t = make_tournament(2)
     accented = ["Łukasz", "émile", "Ørjan", "zoë", "Åsa", "ELI", "lena", "Oscar"]

@@ -13,8 +13,8 @@ from django.test.html import parse_html
 from django_tables2 import RequestConfig
 
 from tournaments.models import Activity
-from tournaments.services import queries
-from tournaments.services.console import find_your_seat, seating_tables
+from tournaments.reads import queries
+from tournaments.reads.console import find_your_seat, seating_tables
 from tournaments.services.players import add_house_player, set_withdrawn
 from tournaments.services.simulate import simulate
 from tournaments.services.standings import standings

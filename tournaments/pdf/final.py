@@ -11,7 +11,7 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import Team
-from ..services.sheets import FinalResults, StandingLine
+from ..reads.sheets import FinalResults, StandingLine
 from . import styles as st
 from .standings import rank_label, signed
 

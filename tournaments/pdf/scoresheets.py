@@ -17,7 +17,7 @@ from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, 
 
 from ..domain.hands import SEATS, Seat
 from ..domain.match import dealer_for
-from ..services.sheets import HandLine, Scoresheet, Scoresheets
+from ..reads.sheets import HandLine, Scoresheet, Scoresheets
 from . import styles as st
 
 MIN_ROWS = 20  # on Letter; taller paper gets the extra rows it has room for

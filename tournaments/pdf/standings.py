@@ -8,7 +8,7 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..services.sheets import StandingLine, StandingsSheet
+from ..reads.sheets import StandingLine, StandingsSheet
 from . import styles as st
 
 LOT_MARK = "†"

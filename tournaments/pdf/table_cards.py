@@ -13,7 +13,7 @@ from reportlab.lib.units import inch
 from reportlab.pdfgen.canvas import Canvas
 
 from ..domain.hands import Seat
-from ..services.sheets import Seated, TableCard, TableCards
+from ..reads.sheets import Seated, TableCard, TableCards
 from . import styles as st
 from .qr import draw_qr
 

@@ -1,1 +1,1 @@
-"""Reads: load rows and hand them to the rules; they write nothing."""
+"""What pages, phones, sheets, the projector and the export read: no module here writes."""

@@ -5,7 +5,7 @@ The tablet adds ``X-Snowman-Health: unsent=3;battery=45;charging=0`` to a poll e
 ``REPORT_EVERY`` (and at once when a figure changes); the state view hands it here and
 one UPDATE writes it on the table's link, only for the device that holds the table (a
 replaced device's word is not taken). The board reads it with its matches
-(``services.console.live_board``), in the same query.
+(``reads.console.live_board``), in the same query.
 """
 
 from __future__ import annotations
@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from ..models import TableLink, Tournament
-
-# The silence threshold's bounds: above a report's interval plus a poll, below an hour.
-SILENT_MIN = 30
-SILENT_MAX = 3600
+from .kiosk import SILENT_MAX as SILENT_MAX  # the devices page's bounds
+from .kiosk import SILENT_MIN as SILENT_MIN
+from .kiosk import update_device_settings
 
 # How often a tablet reports while nothing changes; the silence threshold (the event's
 # ``silent_after_seconds``, at least 30 s, 60 by default) must be above it plus
@@ -88,8 +87,6 @@ class DeviceView:
 
 def set_silent_after(tournament: Tournament, seconds: int, *, by: str) -> None:
     """The event's silence threshold (``Tournament.silent_after_seconds``) alone."""
-    from .kiosk import update_device_settings
-
     update_device_settings(
         tournament,
         kiosk=tournament.kiosk,

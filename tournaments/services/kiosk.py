@@ -22,6 +22,9 @@ from . import ServiceError, log, now_or
 TRIES = 5
 LOCK_FOR = timedelta(minutes=10)
 PIN_DIGITS = (4, 8)
+# The silence threshold's bounds: above a report's interval plus a poll, below an hour.
+SILENT_MIN = 30
+SILENT_MAX = 3600
 
 
 def new_pin() -> str:
@@ -115,8 +118,6 @@ def update_device_settings(
     by: str,
 ) -> None:
     """The event's device settings: kiosk mode, the director's PIN, the silence threshold."""
-    from .device_health import SILENT_MAX, SILENT_MIN
-
     pin = pin.strip()
     if not (pin.isdigit() and PIN_DIGITS[0] <= len(pin) <= PIN_DIGITS[1]):
         raise ServiceError(_("The PIN must be 4 to 8 digits."))

@@ -9,12 +9,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
 from . import ServiceError, log, now_or
 from .names import sort_key
-from .people import link_players
+from .people import division_suggestions, link_players
+from .rounds import discard_unstarted_round
 
 NAME_MAX: int = Player._meta.get_field("name").max_length or 80
 
@@ -151,8 +153,6 @@ def set_withdrawn(
     A withdrawal while the next round is seated but not started discards that seating
     (nothing was played in it) so that it is seated again with the hole filled; the
     message says so. Reinstating puts the player in the waiting line."""
-    from .rounds import discard_unstarted_round
-
     with transaction.atomic():
         locked = Player.objects.select_for_update().get(pk=player.pk)
         tournament = locked.tournament
@@ -372,8 +372,6 @@ def import_players(
 
 def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
     """Registered, checked-in (and not withdrawn) players per division."""
-    from django.db.models import Count, Q
-
     rows = (
         Player.objects.filter(tournament=tournament, house=False)
         .values("division")
@@ -386,3 +384,18 @@ def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
     for row in rows:
         counts[row["division"]] = {"registered": row["registered"], "checked_in": row["checked_in"]}
     return counts
+
+
+def apply_suggestions(
+    tournament: Tournament, share_a: float, *, by: str, now: datetime | None = None
+) -> int:
+    """Move the rated players to their suggested division, before the draw only."""
+    if tournament.rounds.exists():
+        raise ServiceError("Round 1 has been drawn; divisions can no longer change.")
+    moved = 0
+    with transaction.atomic():
+        for s in division_suggestions(tournament, share_a):
+            if s.suggested and s.suggested != s.player.division:
+                edit_player(s.player, name=s.player.name, division=s.suggested, by=by)
+                moved += 1
+    return moved

@@ -49,6 +49,7 @@ from ..models import (
     Player,
     Round,
     Seating,
+    Series,
     SitOut,
     Substitution,
     Tournament,
@@ -57,7 +58,9 @@ from ..models import (
 from ..replay import entry_of_json, hand_of_json
 from . import ServiceError, log, now_or
 from .linking import LinkPlan, plan_links, write_links
+from .people import recompute_ratings
 from .players import clean_name, name_problem
+from .series import add_event
 from .tournaments import rule_values
 
 TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
@@ -777,6 +780,25 @@ def _no_constant(name: str) -> Any:
 
 
 # --- Writing ----------------------------------------------------------------------------
+
+
+def import_event(
+    data: bytes | str,
+    *,
+    by: str,
+    filename: str = "",
+    series: Series | None = None,
+    ratings: bool = True,
+) -> ImportOutcome:
+    """A past event in: import it, add it to ``series`` (imported before or not), and when
+    it is new recompute the ratings (``ratings=False`` for a caller importing several files,
+    who recomputes once after the last)."""
+    outcome = import_results(data, by=by, filename=filename)
+    if series is not None:
+        add_event(series, outcome.tournament)
+    if outcome.created and ratings:
+        recompute_ratings()
+    return outcome
 
 
 def import_results(

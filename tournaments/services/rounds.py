@@ -3,6 +3,7 @@ finalize, and seating the next round by rotation."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 import secrets
 from collections.abc import Collection, Iterable, Sequence
@@ -39,6 +40,7 @@ from ..models import (
     Tournament,
 )
 from . import ServiceError, lock_match, log, now_or, table_codes
+from .backup import backup_after_finalize
 from .names import sort_key
 from .play import observe_call, round_clock
 
@@ -487,6 +489,46 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
     return rnd
 
 
+@dataclass(frozen=True)
+class RoundFinished:
+    """What follows a finalized round: the standings (it was the last preliminary round),
+    the next round seated by rotation, the preview (``seated`` None: something in the room
+    changed), or a refusal to seat it (the round stays finalized)."""
+
+    round: Round
+    last: bool = False
+    seated: Round | None = None
+    refusal: str | None = None
+
+
+def finish_round(
+    tournament: Tournament, rnd: Round, *, by: str, now: datetime | None = None
+) -> RoundFinished:
+    """The director's "finalize": finalize ``rnd`` (a refusal raises and changes nothing),
+    back the event up, then seat the next round by rotation where nothing else changes."""
+    finalize_round(rnd, by=by, now=now)
+    backup_after_finalize(f"round-{rnd.number}")  # never raises: a failed backup is logged
+    if rnd.number >= tournament.preliminary_rounds:
+        return RoundFinished(rnd, last=True)
+    try:
+        seated = seat_by_rotation(tournament, by=by, now=now)
+    except ServiceError as exc:
+        return RoundFinished(rnd, refusal=exc.message)
+    return RoundFinished(rnd, seated=seated)
+
+
+def seat_by_rotation(
+    tournament: Tournament, *, by: str, now: datetime | None = None
+) -> Round | None:
+    """Seat the next round by the rotation at once when nothing else changes; None when a
+    hole, a waiting player or a closed table calls for the preview first (§6: nothing is
+    seated silently)."""
+    plan = plan_next_round(tournament)
+    if not plan.plain:
+        return None
+    return seat_next_round(tournament, by=by, expect=fingerprint(plan), now=now)
+
+
 def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = None) -> Round:
     """Reopen the last finalized preliminary round while the round after it has no hand
     recorded: that round's seating (or the final's) is discarded, to be recomputed when
@@ -661,8 +703,6 @@ def seat_next_round(
 
 def fingerprint(plan: NextRoundPlan) -> str:
     """A short digest of a planned seating: equal plans, equal fingerprints."""
-    import hashlib
-
     text = repr(
         (
             [

@@ -23,6 +23,8 @@ from ..domain.series import (
 )
 from ..models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
 from . import ServiceError, free_slug, now_or
+from .standings import standings
+from .visibility import of_event, visible_standings
 
 
 def _check(points_table: str, place_points: str, best_of: int | None) -> str:
@@ -114,9 +116,6 @@ def finishes(
     person_of: dict[int, int] = dict(
         PersonLink.objects.filter(player__tournament__in=live).values_list("player_id", "person_id")
     )
-    from .standings import standings
-    from .visibility import of_event, visible_standings
-
     for t in live:
         if for_players:
             vis = of_event(t)

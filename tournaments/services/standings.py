@@ -17,6 +17,7 @@ from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, TieBreak, Tournament
 from . import ServiceError, log, now_or
 from .names import sort_key
+from .people import recompute_ratings
 from .play import game_winners
 from .rounds import lock_tournament, write_seating
 
@@ -380,8 +381,6 @@ def finish_tournament(
             f"Tournament finished: division {winner} pair champions.",
             at=now,
         )
-    from .people import recompute_ratings
-
     # The finished event's matches now count in every person's rating.
     recompute_ratings()
     return tournament

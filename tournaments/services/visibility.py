@@ -52,7 +52,7 @@ def of_event(tournament: Tournament, latest: Round | None | object = _NEWEST) ->
     )
 
 
-# The same question asked inside the public version query (services/public.version), on
+# The same question asked inside the public version query (reads/public.version), on
 # its tournament row ``t``, so that a 304 still costs one query: the columns ``of_version_columns``
 # reads back, in this order.
 VERSION_COLUMNS = (

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from ..services.console import BoardRow
+from ..reads.console import BoardRow
 
 register = template.Library()
 

@@ -15,7 +15,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from ..services import NotFound, ServiceError, help_requests, queries
+from ..reads import queries
+from ..services import NotFound, ServiceError, help_requests
 
 
 def _error(message: str, status: int) -> JsonResponse:

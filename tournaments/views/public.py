@@ -2,7 +2,7 @@
 yourself, my card, my ledger, standings), the projector and the clock.
 
 Every answer that 2,000 phones poll carries an ETag from one version query
-(``services.public.version``); a phone that already holds it gets 304 before any other
+(``reads.public.version``); a phone that already holds it gets 304 before any other
 query. Nothing is stored per phone: the phone's choice of player lives in its own
 storage and in the URL.
 """
@@ -34,11 +34,11 @@ from django.views.decorators.http import require_GET
 from snowman import language
 from snowman.hall import absolute_url, qr_code
 
-from ..services import public as svc
-from ..services import queries
-from ..services.console import clock_view, current_round
+from ..reads import public as svc
+from ..reads import queries
+from ..reads.console import clock_view, current_round
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ..models import Round, Tournament
 
 PROJECTOR_TOP = 8

@@ -7,7 +7,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import cache_control
 
-from ..services import queries
+from ..reads import queries
 from ..services import series as series_service
 
 # Standings change when an event's results do; a minute's delay is harmless and spares

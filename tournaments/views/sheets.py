@@ -1,6 +1,6 @@
 """The printed sheets as PDF downloads for the director (staff login).
 
-Each view checks its arguments, asks ``services.sheets`` for the rows and hands them to
+Each view checks its arguments, asks ``reads.sheets`` for the rows and hands them to
 a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4``.
 """
 
@@ -24,11 +24,11 @@ from ..pdf import seating as seating_pdf
 from ..pdf import standings as standings_pdf
 from ..pdf import table_cards as table_cards_pdf
 from ..pdf.styles import DEFAULT_PAPER, PAPERS
+from ..reads import queries, sheets
 from ..reads.prizes import event_prizes
-from ..services import queries, sheets
 from .director.common import desk_required, director_required, round_or_404, tournament_or_404
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ..models import Round, Tournament
 
 # Round numbers are smallints and tables 32-bit: anything larger cannot exist, and

@@ -3,7 +3,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.models import Tournament
-from tournaments.services.export import export_results
+from tournaments.reads.export import export_results
 
 
 class Command(BaseCommand):

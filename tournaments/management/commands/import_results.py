@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.services import ServiceError
 from tournaments.services.people import recompute_ratings
-from tournaments.services.results_import import import_results
+from tournaments.services.results_import import import_event
 
 
 class Command(BaseCommand):
@@ -26,7 +26,10 @@ class Command(BaseCommand):
         for name in options["files"]:
             path = Path(str(name))
             try:
-                outcome = import_results(path.read_bytes(), by="import_results", filename=path.name)
+                # One rating replay after the last file, not one per file.
+                outcome = import_event(
+                    path.read_bytes(), by="import_results", filename=path.name, ratings=False
+                )
             except OSError as exc:
                 failed.append(f"{path}: {exc.strerror}")
                 continue

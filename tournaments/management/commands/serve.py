@@ -20,7 +20,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from snowman.hall import hall_addresses, qr_code
-from tournaments.services import queries
+from tournaments.reads import queries
 from tournaments.services.backup import Timer
 
 

@@ -9,7 +9,8 @@ from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from ...ids import parse_id
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...services import ServiceError
 from ...services.substitutions import (
     Signed,
     replace_substitute,
@@ -17,7 +18,7 @@ from ...services.substitutions import (
     undo_substitution,
 )
 from .common import director_required, round_or_404, tournament_or_404, who
-from .rounds import _table_page
+from .tables import _table_page
 
 
 def _number(text: str | None) -> int | None:

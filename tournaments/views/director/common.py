@@ -15,10 +15,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
+from ...reads import queries
 from ...roles import DESK, RUN
-from ...services import ServiceError, queries
+from ...services import ServiceError
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Round, Tournament
 
 # A page, a redirect, or a streamed file (the PDF sheets).

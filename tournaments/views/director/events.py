@@ -8,8 +8,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from ...forms import TournamentForm
-from ...services import ServiceError, queries
-from ...services.console import readiness
+from ...reads import queries
+from ...reads.console import readiness
+from ...services import ServiceError
 from ...services.standings import champions
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
 from .common import (

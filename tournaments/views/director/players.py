@@ -13,14 +13,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from ...forms import HouseForm, ImportForm, PlayerForm
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...reads.console import readiness
+from ...services import ServiceError
 from ...services import players as player_service
-from ...services.console import readiness
 from ...services.rounds import remedies
 from ...tables import PlayerTable, checkin_cell, csrf_field
 from .common import HtmxRequest, desk_required, director_required, tournament_or_404, who
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Player, Tournament
 
 DESK_LIMIT = 12

@@ -14,7 +14,8 @@ from django_tables2 import RequestConfig
 from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
 from ...ids import parse_id
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
 from ...services.backup import backup_after_finalize
@@ -29,7 +30,7 @@ from .common import (
     who,
 )
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Match, Tournament
 
 # A page of a division at a time: a 500-table event has 1,000 players a division, and

@@ -17,13 +17,16 @@ from ...forms import AddEventForm, IdField, SeriesForm
 from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
-from ...services import ServiceError, queries
+from ...reads import queries
+from ...reads.people import person_page
+from ...services import ServiceError
 from ...services import people as people_service
+from ...services import players as players_service
 from ...services import series as series_service
-from ...services.results_import import import_results
+from ...services.results_import import import_event
 from .common import director_required, form_view, tournament_or_404, who
 
-if TYPE_CHECKING:  # annotations only: the views read through services.queries
+if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Person, Series
 
 MAX_FILE = 20 * 1024 * 1024
@@ -124,14 +127,12 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
     if upload.size > MAX_FILE:
         return _detail(request, series, import_error="The file is larger than 20 MB.", status=422)
     try:
-        outcome = import_results(upload.read(), by=who(request), filename=upload.name)
+        outcome = import_event(upload.read(), by=who(request), filename=upload.name, series=series)
     except ServiceError as exc:
         return _detail(
             request, series, import_error=f"Nothing was imported. {exc.message}", status=422
         )
-    series_service.add_event(series, outcome.tournament)
     if outcome.created:
-        people_service.recompute_ratings()
         note = (
             f" {outcome.proposals} close name match{'es' if outcome.proposals != 1 else ''} "
             "to review on the People page."
@@ -207,7 +208,7 @@ class SplitForm(forms.Form):
 def _person(
     request: HttpRequest, person: Person, status: int = 200, **extra: object
 ) -> HttpResponse:
-    page = people_service.person_page(person)
+    page = person_page(person)
     context = {
         "person": person,
         "page": page,
@@ -323,7 +324,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
-            moved = people_service.apply_suggestions(t, share / 100, by=who(request))
+            moved = players_service.apply_suggestions(t, share / 100, by=who(request))
         except ServiceError as exc:
             messages.error(request, exc.message)
             status = 422

@@ -30,18 +30,18 @@ from django.utils.translation import gettext_lazy as _lazy
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
-from . import current_round, instant_of
-from .names import fold, sort_key
-from .play import round_clock
-from .standings import StandingRow, final_entries, final_progress
-from .visibility import (
+from ..services import current_round, instant_of
+from ..services.names import fold, sort_key
+from ..services.play import round_clock
+from ..services.standings import StandingRow, final_entries, final_progress
+from ..services.visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
     of_event,
     of_version_columns,
     visible_standings,
 )
-from .visibility import Visibility as Visibility
+from ..services.visibility import Visibility as Visibility
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60

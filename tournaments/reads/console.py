@@ -17,12 +17,12 @@ from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Seating, TableLink, Tournament
-from . import current_round as current_round  # the name the public views import
-from .device_health import DeviceView
-from .names import sort_key
-from .play import round_clock, table_call, table_remaining
-from .players import division_counts
-from .standings import StandingRow, standings
+from ..services import current_round as current_round  # the name the public views import
+from ..services.device_health import DeviceView
+from ..services.names import sort_key
+from ..services.play import round_clock, table_call, table_remaining
+from ..services.players import division_counts
+from ..services.standings import StandingRow, final_entries, standings
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)
@@ -405,8 +405,6 @@ def finalists(
     ``seated`` maps player id to final seat; without it the top two eligible players of
     each division are shown, as ``services.standings.seed_final`` will seat them.
     """
-    from .standings import final_entries
-
     table = table if table is not None else standings(tournament)
     # §4: who enters (a shared rank the director has not broken yet enters nobody).
     entries = final_entries(tournament) if seated is None else {}

@@ -1,0 +1,190 @@
+"""A person's page: every event they played, each match with partner and opponents, their
+record with and against each name (read only; ``services.people`` links and rates)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Q
+
+from ..domain.hands import Seat
+from ..models import (
+    EventResult,
+    HandEntry,
+    Match,
+    Person,
+    PersonLink,
+    Player,
+    Round,
+    Seating,
+    Tournament,
+)
+from ..services.standings import standings
+
+
+@dataclass
+class MatchLine:
+    round_label: str
+    table: int
+    partner: str
+    opponents: str
+    score: str
+    won: bool | None
+    points: int | None
+    individual: int | None
+
+
+@dataclass
+class EventLine:
+    tournament: Tournament
+    player: Player
+    rank: int | None
+    total: int | None
+    matches: list[MatchLine] = field(default_factory=list)
+
+
+@dataclass
+class PersonPage:
+    person: Person
+    events: list[EventLine]
+    partners: list[tuple[str, int, int]]  # name, matches together, wins together
+    opponents: list[tuple[str, int, int]]  # name, matches against, wins against
+    lone_marches: int
+    reneges: int
+    awards: int
+    penalties: int
+
+
+def _rank_of(tournament: Tournament, imported: bool) -> dict[int, tuple[int, int]]:
+    if imported:
+        return {
+            pid: (rank, total)
+            for pid, rank, total in EventResult.objects.filter(tournament=tournament).values_list(
+                "player_id", "rank", "total"
+            )
+        }
+    return {
+        row.player.pk: (row.rank, row.record.total)
+        for rows in standings(tournament).values()
+        for row in rows
+    }
+
+
+def person_page(person: Person) -> PersonPage:
+    links = list(
+        person.links.select_related("player__tournament__imported_from").order_by(
+            "player__tournament__created_at", "player__tournament_id"
+        )
+    )
+    player_ids = [lk.player_id for lk in links]
+    own = list(
+        Seating.objects.filter(player_id__in=player_ids)
+        .select_related("round")
+        .order_by("round__tournament_id", "round__number")
+    )
+    # Only the tables this person sat at (a superset: their rounds x their table numbers),
+    # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
+    keys = {(s.round_id, s.table) for s in own}
+    at_my_tables = Q(round_id__in={r for r, _ in keys}, table__in={t for _, t in keys})
+    at_tables: dict[tuple[int, int], dict[str, Seating]] = defaultdict(dict)
+    for seat in Seating.objects.filter(at_my_tables).select_related("player"):
+        if (seat.round_id, seat.table) in keys:
+            at_tables[(seat.round_id, seat.table)][seat.position] = seat
+    games: dict[tuple[int, int], list[Match]] = defaultdict(list)
+    for m in Match.objects.filter(at_my_tables).order_by("game"):
+        if (m.round_id, m.table) in keys:
+            games[(m.round_id, m.table)].append(m)
+    matches = {key: found[0] for key, found in games.items()}
+    match_ids = [m.pk for found in games.values() for m in found]
+    people_of = dict(
+        PersonLink.objects.filter(
+            player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
+        ).values_list("player_id", "person__name")
+    )
+
+    def label(s: Seating | None) -> str:
+        return people_of.get(s.player_id, s.player.name) if s else "?"
+
+    partners: Counter[str] = Counter()
+    partner_wins: Counter[str] = Counter()
+    opponents: Counter[str] = Counter()
+    opponent_wins: Counter[str] = Counter()
+    by_player: dict[int, list[MatchLine]] = defaultdict(list)
+    seats_by_player: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    for seat in own:
+        table = at_tables[(seat.round_id, seat.table)]
+        me = Seat(seat.position)
+        partner = table.get(me.partner.value)
+        others = [table.get(s.value) for s in me.team.other.seats]
+        seats_by_player[seat.player_id].append((seat.round_id, seat.table, seat.position))
+        match = matches.get((seat.round_id, seat.table))
+        mine = me.team.value
+        # A final has several games at one table: each game's score, in order.
+        score = ", ".join(
+            f"{g.score_ns}–{g.score_ew}" if mine == "NS" else f"{g.score_ew}–{g.score_ns}"
+            for g in games.get((seat.round_id, seat.table), [])
+            if g.is_over
+        )
+        won = seat.won
+        if match is not None and seat.round.kind == Round.Kind.FINAL:
+            won = None
+        if won is not None:
+            partners[label(partner)] += 1
+            partner_wins[label(partner)] += int(won)
+            for o in others:
+                opponents[label(o)] += 1
+                opponent_wins[label(o)] += int(won)
+        by_player[seat.player_id].append(
+            MatchLine(
+                round_label=str(seat.round),
+                table=seat.table,
+                partner=label(partner),
+                opponents=" & ".join(label(o) for o in others),
+                score=score,
+                won=won,
+                points=seat.points,
+                individual=seat.individual,
+            )
+        )
+    lone = reneges = 0
+    hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
+    counted = HandEntry.objects.standing().filter(match_id__in=match_ids)
+    standing = counted.values_list("match__round_id", "match__table", *hand_fields)
+    mine_at = {(r, t): pos for v in seats_by_player.values() for r, t, pos in v}
+    for rid, tbl, outcome, maker, alone, tricks, renege_by in standing:
+        pos = mine_at.get((rid, tbl))
+        if pos is None:
+            continue
+        if outcome == "played" and alone and maker == pos and tricks == 5:
+            lone += 1
+        if outcome == "renege" and renege_by == pos:
+            reneges += 1
+    events = []
+    awards = penalties = 0
+    ranks_by_tournament: dict[int, dict[int, tuple[int, int]]] = {}
+    for lk in links:
+        t = lk.player.tournament
+        if t.pk not in ranks_by_tournament:
+            ranks_by_tournament[t.pk] = _rank_of(t, hasattr(t, "imported_from"))
+        rank, total = ranks_by_tournament[t.pk].get(lk.player_id, (None, None))
+        lines = by_player.get(lk.player_id, [])
+        for line in lines:
+            if line.individual:
+                awards += max(line.individual, 0)
+                penalties += min(line.individual, 0)
+        events.append(EventLine(t, lk.player, rank, total, lines))
+
+    def table_of(count: Counter[str], wins: Counter[str]) -> list[tuple[str, int, int]]:
+        return sorted(((n, c, wins[n]) for n, c in count.items()), key=lambda x: (-x[1], x[0]))
+
+    return PersonPage(
+        person,
+        events,
+        table_of(partners, partner_wins),
+        table_of(opponents, opponent_wins),
+        lone,
+        reneges,
+        awards,
+        penalties,
+    )
