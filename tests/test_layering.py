@@ -259,6 +259,7 @@ READS_STILL_ON_SERVICES = {
     "people.py": {"standings"},
     "public.py": {"names", "play", "standings", "visibility", "__init__"},
     "queries.py": {"play", "standings"},
+    "prizes.py": {"standings", "visibility"},
     "sheets.py": {"names", "standings", "table_codes", "__init__"},
 }
 WRITES = ("atomic", ".save(", ".create(", ".update(", "select_for_update", "bulk_", "get_or_")
