@@ -510,6 +510,38 @@ def test_standing_hands_and_live_links_have_one_query_each(running):
     assert TableLink.objects.filter(tournament=t, table=1).count() == 2
 
 
+def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(running):
+    """Issue 22: ``services.compiled`` skips a field's ``get_db_prep_save`` for a value it
+    would give back unchanged; for every column of the rows the hand path writes (and a
+    choice's enum member, a bool in an integer column, None), the value sent is the
+    field's own conversion, of the same type."""
+    from django.db import connection
+
+    from tournaments.models import Seating
+    from tournaments.services import compiled
+
+    _, rnd, match = running
+    entry = record(match, made("N", 3), "w1").entry
+    match.refresh_from_db()
+    match.status = Match.Status.PLAYING  # an enum member, as the services assign it
+    seat = Seating.objects.filter(round=rnd).first()
+    seat.won, seat.points, seat.margin = True, 3, None
+    for obj in (entry, match, seat):
+        fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
+        write = compiled._Write(connection, fields, "")
+        sent = write.values(obj, connection)
+        expected = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+        assert sent == expected
+        assert [type(v) for v in sent] == [type(v) for v in expected]
+    # A bool given to an integer column is converted, as the field converts it.
+    match.score_ns = True
+    score = Match._meta.get_field("score_ns")
+    (sent,) = compiled._Write(connection, [score], "").values(match, connection)
+    expected = score.get_db_prep_save(True, connection)
+    assert sent == expected == 1
+    assert type(sent) is type(expected) is not bool
+
+
 def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     running, django_assert_num_queries
 ):

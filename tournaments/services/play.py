@@ -101,8 +101,8 @@ def observe_call(match: Match, now: datetime, clock: RoundClock | None = None) -
     """``table_call``, written as the table's fact the first time it is seen."""
     at = table_call(match, now, clock)
     if at is not None and match.time_called_at is None:
-        Match.objects.filter(pk=match.pk, time_called_at__isnull=True).update(time_called_at=at)
         match.time_called_at = at
+        compiled.update_if_null(match, "time_called_at")  # the ORM's UPDATE, compiled once
     return at
 
 
