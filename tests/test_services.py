@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
@@ -540,6 +541,42 @@ def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(r
     expected = score.get_db_prep_save(True, connection)
     assert sent == expected == 1
     assert type(sent) is type(expected) is not bool
+
+
+def test_the_compiled_reads_build_the_instances_django_builds(running):
+    """Issue 22: ``services.compiled`` builds the hand path's rows without
+    ``Model.__init__`` where that is only setting attributes; the match it locks (with
+    its round and tournament) and the entries it reads are the ORM's, attribute for
+    attribute and state for state."""
+    from tournaments.services import compiled
+
+    t, _, match = running
+    record(match, made("N", 3), "w1")
+    record(match, made("E", 3), "w2")
+    with transaction.atomic():
+        (locked,) = play._LOCK(match.pk)
+        orm = Match.objects.select_related("round__tournament").get(pk=match.pk)
+        for ours, theirs in (
+            (locked, orm),
+            (locked.round, orm.round),
+            (locked.round.tournament, orm.round.tournament),
+        ):
+            assert type(ours) is type(theirs)
+            assert _attributes(ours) == _attributes(theirs)
+            assert (ours._state.adding, ours._state.db) == (False, theirs._state.db)
+    ours_entries = play.history(match)
+    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*play.HISTORY_ORDER))
+    assert [_attributes(e) for e in ours_entries] == [_attributes(e) for e in theirs_entries]
+    assert all(
+        compiled._plain_instances(type(e), [f.attname for f in e._meta.concrete_fields])
+        for e in ours_entries
+    )
+    # A model that does more on building than setting attributes is built by from_db.
+    assert not compiled._plain_instances(HandEntry, ["id", "number"])
+
+
+def _attributes(obj):
+    return {k: v for k, v in vars(obj).items() if k != "_state"}
 
 
 def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
