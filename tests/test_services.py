@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
@@ -508,6 +509,74 @@ def test_standing_hands_and_live_links_have_one_query_each(running):
     rounds.revoke_link(t, 1, by="test")
     assert TableLink.objects.live().filter(tournament=t, table=1).count() == 1
     assert TableLink.objects.filter(tournament=t, table=1).count() == 2
+
+
+def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(running):
+    """Issue 22: ``services.compiled`` skips a field's ``get_db_prep_save`` for a value it
+    would give back unchanged; for every column of the rows the hand path writes (and a
+    choice's enum member, a bool in an integer column, None), the value sent is the
+    field's own conversion, of the same type."""
+    from django.db import connection
+
+    from tournaments.models import Seating
+    from tournaments.services import compiled
+
+    _, rnd, match = running
+    entry = record(match, made("N", 3), "w1").entry
+    match.refresh_from_db()
+    match.status = Match.Status.PLAYING  # an enum member, as the services assign it
+    seat = Seating.objects.filter(round=rnd).first()
+    seat.won, seat.points, seat.margin = True, 3, None
+    for obj in (entry, match, seat):
+        fields = [f for f in obj._meta.concrete_fields if not f.primary_key]
+        write = compiled._Write(connection, fields, "")
+        sent = write.values(obj, connection)
+        expected = [f.get_db_prep_save(getattr(obj, f.attname), connection) for f in fields]
+        assert sent == expected
+        assert [type(v) for v in sent] == [type(v) for v in expected]
+    # A bool given to an integer column is converted, as the field converts it.
+    match.score_ns = True
+    score = Match._meta.get_field("score_ns")
+    (sent,) = compiled._Write(connection, [score], "").values(match, connection)
+    expected = score.get_db_prep_save(True, connection)
+    assert sent == expected == 1
+    assert type(sent) is type(expected) is not bool
+
+
+def test_the_compiled_reads_build_the_instances_django_builds(running):
+    """Issue 22: ``services.compiled`` builds the hand path's rows without
+    ``Model.__init__`` where that is only setting attributes; the match it locks (with
+    its round and tournament) and the entries it reads are the ORM's, attribute for
+    attribute and state for state."""
+    from tournaments.services import compiled
+
+    t, _, match = running
+    record(match, made("N", 3), "w1")
+    record(match, made("E", 3), "w2")
+    with transaction.atomic():
+        (locked,) = play._LOCK(match.pk)
+        orm = Match.objects.select_related("round__tournament").get(pk=match.pk)
+        for ours, theirs in (
+            (locked, orm),
+            (locked.round, orm.round),
+            (locked.round.tournament, orm.round.tournament),
+        ):
+            assert type(ours) is type(theirs)
+            assert _attributes(ours) == _attributes(theirs)
+            assert (ours._state.adding, ours._state.db) == (False, theirs._state.db)
+    ours_entries = play.history(match)
+    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*play.HISTORY_ORDER))
+    assert [_attributes(e) for e in ours_entries] == [_attributes(e) for e in theirs_entries]
+    assert all(
+        compiled._plain_instances(type(e), [f.attname for f in e._meta.concrete_fields])
+        for e in ours_entries
+    )
+    # A model that does more on building than setting attributes is built by from_db.
+    assert not compiled._plain_instances(HandEntry, ["id", "number"])
+
+
+def _attributes(obj):
+    return {k: v for k, v in vars(obj).items() if k != "_state"}
 
 
 def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(

@@ -101,8 +101,8 @@ def observe_call(match: Match, now: datetime, clock: RoundClock | None = None) -
     """``table_call``, written as the table's fact the first time it is seen."""
     at = table_call(match, now, clock)
     if at is not None and match.time_called_at is None:
-        Match.objects.filter(pk=match.pk, time_called_at__isnull=True).update(time_called_at=at)
         match.time_called_at = at
+        compiled.update_if_null(match, "time_called_at")  # the ORM's UPDATE, compiled once
     return at
 
 
@@ -344,7 +344,8 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     if state.over:
         # Overrides are only ever added to a finished match, so one that is not over
         # keeps its flag as it was.
-        override = match.overrides.order_by("-created_at", "-id").first()
+        found = _LATEST_OVERRIDE(match.pk)
+        override = found[0] if found else None
         match.has_override = override is not None
         if override is not None:
             # The bonuses follow the overriding winner (docs/rules.md §2.2).
@@ -387,6 +388,12 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     compiled.update_many(seats, SEAT_RESULTS)
 
 
+# The override in force (the latest), read at every match's end: compiled once.
+_LATEST_OVERRIDE = compiled.CompiledSelect(
+    lambda match_id: WinnerOverride.objects.filter(match_id=match_id).order_by(
+        "-created_at", "-id"
+    )[:1]
+)
 _SEATS = compiled.CompiledSelect(
     lambda round_id, table: Seating.objects.filter(round_id=round_id, table=table)
 )

@@ -224,8 +224,9 @@ class Simulation:
         start: datetime,
         deadline: datetime | None,
         interrupt: Callable[[Match, int], bool] | None = None,
-    ) -> bool:
-        """Play regular hands until the target or the deadline; True if still going.
+    ) -> int | None:
+        """Play regular hands until the target or the deadline; the number of hands
+        played if the match is still going at the deadline, None if it is over.
 
         ``interrupt`` is called once, after the first hand or two, for a substitution."""
         play.set_first_dealer(match, self.rng.choice(SEATS), by=SIM)
@@ -234,19 +235,21 @@ class Simulation:
         while True:
             at += hand_duration(self.rng)
             if deadline is not None and at >= deadline:
-                return True
+                return n
             n += 1
             result = self.play_hand(match, n, at)
             if result.state.over:
-                return False
+                return None
             if n == stop and interrupt is not None:
                 self.clock = at
                 interrupt(match, n)
 
-    def after_call(self, match: Match, deadline: datetime) -> None:
+    def after_call(self, match: Match, deadline: datetime, played: int) -> None:
+        """The hands of a match still going at the call; ``played`` is the number its
+        table had played (``play_match`` counted them: reading the match again for it
+        cost a tenth of the simulation)."""
         at = deadline + timedelta(seconds=self.rng.randint(20, 120))
-        match.refresh_from_db()
-        n = match.hands_played
+        n = played
         if self.rng.random() < 0.75:
             n += 1
             state = self.play_hand(match, n, at).state
@@ -269,16 +272,17 @@ class Simulation:
         going = []
         for m in matches:
             with self.match_transaction():
-                if self.play_match(
+                played = self.play_match(
                     m,
                     start + timedelta(seconds=self.rng.randint(10, 90)),
                     deadline,
                     interrupts.get(m.table),
-                ):
-                    going.append(m)
-        for m in going:
+                )
+            if played is not None:
+                going.append((m, played))
+        for m, played in going:
             with self.match_transaction():
-                self.after_call(m, deadline)
+                self.after_call(m, deadline, played)
         end = deadline + timedelta(minutes=8)
         for m in matches:
             play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
