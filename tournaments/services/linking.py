@@ -1,13 +1,13 @@
 """Linking many players to people at once (an import): the matching read apart from
 the writing, so the write transaction never waits for rapidfuzz.
 
-``people.link_players`` does both inside the caller's transaction, which is right for one
-registration; for a file of 3,000 players its close-name search against every person held
-SQLite's only writer lock for seconds while the desks and tablets queued (issue 20,
-item 18). Here ``plan_links`` reads and compares with no transaction and no lock, and
-``write_links`` only writes, with the rules of ``link_players``: an exact name key
-matching exactly one free person links to them, anyone else becomes a new person with the
-close names proposed.
+For a file of 3,000 players a close-name search against every person inside the write
+transaction held SQLite's only writer lock for seconds while the desks and tablets queued
+(issue 20, item 18). So ``plan_links`` reads and compares with no transaction and no lock,
+and ``write_links`` only writes: an exact name key matching exactly one free person links
+to them, anyone else becomes a new person with the close names proposed.
+``link_players`` chains the two inside the caller's transaction, which is right for one
+registration.
 """
 
 from __future__ import annotations
@@ -30,6 +30,25 @@ class LinkPlan:
     write; ``write_links`` drops any merged or taken meanwhile."""
 
     close: dict[str, list[tuple[int, float]]]
+
+
+def link_players(players: Sequence[Player], *, by: str, now: datetime | None = None) -> int:
+    """Give every unlinked player a person, in the caller's transaction. Returns proposals made.
+
+    All players must belong to one tournament (a registration or an import).
+    """
+    players = _unlinked(players)
+    return write_links(players, plan_links([p.name for p in players]), by=by, now=now)
+
+
+def _unlinked(players: Sequence[Player]) -> list[Player]:
+    linked = set(
+        PersonLink.objects.filter(player__in=[p.pk for p in players]).values_list(
+            "player_id", flat=True
+        )
+    )
+    # A house player is a stand-in for one event (§6): never a person, never rated.
+    return [p for p in players if p.pk not in linked and not p.house]
 
 
 def plan_links(names: Sequence[str]) -> LinkPlan:

@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import unicodedata
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import Q
-from rapidfuzz import fuzz, process
 
 from ..domain.rating import (
     MatchResult,
@@ -62,91 +61,6 @@ def _history(
     person: Person, actor: str, action: str, summary: str, at: datetime, **kw: object
 ) -> PersonEvent:
     return PersonEvent(person=person, actor=actor, action=action, summary=summary, at=at, **kw)
-
-
-def link_players(players: Sequence[Player], *, by: str, now: datetime | None = None) -> int:
-    """Give every unlinked player a person, in the caller's transaction. Returns proposals made.
-
-    All players must belong to one tournament (a registration or an import).
-    """
-    at = now_or(now)
-    players = _unlinked(players)
-    if not players:
-        return 0
-    tournament_ids = {p.tournament_id for p in players}
-    taken = set(
-        PersonLink.objects.filter(player__tournament_id__in=tournament_ids).values_list(
-            "person_id", flat=True
-        )
-    )
-    keys = {p.pk: name_key(p.name) for p in players}
-    by_key: dict[str, list[int]] = defaultdict(list)
-    for pk, key in Person.objects.filter(
-        merged_into__isnull=True, name_key__in=set(keys.values())
-    ).values_list("pk", "name_key"):
-        by_key[key].append(pk)
-    links: list[PersonLink] = []
-    new_people: list[tuple[Player, Person]] = []
-    for player in players:
-        found = [pk for pk in by_key.get(keys[player.pk], []) if pk not in taken]
-        if len(found) == 1:
-            taken.add(found[0])
-            links.append(
-                PersonLink(player=player, person_id=found[0], how=PersonLink.How.EXACT, at=at)
-            )
-        else:
-            new_people.append(
-                (player, Person(name=player.name, name_key=keys[player.pk], created_at=at))
-            )
-    if not new_people:
-        PersonLink.objects.bulk_create(links)
-        return 0
-    # The people to compare with are read before the new ones exist: two players of
-    # one tournament are never one person.
-    pool = dict(
-        Person.objects.filter(merged_into__isnull=True)
-        .exclude(pk__in=taken)
-        .values_list("pk", "name_key")
-    )
-    Person.objects.bulk_create([person for _, person in new_people])
-    event_names = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "name"))
-    history = []
-    proposals = []
-    for player, person in new_people:
-        links.append(PersonLink(player=player, person=person, how=PersonLink.How.NEW, at=at))
-        history.append(
-            _history(
-                person,
-                by,
-                "created",
-                f"New person from {player.name} in {event_names[player.tournament_id]}.",
-                at,
-            )
-        )
-        for _, score, candidate in process.extract(
-            person.name_key,
-            pool,
-            scorer=fuzz.token_sort_ratio,
-            score_cutoff=CLOSE,
-            limit=PROPOSALS_PER_PERSON,
-        ):
-            proposals.append(
-                PersonProposal(person=person, candidate_id=candidate, score=score, created_at=at)
-            )
-    PersonLink.objects.bulk_create(links)
-    PersonEvent.objects.bulk_create(history)
-    PersonProposal.objects.bulk_create(proposals)
-    return len(proposals)
-
-
-def _unlinked(players: Sequence[Player]) -> list[Player]:
-    linked = set(
-        PersonLink.objects.filter(player__in=[p.pk for p in players]).values_list(
-            "player_id", flat=True
-        )
-    )
-    # A house player is a stand-in for one event (§6): never a person, never rated.
-    return [p for p in players if p.pk not in linked and not p.house]
 
 
 def _people_writes_one_at_a_time() -> None:
