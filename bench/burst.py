@@ -27,12 +27,14 @@ VAR = Path("/tmp/hardening-bench")
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
 
 
-def fresh_database(kind: str, name: str, pg_host: str = "127.0.0.1") -> str:
+def fresh_database(kind: str, name: str, pg_host: str = "127.0.0.1", var: Path = VAR) -> str:
+    """An empty database called ``name`` (a SQLite file in ``var``, or a PostgreSQL
+    database dropped and made again): its DATABASE_URL."""
     if kind == "sqlite":
-        VAR.mkdir(parents=True, exist_ok=True)
+        var.mkdir(parents=True, exist_ok=True)
         for suffix in ("", "-wal", "-shm"):
-            Path(f"{VAR / name}.sqlite3{suffix}").unlink(missing_ok=True)
-        return f"sqlite:///{VAR / name}.sqlite3"
+            Path(f"{var / name}.sqlite3{suffix}").unlink(missing_ok=True)
+        return f"sqlite:///{var / name}.sqlite3"
     import psycopg
 
     with psycopg.connect(PG_ADMIN, autocommit=True) as conn:

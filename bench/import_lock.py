@@ -20,24 +20,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from .burst import fresh_database
+
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var" / "bench-import-lock"
 
 
 def setup(db: str) -> None:
-    VAR.mkdir(parents=True, exist_ok=True)
-    if db == "sqlite":
-        path = VAR / "lock.sqlite3"
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        url = f"sqlite:///{path}"
-    else:
-        import psycopg
-
-        with psycopg.connect("postgres://postgres@127.0.0.1:5432/postgres", autocommit=True) as c:
-            c.execute('DROP DATABASE IF EXISTS "snowman_import_lock" WITH (FORCE)')
-            c.execute('CREATE DATABASE "snowman_import_lock"')
-        url = "postgres://postgres@127.0.0.1:5432/snowman_import_lock"
+    url = fresh_database(db, "snowman_import_lock", var=VAR)
     os.environ.update(
         DATABASE_URL=url,
         SNOWMAN_VAR_DIR=str(VAR),
