@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from .domain.hands import Hand, Outcome, Seat
-from .models import HandEntry
+from .models import HandEntry, Match
 
 # Every hand field of snowman.results/1, in the order the export writes them.
 HAND_FIELDS = (
@@ -65,12 +65,26 @@ def hand_of_json(h: dict[str, Any]) -> Hand:
     )
 
 
-def entry_of_json(h: dict[str, Any], **fields: Any) -> HandEntry:
-    """An unsaved entry for a checked file hand; ``fields`` are the entry's own (its
-    match, key, source, who and when)."""
-    hand = hand_of_json(h)
+def hand_of(entry: HandEntry) -> Hand:
+    return Hand(
+        outcome=Outcome(entry.outcome),
+        maker=Seat(entry.maker) if entry.maker else None,
+        alone=entry.alone,
+        maker_tricks=entry.maker_tricks,
+        renege_by=Seat(entry.renege_by) if entry.renege_by else None,
+        dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
+        defender_alone=Seat(entry.defender_alone) if entry.defender_alone else None,
+    )
+
+
+def entry_of(
+    hand: Hand, match: Match | None, number: int, *, dealer: str, **fields: Any
+) -> HandEntry:
+    """An unsaved entry for ``hand`` (the inverse of ``hand_of``); ``fields`` are the
+    entry's own: phase, source, who and when, and so on."""
     return HandEntry(
-        number=h["number"],
+        match=match,
+        number=number,
         outcome=hand.outcome.value,
         maker=hand.maker.value if hand.maker else "",
         alone=hand.alone,
@@ -78,6 +92,18 @@ def entry_of_json(h: dict[str, Any], **fields: Any) -> HandEntry:
         renege_by=hand.renege_by.value if hand.renege_by else "",
         dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
         defender_alone=hand.defender_alone.value if hand.defender_alone else "",
+        dealer=dealer,
+        **fields,
+    )
+
+
+def entry_of_json(h: dict[str, Any], **fields: Any) -> HandEntry:
+    """An unsaved entry for a checked file hand; ``fields`` are the entry's own (its
+    match, key, source, who and when)."""
+    return entry_of(
+        hand_of_json(h),
+        fields.pop("match", None),
+        h["number"],
         dealer=h["dealer"],
         phase=h["phase"],
         points_ns=h["points"]["NS"],

@@ -36,6 +36,7 @@ from ..domain.match import (
 )
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
+from ..replay import entry_of, hand_of
 from . import Conflict, ServiceError, compiled, given_reason, locking_matches, log, now_or
 from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
@@ -156,36 +157,6 @@ def match_time(
         called=True,
         hand_in_progress=match.hand_in_progress_at_call,
         regular_through=regular_through(entries, at),
-    )
-
-
-def hand_of(entry: HandEntry) -> Hand:
-    return Hand(
-        outcome=Outcome(entry.outcome),
-        maker=Seat(entry.maker) if entry.maker else None,
-        alone=entry.alone,
-        maker_tricks=entry.maker_tricks,
-        renege_by=Seat(entry.renege_by) if entry.renege_by else None,
-        dealer_partner_ordered_up=entry.dealer_partner_ordered_up,
-        defender_alone=Seat(entry.defender_alone) if entry.defender_alone else None,
-    )
-
-
-def entry_of(hand: Hand, match: Match, number: int, *, dealer: str, **fields: Any) -> HandEntry:
-    """An unsaved entry for ``hand`` (the inverse of ``hand_of``); ``fields`` are the
-    entry's own: phase, source, who and when, and so on."""
-    return HandEntry(
-        match=match,
-        number=number,
-        outcome=hand.outcome.value,
-        maker=hand.maker.value if hand.maker else "",
-        alone=hand.alone,
-        maker_tricks=hand.maker_tricks,
-        renege_by=hand.renege_by.value if hand.renege_by else "",
-        dealer_partner_ordered_up=hand.dealer_partner_ordered_up,
-        defender_alone=hand.defender_alone.value if hand.defender_alone else "",
-        dealer=dealer,
-        **fields,
     )
 
 
