@@ -303,6 +303,40 @@ def test_a_double_tap_on_save_stores_one_hand(page, live_server, make_tournament
     expect(page.locator(".tb-hand")).to_have_count(2)
 
 
+def test_a_tap_held_while_the_screen_is_drawn_again_still_lands(page, live_server, make_tournament):
+    """The screen is drawn again at every poll; a finger pressed on a seat (or a keeper's
+    name) across one must still choose it: a button swapped out between the press and the
+    release would lose the tap (and did, now and then, in the browser tests under load)."""
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    keeper = name_at(t, 1, "S")
+    seat(page, "N").click()
+    polls = page.evaluate("() => performance.getEntriesByType('resource').length")
+
+    def held_across_a_poll(target) -> None:
+        box = target.bounding_box()
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        # The tablet polls every 3 s and draws the screen again with each answer.
+        page.wait_for_function(
+            "(n) => performance.getEntriesByType('resource').length > n", arg=polls, timeout=WAIT
+        )
+        page.wait_for_timeout(300)
+        page.mouse.up()
+
+    held_across_a_poll(page.get_by_role("button", name=f"{keeper} keeps score"))
+    expect(page.get_by_role("button", name=f"{keeper} keeps score")).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    page.click("#tb-start-save")
+    expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
+    all_sent(page)
+    polls = page.evaluate("() => performance.getEntriesByType('resource').length")
+    held_across_a_poll(seat(page, "E"))
+    expect(seat(page, "E")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator('#tb-tricks [data-tricks="3"]')).to_be_enabled()
+
+
 def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
     page,
     live_server,

@@ -23,3 +23,14 @@ export const show = (id, visible) => {
 };
 
 export const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
+
+/* Put ``nodes`` in ``parent`` only when they show something else than what is there. The
+ * screen is drawn again at every poll (every 3 s); swapping a button out between a
+ * finger's press and its release loses the tap (the press and the release then land on
+ * different elements, and the browser sends no click), so an unchanged button stays the
+ * very same element. */
+export function swap(parent, ...nodes) {
+  const next = document.createElement(parent.tagName);
+  for (const n of nodes) if (n !== null && n !== undefined) next.append(n);
+  if (next.innerHTML !== parent.innerHTML) parent.replaceChildren(...next.childNodes);
+}

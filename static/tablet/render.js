@@ -3,7 +3,7 @@
 
 import { poll } from "./api.js";
 import { renderHelp } from "./help.js";
-import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed } from "./dom.js";
+import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed, swap } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
 import { beforeNext, describe, individualOf, nameAt, pointsText, seatInfo, view } from "./view.js";
@@ -73,7 +73,7 @@ function renderSeats(v, mode) {
     else btn.setAttribute("aria-pressed", pressed ? "true" : "false");
     btn.classList.toggle("tb-dealer", !!dealer);
     const individual = info.individual || 0;
-    btn.replaceChildren(
+    swap(btn,
       el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }),
       el("span", { class: "tb-seat-name", text: info.player || "—" }),
       el("span", { class: "tb-seat-tags" },
@@ -128,7 +128,7 @@ function renderEntry(v) {
   if (v.rules.defend_alone_allowed) {
     const seats = ui.maker === null ? [null, null]
       : SEATS.filter((s) => teamOf(s) !== teamOf(ui.maker));
-    defenders.replaceChildren(...seats.map((s) => el("button", {
+    swap(defenders, ...seats.map((s) => el("button", {
       type: "button", class: "tb-toggle tb-big", disabled: s === null,
       "aria-pressed": s !== null && ui.defender === s ? "true" : "false",
       text: s === null ? "A defender went alone" : `${nameAt(v, s)} defended alone`,
@@ -180,7 +180,7 @@ function renderStart(v) {
     ? `${nameAt(v, ui.firstDealer)} (${SEAT_NAMES[ui.firstDealer]}) deals first.`
     : "No dealer chosen yet.";
   $("tb-start-save").disabled = !ui.firstDealer;
-  $("tb-keeper").replaceChildren(...SEATS.map((s) => el("button", {
+  swap($("tb-keeper"), ...SEATS.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
     "aria-pressed": ui.keeper === s ? "true" : "false",
     text: nameAt(v, s), "aria-label": `${nameAt(v, s)} keeps score`,
@@ -215,7 +215,7 @@ function renderEnd(v) {
       el("td", { text: s.individual ? signed(s.individual) : "0" }),
       el("td", { class: "tb-points", text: m.final ? "—" : String(points) })));
   }
-  $("tb-end-rows").replaceChildren(...rows);
+  swap($("tb-end-rows"), ...rows);
 
   const status = m.status;
   const done = status === "confirmed" || status === "disputed";
@@ -226,7 +226,7 @@ function renderEnd(v) {
   $("tb-confirm-help").textContent = `A player of ${other} (who did not keep score) `
     + "checks the result and taps their name:";
   const who = $("tb-confirm-who");
-  who.replaceChildren(...confirmers.map((s) => el("button", {
+  swap(who, ...confirmers.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${s.team.toLowerCase()}`,
     "aria-pressed": ui.confirmBy === s.player ? "true" : "false",
     text: s.player, "aria-label": `I am ${s.player}`,
@@ -258,7 +258,7 @@ function renderNext(v) {
     setTimeout(() => $("tb-next").scrollIntoView({ block: "start" }), 0);
   }
   $("tb-next-h").textContent = `${next.label}: where to go`;
-  $("tb-moves").replaceChildren(...next.moves.map((mv) => {
+  swap($("tb-moves"), ...next.moves.map((mv) => {
     if (!mv.table) return el("li", { text: `${mv.player}: not seated in ${next.label}.` });
     const stay = mv.table === v.table ? " (stay here)" : "";
     return el("li", { class: `tb-${(mv.team || "").toLowerCase()}` },
@@ -300,13 +300,13 @@ function renderHistory(v) {
       ...badges));
   }
   if (!items.length) items.push(el("li", { class: "tb-hand-none", text: "No hands yet." }));
-  list.replaceChildren(...items);
+  swap(list, ...items);
 }
 
 function renderRefused() {
   const list = $("tb-refused");
   list.hidden = !st.refused.length;
-  list.replaceChildren(...st.refused.map((r) => el("li", {},
+  swap(list, ...st.refused.map((r) => el("li", { "data-id": r.id },
     el("span", { text: `${r.label} was not saved: ${r.error}` }),
     el("button", { type: "button", class: "tb-big", "aria-label": `Dismiss: ${r.label}`,
       text: "OK",
