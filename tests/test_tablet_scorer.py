@@ -22,7 +22,7 @@ from tournaments.domain.hands import SEATS, Hand, Outcome, Seat, Team
 from tournaments.domain.match import InvalidMatch, Phase, PhasedHand, TimeCall, replay
 from tournaments.domain.rules import RuleSettings
 from tournaments.models import Tournament
-from tournaments.services.tablet.state import _rules_json
+from tournaments.reads.tablet.state import _rules_json
 
 pytestmark = pytest.mark.browser
 

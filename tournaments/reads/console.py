@@ -17,9 +17,9 @@ from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Seating, TableLink, Tournament
+from ..names import sort_key
 from ..services import current_round as current_round  # the name the public views import
 from ..services.device_health import DeviceView
-from ..services.names import sort_key
 from ..services.play import round_clock, table_call, table_remaining
 from ..services.players import division_counts
 from ..services.standings import StandingRow, final_entries, standings
@@ -138,7 +138,7 @@ class SeatFinder:
 
     @property
     def sort_name(self) -> tuple[str, str]:
-        """The name's place in every list a person reads (``services.names``)."""
+        """The name's place in every list a person reads (``tournaments.names``)."""
         return sort_key(self.name)
 
 

@@ -30,8 +30,8 @@ from django.utils.translation import gettext_lazy as _lazy
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
+from ..names import fold, sort_key
 from ..services import current_round, instant_of
-from ..services.names import fold, sort_key
 from ..services.play import round_clock
 from ..services.standings import StandingRow, final_entries, final_progress
 from ..services.visibility import (

@@ -41,8 +41,8 @@ from ..models import (
     Seating,
     Tournament,
 )
+from ..names import sort_key
 from . import ServiceError, now_or
-from .names import sort_key
 
 CLOSE = 85.0
 # pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).

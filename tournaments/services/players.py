@@ -13,9 +13,9 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
+from ..names import sort_key
 from . import ServiceError, log, now_or
 from .linking import link_players
-from .names import sort_key
 from .people import division_suggestions
 from .rounds import discard_unstarted_round
 

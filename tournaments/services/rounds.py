@@ -39,9 +39,9 @@ from ..models import (
     TableLink,
     Tournament,
 )
+from ..names import sort_key
 from . import ServiceError, lock_match, log, now_or, table_codes
 from .backup import backup_after_finalize
-from .names import sort_key
 from .play import observe_call, round_clock
 
 

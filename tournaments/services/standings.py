@@ -15,8 +15,8 @@ from ..domain.rules import sit_out_points_setting
 from ..domain.seating import PlayerId, SeatingError
 from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, TieBreak, Tournament
+from ..names import sort_key
 from . import ServiceError, log, now_or
-from .names import sort_key
 from .people import recompute_ratings
 from .play import game_winners
 from .rounds import lock_tournament, write_seating

@@ -16,8 +16,8 @@ from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
+from ..names import sort_key
 from . import Conflict, ServiceError, compiled, given_reason, lock_match, log, now_or
-from .names import sort_key
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,7 @@ The requests' shape is checked at the view's edge by ``tournaments.forms_tablet`
 change goes through ``services.play``. The names the views use are importable from here.
 """
 
-from .actions import answer_call, confirm, first_dealer, record, undo
-from .link import (
+from ...reads.tablet.link import (
     COOKIE,
     COOKIE_SALT,
     REPLACED,
@@ -26,9 +25,10 @@ from .link import (
     session_value,
     taken_over,
 )
-from .lookup import TableRounds, match_for, named_match, table_rounds
-from .state import _seat_rows, entry_json, state_after_hand, table_state
-from .version import TableVersion, note_contact, table_version
+from ...reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
+from ...reads.tablet.state import _seat_rows, entry_json, state_after_hand, table_state
+from ...reads.tablet.version import TableVersion, note_contact, table_version
+from .actions import answer_call, confirm, first_dealer, record, undo
 
 __all__ = [
     "_seat_rows",

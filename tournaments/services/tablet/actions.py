@@ -15,9 +15,9 @@ from datetime import datetime
 
 from ...domain.hands import Hand, Seat
 from ...models import Match, Seating
+from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
+from ...reads.tablet.lookup import match_for, named_match
 from .. import ServiceError, play
-from .link import Forbidden, TableScope, live_link, refusal
-from .lookup import match_for, named_match
 
 
 @contextmanager

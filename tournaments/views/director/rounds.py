@@ -18,6 +18,7 @@ from ...forms import (
     SwapForm,
 )
 from ...ids import parse_id
+from ...names import sort_key
 from ...reads import queries
 from ...reads.console import (
     find_your_seat,
@@ -26,7 +27,6 @@ from ...reads.console import (
 from ...roles import RUN
 from ...services import ServiceError
 from ...services import rounds as round_service
-from ...services.names import sort_key
 from ...services.players import division_counts
 from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable

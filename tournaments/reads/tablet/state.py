@@ -10,8 +10,8 @@ from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
 from ...models import HandEntry, Match, Round, Seating, Tournament
-from .. import ServiceError, now_or, play
-from ..substitutions import earlier_holders
+from ...services import ServiceError, now_or, play
+from ...services.substitutions import earlier_holders
 from .link import TableScope
 from .lookup import match_for, table_rounds
 

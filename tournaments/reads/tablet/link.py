@@ -20,7 +20,7 @@ from django.db.models.expressions import RawSQL
 
 from ...ids import parse_ids
 from ...models import TableLink, Tournament
-from .. import NotFound
+from ...services import NotFound
 
 # The signed cookie that holds a table session, and its signing salt.
 COOKIE = "snowman_table"

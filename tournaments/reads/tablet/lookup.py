@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef
 
 from ...models import Match, Round, Substitution
-from .. import ServiceError
+from ...services import ServiceError
 from .link import Forbidden, TableScope
 
 
