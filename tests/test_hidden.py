@@ -20,10 +20,10 @@ from django.utils import timezone
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
 from tournaments.models import Match, Player, Round, Seating, Series, Tournament
 from tournaments.reads import public as svc
+from tournaments.reads.standings import standings
 from tournaments.services import log, rounds
 from tournaments.services.linking import link_players
 from tournaments.services.series import add_event, create_series, series_table
-from tournaments.services.standings import standings
 from tournaments.services.visibility import of_event
 
 ROOT = Path(__file__).resolve().parent.parent

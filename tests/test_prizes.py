@@ -162,7 +162,7 @@ def event(db):
 def recompute(t) -> dict[str, tuple[int | None, list[str]]]:
     """The prizes worked out again from the rows, independently of the rules module:
     every standing hand of a preliminary match, credited to the seat's holder then."""
-    from tournaments.services.standings import standings
+    from tournaments.reads.standings import standings
 
     rows = [r for rs in standings(t).values() for r in rs]
     ranked = {r.player.pk: r for r in rows if not r.player.withdrawn}

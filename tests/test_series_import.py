@@ -22,11 +22,11 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.reads.export import export_results
+from tournaments.reads.standings import standings
 from tournaments.services import results_import
 from tournaments.services.results_import import InvalidResults, import_results
 from tournaments.services.series import create_series
 from tournaments.services.simulate import simulate
-from tournaments.services.standings import standings
 
 pytestmark = pytest.mark.django_db
 

@@ -22,7 +22,7 @@ from ..services import current_round as current_round  # the name the public vie
 from ..services.device_health import DeviceView
 from ..services.play import round_clock, table_call, table_remaining
 from ..services.players import division_counts
-from ..services.standings import StandingRow, final_entries, standings
+from .standings import StandingRow, final_entries, standings
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)

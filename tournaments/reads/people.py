@@ -20,7 +20,7 @@ from ..models import (
     Seating,
     Tournament,
 )
-from ..services.standings import standings
+from .standings import standings
 
 
 @dataclass

@@ -33,7 +33,6 @@ from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tourna
 from ..names import fold, sort_key
 from ..services import current_round, instant_of
 from ..services.play import round_clock
-from ..services.standings import StandingRow, final_entries, final_progress
 from ..services.visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
@@ -42,6 +41,7 @@ from ..services.visibility import (
     visible_standings,
 )
 from ..services.visibility import Visibility as Visibility
+from .standings import StandingRow, final_entries, final_progress
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60

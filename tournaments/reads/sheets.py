@@ -18,7 +18,7 @@ from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
 from ..names import sort_key as sort_key  # also read by the seating PDF's tests
 from ..services import current_round, now_or, table_codes
-from ..services.standings import StandingRow, final_entries, final_progress, final_round, standings
+from .standings import StandingRow, final_entries, final_progress, final_round, standings
 
 
 @dataclass(frozen=True)

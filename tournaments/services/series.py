@@ -22,8 +22,8 @@ from ..domain.series import (
     series_standings,
 )
 from ..models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
+from ..reads.standings import standings
 from . import ServiceError, free_slug, now_or
-from .standings import standings
 from .visibility import of_event, visible_standings
 
 

@@ -19,9 +19,9 @@ from django.db import transaction
 
 from ..domain.visibility import EVERYTHING, Visibility, visibility
 from ..models import Round, Tournament
+from ..reads.standings import StandingRow, standings
 from . import Conflict, current_round, log, now_or
 from .rounds import lock_tournament
-from .standings import StandingRow, standings
 
 __all__ = [
     "EVERYTHING",

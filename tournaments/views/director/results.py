@@ -15,6 +15,7 @@ from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
 from ...ids import parse_id
 from ...reads import queries
+from ...reads import standings as standing_reads
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
@@ -39,7 +40,7 @@ STANDINGS_PER_PAGE = 50
 
 
 def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, StandingsTable]:
-    rows = standing_service.standings(t)
+    rows = standing_reads.standings(t)
     tables = {}
     for d in ("A", "B"):
         table = StandingsTable(rows[d], t.preliminary_rounds, prefix=f"{d.lower()}-")
@@ -59,7 +60,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": t,
             "tables": tables,
             "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
-            "never_played": standing_service.never_played(t),
+            "never_played": standing_reads.never_played(t),
             "pdf": {
                 d: [
                     (
@@ -79,7 +80,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     t = tournament_or_404(slug)
     if division not in ("A", "B"):
         raise Http404("No such division.")
-    rows = standing_service.standings(t)[division]
+    rows = standing_reads.standings(t)[division]
     response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
