@@ -311,7 +311,7 @@ def test_while_standings_are_hidden_the_page_and_pdf_say_not_to_announce(
     from pypdf import PdfReader
 
     from tests.test_public_phones import event_after
-    from tournaments.services.visibility import of_event
+    from tournaments.reads.visibility import of_event
 
     t = event_after(make_tournament, 2, 4, hide_standings_last_rounds=2)
     assert of_event(t).hidden

@@ -9,7 +9,7 @@ If-None-Match gets 304 without any other work. Nothing per phone is stored. Stan
 are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
 ``P - N + 1`` is seated until they are revealed, every public answer shows the totals and
 ranks as they stood after round ``P - N``, marked, and no figure of a hidden round, nor does
-its version move with one. Every reader here asks ``services.visibility``.
+its version move with one. Every reader here asks ``reads.visibility``.
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tourna
 from ..names import fold, sort_key
 from ..services import current_round, instant_of
 from ..services.play import round_clock
-from ..services.visibility import (
+from .standings import StandingRow, final_entries, final_progress
+from .visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
     of_event,
     of_version_columns,
     visible_standings,
 )
-from ..services.visibility import Visibility as Visibility
-from .standings import StandingRow, final_entries, final_progress
+from .visibility import Visibility as Visibility
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60

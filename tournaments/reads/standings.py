@@ -64,7 +64,7 @@ def standings(
 ) -> dict[str, list[StandingRow]]:
     """Each division ranked by the tiebreak chain, from the preliminary matches over; with
     ``through``, as they stood after that round (what players see while standings are
-    hidden: services/visibility.py)."""
+    hidden: reads/visibility.py)."""
     upto = {} if through is None else {"round__number__lte": through}
     people = tuple(
         Player.objects.filter(tournament=tournament)

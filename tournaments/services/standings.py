@@ -1,4 +1,5 @@
-"""Standings' commands: break a tie, seed the final, finish the tournament (what they
+"""Standings' commands: break a tie, reveal hidden standings, seed the final, finish the
+tournament (what they
 read is ``reads.standings``)."""
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from ..domain.seating import PlayerId, SeatingError
 from ..models import Match, Player, Round, TieBreak, Tournament
 from ..reads.standings import champions as champions  # simulate.py reads it here
 from ..reads.standings import final_entries, final_readiness, final_round
-from . import ServiceError, log, now_or
+from ..reads.visibility import of_event
+from . import Conflict, ServiceError, log, now_or
 from .people import recompute_ratings
 from .rounds import lock_tournament, write_seating
 
@@ -141,3 +143,16 @@ def finish_tournament(
     # The finished event's matches now count in every person's rating.
     recompute_ratings()
     return tournament
+
+
+def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
+    """The director shows the hidden standings to the players before the final (§5).
+    Logged, so every public answer's version changes and no phone keeps a hidden page."""
+    with transaction.atomic():
+        locked = lock_tournament(tournament)
+        if not of_event(locked).hidden:
+            raise Conflict("The standings are not hidden now: nothing to reveal.")
+        locked.standings_revealed_at = now_or(now)
+        locked.save(update_fields=["standings_revealed_at"])
+        log(locked, by, "reveal", "Standings revealed to the players.", at=now)
+    return locked

@@ -18,6 +18,7 @@ from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
 from ...reads import queries
+from ...reads import series as series_reads
 from ...reads.people import person_page
 from ...services import ServiceError
 from ...services import people as people_service
@@ -73,13 +74,13 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def _detail(
     request: HttpRequest, series: Series, *, status: int = 200, **extra: object
 ) -> HttpResponse:
-    table = series_service.series_table(series)
+    table = series_reads.series_table(series)
     add = AddEventForm(tournaments=queries.tournaments_outside(t.pk for t in table.events))
     context = {
         "series": series,
         "table": table,
         "shared": table.shared_ranks(),
-        "rule": series_service.describe(series),
+        "rule": series_reads.describe(series),
         "add_form": add,
         "file_form": ResultsFileForm(),
         **extra,
@@ -155,7 +156,7 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
     response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
-    writer.writerows(series_service.series_csv_rows(series_service.series_table(series)))
+    writer.writerows(series_reads.series_csv_rows(series_reads.series_table(series)))
     return response
 
 
@@ -165,7 +166,7 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
-    data = series_pdf.build(series_service.series_table(series), paper)
+    data = series_pdf.build(series_reads.series_table(series), paper)
     return FileResponse(
         BytesIO(data),
         content_type="application/pdf",
