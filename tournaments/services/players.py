@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
 from ..names import sort_key
+from ..reads.people import division_suggestions
 from . import ServiceError, log, now_or
 from .linking import link_players
-from .people import division_suggestions
 from .rounds import discard_unstarted_round
 
 NAME_MAX: int = Player._meta.get_field("name").max_length or 80

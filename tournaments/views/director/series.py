@@ -17,6 +17,7 @@ from ...forms import AddEventForm, IdField, SeriesForm
 from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
+from ...reads import people as people_reads
 from ...reads import queries
 from ...reads import series as series_reads
 from ...reads.people import person_page
@@ -213,7 +214,7 @@ def _person(
     context = {
         "person": person,
         "page": page,
-        "rating": people_service.rating_of(person),
+        "rating": people_reads.rating_of(person),
         "start": queries.rating_start(),
         "history": queries.history_of(person, 50),
         "proposals": queries.proposals_of(person),
@@ -332,7 +333,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Moved {moved} player{'s' if moved != 1 else ''}.")
             return redirect(f"{request.path}?share={share}")
-    rows = people_service.division_suggestions(t, share / 100)
+    rows = people_reads.division_suggestions(t, share / 100)
     changes = sum(1 for r in rows if r.suggested and r.suggested != r.player.division)
     return render(
         request,
