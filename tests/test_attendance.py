@@ -9,10 +9,10 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.reads.players import attendance
 from tournaments.services import ServiceError, play, rounds, standings
 from tournaments.services.players import (
     add_house_player,
-    attendance,
     register_player,
     retire_house_player,
     set_checked_in,

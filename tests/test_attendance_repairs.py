@@ -11,9 +11,10 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Match, Round, SitOut, Substitution
+from tournaments.reads.substitutions import substitutes_for
 from tournaments.services import Conflict, ServiceError, play, rounds, standings, substitutions
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import Signed, substitute, substitutes_for
+from tournaments.services.substitutions import Signed, substitute
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:

@@ -31,8 +31,8 @@ from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from ..names import fold, sort_key
-from ..services import current_round, instant_of
 from ..services.play import round_clock
+from . import current_round, instant_of
 from .standings import StandingRow, final_entries, final_progress
 from .visibility import (
     SEEN_ACTIVITY,

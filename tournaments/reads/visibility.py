@@ -16,7 +16,7 @@ from typing import Any
 
 from ..domain.visibility import EVERYTHING, Visibility, visibility
 from ..models import Round, Tournament
-from ..services import current_round
+from . import current_round
 from .standings import StandingRow, standings
 
 __all__ = [

@@ -9,10 +9,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
-from ..models import Division, Player, Round, Seating, SitOut, Tournament
+from ..models import Division, Player, Round, Seating, Tournament
 from ..names import sort_key
 from ..reads.people import division_suggestions
 from . import ServiceError, log, now_or
@@ -226,45 +225,6 @@ ATTENDANCE = {
 }
 
 
-def attendance(tournament: Tournament) -> dict[int, str]:
-    """Each player's attendance state now (§6), in one pass over three small queries."""
-    last = Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY).newest()
-    seated: set[int] = set()
-    sat_out: set[int] = set()
-    if last is not None:
-        seated = set(Seating.objects.filter(round=last).values_list("player_id", flat=True))
-        sat_out = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
-    states = {}
-    for pk, checked_in, withdrawn, house in Player.objects.filter(
-        tournament=tournament
-    ).values_list("pk", "checked_in", "withdrawn", "house"):
-        states[pk] = attendance_state(
-            checked_in=checked_in,
-            withdrawn=withdrawn,
-            house=house,
-            seated=pk in seated,
-            sat_out=pk in sat_out,
-            drawn=last is not None,
-        )
-    return states
-
-
-def attendance_state(
-    *, checked_in: bool, withdrawn: bool, house: bool, seated: bool, sat_out: bool, drawn: bool
-) -> str:
-    if withdrawn:
-        return "withdrawn"
-    if seated:
-        return "seated"
-    if house:
-        return "house"
-    if sat_out:
-        return "sat_out"
-    if not checked_in:
-        return "registered"
-    return "waiting" if drawn else "checked_in"
-
-
 @dataclass
 class ImportRow:
     line: int
@@ -369,22 +329,6 @@ def import_players(
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))
     return report
-
-
-def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
-    """Registered, checked-in (and not withdrawn) players per division."""
-    rows = (
-        Player.objects.filter(tournament=tournament, house=False)
-        .values("division")
-        .annotate(
-            registered=Count("id", filter=Q(withdrawn=False)),
-            checked_in=Count("id", filter=Q(checked_in=True, withdrawn=False)),
-        )
-    )
-    counts = {d: {"registered": 0, "checked_in": 0} for d in Division.values}
-    for row in rows:
-        counts[row["division"]] = {"registered": row["registered"], "checked_in": row["checked_in"]}
-    return counts
 
 
 def apply_suggestions(

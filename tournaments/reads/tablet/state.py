@@ -9,9 +9,11 @@ from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
+from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
-from ...services import ServiceError, now_or, play
-from ...services.substitutions import earlier_holders
+from ...services import play
+from .. import now_or
+from ..substitutions import earlier_holders
 from .link import TableScope
 from .lookup import match_for, table_rounds
 

@@ -33,7 +33,8 @@ from django.db import connection
 
 from ...ids import parse_id
 from ...models import Activity, Match, Round
-from ...services import instant_of, play
+from ...services import play
+from .. import instant_of
 from .link import TableScope, _live_link_params, _live_link_sql, refusal
 from .lookup import shows_previous
 

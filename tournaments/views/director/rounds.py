@@ -24,10 +24,10 @@ from ...reads.console import (
     find_your_seat,
     seating_tables,
 )
+from ...reads.players import division_counts
 from ...roles import RUN
 from ...services import ServiceError
 from ...services import rounds as round_service
-from ...services.players import division_counts
 from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable
 from .board import _console
