@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.reads import standings as standing_reads
 from tournaments.reads.players import attendance
 from tournaments.services import ServiceError, play, rounds, standings
 from tournaments.services.players import (
@@ -137,7 +138,7 @@ def test_a_house_player_fills_a_hole_and_is_never_ranked(event):
     r2 = rounds.seat_next_round(t, by="test")
     assert house.pk in seated(r2)
     finish(r2)
-    ranked = {row.player.pk for rows in standings.standings(t).values() for row in rows}
+    ranked = {row.player.pk for rows in standing_reads.standings(t).values() for row in rows}
     assert house.pk not in ranked and gone.pk in ranked
     retire_house_player(Player.objects.get(pk=house.pk), by="director")
     plan = rounds.plan_next_round(t)
@@ -185,7 +186,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     out2 = SitOut.objects.get(round=r2).player
     assert out2.pk != out1.pk
     finish(r2)
-    table = standings.standings(t)
+    table = standing_reads.standings(t)
     rows = {row.player.pk: row for row in table["A"]}
     r_out2 = rows[out2.pk]
     assert (r_out2.played, r_out2.sit_outs) == (1, 1)
@@ -193,7 +194,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     assert r_out2.by_round[2] == r1_points  # the average of one match
     assert r_out2.record.total == 2 * r1_points
     assert never.pk not in {row.player.pk for rows in table.values() for row in rows}
-    assert never in standings.never_played(t)
+    assert never in standing_reads.never_played(t)
     assert extra.pk in rows or SitOut.objects.filter(player=extra).exists()
 
 
@@ -233,7 +234,7 @@ def test_a_substitute_takes_the_seat_from_hand_h_and_points_follow_the_hands(mak
     assert partner.points == 6 + partner.bonus
     play.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standings.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert rows[out.pk].played == 1 and rows[out.pk].record.total == 2
     assert rows[out.pk].record.wins == 0
     assert rows[sub.pk].record.total == holder.points and rows[sub.pk].record.wins == 1
@@ -259,9 +260,9 @@ def test_the_final_skips_a_withdrawn_leader_and_says_why(make_tournament):
     t = make_tournament(2, preliminary_rounds=1, target=2)
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    leader = standings.standings(t)["A"][0].player
+    leader = standing_reads.standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    entries = standings.final_entries(t)
+    entries = standing_reads.final_entries(t)
     assert leader not in entries["A"].finalists
     assert entries["A"].skipped[0][0] == leader
     assert "withdrawn after round 1" in entries["A"].skipped[0][1]
@@ -286,12 +287,12 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    a_rows = standings.standings(t)["A"]
+    a_rows = standing_reads.standings(t)["A"]
     assert [row.rank for row in a_rows] == [1, 1, 3, 3]
-    assert standings.final_entries(t)["A"].tied == []
+    assert standing_reads.final_entries(t)["A"].tied == []
     # Two winners share rank 1 and two losers rank 3: make the cut fall in a tie.
     set_withdrawn(a_rows[0].player, True, by="director")
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert len(entry.tied) == 2
     with pytest.raises(ServiceError, match="Break the tie first"):
         standings.seed_final(t, by="director")
@@ -300,7 +301,7 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
         standings.break_tie(t, "A", [r.player.pk for r in entry.tied], reason=" ", by="d")
     order = [entry.tied[1].player.pk, entry.tied[0].player.pk]
     standings.break_tie(t, "A", order, reason="coin toss at the desk", by="director")
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert entry.tie_break is not None and entry.finalists[1].pk == order[0]
     final = standings.seed_final(t, by="director")
     assert order[0] in seated(final) and order[1] not in seated(final)
@@ -419,8 +420,8 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    set_withdrawn(standings.standings(t)["A"][0].player, True, by="director")
-    tied = standings.final_entries(t)["A"].tied
+    set_withdrawn(standing_reads.standings(t)["A"][0].player, True, by="director")
+    tied = standing_reads.final_entries(t)["A"].tied
     assert len(tied) == 2
     page = director_client.get(url("final", t.slug)).content.decode()
     assert "a shared rank decides who enters" in page and 'id="tie-A"' in page
@@ -431,6 +432,6 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
         url("final_tiebreak", t.slug), {"division": "A", "reason": "coin toss", **places}
     )
     assert response.status_code == 302
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert entry.tied == [] and entry.finalists[1] == tied[-1].player
     assert "coin toss" in director_client.get(url("final", t.slug)).content.decode()

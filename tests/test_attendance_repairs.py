@@ -11,8 +11,9 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Match, Round, SitOut, Substitution
+from tournaments.reads import standings as standing_reads
 from tournaments.reads.substitutions import substitutes_for
-from tournaments.services import Conflict, ServiceError, play, rounds, standings, substitutions
+from tournaments.services import Conflict, ServiceError, play, rounds, substitutions
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
 from tournaments.services.substitutions import Signed, substitute
 
@@ -77,7 +78,7 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     assert m.is_over
     play.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standings.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert wrong.pk not in rows  # never played
     assert rows[right.pk].record.total == r1.seats.get(position="N").points
     assert rows[out.pk].record.total == 2  # hand 1 only
