@@ -261,7 +261,6 @@ READS_STILL_ON_SERVICES = {
     "sheets.py": {"table_codes"},
     "standings.py": {"play"},
     "tablet/state.py": {"play"},
-    "tablet/version.py": {"play"},
 }
 WRITES = ("atomic", ".save(", ".create(", ".update(", "select_for_update", "bulk_", "get_or_")
 
@@ -493,3 +492,36 @@ def test_views_and_commands_call_the_workflows_not_their_steps() -> None:
 def test_the_workflow_check_finds_a_step_called_from_a_view() -> None:
     probe = "round_service.finalize_round(rnd, by=who(request))\nimport_results(data, by='d')\n"
     assert len(workflow_steps_called(probe, "views/x.py")) == 2
+
+
+# One hand adapter: a hand's fields are spelled in tournaments/replay.py alone (the export,
+# the import, the tablet's hand list and the director's correction form go through it), so
+# a field one of them writes cannot be dropped by another (``defender_alone`` once was).
+REPLAY = ROOT / "tournaments" / "replay.py"
+
+
+def hand_spellings(source: str, name: str) -> set[str]:
+    """A ``HandEntry(...)`` call or a dict literal with a hand's keys."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "HandEntry":
+            found.add(f"{name}:{node.lineno}: HandEntry(...)")
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if {"maker_tricks", "renege_by"} <= keys:
+                found.add(f"{name}:{node.lineno}: a hand's dict")
+    return found
+
+
+def test_only_replay_spells_a_hands_fields() -> None:
+    found = set()
+    for path in app_sources():
+        if path != REPLAY and path.is_relative_to(ROOT / "tournaments"):
+            found |= hand_spellings(path.read_text(), path.relative_to(ROOT).as_posix())
+    assert not found
+
+
+def test_the_hand_spelling_check_finds_an_entry_and_a_dict() -> None:
+    probe = "e = HandEntry(number=1)\nj = {'outcome': o, 'maker_tricks': 3, 'renege_by': None}\n"
+    assert hand_spellings(probe, "x.py") == {"x.py:1: HandEntry(...)", "x.py:2: a hand's dict"}
+    assert hand_spellings(REPLAY.read_text(), "replay.py")

@@ -166,7 +166,7 @@ def _rank(
                 by_round[r.round_number] = sum(
                     x.points for x in s.record.rounds if x.round_number == r.round_number
                 )
-            by_round.update({o.round_number: o.points for o in s.record.sit_outs})
+            by_round |= {o.round_number: o.points for o in s.record.sit_outs}
             rows.append(StandingRow(s, by_id[cast(int, s.player)], by_round))
         table[division] = rows
     return table

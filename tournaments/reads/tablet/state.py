@@ -11,6 +11,7 @@ from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
 from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
+from ...replay import hand_fields_json
 from ...services import play
 from .. import now_or
 from ..substitutions import earlier_holders
@@ -43,13 +44,7 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     return {
         "number": entry.number,
         "client_key": entry.client_key,
-        "outcome": entry.outcome,
-        "maker": entry.maker or None,
-        "alone": entry.alone,
-        "maker_tricks": entry.maker_tricks,
-        "renege_by": entry.renege_by or None,
-        "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
-        "defender_alone": entry.defender_alone or None,
+        **hand_fields_json(entry),
         "late_sync": entry.late_sync,
         "dealer": entry.dealer,
         "phase": entry.phase,
@@ -212,24 +207,22 @@ def _match_json(
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
     rules = _rules_json(scope.tournament, final)
-    base.update(
-        {
-            "round": {
-                "id": rnd.pk,
-                "number": rnd.number,
-                "kind": rnd.kind,
-                "label": str(rnd),
-                "status": rnd.status,
-                "game": match.game if final else None,
-            },
-            "match": _match_part(match, state, len(standing), rules["target"], final),
-            "rules": rules,
-            "seats": _seats_json(state, here if seating else None, final),
-            "hands": _hands_json(standing, state),
-            "history": [entry_json(e) for e in entries],
-            "clock": _clock_json(scope.tournament, match, clock, state, now, final),
-        }
-    )
+    base |= {
+        "round": {
+            "id": rnd.pk,
+            "number": rnd.number,
+            "kind": rnd.kind,
+            "label": str(rnd),
+            "status": rnd.status,
+            "game": match.game if final else None,
+        },
+        "match": _match_part(match, state, len(standing), rules["target"], final),
+        "rules": rules,
+        "seats": _seats_json(state, here if seating else None, final),
+        "hands": _hands_json(standing, state),
+        "history": [entry_json(e) for e in entries],
+        "clock": _clock_json(scope.tournament, match, clock, state, now, final),
+    }
     if seating:
         # The annotation of table_rounds; a match read elsewhere is asked.
         substituted = getattr(match, "substituted", True)
