@@ -23,7 +23,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _seat_rows(match: Match, next_round: Round | None) -> list[Seating]:
+def table_seats(match: Match, next_round: Round | None) -> list[Seating]:
     """This table's seats and, once the next round is seated, the seats of the tables its
     players go to: only those, since a 500-table round has 2,000 seats and every tablet
     asks for its state every few seconds."""
@@ -59,7 +59,7 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
+def tablet_rules(t: Tournament, final: bool) -> dict[str, Any]:
     return {
         "target": t.final_target if final else t.target,
         "points_make": t.points_make,
@@ -203,10 +203,10 @@ def _match_json(
     where (the seats' ``player`` and ``division``)."""
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
-    seats = _seat_rows(match, next_round) if seating else []
+    seats = table_seats(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
-    rules = _rules_json(scope.tournament, final)
+    rules = tablet_rules(scope.tournament, final)
     base |= {
         "round": {
             "id": rnd.pk,

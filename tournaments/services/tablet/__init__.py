@@ -23,12 +23,11 @@ from ...reads.tablet.link import (
     taken_over,
 )
 from ...reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
-from ...reads.tablet.state import _seat_rows, entry_json, state_after_hand, table_state
+from ...reads.tablet.state import entry_json, state_after_hand, table_state
 from ...reads.tablet.version import TableVersion, table_version
 from .actions import answer_call, confirm, first_dealer, note_contact, record, undo
 
 __all__ = [
-    "_seat_rows",
     "COOKIE",
     "COOKIE_SALT",
     "REPLACED",
