@@ -463,8 +463,12 @@ def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
 
 
 # A workflow's steps are called by its service only: the views and commands call the
-# workflow (finish_round, import_event), so each sequence is written once.
-WORKFLOW_STEPS = {"finalize_round": "finish_round", "import_results": "import_event"}
+# workflow (finish_round, finish_event, import_event), so each sequence is written once.
+WORKFLOW_STEPS = {
+    "finalize_round": "finish_round",
+    "finish_tournament": "finish_event",
+    "import_results": "import_event",
+}
 CALLERS = [
     *sorted(VIEWS.rglob("*.py")),
     *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),

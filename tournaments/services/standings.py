@@ -16,6 +16,7 @@ from ..reads.standings import champions as champions  # simulate.py reads it her
 from ..reads.standings import final_entries, final_readiness, final_round
 from ..reads.visibility import of_event
 from . import Conflict, ServiceError, log, now_or
+from .backup import backup_after_finalize
 from .people import recompute_ratings
 from .rounds import lock_tournament, write_seating
 
@@ -142,6 +143,14 @@ def finish_tournament(
         )
     # The finished event's matches now count in every person's rating.
     recompute_ratings()
+    return tournament
+
+
+def finish_event(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
+    """The director's "finish": finish the tournament (a refusal raises and changes
+    nothing), then back the event up."""
+    tournament = finish_tournament(tournament, by=by, now=now)
+    backup_after_finalize("finish")  # never raises: a failed backup is logged
     return tournament
 
 
