@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.reads import rounds as round_reads
 from tournaments.reads import standings as standing_reads
 from tournaments.reads.players import attendance
 from tournaments.services import ServiceError, play, rounds, standings
@@ -74,7 +75,7 @@ def test_a_player_withdrawn_during_round_3_is_never_seated_again(event):
     gone.refresh_from_db()
     assert (gone.withdrawn, gone.withdrawn_after_round) == (True, 3)
     finish(r3)
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert [(c.into, c.out, c.kind) for c in plan.seating.changes] == [
         (late.pk, gone.pk, "waiting")
     ]
@@ -106,7 +107,7 @@ def test_withdrawing_from_a_seated_round_that_has_not_started_discards_its_seati
     result = set_withdrawn(p, True, by="director")
     assert result.notes and not Round.objects.filter(pk=r2.pk).exists()
     # Seated again: the hole cannot be filled, so a table closes (proposal shown).
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert plan.seating.closed == plan.proposed_close and len(plan.seating.closed) == 1
     r2 = rounds.seat_next_round(t, by="test")
     assert p.pk not in seated(r2) and r2.matches.count() == 2
@@ -141,7 +142,7 @@ def test_a_house_player_fills_a_hole_and_is_never_ranked(event):
     ranked = {row.player.pk for rows in standing_reads.standings(t).values() for row in rows}
     assert house.pk not in ranked and gone.pk in ranked
     retire_house_player(Player.objects.get(pk=house.pk), by="director")
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert house.pk not in {p for tb in plan.seating.tables for p in tb.seats.values()}
 
 
@@ -151,10 +152,10 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
     for table in (1, 2):
         set_withdrawn(r1.seats.get(table=table, position="E").player, True, by="director")
     finish(r1)
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert len(plan.proposed_close) == 1
     with pytest.raises(ServiceError, match="Closing every table"):
-        rounds.plan_next_round(t, close=[1, 2, 3])
+        round_reads.plan_next_round(t, close=[1, 2, 3])
     with pytest.raises(ServiceError, match="would stay empty"):
         rounds.seat_next_round(t, by="test", close=[])
     assert t.rounds.count() == 1
@@ -165,7 +166,7 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
 def test_a_stale_preview_is_refused_when_the_room_changed(event):
     t, r1 = event
     finish(r1)
-    stamp = rounds.fingerprint(rounds.plan_next_round(t))
+    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
     register_player(t, "Newcomer", "B", by="desk", checked_in=True)
     with pytest.raises(ServiceError, match="changed since the preview"):
         rounds.seat_next_round(t, by="test", expect=stamp)
@@ -330,7 +331,7 @@ def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, ev
     assert "1 hole" in page and gone.name in page
     assert_in_html("<mark>Late Liz</mark>", page)
     assert "waiting player fills a hole" in page
-    stamp = rounds.fingerprint(rounds.plan_next_round(t))
+    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
     response = director_client.post(
         url("seat_next", t.slug), {"confirm": "1", "fingerprint": stamp, "close": ""}
     )

@@ -40,9 +40,9 @@ from .domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
 from .models import (
     Tournament,
 )
+from .names import clean_name, name_problem
 from .replay import hand_of_json
 from .services import ServiceError
-from .services.players import clean_name, name_problem
 
 TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
 SCHEMA = "snowman.results/1"
