@@ -37,12 +37,12 @@ from .domain.match import (
 )
 from .domain.rules import InvalidSettings, RuleSettings, sit_out_points_setting
 from .domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
+from .errors import ServiceError
 from .models import (
     Tournament,
 )
 from .names import clean_name, name_problem
 from .replay import hand_of_json
-from .services import ServiceError
 
 TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
 SCHEMA = "snowman.results/1"
