@@ -529,3 +529,36 @@ def test_the_hand_spelling_check_finds_an_entry_and_a_dict() -> None:
     probe = "e = HandEntry(number=1)\nj = {'outcome': o, 'maker_tricks': 3, 'renege_by': None}\n"
     assert hand_spellings(probe, "x.py") == {"x.py:1: HandEntry(...)", "x.py:2: a hand's dict"}
     assert hand_spellings(REPLAY.read_text(), "replay.py")
+
+
+# The README's layout table names folders and files a newcomer can open: every path in its
+# first column exists (a path that moved must move in the table too).
+README = ROOT / "README.md"
+
+
+def layout_paths(readme: str) -> list[str]:
+    """The paths of the layout table's first column; a bare name after a path names a file
+    beside the first (``forms.py`` after ``tournaments/forms.py``)."""
+    table = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    paths = []
+    for line in table.splitlines():
+        if not line.startswith("| `"):
+            continue
+        names = [cell.strip("` ") for cell in line.split("|")[1].split(",")]
+        folder = names[0].rstrip("/").rpartition("/")[0]
+        for name in names:
+            paths.append(name if "/" in name or not folder else f"{folder}/{name}")
+    return paths
+
+
+def test_the_readmes_layout_names_paths_that_exist() -> None:
+    paths = layout_paths(README.read_text())
+    assert "tournaments/reads/" in paths and "tournaments/forms_tablet.py" in paths
+    assert [p for p in paths if not (ROOT / p).exists()] == []
+
+
+def test_the_layout_check_finds_a_path_that_is_gone() -> None:
+    probe = "## Layout\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+    paths = layout_paths(probe)
+    assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
+    assert not (ROOT / paths[0]).exists()
