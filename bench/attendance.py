@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     from bench.bench_sheets import EPOCH, play_round_in_bulk
     from tournaments.domain.rules import RuleSettings
     from tournaments.models import Player, Seating, SitOut
+    from tournaments.reads import rounds as round_reads
     from tournaments.services import players, rounds
     from tournaments.services.simulate import player_names
     from tournaments.services.tournaments import create_tournament
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
     client = Client()
     client.force_login(user)
 
-    preview_ms, plan = median_ms(lambda: rounds.plan_next_round(t), args.repeat)
+    preview_ms, plan = median_ms(lambda: round_reads.plan_next_round(t), args.repeat)
     s = plan.seating
     print(
         f"plan: {plan.holes} holes, {len(s.changes)} seat changes, "
@@ -141,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     assert response.status_code == 200
     print(f"{'preview (service)':<28} {preview_ms:8.0f} ms")
     print(f"{'preview (page)':<28} {page_ms:8.0f} ms {len(response.content) / 1024:8.0f} KB")
-    stamp = rounds.fingerprint(plan)
+    stamp = round_reads.fingerprint(plan)
     start = time.perf_counter()
     response = client.post(
         preview_url,

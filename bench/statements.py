@@ -48,8 +48,8 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
     from tournaments.models import Activity, HandEntry, Match, Seating, TableLink
+    from tournaments.reads.tablet.link import TableScope, live_link
     from tournaments.services import compiled, locking_matches, log, play
-    from tournaments.services.tablet.link import TableScope, live_link
 
     from .core import floor
     from .scenario import matches, prepare_event

@@ -9,10 +9,12 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.reads import rounds as round_reads
+from tournaments.reads import standings as standing_reads
+from tournaments.reads.players import attendance
 from tournaments.services import ServiceError, play, rounds, standings
 from tournaments.services.players import (
     add_house_player,
-    attendance,
     register_player,
     retire_house_player,
     set_checked_in,
@@ -73,7 +75,7 @@ def test_a_player_withdrawn_during_round_3_is_never_seated_again(event):
     gone.refresh_from_db()
     assert (gone.withdrawn, gone.withdrawn_after_round) == (True, 3)
     finish(r3)
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert [(c.into, c.out, c.kind) for c in plan.seating.changes] == [
         (late.pk, gone.pk, "waiting")
     ]
@@ -105,7 +107,7 @@ def test_withdrawing_from_a_seated_round_that_has_not_started_discards_its_seati
     result = set_withdrawn(p, True, by="director")
     assert result.notes and not Round.objects.filter(pk=r2.pk).exists()
     # Seated again: the hole cannot be filled, so a table closes (proposal shown).
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert plan.seating.closed == plan.proposed_close and len(plan.seating.closed) == 1
     r2 = rounds.seat_next_round(t, by="test")
     assert p.pk not in seated(r2) and r2.matches.count() == 2
@@ -137,10 +139,10 @@ def test_a_house_player_fills_a_hole_and_is_never_ranked(event):
     r2 = rounds.seat_next_round(t, by="test")
     assert house.pk in seated(r2)
     finish(r2)
-    ranked = {row.player.pk for rows in standings.standings(t).values() for row in rows}
+    ranked = {row.player.pk for rows in standing_reads.standings(t).values() for row in rows}
     assert house.pk not in ranked and gone.pk in ranked
     retire_house_player(Player.objects.get(pk=house.pk), by="director")
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert house.pk not in {p for tb in plan.seating.tables for p in tb.seats.values()}
 
 
@@ -150,10 +152,10 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
     for table in (1, 2):
         set_withdrawn(r1.seats.get(table=table, position="E").player, True, by="director")
     finish(r1)
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert len(plan.proposed_close) == 1
     with pytest.raises(ServiceError, match="Closing every table"):
-        rounds.plan_next_round(t, close=[1, 2, 3])
+        round_reads.plan_next_round(t, close=[1, 2, 3])
     with pytest.raises(ServiceError, match="would stay empty"):
         rounds.seat_next_round(t, by="test", close=[])
     assert t.rounds.count() == 1
@@ -164,7 +166,7 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
 def test_a_stale_preview_is_refused_when_the_room_changed(event):
     t, r1 = event
     finish(r1)
-    stamp = rounds.fingerprint(rounds.plan_next_round(t))
+    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
     register_player(t, "Newcomer", "B", by="desk", checked_in=True)
     with pytest.raises(ServiceError, match="changed since the preview"):
         rounds.seat_next_round(t, by="test", expect=stamp)
@@ -185,7 +187,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     out2 = SitOut.objects.get(round=r2).player
     assert out2.pk != out1.pk
     finish(r2)
-    table = standings.standings(t)
+    table = standing_reads.standings(t)
     rows = {row.player.pk: row for row in table["A"]}
     r_out2 = rows[out2.pk]
     assert (r_out2.played, r_out2.sit_outs) == (1, 1)
@@ -193,7 +195,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     assert r_out2.by_round[2] == r1_points  # the average of one match
     assert r_out2.record.total == 2 * r1_points
     assert never.pk not in {row.player.pk for rows in table.values() for row in rows}
-    assert never in standings.never_played(t)
+    assert never in standing_reads.never_played(t)
     assert extra.pk in rows or SitOut.objects.filter(player=extra).exists()
 
 
@@ -233,7 +235,7 @@ def test_a_substitute_takes_the_seat_from_hand_h_and_points_follow_the_hands(mak
     assert partner.points == 6 + partner.bonus
     play.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standings.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert rows[out.pk].played == 1 and rows[out.pk].record.total == 2
     assert rows[out.pk].record.wins == 0
     assert rows[sub.pk].record.total == holder.points and rows[sub.pk].record.wins == 1
@@ -259,9 +261,9 @@ def test_the_final_skips_a_withdrawn_leader_and_says_why(make_tournament):
     t = make_tournament(2, preliminary_rounds=1, target=2)
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    leader = standings.standings(t)["A"][0].player
+    leader = standing_reads.standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    entries = standings.final_entries(t)
+    entries = standing_reads.final_entries(t)
     assert leader not in entries["A"].finalists
     assert entries["A"].skipped[0][0] == leader
     assert "withdrawn after round 1" in entries["A"].skipped[0][1]
@@ -286,12 +288,12 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    a_rows = standings.standings(t)["A"]
+    a_rows = standing_reads.standings(t)["A"]
     assert [row.rank for row in a_rows] == [1, 1, 3, 3]
-    assert standings.final_entries(t)["A"].tied == []
+    assert standing_reads.final_entries(t)["A"].tied == []
     # Two winners share rank 1 and two losers rank 3: make the cut fall in a tie.
     set_withdrawn(a_rows[0].player, True, by="director")
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert len(entry.tied) == 2
     with pytest.raises(ServiceError, match="Break the tie first"):
         standings.seed_final(t, by="director")
@@ -300,7 +302,7 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
         standings.break_tie(t, "A", [r.player.pk for r in entry.tied], reason=" ", by="d")
     order = [entry.tied[1].player.pk, entry.tied[0].player.pk]
     standings.break_tie(t, "A", order, reason="coin toss at the desk", by="director")
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert entry.tie_break is not None and entry.finalists[1].pk == order[0]
     final = standings.seed_final(t, by="director")
     assert order[0] in seated(final) and order[1] not in seated(final)
@@ -329,7 +331,7 @@ def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, ev
     assert "1 hole" in page and gone.name in page
     assert_in_html("<mark>Late Liz</mark>", page)
     assert "waiting player fills a hole" in page
-    stamp = rounds.fingerprint(rounds.plan_next_round(t))
+    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
     response = director_client.post(
         url("seat_next", t.slug), {"confirm": "1", "fingerprint": stamp, "close": ""}
     )
@@ -419,8 +421,8 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    set_withdrawn(standings.standings(t)["A"][0].player, True, by="director")
-    tied = standings.final_entries(t)["A"].tied
+    set_withdrawn(standing_reads.standings(t)["A"][0].player, True, by="director")
+    tied = standing_reads.final_entries(t)["A"].tied
     assert len(tied) == 2
     page = director_client.get(url("final", t.slug)).content.decode()
     assert "a shared rank decides who enters" in page and 'id="tie-A"' in page
@@ -431,6 +433,6 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
         url("final_tiebreak", t.slug), {"division": "A", "reason": "coin toss", **places}
     )
     assert response.status_code == 302
-    entry = standings.final_entries(t)["A"]
+    entry = standing_reads.final_entries(t)["A"]
     assert entry.tied == [] and entry.finalists[1] == tied[-1].player
     assert "coin toss" in director_client.get(url("final", t.slug)).content.decode()

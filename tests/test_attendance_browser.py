@@ -13,9 +13,9 @@ from playwright.sync_api import Page, expect
 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Player, Round, Substitution, Tournament
+from tournaments.reads.standings import standings
 from tournaments.services import play, rounds
 from tournaments.services.players import register_player, set_withdrawn
-from tournaments.services.standings import standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(os.environ.get("SNOWMAN_SHOTS", "/tmp/snowman-shots"))

@@ -11,9 +11,12 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Match, Round, SitOut, Substitution
-from tournaments.services import Conflict, ServiceError, play, rounds, standings, substitutions
+from tournaments.reads import rounds as round_reads
+from tournaments.reads import standings as standing_reads
+from tournaments.reads.substitutions import substitutes_for
+from tournaments.services import Conflict, ServiceError, play, rounds, substitutions
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import Signed, substitute, substitutes_for
+from tournaments.services.substitutions import Signed, substitute
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:
@@ -76,7 +79,7 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     assert m.is_over
     play.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standings.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert wrong.pk not in rows  # never played
     assert rows[right.pk].record.total == r1.seats.get(position="N").points
     assert rows[out.pk].record.total == 2  # hand 1 only
@@ -251,7 +254,7 @@ def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_th
     make_tournament,
 ):
     t, _ = uneven(make_tournament)
-    proposal = rounds.sit_out_proposal(t, seed=7)
+    proposal = round_reads.sit_out_proposal(t, seed=7)
     assert proposal.remedy.sit_out_a == 2 and set(proposal.candidates) == {"A"}
     assert len(proposal.candidates["A"]) == 6 and len(proposal.proposed) == 2
     r1 = rounds.draw_first_round(t, by="test", seed=7, remedy="sit-out")
@@ -263,7 +266,7 @@ def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_th
 
 def test_the_director_chooses_who_sits_out_round_one(make_tournament):
     t, extra = uneven(make_tournament)
-    proposal = rounds.sit_out_proposal(t, seed=7)
+    proposal = round_reads.sit_out_proposal(t, seed=7)
     choice = {p.pk for p in proposal.candidates["A"] if p.pk not in proposal.proposed}
     choice = set(sorted(choice)[:2])
     r1 = rounds.draw_first_round(
@@ -280,7 +283,7 @@ def test_a_sit_out_choice_that_does_not_fit_is_refused_and_draws_nothing(make_to
     t, extra = uneven(make_tournament)
     b_player = t.players.filter(division="B").first()
     house = add_house_player(t, "House Hugo", "A", by="director")
-    a_ids = [p.pk for p in rounds.sit_out_proposal(t, seed=1).candidates["A"]]
+    a_ids = [p.pk for p in round_reads.sit_out_proposal(t, seed=1).candidates["A"]]
     for choice, message in [
         ({a_ids[0]}, "Choose 2 A players and 0 B players"),
         (set(a_ids[:3]), "3 A players"),
@@ -337,7 +340,7 @@ def test_the_preview_proposes_closing_the_table_whose_hole_waiting_players_canno
 
     t = make_tournament(4, preliminary_rounds=3, target=2)
     finish(rounds.draw_first_round(t, by="test", seed=11))
-    rotation = {row.table: row.seats for row in rounds.plan_next_round(t).seating.tables}
+    rotation = {row.table: row.seats for row in round_reads.plan_next_round(t).seating.tables}
     # Table 1 of the rotation loses an A and a B player, table 3 one A player; one A and
     # one B player arrive late: they fill table 1, and table 3's hole is the one left.
     leaving = [rotation[1][Seat.N], rotation[1][Seat.S], rotation[3][Seat.N]]
@@ -345,7 +348,7 @@ def test_the_preview_proposes_closing_the_table_whose_hole_waiting_players_canno
         set_withdrawn(t.players.get(pk=pk), True, by="director", reason="gone")
     register_player(t, "Late Lea", "A", by="desk", checked_in=True)
     register_player(t, "Late Leo", "B", by="desk", checked_in=True)
-    plan = rounds.plan_next_round(t)
+    plan = round_reads.plan_next_round(t)
     assert plan.seating.closed == [3]
     page = director_client.get(url("seat_next", t.slug)).content.decode()
     assert text_by_id(page, "closed").startswith("Closing table 3 (numbers of the rotation)")

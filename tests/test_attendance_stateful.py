@@ -15,9 +15,10 @@ from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.rules import RuleSettings
 from tournaments.domain.seating import SEAT_DIVISION
 from tournaments.models import Player, Round, Seating, SitOut, Substitution
+from tournaments.reads.substitutions import substitutes_for
 from tournaments.services import ServiceError, play, rounds
 from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import Signed, substitute, substitutes_for
+from tournaments.services.substitutions import Signed, substitute
 from tournaments.services.tournaments import create_tournament
 
 pytestmark = pytest.mark.django_db

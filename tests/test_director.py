@@ -15,8 +15,8 @@ from tests.html import assert_in_html
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.simulation import random_hand
 from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
+from tournaments.reads.standings import final_round
 from tournaments.services import play, rounds
-from tournaments.services.standings import final_round
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,8 @@ from playwright.sync_api import Page, expect
 from tournaments.domain.hands import Seat
 from tournaments.domain.simulation import random_hand
 from tournaments.models import Round, Tournament
+from tournaments.reads.standings import standings
 from tournaments.services import play
-from tournaments.services.standings import standings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from tournaments.models import Player, Tournament
-from tournaments.services.players import import_players, parse_players_csv
+from tournaments.reads.players import parse_players_csv
+from tournaments.services.players import import_players
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
 pytestmark = pytest.mark.slow

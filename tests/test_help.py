@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Activity, HelpRequest, TableLink
+from tournaments.reads import help_requests as help_reads
 from tournaments.roles import assign
 from tournaments.services import Conflict, help_requests, rounds
 
@@ -114,12 +115,12 @@ def test_on_my_way_then_resolved_are_seen_by_the_table_and_logged_with_the_time_
     help_requests.resolve(event, req.pk, req.version, by="dora", now=t0 + timedelta(seconds=95))
     seen = client.get("/t/table/help.json").json()["help"]
     assert seen["status"] == "resolved" and seen["resolved_by"] == "dora"
-    line = help_requests.request_log(event)[0]
+    line = help_reads.request_log(event)[0]
     assert line.request.resolved_by == "dora" and line.took.startswith("1 min 3")
     assert Activity.objects.filter(action="help_resolved", summary__contains="dora").exists()
     # Once resolved a while ago, the table's screen lets it go.
-    later = t0 + help_requests.RESOLVED_SHOWN_FOR + timedelta(seconds=96)
-    assert help_requests.table_request(event.pk, 1, later) is None
+    later = t0 + help_reads.RESOLVED_SHOWN_FOR + timedelta(seconds=96)
+    assert help_reads.table_request(event.pk, 1, later) is None
 
 
 def test_a_table_just_helped_waits_before_calling_again(event):

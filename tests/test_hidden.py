@@ -20,11 +20,12 @@ from django.utils import timezone
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
 from tournaments.models import Match, Player, Round, Seating, Series, Tournament
 from tournaments.reads import public as svc
+from tournaments.reads.series import series_table
+from tournaments.reads.standings import standings
+from tournaments.reads.visibility import of_event
 from tournaments.services import log, rounds
 from tournaments.services.linking import link_players
-from tournaments.services.series import add_event, create_series, series_table
-from tournaments.services.standings import standings
-from tournaments.services.visibility import of_event
+from tournaments.services.series import add_event, create_series
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -361,7 +362,7 @@ def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tou
 # Functions of modules the public views import that rank the live standings, each for
 # the director only (the public views do not reach them).
 DIRECTOR_ONLY = {
-    "tournaments/services/series.py": {"finishes"},  # for_players=False: the director's page
+    "tournaments/reads/series.py": {"finishes"},  # for_players=False: the director's page
     "tournaments/reads/queries.py": {"final_view"},  # the director's final page
     "tournaments/reads/console.py": {"finalists"},  # the director's console
 }
@@ -416,7 +417,7 @@ def test_no_public_reader_bypasses_the_one_question_may_players_see_this():
     bypass = {
         f"{m}: {fn}"
         for m in sorted(modules)
-        if m != "tournaments/services/visibility.py"
+        if m != "tournaments/reads/visibility.py"
         for fn in live_standings_calls(ROOT / m)
         if fn not in DIRECTOR_ONLY.get(m, set())
     }

@@ -189,6 +189,7 @@ ID_READERS = [
     *sorted((ROOT / "tournaments" / "views").rglob("*.py")),
     *sorted((ROOT / "tournaments" / "urls").rglob("*.py")),
     *sorted((ROOT / "tournaments" / "services" / "tablet").rglob("*.py")),
+    *sorted((ROOT / "tournaments" / "reads" / "tablet").rglob("*.py")),
 ]
 NUMBER_READING_METHODS = {"isdigit", "isdecimal", "isnumeric"}
 CHOICE_FIELDS = {"ModelChoiceField", "ModelMultipleChoiceField"}
@@ -254,13 +255,12 @@ SERVICES = ROOT / "tournaments" / "services"
 # play.py, the name sort, ...). Each one goes when its helper moves down into reads/; the
 # test below fails on a new one and on a listed one that is gone, so the list only shrinks.
 READS_STILL_ON_SERVICES = {
-    "console.py": {"device_health", "names", "play", "players", "standings", "__init__"},
-    "export.py": {"standings"},
-    "people.py": {"standings"},
-    "public.py": {"names", "play", "standings", "visibility", "__init__"},
-    "queries.py": {"play", "standings"},
-    "prizes.py": {"standings", "visibility"},
-    "sheets.py": {"names", "standings", "table_codes", "__init__"},
+    "console.py": {"play"},
+    "public.py": {"play"},
+    "queries.py": {"play"},
+    "sheets.py": {"table_codes"},
+    "standings.py": {"play"},
+    "tablet/state.py": {"play"},
 }
 WRITES = ("atomic", ".save(", ".create(", ".update(", "select_for_update", "bulk_", "get_or_")
 
@@ -305,6 +305,11 @@ def imported_wing_modules(source: str, package: str, known: set[str]) -> set[str
     return found - {""}
 
 
+def reads_package(name: str) -> str:
+    """The package of a reads/ module named by its path under reads/ (``tablet/state.py``)."""
+    return ".".join(["tournaments", "reads", *Path(name).parts[:-1]])
+
+
 def services_used_by_reads(sources: dict[str, str]) -> dict[str, set[str]]:
     """For each reads/ module (file name → source), the services/ modules it imports, by
     file stem (``__init__`` for the package)."""
@@ -313,7 +318,7 @@ def services_used_by_reads(sources: dict[str, str]) -> dict[str, set[str]]:
     for name, source in sources.items():
         stems = {
             "__init__" if m == "tournaments.services" else m.rpartition(".")[2]
-            for m in imported_wing_modules(source, "tournaments.reads", known)
+            for m in imported_wing_modules(source, reads_package(name), known)
             if m.startswith("tournaments.services")
         }
         if stems:
@@ -324,7 +329,7 @@ def services_used_by_reads(sources: dict[str, str]) -> dict[str, set[str]]:
 def read_wing_offences(sources: dict[str, str]) -> set[str]:
     offences = set()
     for name, source in sources.items():
-        for imported in runtime_imports(source, "tournaments.reads"):
+        for imported in runtime_imports(source, reads_package(name)):
             if imported.startswith("tournaments.views"):
                 offences.add(f"{name}: imports {imported}")
         for number, line in enumerate(source.splitlines(), 1):
@@ -440,7 +445,7 @@ def wing_graph() -> dict[str, set[str]]:
 
 def test_services_and_reads_have_no_import_cycle() -> None:
     graph = wing_graph()
-    assert "tournaments.services.standings" in graph["tournaments.reads.queries"]
+    assert "tournaments.reads.standings" in graph["tournaments.reads.queries"]
     assert import_cycles(graph) == []
 
 
@@ -458,8 +463,12 @@ def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
 
 
 # A workflow's steps are called by its service only: the views and commands call the
-# workflow (finish_round, import_event), so each sequence is written once.
-WORKFLOW_STEPS = {"finalize_round": "finish_round", "import_results": "import_event"}
+# workflow (finish_round, finish_event, import_event), so each sequence is written once.
+WORKFLOW_STEPS = {
+    "finalize_round": "finish_round",
+    "finish_tournament": "finish_event",
+    "import_results": "import_event",
+}
 CALLERS = [
     *sorted(VIEWS.rglob("*.py")),
     *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),
@@ -487,3 +496,69 @@ def test_views_and_commands_call_the_workflows_not_their_steps() -> None:
 def test_the_workflow_check_finds_a_step_called_from_a_view() -> None:
     probe = "round_service.finalize_round(rnd, by=who(request))\nimport_results(data, by='d')\n"
     assert len(workflow_steps_called(probe, "views/x.py")) == 2
+
+
+# One hand adapter: a hand's fields are spelled in tournaments/replay.py alone (the export,
+# the import, the tablet's hand list and the director's correction form go through it), so
+# a field one of them writes cannot be dropped by another (``defender_alone`` once was).
+REPLAY = ROOT / "tournaments" / "replay.py"
+
+
+def hand_spellings(source: str, name: str) -> set[str]:
+    """A ``HandEntry(...)`` call or a dict literal with a hand's keys."""
+    found = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "HandEntry":
+            found.add(f"{name}:{node.lineno}: HandEntry(...)")
+        if isinstance(node, ast.Dict):
+            keys = {k.value for k in node.keys if isinstance(k, ast.Constant)}
+            if {"maker_tricks", "renege_by"} <= keys:
+                found.add(f"{name}:{node.lineno}: a hand's dict")
+    return found
+
+
+def test_only_replay_spells_a_hands_fields() -> None:
+    found = set()
+    for path in app_sources():
+        if path != REPLAY and path.is_relative_to(ROOT / "tournaments"):
+            found |= hand_spellings(path.read_text(), path.relative_to(ROOT).as_posix())
+    assert not found
+
+
+def test_the_hand_spelling_check_finds_an_entry_and_a_dict() -> None:
+    probe = "e = HandEntry(number=1)\nj = {'outcome': o, 'maker_tricks': 3, 'renege_by': None}\n"
+    assert hand_spellings(probe, "x.py") == {"x.py:1: HandEntry(...)", "x.py:2: a hand's dict"}
+    assert hand_spellings(REPLAY.read_text(), "replay.py")
+
+
+# The README's layout table names folders and files a newcomer can open: every path in its
+# first column exists (a path that moved must move in the table too).
+README = ROOT / "README.md"
+
+
+def layout_paths(readme: str) -> list[str]:
+    """The paths of the layout table's first column; a bare name after a path names a file
+    beside the first (``forms.py`` after ``tournaments/forms.py``)."""
+    table = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+    paths = []
+    for line in table.splitlines():
+        if not line.startswith("| `"):
+            continue
+        names = [cell.strip("` ") for cell in line.split("|")[1].split(",")]
+        folder = names[0].rstrip("/").rpartition("/")[0]
+        for name in names:
+            paths.append(name if "/" in name or not folder else f"{folder}/{name}")
+    return paths
+
+
+def test_the_readmes_layout_names_paths_that_exist() -> None:
+    paths = layout_paths(README.read_text())
+    assert "tournaments/reads/" in paths and "tournaments/forms_tablet.py" in paths
+    assert [p for p in paths if not (ROOT / p).exists()] == []
+
+
+def test_the_layout_check_finds_a_path_that_is_gone() -> None:
+    probe = "## Layout\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+    paths = layout_paths(probe)
+    assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
+    assert not (ROOT / paths[0]).exists()

@@ -1,4 +1,4 @@
-"""Names as people read and type them: one fold (``services.names.fold``) for the search,
+"""Names as people read and type them: one fold (``names.fold``) for the search,
 the standings filter and the alphabetical order, and no other folding anywhere."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from tests.test_public_phones import event_after
 from tournaments.models import Player
+from tournaments.names import fold, sort_key
 from tournaments.reads.public import search_players
-from tournaments.services.names import fold, sort_key
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,7 +78,7 @@ def test_no_code_but_the_name_rule_folds_names_its_own_way():
     for folder in ("tournaments", "snowman", "bench"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             where = path.relative_to(ROOT).as_posix()
-            if "migrations" in path.parts or where == "tournaments/services/names.py":
+            if "migrations" in path.parts or where == "tournaments/names.py":
                 continue
             if where not in OWN_KEY and FOLDING.search(path.read_text()):
                 offenders.append(where)

@@ -162,7 +162,7 @@ def event(db):
 def recompute(t) -> dict[str, tuple[int | None, list[str]]]:
     """The prizes worked out again from the rows, independently of the rules module:
     every standing hand of a preliminary match, credited to the seat's holder then."""
-    from tournaments.services.standings import standings
+    from tournaments.reads.standings import standings
 
     rows = [r for rs in standings(t).values() for r in rs]
     ranked = {r.player.pk: r for r in rows if not r.player.withdrawn}
@@ -311,7 +311,7 @@ def test_while_standings_are_hidden_the_page_and_pdf_say_not_to_announce(
     from pypdf import PdfReader
 
     from tests.test_public_phones import event_after
-    from tournaments.services.visibility import of_event
+    from tournaments.reads.visibility import of_event
 
     t = event_after(make_tournament, 2, 4, hide_standings_last_rounds=2)
     assert of_event(t).hidden

@@ -15,6 +15,7 @@ from django.utils import timezone
 from tests.html import assert_in_html
 from tournaments.models import Match, Player, Round, Seating, SitOut, TableLink, Tournament
 from tournaments.reads import public as svc
+from tournaments.reads import standings as standing_reads
 from tournaments.services import rounds
 from tournaments.services import standings as standing_service
 from tournaments.services.players import set_withdrawn
@@ -238,7 +239,7 @@ def test_the_ledger_running_total_counts_sit_out_points_and_ends_at_the_standing
 ):
     t = event_after(make_tournament, 2, 3)
     p = sat_out_in_round_2(t)
-    row = next(r for r in standing_service.standings(t)[p.division] if r.player.pk == p.pk)
+    row = next(r for r in standing_reads.standings(t)[p.division] if r.player.pk == p.pk)
     assert row.sit_outs == 1 and row.by_round[2] > 0
     ledger = svc.ledger(t, p)
     out = next(line for line in ledger.lines if line.number == 2)
@@ -412,8 +413,8 @@ def test_standings_hide_on_every_public_endpoint_in_the_last_rounds(client, make
     # RULES.md §5: every reader shows the standings as they stood after round 3 (P - N),
     # marked, and no figure that counts round 4. (This test asserted no standings at all
     # while hidden, before §5 said what a hidden reader shows.)
-    frozen = standing_service.standings(t, through=3)
-    live = standing_service.standings(t)
+    frozen = standing_reads.standings(t, through=3)
+    live = standing_reads.standings(t)
     mover = Seating.objects.get(round=r4, table=1, position="N").player
     before = next(r for r in frozen[mover.division] if r.player.pk == mover.pk)
     after = next(r for r in live[mover.division] if r.player.pk == mover.pk)
@@ -522,7 +523,7 @@ def test_the_projector_and_the_phones_say_why_a_withdrawn_leader_is_not_in_the_f
 
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
-    leader = standing_service.standings(t)["A"][0].player
+    leader = standing_reads.standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
     standing_service.seed_final(t, by="test")
     line = f"Not in the final: {leader.name} (division A): withdrawn after round 1"
@@ -593,7 +594,7 @@ def test_a_finished_match_changes_the_standings_version(client, make_tournament)
 
 
 def queries(client, path: str, etag: str | None = None) -> int:
-    standing_service._ranked.clear()  # count a cold ranking every time
+    standing_reads._ranked.clear()  # count a cold ranking every time
     headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(path, **headers)

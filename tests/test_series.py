@@ -11,8 +11,9 @@ from pypdf import PdfReader
 from tournaments.domain.series import Finish, PointsTable, parse_place_points, series_standings
 from tournaments.models import PersonLink, Series
 from tournaments.reads.export import export_results
+from tournaments.reads.series import series_table
 from tournaments.services.results_import import import_results
-from tournaments.services.series import add_event, create_series, series_table
+from tournaments.services.series import add_event, create_series
 from tournaments.services.simulate import simulate
 
 PLACE = PointsTable("place", (10, 6, 3))

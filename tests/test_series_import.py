@@ -22,11 +22,11 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.reads.export import export_results
+from tournaments.reads.standings import standings
 from tournaments.services import results_import
 from tournaments.services.results_import import InvalidResults, import_results
 from tournaments.services.series import create_series
 from tournaments.services.simulate import simulate
-from tournaments.services.standings import standings
 
 pytestmark = pytest.mark.django_db
 
@@ -741,7 +741,7 @@ def test_the_export_and_the_import_map_hands_only_through_tournaments_replay():
     from pathlib import Path
 
     tournaments = Path(__file__).resolve().parent.parent / "tournaments"
-    for name in ("reads/export.py", "services/results_import.py"):
+    for name in ("reads/export.py", "results_file.py", "services/results_import.py"):
         assert hand_mappings((tournaments / name).read_text()) == [], name
     # The check finds what it forbids.
     probe = "HandEntry(number=1)\nx = {'maker_tricks': 3, 'renege_by': None}\n"

@@ -341,7 +341,7 @@ def win_final_game(final, game: int, maker: str):
 
 
 def test_undoing_a_finished_final_game_drops_the_empty_next_game(final_round):
-    from tournaments.services import standings
+    from tournaments.reads import standings
 
     t, final = final_round
     won = win_final_game(final, 1, "N")
@@ -352,7 +352,7 @@ def test_undoing_a_finished_final_game_drops_the_empty_next_game(final_round):
 
 
 def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_round):
-    from tournaments.services import standings
+    from tournaments.reads import standings
 
     t, final = final_round
     win_final_game(final, 1, "N")
@@ -435,7 +435,7 @@ def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_chan
     make_tournament, monkeypatch
 ):
     from tournaments.domain.standings import rank
-    from tournaments.services import standings
+    from tournaments.reads import standings
     from tournaments.services.players import edit_player, set_withdrawn
 
     t = make_tournament(2, preliminary_rounds=2, target=2)

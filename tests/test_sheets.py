@@ -19,10 +19,10 @@ from tournaments.models import Match, Player, Round, Seating, TableLink, Tournam
 from tournaments.pdf import standings as standings_pdf
 from tournaments.pdf.table_cards import draw_qr
 from tournaments.reads import sheets
+from tournaments.reads.standings import standings
 from tournaments.services.players import edit_player
 from tournaments.services.rounds import draw_first_round, revoke_link
 from tournaments.services.simulate import simulate
-from tournaments.services.standings import standings
 
 PRINTED = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 

@@ -563,18 +563,18 @@ def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_t
 
 
 def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tournament):
+    from tournaments.reads.tablet.state import table_seats
     from tournaments.services.simulate import Simulation
-    from tournaments.services.tablet import _seat_rows
 
     t = make_tournament(12)
     rnd = rounds.draw_first_round(t, by="test", seed=2)
     match = rnd.matches.get(table=5)
-    assert sorted(s.position for s in _seat_rows(match, None)) == ["E", "N", "S", "W"]
+    assert sorted(s.position for s in table_seats(match, None)) == ["E", "N", "S", "W"]
     sim = Simulation(12, seed=2)
     sim.tournament = t
     sim.play_round(rnd)
     nxt = rounds.seat_next_round(t, by="test")
-    rows = _seat_rows(match, nxt)
+    rows = table_seats(match, nxt)
     here = {s.player_id for s in rows if s.round_id == rnd.pk}
     upcoming = [s for s in rows if s.round_id == nxt.pk]
     assert len(here) == 4 and {s.player_id for s in upcoming} >= here

@@ -22,7 +22,7 @@ from tournaments.domain.hands import SEATS, Hand, Outcome, Seat, Team
 from tournaments.domain.match import InvalidMatch, Phase, PhasedHand, TimeCall, replay
 from tournaments.domain.rules import RuleSettings
 from tournaments.models import Tournament
-from tournaments.services.tablet.state import _rules_json
+from tournaments.reads.tablet.state import tablet_rules
 
 pytestmark = pytest.mark.browser
 
@@ -109,7 +109,7 @@ def cases() -> list[dict[str, Any]]:
     for name, (rules, final) in RULE_SETS.items():
         # The rules exactly as the server sends them to the tablet (state.json).
         fields = {f.name for f in Tournament._meta.fields}
-        rules_json = _rules_json(
+        rules_json = tablet_rules(
             Tournament(**{k: v for k, v in rules.as_dict().items() if k in fields}), final
         )
         target = rules.final_target if final else rules.target

@@ -13,6 +13,7 @@ from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
 from .ids import ID_MAX, parse_id
 from .models import Division, HandEntry, PrizeFigure, SeatPosition, Series, TeamChoice, Tournament
+from .names import clean_name, name_problem
 from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
@@ -111,9 +112,7 @@ class TournamentForm(forms.Form):
 
 
 def validate_player_name(value: str) -> None:
-    """The import's rule (services.players.name_problem), so the form refuses the same."""
-    from .services.players import clean_name, name_problem
-
+    """The import's rule (names.name_problem), so the form refuses the same."""
     problem = name_problem(clean_name(value))
     if problem:
         raise forms.ValidationError(problem[0].upper() + problem[1:] + ".")

@@ -2,7 +2,8 @@
 
 The results file (docs/results-format.md) writes and reads every hand field through
 ``HAND_FIELDS`` here, so a field the export writes cannot be dropped by the import
-again (``defender_alone`` once was, ``dealer_partner_ordered_up`` travelled neither way).
+again (``defender_alone`` once was, ``dealer_partner_ordered_up`` travelled neither way);
+the tablet's hand list spells the same fields through ``hand_fields_json``.
 """
 
 from __future__ import annotations
@@ -29,26 +30,48 @@ HAND_FIELDS = (
 )
 
 
+# The rules' hand as a row stores it (the columns ``hand_of`` reads).
+HAND_COLUMNS = (
+    "outcome",
+    "maker",
+    "alone",
+    "maker_tricks",
+    "renege_by",
+    "dealer_partner_ordered_up",
+    "defender_alone",
+)
+SEAT_COLUMNS = ("maker", "renege_by", "defender_alone")  # blank: no seat
+
+
+def hand_fields(entry: HandEntry) -> dict[str, Any]:
+    """The rules' hand of a row, as stored (a form's initial values)."""
+    return {name: getattr(entry, name) for name in HAND_COLUMNS}
+
+
+def hand_fields_json(entry: HandEntry) -> dict[str, Any]:
+    """The rules' hand of a row as JSON (a blank seat is null): the fields the tablet's
+    hand list and the results file share."""
+    return {
+        name: (value or None) if name in SEAT_COLUMNS else value
+        for name, value in hand_fields(entry).items()
+    }
+
+
 def hand_json(entry: HandEntry) -> dict[str, Any]:
-    """One standing hand as the results file holds it."""
+    """One standing hand as the results file holds it: a hand not played has no makers,
+    maker or tricks."""
     played = entry.outcome == HandEntry.Outcome.PLAYED
-    out = {
+    fields = {
+        **hand_fields_json(entry),
         "number": entry.number,
         "dealer": entry.dealer,
-        "outcome": entry.outcome,
         "makers": Seat(entry.maker).team.value if played else None,
-        "maker": entry.maker if played else None,
-        "alone": entry.alone,
-        "maker_tricks": entry.maker_tricks if played else None,
-        "renege_by": entry.renege_by or None,
-        "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
-        # The lone defender's seat, or null.
-        "defender_alone": entry.defender_alone or None,
         "phase": entry.phase,
         "points": {"NS": entry.points_ns, "EW": entry.points_ew},
     }
-    assert tuple(out) == HAND_FIELDS
-    return out
+    if not played:
+        fields |= {"maker": None, "maker_tricks": None}
+    return {name: fields[name] for name in HAND_FIELDS}
 
 
 def hand_of_json(h: dict[str, Any]) -> Hand:

@@ -16,8 +16,8 @@ from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
 from .models import Activity, Player
-from .services.players import attendance_state
-from .services.standings import StandingRow
+from .reads.players import attendance_state
+from .reads.standings import StandingRow
 
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 

@@ -23,8 +23,8 @@ from reportlab.platypus import (
 )
 
 from ..domain.hands import Seat, Team
+from ..names import sort_key
 from ..reads.sheets import Seated, SeatingSheet
-from ..services.names import sort_key
 from . import styles as st
 from .qr import QrFlowable
 

@@ -9,7 +9,7 @@ from django.utils import timezone
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..services.series import SeriesTable, describe
+from ..reads.series import SeriesTable, describe
 from . import styles as st
 
 

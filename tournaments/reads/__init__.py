@@ -1,1 +1,32 @@
-"""What pages, phones, sheets, the projector and the export read: no module here writes."""
+"""What pages, phones, sheets, the projector and the export read: no module here writes.
+
+The helpers below are the ones every reader (and every service) uses."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from ..models import Round, Tournament
+
+
+def current_round(tournament: Tournament) -> Round | None:
+    """The round being played or about to be: the highest-numbered one (the final once
+    it is seated), with its tournament loaded for the clock."""
+    return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
+
+
+def instant_of(value: object) -> datetime | None:
+    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
+    if value is None:
+        return None
+    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
+    if parsed is not None and timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, UTC)
+    return parsed
+
+
+def now_or(now: datetime | None) -> datetime:
+    return now if now is not None else timezone.now()

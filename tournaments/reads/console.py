@@ -17,17 +17,38 @@ from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Seating, TableLink, Tournament
-from ..services import current_round as current_round  # the name the public views import
-from ..services.device_health import DeviceView
-from ..services.names import sort_key
+from ..names import sort_key
 from ..services.play import round_clock, table_call, table_remaining
-from ..services.players import division_counts
-from ..services.standings import StandingRow, final_entries, standings
+from . import current_round as current_round  # the name the public views import
+from .players import division_counts
+from .standings import StandingRow, final_entries, standings
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)
 # A table that has not entered its first hand this long after the start is worth a look.
 SLOW_START_AFTER = timedelta(minutes=4)
+# At or below this, not charging: "low battery" on the board.
+LOW_BATTERY = 20
+
+
+@dataclass(frozen=True)
+class DeviceView:
+    """A table's device as the board shows it."""
+
+    seen_at: datetime | None
+    unsent: int | None
+    battery: int | None
+    charging: bool | None
+
+    def silent(self, now: datetime, after: timedelta, since: datetime | None) -> bool:
+        """Not heard from for ``after`` (counted from ``since``, the round's start, for a
+        device never heard from in it)."""
+        last = max((t for t in (self.seen_at, since) if t is not None), default=None)
+        return last is not None and now - last > after
+
+    @property
+    def low_battery(self) -> bool:
+        return self.battery is not None and self.battery <= LOW_BATTERY and not self.charging
 
 
 @dataclass(frozen=True)
@@ -138,7 +159,7 @@ class SeatFinder:
 
     @property
     def sort_name(self) -> tuple[str, str]:
-        """The name's place in every list a person reads (``services.names``)."""
+        """The name's place in every list a person reads (``tournaments.names``)."""
         return sort_key(self.name)
 
 

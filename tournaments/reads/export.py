@@ -10,7 +10,7 @@ from ..domain.rules import sit_out_points_setting
 from ..domain.standings import sit_out_lines
 from ..models import HandEntry, Match, Player, Round, Seating, SitOut, Substitution, Tournament
 from ..replay import hand_json as _hand
-from ..services.standings import StandingRow, champions, standings
+from .standings import StandingRow, champions, standings
 
 SCHEMA = "snowman.results/1"
 

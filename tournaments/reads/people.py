@@ -1,14 +1,17 @@
 """A person's page: every event they played, each match with partner and opponents, their
-record with and against each name (read only; ``services.people`` links and rates)."""
+record with and against each name; a person's rating and the divisions it suggests (read
+only; ``services.people`` links and rates)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from typing import cast
 
 from django.db.models import Q
 
 from ..domain.hands import Seat
+from ..domain.rating import PlayerId, Rating, split_divisions
 from ..models import (
     EventResult,
     HandEntry,
@@ -20,7 +23,8 @@ from ..models import (
     Seating,
     Tournament,
 )
-from ..services.standings import standings
+from ..names import sort_key
+from .standings import standings
 
 
 @dataclass
@@ -188,3 +192,47 @@ def person_page(person: Person) -> PersonPage:
         awards,
         penalties,
     )
+
+
+def rating_of(person: Person) -> Rating | None:
+    if person.rating_mu is None or person.rating_sigma is None:
+        return None
+    return Rating(person.rating_mu, person.rating_sigma, person.rating_matches)
+
+
+def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[int, str]:
+    """Player id -> suggested division for the players whose person has a rating."""
+    rated: dict[PlayerId, Rating] = {}
+    for player_id, mu, sigma, matches in (
+        PersonLink.objects.filter(player__tournament=tournament, person__rating_mu__isnull=False)
+        .order_by("player__name")
+        .values_list(
+            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
+        )
+    ):
+        # Filtered on a rating above, so both numbers are there.
+        rated[player_id] = Rating(cast(float, mu), cast(float, sigma), matches)
+    return {cast(int, pid): division for pid, division in split_divisions(rated, share_a).items()}
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    player: Player
+    rating: Rating | None
+    suggested: str | None
+
+
+def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[Suggestion]:
+    """Every player with their rating and suggested division (None when not rated)."""
+    suggested = suggested_divisions(tournament, share_a)
+    ratings = {
+        player_id: Rating(cast(float, mu), cast(float, sigma), matches)
+        for player_id, mu, sigma, matches in PersonLink.objects.filter(
+            player__tournament=tournament, person__rating_mu__isnull=False
+        ).values_list(
+            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
+        )
+    }
+    players = sorted(Player.objects.filter(tournament=tournament), key=lambda p: sort_key(p.name))
+    out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
+    return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))

@@ -14,8 +14,8 @@ from django.utils.translation import gettext as _
 
 from ..domain import prizes as rules
 from ..models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
-from ..services.standings import standings
-from ..services.visibility import of_event
+from .standings import standings
+from .visibility import of_event
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ If-None-Match gets 304 without any other work. Nothing per phone is stored. Stan
 are *hidden* during the last N preliminary rounds (docs/rules.md §5): from the moment round
 ``P - N + 1`` is seated until they are revealed, every public answer shows the totals and
 ranks as they stood after round ``P - N``, marked, and no figure of a hidden round, nor does
-its version move with one. Every reader here asks ``services.visibility``.
+its version move with one. Every reader here asks ``reads.visibility``.
 """
 
 from __future__ import annotations
@@ -30,18 +30,18 @@ from django.utils.translation import gettext_lazy as _lazy
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
-from ..services import current_round, instant_of
-from ..services.names import fold, sort_key
+from ..names import fold, sort_key
 from ..services.play import round_clock
-from ..services.standings import StandingRow, final_entries, final_progress
-from ..services.visibility import (
+from . import current_round, instant_of
+from .standings import StandingRow, final_entries, final_progress
+from .visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
     of_event,
     of_version_columns,
     visible_standings,
 )
-from ..services.visibility import Visibility as Visibility
+from .visibility import Visibility as Visibility
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60

@@ -37,9 +37,9 @@ from ..models import (
     Tournament,
 )
 from ..services import play as play_service
-from ..services import standings as standing_service
-from ..services.standings import FinalEntry
+from . import standings as standing_service
 from .console import Finalist, TableRow, finalists, seating_tables
+from .standings import FinalEntry
 
 RoundKind = Round.Kind
 # The two sides of a table (the rules' Team), for the views, which import no rules.

@@ -16,9 +16,10 @@ from datetime import datetime
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
-from ..services import current_round, now_or, table_codes
-from ..services.names import sort_key as sort_key  # also read by the seating PDF's tests
-from ..services.standings import StandingRow, final_entries, final_progress, final_round, standings
+from ..names import sort_key as sort_key  # also read by the seating PDF's tests
+from ..services import table_codes
+from . import current_round, now_or
+from .standings import StandingRow, final_entries, final_progress, final_round, standings
 
 
 @dataclass(frozen=True)

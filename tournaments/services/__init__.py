@@ -6,54 +6,19 @@ Views, admin actions and management commands call these functions and nothing el
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from django.db.models import QuerySet
-from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
-from ..models import Activity, Match, Round, Tournament
+from ..errors import BadRequest as BadRequest  # the services' refusals, named here too
+from ..errors import Conflict as Conflict
+from ..errors import NotFound as NotFound
+from ..errors import ServiceError as ServiceError
+from ..models import Activity, Match, Tournament
+from ..reads import now_or as now_or
 from . import compiled
-
-
-class ServiceError(Exception):
-    """A refusal with a message for the person who asked; nothing was changed.
-
-    ``status`` is the HTTP status a JSON endpoint answers it with: a well-formed request
-    refused by the rules or the state of things is 422 (an invalid POST re-renders with
-    422 too), a clash with another client 409, a body no client could send 400."""
-
-    status = 422
-
-    def __init__(self, message: str) -> None:
-        self.message = message
-        super().__init__(message)
-
-
-class Conflict(ServiceError):
-    """The request clashes with what another client already recorded."""
-
-    status = 409
-
-
-class NotFound(ServiceError):
-    """What the request names does not exist (an unknown table link)."""
-
-    status = 404
-
-
-class BadRequest(ServiceError):
-    """A body no client of ours could have sent (not JSON, not a JSON object)."""
-
-    status = 400
-
-
-def current_round(tournament: Tournament) -> Round | None:
-    """The round being played or about to be: the highest-numbered one (the final once
-    it is seated), with its tournament loaded for the clock."""
-    return Round.objects.select_related("tournament").filter(tournament=tournament).newest()
 
 
 def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:
@@ -84,20 +49,6 @@ def locking_matches() -> QuerySet[Match]:
 
 def lock_match(match: Match) -> Match:
     return locking_matches().get(pk=match.pk)
-
-
-def instant_of(value: object) -> datetime | None:
-    """A timestamp column read by a raw cursor (SQLite answers text, PostgreSQL datetimes)."""
-    if value is None:
-        return None
-    parsed = value if isinstance(value, datetime) else parse_datetime(str(value))
-    if parsed is not None and timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, UTC)
-    return parsed
-
-
-def now_or(now: datetime | None) -> datetime:
-    return now if now is not None else timezone.now()
 
 
 def log(

@@ -22,8 +22,6 @@ from .kiosk import update_device_settings
 # ``silent_after_seconds``, at least 30 s, 60 by default) must be above it plus
 # one poll (3 s).
 REPORT_EVERY = timedelta(seconds=20)
-# At or below this, not charging: "low battery" on the board.
-LOW_BATTERY = 20
 
 
 @dataclass(frozen=True)
@@ -63,26 +61,6 @@ def report(link_id: int, device: int, health: Health, now: datetime) -> None:
         battery=health.battery,
         charging=health.charging,
     )
-
-
-@dataclass(frozen=True)
-class DeviceView:
-    """A table's device as the board shows it."""
-
-    seen_at: datetime | None
-    unsent: int | None
-    battery: int | None
-    charging: bool | None
-
-    def silent(self, now: datetime, after: timedelta, since: datetime | None) -> bool:
-        """Not heard from for ``after`` (counted from ``since``, the round's start, for a
-        device never heard from in it)."""
-        last = max((t for t in (self.seen_at, since) if t is not None), default=None)
-        return last is not None and now - last > after
-
-    @property
-    def low_battery(self) -> bool:
-        return self.battery is not None and self.battery <= LOW_BATTERY and not self.charging
 
 
 def set_silent_after(tournament: Tournament, seconds: int, *, by: str) -> None:

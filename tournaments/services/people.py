@@ -15,7 +15,6 @@ from __future__ import annotations
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import cast
 
@@ -24,11 +23,8 @@ from django.db.models import Q
 
 from ..domain.rating import (
     MatchResult,
-    PlayerId,
-    Rating,
     Ratings,
     RatingSettings,
-    split_divisions,
 )
 from ..models import (
     Match,
@@ -36,13 +32,11 @@ from ..models import (
     PersonEvent,
     PersonLink,
     PersonProposal,
-    Player,
     Round,
     Seating,
     Tournament,
 )
 from . import ServiceError, now_or
-from .names import sort_key
 
 CLOSE = 85.0
 # pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).
@@ -277,47 +271,3 @@ def recompute_ratings(settings: RatingSettings | None = None) -> int:
             rows,
         )
     return len(history)
-
-
-def rating_of(person: Person) -> Rating | None:
-    if person.rating_mu is None or person.rating_sigma is None:
-        return None
-    return Rating(person.rating_mu, person.rating_sigma, person.rating_matches)
-
-
-def suggested_divisions(tournament: Tournament, share_a: float = 0.5) -> dict[int, str]:
-    """Player id -> suggested division for the players whose person has a rating."""
-    rated: dict[PlayerId, Rating] = {}
-    for player_id, mu, sigma, matches in (
-        PersonLink.objects.filter(player__tournament=tournament, person__rating_mu__isnull=False)
-        .order_by("player__name")
-        .values_list(
-            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
-        )
-    ):
-        # Filtered on a rating above, so both numbers are there.
-        rated[player_id] = Rating(cast(float, mu), cast(float, sigma), matches)
-    return {cast(int, pid): division for pid, division in split_divisions(rated, share_a).items()}
-
-
-@dataclass(frozen=True)
-class Suggestion:
-    player: Player
-    rating: Rating | None
-    suggested: str | None
-
-
-def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[Suggestion]:
-    """Every player with their rating and suggested division (None when not rated)."""
-    suggested = suggested_divisions(tournament, share_a)
-    ratings = {
-        player_id: Rating(cast(float, mu), cast(float, sigma), matches)
-        for player_id, mu, sigma, matches in PersonLink.objects.filter(
-            player__tournament=tournament, person__rating_mu__isnull=False
-        ).values_list(
-            "player_id", "person__rating_mu", "person__rating_sigma", "person__rating_matches"
-        )
-    }
-    players = sorted(Player.objects.filter(tournament=tournament), key=lambda p: sort_key(p.name))
-    out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
-    return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))

@@ -36,9 +36,9 @@ from ..domain.match import (
 )
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
+from ..reads.handtext import awards_text
 from ..replay import entry_of, hand_of
 from . import Conflict, ServiceError, compiled, given_reason, locking_matches, log, now_or
-from .handtext import awards_text
 from .substitutions import attribute as attribute_substitutions
 
 

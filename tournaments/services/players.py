@@ -2,42 +2,20 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Q
 from django.utils import timezone
 
-from ..models import Division, Player, Round, Seating, SitOut, Tournament
+from ..models import Division, Player, Round, Seating, Tournament
+from ..names import clean_name, name_problem, sort_key
+from ..reads.people import division_suggestions
+from ..reads.players import ImportReport, parse_players_csv
 from . import ServiceError, log, now_or
 from .linking import link_players
-from .names import sort_key
-from .people import division_suggestions
 from .rounds import discard_unstarted_round
-
-NAME_MAX: int = Player._meta.get_field("name").max_length or 80
-
-
-def clean_name(name: str) -> str:
-    return " ".join(name.split())
-
-
-def name_problem(name: str) -> str | None:
-    """Why a player's name (after ``clean_name``) is refused, or None: one rule for the
-    register and edit forms and the CSV import alike."""
-    if not name:
-        return "the name is empty"
-    if len(name) > NAME_MAX:
-        return f"the name is longer than {NAME_MAX} characters"
-    if not name.isprintable():
-        # Control characters and invisible format characters (a right-to-left override
-        # would show a name reversed on every sheet and screen).
-        return "the name contains control or invisible formatting characters"
-    return None
 
 
 def check_player(
@@ -226,120 +204,6 @@ ATTENDANCE = {
 }
 
 
-def attendance(tournament: Tournament) -> dict[int, str]:
-    """Each player's attendance state now (§6), in one pass over three small queries."""
-    last = Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY).newest()
-    seated: set[int] = set()
-    sat_out: set[int] = set()
-    if last is not None:
-        seated = set(Seating.objects.filter(round=last).values_list("player_id", flat=True))
-        sat_out = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
-    states = {}
-    for pk, checked_in, withdrawn, house in Player.objects.filter(
-        tournament=tournament
-    ).values_list("pk", "checked_in", "withdrawn", "house"):
-        states[pk] = attendance_state(
-            checked_in=checked_in,
-            withdrawn=withdrawn,
-            house=house,
-            seated=pk in seated,
-            sat_out=pk in sat_out,
-            drawn=last is not None,
-        )
-    return states
-
-
-def attendance_state(
-    *, checked_in: bool, withdrawn: bool, house: bool, seated: bool, sat_out: bool, drawn: bool
-) -> str:
-    if withdrawn:
-        return "withdrawn"
-    if seated:
-        return "seated"
-    if house:
-        return "house"
-    if sat_out:
-        return "sat_out"
-    if not checked_in:
-        return "registered"
-    return "waiting" if drawn else "checked_in"
-
-
-@dataclass
-class ImportRow:
-    line: int
-    name: str
-    division: str
-
-
-@dataclass
-class ImportReport:
-    rows: list[ImportRow] = field(default_factory=list)
-    errors: list[tuple[int, str]] = field(default_factory=list)
-    # The cells of every line as read, so a preview can show a bad line as written.
-    cells: dict[int, list[str]] = field(default_factory=dict)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors and bool(self.rows)
-
-    def error_text(self) -> str:
-        return "\n".join(f"line {line}: {message}" for line, message in self.errors)
-
-
-def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport:
-    """Check every line of a ``name,division`` file; nothing is written."""
-    report = ImportReport()
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            report.errors.append((0, "The file is not UTF-8 text; save it as CSV UTF-8."))
-            return report
-    data = data.lstrip("\ufeff")
-    existing = {
-        n.casefold()
-        for n in Player.objects.filter(tournament=tournament).values_list("name", flat=True)
-    }
-    seen: dict[str, int] = {}
-    try:
-        lines = list(csv.reader(io.StringIO(data, newline="")))
-    except csv.Error as exc:
-        report.errors.append((0, f"The file is not valid CSV: {exc}"))
-        return report
-    for number, cells in enumerate(lines, start=1):
-        if not cells or all(not c.strip() for c in cells):
-            continue
-        if number == 1 and [c.strip().lower() for c in cells[:2]] == ["name", "division"]:
-            continue
-        report.cells[number] = cells
-        if len(cells) != 2:
-            report.errors.append(
-                (number, f"expected 2 columns (name,division), found {len(cells)}.")
-            )
-            continue
-        name, division = clean_name(cells[0]), cells[1].strip().upper()
-        problems = []
-        problem = name_problem(name)
-        if problem:
-            problems.append(problem)
-        if division not in Division.values:
-            problems.append(f"division must be A or B, not {division or 'empty'!r}")
-        key = name.casefold()
-        if name and key in existing:
-            problems.append(f"{name} is already registered")
-        elif name and key in seen:
-            problems.append(f"{name} is also on line {seen[key]}")
-        if problems:
-            report.errors.append((number, "; ".join(problems) + "."))
-        else:
-            seen[key] = number
-            report.rows.append(ImportRow(number, name, division))
-    if not report.rows and not report.errors:
-        report.errors.append((0, "The file has no players."))
-    return report
-
-
 def import_players(
     tournament: Tournament,
     data: bytes | str,
@@ -369,22 +233,6 @@ def import_players(
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))
     return report
-
-
-def division_counts(tournament: Tournament) -> dict[str, dict[str, int]]:
-    """Registered, checked-in (and not withdrawn) players per division."""
-    rows = (
-        Player.objects.filter(tournament=tournament, house=False)
-        .values("division")
-        .annotate(
-            registered=Count("id", filter=Q(withdrawn=False)),
-            checked_in=Count("id", filter=Q(checked_in=True, withdrawn=False)),
-        )
-    )
-    counts = {d: {"registered": 0, "checked_in": 0} for d in Division.values}
-    for row in rows:
-        counts[row["division"]] = {"registered": row["registered"], "checked_in": row["checked_in"]}
-    return counts
 
 
 def apply_suggestions(

@@ -3,7 +3,6 @@ finalize, and seating the next round by rotation."""
 
 from __future__ import annotations
 
-import hashlib
 import random
 import secrets
 from collections.abc import Collection, Iterable, Sequence
@@ -13,19 +12,14 @@ from typing import cast
 
 from django.db import transaction
 
-from ..domain.hands import Seat, Team
 from ..domain.seating import (
     FirstRoundRemedy,
-    NextSeating,
     PlayerId,
     SeatingError,
-    TableResult,
     TableSeating,
-    Waiting,
     draw,
     draw_with_remedy,
     first_round_remedies,
-    seat_with_holes,
     swap,
 )
 from ..models import (
@@ -39,9 +33,9 @@ from ..models import (
     TableLink,
     Tournament,
 )
+from ..reads.rounds import fingerprint, plan_next_round, seating_of
 from . import ServiceError, lock_match, log, now_or, table_codes
 from .backup import backup_after_finalize
-from .names import sort_key
 from .play import observe_call, round_clock
 
 
@@ -53,14 +47,6 @@ def _lock_round(rnd: Round) -> Round:
     # of=("self",): on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
     # row, serialising every write of the event behind it.
     return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=rnd.pk)
-
-
-def seating_of(rnd: Round) -> list[TableSeating]:
-    tables = Seating.objects.filter(round=rnd).by_table("player_id")
-    return [
-        TableSeating(t, {Seat(position): pid for position, (pid,) in seats.items()})
-        for t, seats in sorted(tables.items())
-    ]
 
 
 def seat_rows(
@@ -184,43 +170,6 @@ def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
     ).values_list("division", flat=True):
         counts[division] += 1
     return first_round_remedies(counts["A"], counts["B"])
-
-
-@dataclass(frozen=True)
-class SitOutProposal:
-    """The sit-out remedy of round 1 as the draw page shows it: the lot's proposal for a
-    seed, and every player the director may choose instead (of a division that has
-    players over, by name)."""
-
-    remedy: FirstRoundRemedy
-    seed: int
-    proposed: frozenset[int]
-    candidates: dict[str, list[Player]]
-
-
-def sit_out_proposal(tournament: Tournament, seed: int | None = None) -> SitOutProposal | None:
-    """Who the lot has sit out of round 1 with ``seed`` (a new one when None; None when
-    no sit-out remedy applies); drawing with the same seed and no choice seats exactly
-    this."""
-    seed = seed if seed is not None else secrets.randbits(48)
-    players = list(
-        Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False, house=False)
-    )
-    a_ids = [p.pk for p in players if p.division == "A"]
-    b_ids = [p.pk for p in players if p.division == "B"]
-    remedy = next(
-        (r for r in first_round_remedies(len(a_ids), len(b_ids)) if r.kind == "sit-out"), None
-    )
-    if remedy is None:
-        return None
-    _, proposed = draw_with_remedy(a_ids, b_ids, random.Random(seed), remedy)
-    over = {"A": remedy.sit_out_a, "B": remedy.sit_out_b}
-    candidates = {
-        d: sorted((p for p in players if p.division == d), key=lambda p: sort_key(p.name))
-        for d in "AB"
-        if over[d]
-    }
-    return SitOutProposal(remedy, seed, frozenset(cast(int, p) for p in proposed), candidates)
 
 
 def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
@@ -572,93 +521,6 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
     return rnd
 
 
-@dataclass(frozen=True)
-class NextRoundPlan:
-    """The next round as it would be seated, for the preview and the confirm (§6)."""
-
-    number: int
-    seating: NextSeating
-    proposed_close: list[int]
-    names: dict[int, str]
-    house: set[int]
-    waiting: int
-    holes: int
-
-    @property
-    def plain(self) -> bool:
-        """Nothing but the rotation: no hole, no waiting player, no closed table."""
-        s = self.seating
-        return not (s.changes or s.closed or s.sit_outs)
-
-
-def _last_finished(tournament: Tournament) -> Round:
-    last = tournament.rounds.newest()
-    if last is None:
-        raise ServiceError("Draw round 1 first.")
-    if last.kind != Round.Kind.PRELIMINARY or last.number >= tournament.preliminary_rounds:
-        raise ServiceError("All preliminary rounds are seated.")
-    if last.status != Round.Status.FINISHED:
-        raise ServiceError(f"Finalize {last} first.")
-    return last
-
-
-def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) -> NextRoundPlan:
-    """Compute the next round's seating without writing anything."""
-    last = _last_finished(tournament)
-    seating = {t.table: t for t in seating_of(last)}
-    winners = dict(last.matches.filter(game=1).values_list("table", "winner"))
-    results = [TableResult(seating[t], Team(winners[t])) for t in sorted(seating)]
-    people = list(
-        Player.objects.filter(tournament=tournament).values_list(
-            "pk", "name", "division", "checked_in", "withdrawn", "house", "checked_in_at"
-        )
-    )
-    seated = {pid for t in seating.values() for pid in t.seats.values()}
-    sat_out_last = set(SitOut.objects.filter(round=last).values_list("player_id", flat=True))
-    counts: dict[PlayerId, int] = {}
-    for pid in SitOut.objects.filter(round__tournament=tournament).values_list(
-        "player_id", flat=True
-    ):
-        counts[pid] = counts.get(pid, 0) + 1
-    withdrawn = {pk for pk, _, _, _, w, _, _ in people if w}
-    house_ids = {pk for pk, _, _, _, _, h, _ in people if h}
-    waiting = [
-        # Last round's sit-outs are first in line; then by the time of check-in.
-        Waiting(pk, d, -1.0 if pk in sat_out_last else (at.timestamp() if at else 0.0))
-        for pk, _, d, checked, w, h, at in people
-        if checked and not w and not h and pk not in seated
-    ]
-    house = sorted(pk for pk in house_ids if pk not in withdrawn and pk not in seated)
-
-    def seat(close: Sequence[int] | None) -> NextSeating:
-        return seat_with_holes(
-            results,
-            withdrawn=withdrawn,
-            waiting=waiting,
-            house=house,
-            sit_outs_so_far=counts,
-            lot_seed=tournament.lot_seed + last.number,
-            close=close,
-            house_seated=house_ids & seated,
-        )
-
-    try:
-        proposal = seat(None)
-        chosen = proposal if close is None else seat(close)
-    except SeatingError as exc:
-        raise ServiceError(str(exc)) from exc
-    holes = sum(1 for t in seating.values() for pid in t.seats.values() if pid in withdrawn)
-    return NextRoundPlan(
-        number=last.number + 1,
-        seating=chosen,
-        proposed_close=proposal.closed,
-        names={pk: name for pk, name, *_ in people},
-        house=house_ids,
-        waiting=len(waiting),
-        holes=holes,
-    )
-
-
 def seat_next_round(
     tournament: Tournament,
     *,
@@ -699,21 +561,6 @@ def seat_next_round(
             lines.append("sitting out: " + ", ".join(name(p) for p in plan.seating.sit_outs))
         log(tournament, by, "seat", "; ".join(lines) + ".", at=now)
     return rnd
-
-
-def fingerprint(plan: NextRoundPlan) -> str:
-    """A short digest of a planned seating: equal plans, equal fingerprints."""
-    text = repr(
-        (
-            [
-                (t.table, sorted((s.value, p) for s, p in t.seats.items()))
-                for t in plan.seating.tables
-            ],
-            sorted(cast(list[int], plan.seating.sit_outs)),
-            plan.seating.closed,
-        )
-    )
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def revoke_link(

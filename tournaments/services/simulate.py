@@ -31,9 +31,10 @@ from ..domain.hands import SEATS, Seat
 from ..domain.seating import SEAT_DIVISION
 from ..domain.simulation import Mess, hand_duration, plan_mess, random_hand
 from ..models import HandEntry, Match, Player, Round, Seating, Tournament
+from ..reads.substitutions import substitutes_for
 from . import play, rounds, standings
 from . import players as player_service
-from .substitutions import Signed, substitute, substitutes_for
+from .substitutions import Signed, substitute
 from .tournaments import create_tournament
 
 FIRST = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django import template
 
 from ..models import Match, Player, Round, Seating, SitOut, Tournament
-from ..services.substitutions import substitutes_for, substitution_lines
+from ..reads.substitutions import substitutes_for, substitution_lines
 
 register = template.Library()
 

@@ -1,11 +1,11 @@
-"""The director's hand logs: a hand in words (``services.handtext``)."""
+"""The director's hand logs: a hand in words (``reads.handtext``)."""
 
 from __future__ import annotations
 
 from django import template
 
 from ..models import HandEntry
-from ..services.handtext import describe
+from ..reads.handtext import describe
 
 register = template.Library()
 

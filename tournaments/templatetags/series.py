@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from ..services.series import SeriesRow
+from ..reads.series import SeriesRow
 
 register = template.Library()
 

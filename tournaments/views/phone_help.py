@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
+from ..reads import help_requests as help_reads
 from ..reads import queries
 from ..services import NotFound, ServiceError, help_requests
 
@@ -32,15 +33,15 @@ def help_state(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     if t is None:
         return _error("No such event.", 404)
     try:
-        seat = help_requests.phone_seat(t, player)
+        seat = help_reads.phone_seat(t, player)
     except NotFound as exc:
         return _error(exc.message, 404)
     found = (
-        help_requests.table_request(t.pk, seat.table, timezone.now())
+        help_reads.table_request(t.pk, seat.table, timezone.now())
         if seat.table is not None
         else None
     )
-    return JsonResponse({"table": seat.table, "help": help_requests.request_json(found)})
+    return JsonResponse({"table": seat.table, "help": help_reads.request_json(found)})
 
 
 @require_POST
@@ -64,6 +65,6 @@ def call(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     except ServiceError as exc:
         return _error(exc.message, exc.status)
     return JsonResponse(
-        {"help": help_requests.request_json(raised.request), "duplicate": raised.duplicate},
+        {"help": help_reads.request_json(raised.request), "duplicate": raised.duplicate},
         status=200 if raised.duplicate else 201,
     )

@@ -37,6 +37,7 @@ from snowman.throttle import client_ip
 
 from .. import forms_tablet as forms
 from ..forms import TableCodeForm
+from ..reads import help_requests as help_reads
 from ..services import (
     BadRequest,
     Conflict,
@@ -213,7 +214,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
         "tablet/table.html",
         {
             "scope": scope,
-            "help_words": json.dumps(help_requests.tablet_words()),
+            "help_words": json.dumps(help_reads.tablet_words()),
             "health_every": device_health.REPORT_EVERY // timedelta(seconds=1),
             "kiosk": scope.tournament.kiosk,
         },
@@ -349,7 +350,7 @@ def call_director(
         response["Retry-After"] = str(exc.retry_after)
         return response
     return JsonResponse(
-        {"help": help_requests.request_json(raised.request), "duplicate": raised.duplicate},
+        {"help": help_reads.request_json(raised.request), "duplicate": raised.duplicate},
         status=200 if raised.duplicate else 201,
     )
 
@@ -384,8 +385,8 @@ def help_state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     """The table's call for the director: read on load, after a full state read, and every
     poll while a call is open (so only the tables that called ask)."""
     now = timezone.now()
-    found = help_requests.table_request(scope.tournament_id, scope.table, now)
-    return JsonResponse({"help": help_requests.request_json(found)})
+    found = help_reads.table_request(scope.tournament_id, scope.table, now)
+    return JsonResponse({"help": help_reads.request_json(found)})
 
 
 @require_GET

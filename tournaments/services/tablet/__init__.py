@@ -1,17 +1,13 @@
-"""The scorekeeper's tablet, split by job:
-
-- ``link``: table links, the table session's cookie and the link-is-live SQL;
-- ``lookup``: which match a table's request acts on;
-- ``actions``: what a table does (record, undo, first dealer, answer, confirm);
-- ``state``: the table's state as JSON;
-- ``version``: whether the state changed, in one query (the conditional read).
+"""The scorekeeper's tablet: what a table does is ``actions`` (record, undo, first dealer,
+answer, confirm, and the note of its contact); what it reads is ``reads.tablet`` (the link
+and session, which match a request acts on, the state as JSON and whether it changed).
 
 The requests' shape is checked at the view's edge by ``tournaments.forms_tablet``; every
-change goes through ``services.play``. The names the views use are importable from here.
+change goes through ``services.play``. The names the tablet's views use are importable
+from here, the tablet's face.
 """
 
-from .actions import answer_call, confirm, first_dealer, record, undo
-from .link import (
+from ...reads.tablet.link import (
     COOKIE,
     COOKIE_SALT,
     REPLACED,
@@ -26,12 +22,12 @@ from .link import (
     session_value,
     taken_over,
 )
-from .lookup import TableRounds, match_for, named_match, table_rounds
-from .state import _seat_rows, entry_json, state_after_hand, table_state
-from .version import TableVersion, note_contact, table_version
+from ...reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
+from ...reads.tablet.state import entry_json, state_after_hand, table_state
+from ...reads.tablet.version import TableVersion, table_version
+from .actions import answer_call, confirm, first_dealer, note_contact, record, undo
 
 __all__ = [
-    "_seat_rows",
     "COOKIE",
     "COOKIE_SALT",
     "REPLACED",

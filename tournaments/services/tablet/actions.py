@@ -1,5 +1,6 @@
 """What a table does: record a hand, set the first dealer, undo, answer the time call,
-confirm or dispute the result.
+confirm or dispute the result; and the note that it was in contact (a poll answered 304
+writes it here, not in the read that answered).
 
 The requests arrive checked for shape by their forms (``tournaments.forms_tablet``);
 every change goes through ``services.play``. Recording and undoing name their match and
@@ -15,9 +16,10 @@ from datetime import datetime
 
 from ...domain.hands import Hand, Seat
 from ...models import Match, Seating
+from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
+from ...reads.tablet.lookup import match_for, named_match
+from ...reads.tablet.version import TableVersion
 from .. import ServiceError, play
-from .link import Forbidden, TableScope, live_link, refusal
-from .lookup import match_for, named_match
 
 
 @contextmanager
@@ -119,3 +121,9 @@ def confirm(
     if not agree and not note:
         raise ServiceError("Say what is wrong, so the director can look at it.")
     return play.confirm_match(match, agree=agree, by=by, note=note, answers=answers, now=now)
+
+
+def note_contact(version: TableVersion, now: datetime) -> None:
+    """A tablet answered 304 is in contact too (at most once a ``play.CONTACT_EVERY``)."""
+    if version.match_id is not None and play.contact_due(version.last_contact_at, now):
+        Match.objects.filter(pk=version.match_id).update(last_contact_at=now)

@@ -17,6 +17,7 @@ from ...forms import (
     ReopenForm,
 )
 from ...reads import queries
+from ...reads import visibility as visibility_reads
 from ...reads.console import (
     board_summary,
     clock_view,
@@ -24,7 +25,7 @@ from ...reads.console import (
 )
 from ...services import ServiceError
 from ...services import rounds as round_service
-from ...services import visibility as visibility_service
+from ...services import standings as standing_service
 from .common import (
     director_required,
     round_or_404,
@@ -81,7 +82,7 @@ def _console(
         extended=facts.extended,
         reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if facts.reopenable else None,
         # The newest round's console offers to reveal hidden standings (§5).
-        standings_hidden=facts.later is None and visibility_service.of_event(t, rnd).hidden,
+        standings_hidden=facts.later is None and visibility_reads.of_event(t, rnd).hidden,
     )
     return render(request, "director/rounds/console.html", context, status=status)
 
@@ -121,7 +122,7 @@ def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Show the hidden standings to the players now (§5), before the final seeds them."""
     rnd = round_or_404(tournament_or_404(slug), number)
     try:
-        visibility_service.reveal(rnd.tournament, by=who(request))
+        standing_service.reveal(rnd.tournament, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)

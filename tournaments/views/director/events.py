@@ -10,8 +10,8 @@ from django.views.decorators.http import require_http_methods
 from ...forms import TournamentForm
 from ...reads import queries
 from ...reads.console import readiness
+from ...reads.standings import champions
 from ...services import ServiceError
-from ...services.standings import champions
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
 from .common import (
     desk_required,

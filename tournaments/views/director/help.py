@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from ...reads import help_requests as help_reads
 from ...roles import RUN
 from ...services import Conflict, ServiceError, help_requests
 from .common import HtmxRequest, can, desk_required, director_required, tournament_or_404, who
@@ -21,7 +22,7 @@ def _context(request: HttpRequest, slug: str) -> dict[str, object]:
     t = tournament_or_404(slug)
     return {
         "tournament": t,
-        "open_requests": help_requests.open_requests(t),
+        "open_requests": help_reads.open_requests(t),
         # The desk sees who is waiting; the director answers.
         "may_answer": can(request.user, RUN),
     }
@@ -38,7 +39,7 @@ def banner(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def page(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, slug)
-    context["log"] = help_requests.request_log(context["tournament"])  # type: ignore[arg-type]
+    context["log"] = help_reads.request_log(context["tournament"])  # type: ignore[arg-type]
     return render(request, "director/help/page.html", context)
 
 
@@ -74,5 +75,5 @@ def answer(request: HtmxRequest, slug: str, pk: int, action: str) -> HttpRespons
     context["error"] = error
     if request.htmx:
         return render(request, "director/help/_banner.html", context, status=status)
-    context["log"] = help_requests.request_log(t)
+    context["log"] = help_reads.request_log(t)
     return render(request, "director/help/page.html", context, status=status)

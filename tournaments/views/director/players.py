@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from ...forms import HouseForm, ImportForm, PlayerForm
+from ...reads import players as player_reads
 from ...reads import queries
 from ...reads.console import readiness
 from ...services import ServiceError
@@ -247,7 +248,7 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Imported {len(report.rows)} players.")
             return redirect("director:players", t.slug)
     else:
-        report = player_service.parse_players_csv(t, text)
+        report = player_reads.parse_players_csv(t, text)
     # One list in file order: the good lines and, in place, what is wrong with the others.
     lines = sorted(
         [(r.line, r.name, r.division, "") for r in report.rows]

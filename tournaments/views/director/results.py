@@ -15,10 +15,10 @@ from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
 from ...ids import parse_id
 from ...reads import queries
+from ...reads import standings as standing_reads
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
-from ...services.backup import backup_after_finalize
 from ...tables import ActivityTable, StandingsTable
 from .common import (
     director_required,
@@ -39,7 +39,7 @@ STANDINGS_PER_PAGE = 50
 
 
 def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, StandingsTable]:
-    rows = standing_service.standings(t)
+    rows = standing_reads.standings(t)
     tables = {}
     for d in ("A", "B"):
         table = StandingsTable(rows[d], t.preliminary_rounds, prefix=f"{d.lower()}-")
@@ -59,7 +59,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": t,
             "tables": tables,
             "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
-            "never_played": standing_service.never_played(t),
+            "never_played": standing_reads.never_played(t),
             "pdf": {
                 d: [
                     (
@@ -79,7 +79,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     t = tournament_or_404(slug)
     if division not in ("A", "B"):
         raise Http404("No such division.")
-    rows = standing_service.standings(t)[division]
+    rows = standing_reads.standings(t)[division]
     response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
     writer.writerow(
@@ -269,8 +269,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(slug)
 
     def act() -> None:
-        standing_service.finish_tournament(t, by=who(request))
-        backup_after_finalize("finish")  # never raises: a failed backup is logged
+        standing_service.finish_event(t, by=who(request))
 
     return _final_step(request, t, act, "The tournament is finished.")
 

@@ -18,17 +18,18 @@ from ...forms import (
     SwapForm,
 )
 from ...ids import parse_id
+from ...names import sort_key
 from ...reads import queries
+from ...reads import rounds as round_reads
 from ...reads.console import (
     find_your_seat,
     seating_tables,
 )
+from ...reads.players import division_counts
+from ...reads.rounds import fingerprint
 from ...roles import RUN
 from ...services import ServiceError
 from ...services import rounds as round_service
-from ...services.names import sort_key
-from ...services.players import division_counts
-from ...services.rounds import fingerprint
 from ...tables import SeatFinderTable
 from .board import _console
 from .common import (
@@ -276,13 +277,13 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"{nxt} seated.")
             return redirect("director:seating", t.slug, nxt.number)
     try:
-        plan = round_service.plan_next_round(t, close)
+        plan = round_reads.plan_next_round(t, close)
         error = None
     except ServiceError as exc:
         plan, error, status = None, exc.message, 422
         if close is not None:
             try:
-                plan = round_service.plan_next_round(t)
+                plan = round_reads.plan_next_round(t)
             except ServiceError:
                 plan = None
     return render(
@@ -296,7 +297,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
 def _preview_context(
     request: HttpRequest,
     t: Tournament,
-    plan: round_service.NextRoundPlan | None,
+    plan: round_reads.NextRoundPlan | None,
     error: str | None,
     close: list[int] | None,
 ) -> dict[str, object]:
@@ -384,7 +385,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
             return redirect("director:seating", t.slug, rnd.number)
     counts = division_counts(t)
-    proposal = round_service.sit_out_proposal(t, seed)
+    proposal = round_reads.sit_out_proposal(t, seed)
     return render(
         request,
         "director/rounds/remedy.html",

@@ -17,7 +17,9 @@ from ...forms import AddEventForm, IdField, SeriesForm
 from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
 from ...pdf.styles import DEFAULT_PAPER, PAPERS
+from ...reads import people as people_reads
 from ...reads import queries
+from ...reads import series as series_reads
 from ...reads.people import person_page
 from ...services import ServiceError
 from ...services import people as people_service
@@ -73,13 +75,13 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def _detail(
     request: HttpRequest, series: Series, *, status: int = 200, **extra: object
 ) -> HttpResponse:
-    table = series_service.series_table(series)
+    table = series_reads.series_table(series)
     add = AddEventForm(tournaments=queries.tournaments_outside(t.pk for t in table.events))
     context = {
         "series": series,
         "table": table,
         "shared": table.shared_ranks(),
-        "rule": series_service.describe(series),
+        "rule": series_reads.describe(series),
         "add_form": add,
         "file_form": ResultsFileForm(),
         **extra,
@@ -155,7 +157,7 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
     response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
-    writer.writerows(series_service.series_csv_rows(series_service.series_table(series)))
+    writer.writerows(series_reads.series_csv_rows(series_reads.series_table(series)))
     return response
 
 
@@ -165,7 +167,7 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
-    data = series_pdf.build(series_service.series_table(series), paper)
+    data = series_pdf.build(series_reads.series_table(series), paper)
     return FileResponse(
         BytesIO(data),
         content_type="application/pdf",
@@ -212,7 +214,7 @@ def _person(
     context = {
         "person": person,
         "page": page,
-        "rating": people_service.rating_of(person),
+        "rating": people_reads.rating_of(person),
         "start": queries.rating_start(),
         "history": queries.history_of(person, 50),
         "proposals": queries.proposals_of(person),
@@ -331,7 +333,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, f"Moved {moved} player{'s' if moved != 1 else ''}.")
             return redirect(f"{request.path}?share={share}")
-    rows = people_service.division_suggestions(t, share / 100)
+    rows = people_reads.division_suggestions(t, share / 100)
     changes = sum(1 for r in rows if r.suggested and r.suggested != r.player.division)
     return render(
         request,

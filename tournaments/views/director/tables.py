@@ -28,6 +28,7 @@ from ...forms import (
 )
 from ...ids import parse_id
 from ...reads import queries
+from ...replay import hand_fields
 from ...services import play as play_service
 from ...services import rounds as round_service
 from ...services import table_codes
@@ -117,15 +118,7 @@ def _table_context(
 
 
 def _hand_initial(h: HandEntry) -> dict[str, object]:
-    return {
-        "outcome": h.outcome,
-        "maker": h.maker,
-        "alone": h.alone,
-        "maker_tricks": h.maker_tricks,
-        "renege_by": h.renege_by,
-        "dealer_partner_ordered_up": h.dealer_partner_ordered_up,
-        "defender_alone": h.defender_alone,
-    }
+    return hand_fields(h)
 
 
 def _table_page(

@@ -18,9 +18,9 @@ from django.db import connection
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
 
+from ...errors import NotFound
 from ...ids import parse_ids
 from ...models import TableLink, Tournament
-from .. import NotFound
 
 # The signed cookie that holds a table session, and its signing salt.
 COOKIE = "snowman_table"

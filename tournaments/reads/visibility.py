@@ -3,24 +3,20 @@
 The phones' pages and JSON, the projector and the public series page read an event's
 figures only through this module: ``of_event`` says which rounds' figures players may
 see, ``visible_standings`` ranks the event as players may see it (as it stood after the
-last visible round while the standings are hidden); ``reveal`` is the director's action
-that ends the hiding before the final. The director's pages and exports read the live
-standings. tests/test_hidden.py walks every public URL with hidden rounds
-and checks that no public reader reads the live standings or the setting itself.
+last visible round while the standings are hidden); ``services.standings.reveal`` is the
+director's action that ends the hiding before the final. The director's pages and exports
+read the live standings. tests/test_hidden.py walks every public URL with hidden rounds and
+checks that no public reader reads the live standings or the setting itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
-
-from django.db import transaction
 
 from ..domain.visibility import EVERYTHING, Visibility, visibility
 from ..models import Round, Tournament
-from . import Conflict, current_round, log, now_or
-from .rounds import lock_tournament
+from . import current_round
 from .standings import StandingRow, standings
 
 __all__ = [
@@ -30,7 +26,6 @@ __all__ = [
     "Visibility",
     "of_event",
     "of_version_columns",
-    "reveal",
     "visible_standings",
 ]
 
@@ -103,19 +98,6 @@ SEEN_ACTIVITY = (
             WHERE h.slug = %s
               AND r.number > h.preliminary_rounds - h.hide_standings_last_rounds))) END)""",
 )
-
-
-def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
-    """The director shows the hidden standings to the players before the final (§5).
-    Logged, so every public answer's version changes and no phone keeps a hidden page."""
-    with transaction.atomic():
-        locked = lock_tournament(tournament)
-        if not of_event(locked).hidden:
-            raise Conflict("The standings are not hidden now: nothing to reveal.")
-        locked.standings_revealed_at = now_or(now)
-        locked.save(update_fields=["standings_revealed_at"])
-        log(locked, by, "reveal", "Standings revealed to the players.", at=now)
-    return locked
 
 
 def visible_standings(

@@ -33,7 +33,7 @@ from django.db import connection
 
 from ...ids import parse_id
 from ...models import Activity, Match, Round
-from .. import instant_of, play
+from .. import instant_of
 from .link import TableScope, _live_link_params, _live_link_sql, refusal
 from .lookup import shows_previous
 
@@ -140,9 +140,3 @@ def _current(rows: list[tuple[Any, ...]]) -> tuple[int | None, object]:
         else current
     )
     return (chosen[_MATCH], chosen[_CONTACT]) if chosen is not None else (None, None)
-
-
-def note_contact(version: TableVersion, now: datetime) -> None:
-    """A tablet answered 304 is in contact too (at most once a ``play.CONTACT_EVERY``)."""
-    if version.match_id is not None and play.contact_due(version.last_contact_at, now):
-        Match.objects.filter(pk=version.match_id).update(last_contact_at=now)

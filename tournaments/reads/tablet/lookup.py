@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
 
+from ...errors import ServiceError
 from ...models import Match, Round, Substitution
-from .. import ServiceError
 from .link import Forbidden, TableScope
 
 

@@ -5,6 +5,9 @@ console and the sheets all sort with ``sort_key``, so a name sits in the same pl
 wherever it is read. Matching a person across events is a different question with its
 own key (``services.people.name_key``).
 
+``clean_name`` and ``name_problem`` are the one rule of writing a name: the register and
+edit forms, the players' CSV and the results file refuse the same names.
+
 ``fold`` is the one name rule of reading: the search on the phones, the standings filter
 and ``sort_key`` all fold through it, so "lukasz" finds Łukasz, "soren" Søren and a
 phone's curly "o’brien" O'Brien. tests/test_names.py fails when code elsewhere folds
@@ -14,6 +17,8 @@ names its own way.
 from __future__ import annotations
 
 import unicodedata
+
+from .models import Player
 
 # Letters that Unicode does not decompose into a base letter and an accent.
 UNDECOMPOSED = str.maketrans(
@@ -56,3 +61,24 @@ def sort_key(name: str) -> tuple[str, str]:
     """Alphabetical as people read it: accents and case do not move a name ('Łukasz'
     sorts with the L's, 'émile' with 'Emile'); the name itself breaks a tie."""
     return fold(name), name
+
+
+NAME_MAX: int = Player._meta.get_field("name").max_length or 80
+
+
+def clean_name(name: str) -> str:
+    return " ".join(name.split())
+
+
+def name_problem(name: str) -> str | None:
+    """Why a player's name (after ``clean_name``) is refused, or None: one rule for the
+    register and edit forms and the CSV import alike."""
+    if not name:
+        return "the name is empty"
+    if len(name) > NAME_MAX:
+        return f"the name is longer than {NAME_MAX} characters"
+    if not name.isprintable():
+        # Control characters and invisible format characters (a right-to-left override
+        # would show a name reversed on every sheet and screen).
+        return "the name contains control or invisible formatting characters"
+    return None

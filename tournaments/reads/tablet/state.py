@@ -9,8 +9,11 @@ from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
+from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
-from .. import ServiceError, now_or, play
+from ...replay import hand_fields_json
+from ...services import play
+from .. import now_or
 from ..substitutions import earlier_holders
 from .link import TableScope
 from .lookup import match_for, table_rounds
@@ -20,7 +23,7 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
-def _seat_rows(match: Match, next_round: Round | None) -> list[Seating]:
+def table_seats(match: Match, next_round: Round | None) -> list[Seating]:
     """This table's seats and, once the next round is seated, the seats of the tables its
     players go to: only those, since a 500-table round has 2,000 seats and every tablet
     asks for its state every few seconds."""
@@ -41,13 +44,7 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     return {
         "number": entry.number,
         "client_key": entry.client_key,
-        "outcome": entry.outcome,
-        "maker": entry.maker or None,
-        "alone": entry.alone,
-        "maker_tricks": entry.maker_tricks,
-        "renege_by": entry.renege_by or None,
-        "dealer_partner_ordered_up": entry.dealer_partner_ordered_up,
-        "defender_alone": entry.defender_alone or None,
+        **hand_fields_json(entry),
         "late_sync": entry.late_sync,
         "dealer": entry.dealer,
         "phase": entry.phase,
@@ -62,7 +59,7 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def _rules_json(t: Tournament, final: bool) -> dict[str, Any]:
+def tablet_rules(t: Tournament, final: bool) -> dict[str, Any]:
     return {
         "target": t.final_target if final else t.target,
         "points_make": t.points_make,
@@ -206,28 +203,26 @@ def _match_json(
     where (the seats' ``player`` and ``division``)."""
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
-    seats = _seat_rows(match, next_round) if seating else []
+    seats = table_seats(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = play.standing_of(entries)
-    rules = _rules_json(scope.tournament, final)
-    base.update(
-        {
-            "round": {
-                "id": rnd.pk,
-                "number": rnd.number,
-                "kind": rnd.kind,
-                "label": str(rnd),
-                "status": rnd.status,
-                "game": match.game if final else None,
-            },
-            "match": _match_part(match, state, len(standing), rules["target"], final),
-            "rules": rules,
-            "seats": _seats_json(state, here if seating else None, final),
-            "hands": _hands_json(standing, state),
-            "history": [entry_json(e) for e in entries],
-            "clock": _clock_json(scope.tournament, match, clock, state, now, final),
-        }
-    )
+    rules = tablet_rules(scope.tournament, final)
+    base |= {
+        "round": {
+            "id": rnd.pk,
+            "number": rnd.number,
+            "kind": rnd.kind,
+            "label": str(rnd),
+            "status": rnd.status,
+            "game": match.game if final else None,
+        },
+        "match": _match_part(match, state, len(standing), rules["target"], final),
+        "rules": rules,
+        "seats": _seats_json(state, here if seating else None, final),
+        "hands": _hands_json(standing, state),
+        "history": [entry_json(e) for e in entries],
+        "clock": _clock_json(scope.tournament, match, clock, state, now, final),
+    }
     if seating:
         # The annotation of table_rounds; a match read elsewhere is asked.
         substituted = getattr(match, "substituted", True)
