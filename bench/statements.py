@@ -92,6 +92,13 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
             lambda: sorted(locked.hands.order_by(), key=lambda e: (e.number, e.entered_at, e.pk)),
             lambda: play.history(locked),
         ),
+        (
+            # Both columns compiled: the lock and the entries read apart, and in one
+            # statement (the hand path's since issue 22's third pass).
+            "lock + entries, compiled: 2 statements → 1",
+            lambda: play.history(play._lock(match.pk, at)),
+            lambda: play.history(play._lock(match.pk, at, history=True)),
+        ),
         ("insert the entry", lambda: entry().save(), lambda: compiled.insert(entry())),
         ("update the match", lambda: locked.save(), lambda: compiled.update(locked)),
         (

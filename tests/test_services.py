@@ -575,6 +575,48 @@ def test_the_compiled_reads_build_the_instances_django_builds(running):
     assert not compiled._plain_instances(HandEntry, ["id", "number"])
 
 
+def test_the_lock_that_reads_the_entries_gives_the_rows_the_orm_gives(running):
+    """Issue 22: the statement that locks the match and reads its entries (one LEFT JOIN)
+    builds the match, its round, its tournament and every entry (undone, superseded and
+    correcting ones: every kind of column set) as the ORM builds them, and a match
+    without entries with none."""
+    t, rnd, match = running
+    with transaction.atomic():
+        locked, none = play._LOCK_WITH_HISTORY(match.pk)
+    assert none == []
+    assert _attributes(locked) == _attributes(Match.objects.get(pk=match.pk))
+    record(match, made("N", 3), "w1")
+    record(match, made("E", 4), "w2")
+    record(match, made("N", 3), "w3")
+    play.undo_last_hand(match, by="table 1", reason="oops")
+    first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
+    play.correct_hand(first, made("E", 5), by="director", reason="five tricks")
+    with transaction.atomic():
+        locked, entries = play._LOCK_WITH_HISTORY(match.pk)
+        orm = Match.objects.select_related("round__tournament").get(pk=match.pk)
+    for ours, theirs in (
+        (locked, orm),
+        (locked.round, orm.round),
+        (locked.round.tournament, orm.round.tournament),
+    ):
+        assert type(ours) is type(theirs)
+        assert _attributes(ours) == _attributes(theirs)
+        assert (ours._state.adding, ours._state.db) == (False, theirs._state.db)
+    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*play.HISTORY_ORDER))
+    assert len(theirs_entries) == 4
+    assert {e.state for e in theirs_entries} == set(HandEntry.State)
+    ours_entries = sorted(entries, key=lambda e: [getattr(e, f) for f in play.HISTORY_ORDER])
+    assert [_attributes(e) for e in ours_entries] == [_attributes(e) for e in theirs_entries]
+    assert all(type(e) is HandEntry and not e._state.adding for e in ours_entries)
+    # What a write's ``history`` takes from the lock is the same list, once.
+    with transaction.atomic():
+        again = play._lock(match.pk, history=True)
+        assert [_attributes(e) for e in play.history(again)] == [
+            _attributes(e) for e in theirs_entries
+        ]
+        assert play._READ_WITH_LOCK not in vars(again)
+
+
 def _attributes(obj):
     return {k: v for k, v in vars(obj).items() if k != "_state"}
 
@@ -582,23 +624,25 @@ def _attributes(obj):
 def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     running, django_assert_num_queries
 ):
-    """Issue 22: a hand, an undo and a correction lock and read the match once and its
-    entries once, and write each row they change once (the savepoint and its release
+    """Issue 22: a hand, an undo and a correction lock the match and read its entries in
+    one statement, and write each row they change once (the savepoint and its release
     around them; an undo and a correction log an activity)."""
     _, _, match = running
     record(match, made("N", 3), "w1")
-    # savepoint, lock, entries, INSERT entry, UPDATE match, release
-    with django_assert_num_queries(6):
+    # savepoint, lock with the entries, INSERT entry, UPDATE match, release (before the
+    # entries were read with the lock: 6)
+    with django_assert_num_queries(5):
         second = record(match, made("E", 3), "w2")
-    # savepoint, lock, entries, UPDATE entry, UPDATE match, INSERT activity, release
-    with django_assert_num_queries(7):
+    # savepoint, lock with the entries, UPDATE entry, UPDATE match, INSERT activity,
+    # release (7 before)
+    with django_assert_num_queries(6):
         play.undo_last_hand(match, by="table 1", reason="oops")
-    # savepoint, lock, entries, UPDATE original, INSERT correction, UPDATE match, INSERT
-    # activity, release: the match is named by the entry's id and the entry corrected is
-    # found among the entries (before issue 22: 11, the entry's match, the entry and its
-    # fresh key read apart)
+    # savepoint, lock with the entries, UPDATE original, INSERT correction, UPDATE match,
+    # INSERT activity, release: the match is named by the entry's id and the entry
+    # corrected is found among the entries (before issue 22: 11, the entry's match, the
+    # entry and its fresh key read apart; 8 with the entries read apart from the lock)
     first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
-    with django_assert_num_queries(8):
+    with django_assert_num_queries(7):
         play.correct_hand(first, made("N", 4), by="director", reason="four tricks")
     assert second.entry.state == HandEntry.State.STANDING
 

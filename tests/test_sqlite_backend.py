@@ -60,3 +60,35 @@ def test_closing_the_connection_frees_the_writer_lock():
     # A worker that drops its connection mid-transaction must not stall the others.
     connection.close()
     assert other_writer_could_begin()
+
+
+def test_a_statement_is_rewritten_for_sqlite_as_django_rewrites_it_and_once():
+    """Issue 22: the "format" to "qmark" rewrite is kept per statement; it gives what
+    Django's gives (escaped percents, placeholders, named parameters) and is not redone."""
+    from django.db.backends.sqlite3.base import SQLiteCursorWrapper
+
+    from snowman.sqlite import base
+
+    connection.ensure_connection()
+    django_cursor = connection.connection.cursor(factory=SQLiteCursorWrapper)
+    with connection.cursor() as cursor:
+        ours = cursor.cursor
+        assert isinstance(ours, base._Cursor)
+        for sql in (
+            "SELECT %s, '100%%' WHERE a = %s",
+            "SELECT '%%s' || %s",
+            "SELECT 1",
+        ):
+            assert ours.convert_query(sql) == django_cursor.convert_query(sql)
+        named = "SELECT %(a)s, %(b)s"
+        assert ours.convert_query(named, param_names=["a", "b"]) == (
+            django_cursor.convert_query(named, param_names=["a", "b"])
+        )
+        before = base._qmark.cache_info()
+        statement = "SELECT %s + %s -- issue 22"
+        ours.convert_query(statement)
+        ours.convert_query(statement)
+        after = base._qmark.cache_info()
+        assert (after.misses - before.misses, after.hits - before.hits) == (1, 1)
+        cursor.execute("SELECT %s || '%%'", ["7"])
+        assert cursor.fetchone() == ("7%",)

@@ -16,8 +16,10 @@ docs/architecture rule 4), converting each value with the field's own ``get_db_p
 from __future__ import annotations
 
 import inspect
+import json
 import weakref
 from collections.abc import Callable, Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Any, Generic, TypeVar
 
 from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
@@ -25,6 +27,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model, QuerySet, signals
 from django.db.models.base import ModelState
+from django.db.models.expressions import RawSQL
 from django.db.models.fields.related_descriptors import ForeignKeyDeferredAttribute
 from django.db.models.query import get_related_populators
 from django.db.models.query_utils import DeferredAttribute
@@ -147,6 +150,121 @@ class CompiledSelect(Generic[M]):
             plan = _Plan(self.build(*_SENTINELS[: len(args)], **shape), len(args))
             plans[variant] = plan
         return plan.run(conn, args)
+
+
+class CompiledWithChildren(Generic[M]):
+    """A ``CompiledSelect`` of one row (the first of ``build``'s rows) that also reads the
+    row's children in the same statement: ``(parent, children)`` costs one statement
+    where it cost two (the match locked with its entries: issue 22).
+
+    The children come as one more column of the parent's row, a JSON array of arrays
+    built by the database (a correlated subquery through the reverse relation
+    ``relation``), so that the parent's columns are read and converted once; a LEFT JOIN
+    repeated them on every child's row, and was no cheaper than two statements on SQLite
+    (docs/performance.md §9.7). Each child column is converted back as the ORM reads it
+    (``_child_value``); the children come in no particular order.
+    """
+
+    COLUMN = "compiled_children"
+
+    def __init__(self, build: Callable[..., QuerySet[M]], relation: str) -> None:
+        self.relation = relation
+        self.build = build
+        self._plans: weakref.WeakKeyDictionary[BaseDatabaseWrapper, dict[Any, _Children]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def __call__(self, *args: int, variant: Any = None, **shape: Any) -> tuple[M, list[Any]] | None:
+        """The row for ``args`` and its children, None when there is no row."""
+        conn = _conn()
+        plans = self._plans.setdefault(conn, {})
+        plan = plans.get(variant)
+        if plan is None:
+            queryset = self.build(*_SENTINELS[: len(args)], **shape)
+            relation = queryset.model._meta.get_field(self.relation)
+            assert isinstance(relation, models.ForeignObjectRel)  # a reverse relation
+            child = relation.related_model
+            assert isinstance(child, type)
+            children = _Children(conn, queryset.model, child, relation.field)
+            queryset = queryset.annotate(
+                **{self.COLUMN: RawSQL(children.sql, (), output_field=models.TextField())}
+            )
+            children.plan = _Plan(queryset, len(args))
+            plans[variant] = plan = children
+        return plan.run(conn, args)
+
+
+def _child_value(kind: str, value: Any) -> Any:
+    """A column's value as JSON gives it back, as the ORM reads it: booleans (SQLite's
+    JSON has 0 and 1) and aware datetimes (SQLite's text in UTC, PostgreSQL's ISO 8601
+    with its offset)."""
+    if value is None:
+        return None
+    if kind == "bool":
+        return bool(value)
+    if kind == "datetime":
+        parsed = datetime.fromisoformat(value)
+        return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+    return value
+
+
+class _Children:
+    """How a ``CompiledWithChildren`` statement's row becomes the parent and its children:
+    the subquery's SQL, and each child column's conversion."""
+
+    plan: _Plan
+
+    def __init__(
+        self, conn: BaseDatabaseWrapper, parent: type[Model], child: type[Model], fk: Any
+    ) -> None:
+        qn = conn.ops.quote_name
+        self.model = child
+        fields = list(child._meta.concrete_fields)
+        self.names = [f.attname for f in fields]
+        self.fk_index = fields.index(fk)
+        self.kinds: list[str] = []
+        for f in fields:
+            if isinstance(f, models.DateTimeField):
+                self.kinds.append("datetime")
+            elif isinstance(f, models.BooleanField):
+                self.kinds.append("bool")
+            elif isinstance(
+                f, models.IntegerField | models.CharField | models.TextField | models.ForeignKey
+            ):
+                self.kinds.append("")
+            else:
+                raise TypeError(f"{child.__name__}.{f.name}: no JSON conversion known")
+        columns = ", ".join(f"c.{qn(str(f.column))}" for f in fields if f is not fk)
+        outer = f"{qn(str(parent._meta.db_table))}.{qn(str(parent._meta.pk.column))}"
+        where = f"FROM {qn(str(child._meta.db_table))} c WHERE c.{qn(str(fk.column))} = {outer}"
+        if conn.vendor == "postgresql":
+            self.sql = (
+                f"(SELECT COALESCE(json_agg(json_build_array({columns})), '[]')::text {where})"
+            )
+        elif conn.vendor == "sqlite":
+            self.sql = f"(SELECT json_group_array(json_array({columns})) {where})"
+        else:
+            raise NotImplementedError(conn.vendor)
+        self.plain = _plain_instances(child, self.names)
+
+    def run(self, conn: BaseDatabaseWrapper, args: Sequence[Any]) -> tuple[Any, list[Any]] | None:
+        found = self.plan.run(conn, args)
+        if not found:
+            return None
+        parent = found[0]
+        values = json.loads(vars(parent).pop(CompiledWithChildren.COLUMN))
+        model, db, names, kinds = self.model, self.plan.db, self.names, self.kinds
+        at, key, plain = self.fk_index, parent.pk, self.plain
+        children = []
+        for row in values:
+            row.insert(at, key)
+            converted = [_child_value(k, v) if k else v for k, v in zip(kinds, row, strict=True)]
+            children.append(
+                _instance(model, db, names, converted)
+                if plain
+                else model.from_db(db, names, converted)
+            )
+        return parent, children
 
 
 def _conn() -> BaseDatabaseWrapper:

@@ -187,11 +187,17 @@ _HISTORY = compiled.CompiledSelect(
 )
 
 
+# Where ``_lock(..., history=True)`` leaves the entries it read with the match, for the
+# first ``history`` of that match to take.
+_READ_WITH_LOCK = "_history_read_with_lock"
+
+
 def history(match: Match) -> list[HandEntry]:
     """Every entry of the match in order, undone and superseded ones too."""
     # Sorted here rather than by the query: a match's few dozen entries sort in no time,
     # and the statement stays one compiled once (services.compiled).
-    entries = sorted(_HISTORY(match.pk), key=attrgetter(*HISTORY_ORDER))
+    read = match.__dict__.pop(_READ_WITH_LOCK, None)
+    entries = sorted(_HISTORY(match.pk) if read is None else read, key=attrgetter(*HISTORY_ORDER))
     cache = HandEntry.match.field  # each entry's match is this one, as match.hands gives
     for e in entries:
         cache.set_cached_value(e, match)
@@ -261,19 +267,38 @@ def _build_lock(pk: int, *params: int, allowed: str | None = None) -> QuerySet[M
 # Every write's first statement, compiled once (services.compiled); a variant for each
 # permission's SQL (one: the tablet's live link).
 _LOCK = compiled.CompiledSelect(_build_lock)
+# The same, joined with the match's entries: a write that reads the history reads it in
+# the statement that locks the match, one round trip instead of two (issue 22).
+_LOCK_WITH_HISTORY = compiled.CompiledWithChildren(_build_lock, "hands")
 
 
-def _lock(match: Match | int, at: AtTable | None = None) -> Match:
-    """Lock the match's row and read it afresh, with its round and tournament.
+def _lock(match: Match | int, at: AtTable | None = None, *, history: bool = False) -> Match:
+    """Lock the match's row and read it afresh, with its round and tournament; with
+    ``history``, its entries too, in the same statement, for the next ``history(match)``.
 
     ``at`` is the tablet that speaks: the match must be at its table and its
     permission must hold.
     """
     pk = match if isinstance(match, int) else match.pk
     allowed = at.allowed if at is not None else None
-    if allowed is None:
+    compiled_sql = allowed is None or (
+        isinstance(allowed, RawSQL) and all(isinstance(p, int) for p in allowed.params)
+    )
+    found: list[Match]
+    if history and compiled_sql:
+        if allowed is None:
+            read = _LOCK_WITH_HISTORY(pk)
+        else:
+            assert isinstance(allowed, RawSQL)
+            read = _LOCK_WITH_HISTORY(pk, *allowed.params, variant=allowed.sql, allowed=allowed.sql)
+        found = []
+        if read is not None:
+            found = [read[0]]
+            read[0].__dict__[_READ_WITH_LOCK] = read[1]
+    elif allowed is None:
         found = _LOCK(pk)
-    elif isinstance(allowed, RawSQL) and all(isinstance(p, int) for p in allowed.params):
+    elif compiled_sql:
+        assert isinstance(allowed, RawSQL)
         found = _LOCK(pk, *allowed.params, variant=allowed.sql, allowed=allowed.sql)
     else:
         found = list(locking_matches().filter(pk=pk).annotate(allowed=allowed))
@@ -292,10 +317,12 @@ def _lock(match: Match | int, at: AtTable | None = None) -> Match:
 
 
 @contextmanager
-def _locked(match: Match | int, at: AtTable | None = None) -> Iterator[Match]:
+def _locked(
+    match: Match | int, at: AtTable | None = None, *, history: bool = False
+) -> Iterator[Match]:
     """One transaction that holds the match's row lock throughout (``_lock``)."""
     with transaction.atomic():
-        yield _lock(match, at)
+        yield _lock(match, at, history=history)
 
 
 def _refresh(match: Match, state: MatchState, now: datetime) -> None:
@@ -521,7 +548,7 @@ def record_hand(
     try:
         with transaction.atomic():
             return _record(
-                _lock(match_id, at),
+                _lock(match_id, at, history=True),
                 hand,
                 client_key,
                 by,
@@ -723,7 +750,7 @@ def answer_time_call(
     sender saw): without it only a first answer, or the same one again, is taken."""
     now = now_or(now)
     reason = given_reason(reason, "Give a reason for changing the table's answer.", needed=director)
-    with _locked(match) as match:
+    with _locked(match, history=True) as match:
         _require_open(match)
         entered = history(match)
         entries = standing_of(entered)
@@ -794,7 +821,7 @@ def undo_last_hand(
     last, checked under the same lock (a hand added meanwhile is never the one undone).
     ``at``: a tablet speaks, checked in the query that locks the match (``_lock``)."""
     now = now_or(now)
-    with _locked(match, at) as match:
+    with _locked(match, at, history=True) as match:
         if not director:
             _require_open(match)
             if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
@@ -861,7 +888,7 @@ def correct_hand(
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
     reason = given_reason(reason, "Give a reason for the correction.")
-    with _locked(entry.match_id) as match:
+    with _locked(entry.match_id, history=True) as match:
         # The entry as it stands under the lock, from the one read of the match's entries.
         entered = history(match)
         entry = next((e for e in entered if e.pk == entry.pk), None)  # type: ignore[assignment]
@@ -1053,7 +1080,7 @@ def review_late_sync(
     gives hands after the call)."""
     now = now_or(now)
     reason = given_reason(reason, "Give a reason.")
-    with _locked(entry.match) as match:
+    with _locked(entry.match, history=True) as match:
         entered = history(match)
         entries = standing_of(entered)
         entry = next((e for e in entries if e.pk == entry.pk), None)  # type: ignore[assignment]
