@@ -124,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
                 "snowman.hall.context",
+                "tournaments.views.access.context",
             ],
         },
     },
