@@ -151,3 +151,11 @@ def club_events(club: Club) -> list[Tournament]:
 
 def role_rank(role: str | None) -> int:
     return RANK.get(role or "", 0)
+
+
+def club_invitation(club: Club, pk: int) -> Invitation | None:
+    return Invitation.objects.filter(club=club, pk=pk).first()
+
+
+def club_membership(club: Club, pk: int) -> Membership | None:
+    return Membership.objects.filter(club=club, pk=pk).first()

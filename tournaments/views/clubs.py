@@ -122,6 +122,8 @@ def staff_page(request: HttpRequest, club: str) -> HttpResponse:
 @club_staff(OWNER)
 @require_POST
 def revoke(request: HttpRequest, club: str, pk: int) -> HttpResponse:
+    if staff.club_invitation(request.club, pk) is None:  # type: ignore[attr-defined]
+        raise Http404(_("No such invitation in this club."))
     try:
         club_service.revoke_invitation(request.club, pk)  # type: ignore[attr-defined]
     except ServiceError as exc:
@@ -134,6 +136,8 @@ def revoke(request: HttpRequest, club: str, pk: int) -> HttpResponse:
 @club_staff(OWNER)
 @require_POST
 def remove(request: HttpRequest, club: str, pk: int) -> HttpResponse:
+    if staff.club_membership(request.club, pk) is None:  # type: ignore[attr-defined]
+        raise Http404(_("No such staff member in this club."))
     try:
         club_service.remove_member(request.club, pk, by=request.user)  # type: ignore[attr-defined]
     except ServiceError as exc:
