@@ -143,6 +143,16 @@ SQLITE_OPTIONS = {
         "PRAGMA busy_timeout=30000;"
     ),
 }
+# The cache holds what every process must agree on (the table-code throttle's counts):
+# in the database, so the two workers of `manage.py serve` and every app server behind a
+# proxy count the same tries (docs/deploy.md, "What lives in one process"). Its table is
+# made by migration 0016, so no set-up step is added.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "snowman_cache",
+    }
+}
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{VAR_DIR / 'snowman.sqlite3'}",

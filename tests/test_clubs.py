@@ -292,3 +292,14 @@ def test_an_account_may_hold_a_different_role_in_each_club(django_user_model):
     assert client.get(reverse("director:desk", args=[b.slug])).status_code == 200
     home = client.get(reverse("director:home")).content.decode()
     assert "Alpha Open" in home and "Beta Open" in home and "Club" in home
+
+
+def test_the_table_code_throttle_counts_in_the_database_every_process_shares(client):
+    from django.core.cache import cache
+
+    client.post("/t/", {"code": "ZZZZZZ"})
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT COUNT(*) FROM snowman_cache")
+        (rows,) = cursor.fetchone()
+    assert rows == 1
+    assert cache.get("snowman:table-code:127.0.0.1") == 1
