@@ -401,3 +401,46 @@ def test_a_new_url_module_neither_walked_nor_named_fails_the_walk(monkeypatch):
     monkeypatch.setattr(me, "WALKED", WALKED - {"sheets"})
     with pytest.raises(AssertionError, match="sheets:standings"):
         staff_patterns()
+
+
+def staff_need(callback: object) -> tuple[str, str | None] | None:
+    """The access decorator's mark on a view, however many decorators lie around it."""
+    while callback is not None:
+        need = getattr(callback, "staff_need", None)
+        if need is not None:
+            return need
+        callback = getattr(callback, "__wrapped__", None)
+    return None
+
+
+def test_every_staff_view_wears_an_access_decorator_matching_its_url():
+    unchecked = []
+
+    def visit(patterns: list[object], namespace: str | None) -> None:
+        for p in patterns:
+            if isinstance(p, URLResolver):
+                visit(p.url_patterns, p.namespace or namespace)
+            elif isinstance(p, URLPattern) and namespace in WALKED:
+                need = staff_need(p.callback)
+                converters = set(p.pattern.converters)
+                scope = need[0] if need else None
+                fits = (
+                    (scope == "event" and "slug" in converters)
+                    or (scope == "club" and "club" in converters)
+                    or scope in ("league", "staff")
+                )
+                if not fits:
+                    unchecked.append(f"{namespace}:{p.name}")
+
+    visit(get_resolver().url_patterns, None)
+    assert not unchecked, f"staff URLs whose view no access decorator checks: {unchecked}"
+
+
+def test_the_decorator_check_finds_a_view_without_one():
+    def bare(request):  # a view a new URL might add, scoped by nobody
+        return None
+
+    assert staff_need(bare) is None
+    from tournaments.views.access import event_staff
+
+    assert staff_need(event_staff(DESK)(bare)) == ("event", DESK)

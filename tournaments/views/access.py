@@ -11,7 +11,8 @@ with the user's role on it (``reads.staff``, one query) and answers:
 
 To scope a new view, wear ``@event_staff(DESK)`` (its URL has ``<slug:slug>``),
 ``@league_staff(DIRECTOR)`` (pages across a club's events) or ``@club_staff(OWNER)``
-(its URL has ``<slug:club>``).
+(its URL has ``<slug:club>``). Each marks its view with ``staff_need``, which
+tests/test_club_scoping.py looks for on every staff URL.
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ def event_staff(need: Need) -> Callable[[View], View]:
             request.event = tournament  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
+        checked.staff_need = ("event", need)  # type: ignore[attr-defined]
         return checked
 
     return decorate
@@ -76,6 +78,7 @@ def league_staff(need: Need) -> Callable[[View], View]:
             request.club_ids = [c.pk for c in clubs]  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
+        checked.staff_need = ("league", need)  # type: ignore[attr-defined]
         return checked
 
     return decorate
@@ -101,6 +104,7 @@ def club_staff(need: Need) -> Callable[[View], View]:
             request.club = found  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
+        checked.staff_need = ("club", need)  # type: ignore[attr-defined]
         return checked
 
     return decorate
@@ -115,6 +119,7 @@ def staff_required(view: View) -> View:
             return redirect_to_login(request.get_full_path())
         return view(request, *args, **kwargs)
 
+    checked.staff_need = ("staff", None)  # type: ignore[attr-defined]
     return checked
 
 

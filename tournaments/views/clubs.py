@@ -37,7 +37,7 @@ ROLE_CHOICES = [
 
 
 class InviteForm(forms.Form):
-    role = forms.ChoiceField(choices=ROLE_CHOICES, label=gettext_lazy("Role"))
+    role = forms.ChoiceField(choices=ROLE_CHOICES, label=gettext_lazy("Role"), initial=DESK)
     events = forms.MultipleChoiceField(
         required=False,
         label=gettext_lazy("Only these events (none: every event of the club)"),
