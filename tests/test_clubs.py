@@ -303,3 +303,33 @@ def test_the_table_code_throttle_counts_in_the_database_every_process_shares(cli
         (rows,) = cursor.fetchone()
     assert rows == 1
     assert cache.get("snowman:table-code:127.0.0.1") == 1
+
+
+def test_the_export_carries_the_club_and_an_import_joins_the_importing_club_only():
+    import json
+
+    from tournaments.reads.export import export_results
+    from tournaments.services.results_import import import_event
+
+    now = timezone.now()
+    alpha = club_service.create_club("Alpha club", "alpha")
+    beta = club_service.create_club("Beta club", "beta")
+    source = demo_event(2, "Alpha Open", round_started=now, club=alpha)
+    Tournament.objects.filter(pk=source.pk).update(status=Tournament.Status.FINISHED)
+    doc = export_results(source)
+    assert doc["tournament"]["club"] == {"name": "Alpha club", "slug": "alpha"}
+    doc["tournament"]["slug"] = "alpha-open-copy"
+    data = json.dumps(doc)
+    series = create_series("Beta League", club=beta)
+    alpha_people = set(Person.objects.filter(club=alpha).values_list("pk", flat=True))
+    outcome = import_event(data, by="test", series=series, ratings=False)
+    assert outcome.tournament.club == beta
+    linked = set(
+        Person.objects.filter(links__player__tournament=outcome.tournament).values_list(
+            "club_id", flat=True
+        )
+    )
+    assert linked == {beta.pk}
+    assert set(Person.objects.filter(club=alpha).values_list("pk", flat=True)) == alpha_people
+    with pytest.raises(ServiceError):
+        import_event(data, by="test", series=create_series("Alpha League", club=alpha))
