@@ -124,6 +124,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
                 "snowman.hall.context",
+                "tournaments.views.access.context",
             ],
         },
     },
@@ -141,6 +142,16 @@ SQLITE_OPTIONS = {
         "PRAGMA foreign_keys=ON;"
         "PRAGMA busy_timeout=30000;"
     ),
+}
+# The cache holds what every process must agree on (the table-code throttle's counts):
+# in the database, so the two workers of `manage.py serve` and every app server behind a
+# proxy count the same tries (docs/deploy.md, "What lives in one process"). Its table is
+# made by migration 0016, so no set-up step is added.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+        "LOCATION": "snowman_cache",
+    }
 }
 DATABASES = {
     "default": dj_database_url.config(

@@ -156,6 +156,9 @@ NOT_PUBLIC = {
     "league": "the director's series and people, behind the sign-in",
     "sheets": "the director's PDFs, behind the sign-in",
     "tablet": "a table's own tablet, by its secret link: it shows its table's score (§5)",
+    "clubs": "a club's staff and invitations, behind the sign-in",
+    "club_public": "a club's page (event and series names, no figure) and its short "
+    "addresses, which redirect to the event and series pages walked here",
     None: "sign-in and sign-out",
 }
 # Query strings that make a pattern answer something else than its plain form.

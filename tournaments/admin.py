@@ -8,18 +8,22 @@ status and a player's tournament and division."""
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Any
 
 from django.contrib import admin, messages
-from django.db.models import QuerySet
+from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html_join
 
 from .models import (
     Activity,
+    Club,
     EventResult,
     HandEntry,
     ImportedEvent,
+    Invitation,
     Match,
+    Membership,
     Person,
     PersonEvent,
     PersonLink,
@@ -34,12 +38,70 @@ from .models import (
     Tournament,
     WinnerOverride,
 )
-from .roles import DESK, RUN
+from .reads import staff
+from .roles import DESK
 from .services.players import set_checked_in
-from .views.director.common import can
+
+# How each model's rows reach their club: staff see their own clubs' rows only (issue 25).
+CLUB_PATHS: dict[type[Model], str] = {
+    Club: "pk",
+    Membership: "club",
+    Invitation: "club",
+    Tournament: "club",
+    Player: "tournament__club",
+    Round: "tournament__club",
+    RoundPause: "round__tournament__club",
+    Seating: "round__tournament__club",
+    Match: "round__tournament__club",
+    HandEntry: "match__round__tournament__club",
+    WinnerOverride: "match__round__tournament__club",
+    TableLink: "tournament__club",
+    Activity: "tournament__club",
+    Person: "club",
+    PersonLink: "person__club",
+    PersonEvent: "person__club",
+    PersonProposal: "person__club",
+    ImportedEvent: "tournament__club",
+    EventResult: "tournament__club",
+    Series: "club",
+    SeriesEvent: "series__club",
+}
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+def _clubs(request: HttpRequest) -> list[int]:
+    """The clubs whose rows the admin shows this user (club-wide staff; an event-limited
+    membership opens no admin rows)."""
+    return [c.pk for c in staff.clubs_of(request.user, DESK)]
+
+
+class ScopedAdmin(admin.ModelAdmin):
+    """Every list, change page and choice of another model holds the user's clubs' rows
+    only (a superuser's: all); another club's row is not found (404)."""
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        rows = super().get_queryset(request)
+        if request.user.is_superuser:
+            return rows
+        return rows.filter(**{f"{CLUB_PATHS[self.model]}__in": _clubs(request)})
+
+    def formfield_for_foreignkey(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        path = CLUB_PATHS.get(db_field.related_model)
+        if path is not None and not request.user.is_superuser:
+            kwargs["queryset"] = db_field.related_model._default_manager.filter(
+                **{f"{path}__in": _clubs(request)}
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field: Any, request: HttpRequest, **kwargs: Any) -> Any:
+        path = CLUB_PATHS.get(db_field.related_model)
+        if path is not None and not request.user.is_superuser:
+            kwargs["queryset"] = db_field.related_model._default_manager.filter(
+                **{f"{path}__in": _clubs(request)}
+            )
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+class ReadOnlyAdmin(ScopedAdmin):
     """History is never edited by hand: it is what happened."""
 
     def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
@@ -65,7 +127,7 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(ScopedAdmin):
     list_display = (
         "name",
         "slug",
@@ -75,11 +137,12 @@ class TournamentAdmin(admin.ModelAdmin):
         "target",
         "created_at",
     )
-    list_filter = ("status",)
+    list_filter = ("status", ("club", admin.RelatedOnlyFieldListFilter))
     search_fields = ("name", "slug")
     # The settings page validates the rules and refuses scoring changes once play has
     # started; the status moves only with the draw, the final and the finish.
     readonly_fields = (
+        "club",
         "slug",
         "lot_seed",
         "created_at",
@@ -105,9 +168,14 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ScopedAdmin):
     list_display = ("name", "division", "tournament", "checked_in", "withdrawn", "created_at")
-    list_filter = ("division", "checked_in", "withdrawn", "tournament")
+    list_filter = (
+        "division",
+        "checked_in",
+        "withdrawn",
+        ("tournament", admin.RelatedOnlyFieldListFilter),
+    )
     search_fields = ("name", "tournament__name")
     list_select_related = ("tournament",)
     actions = ("check_in",)
@@ -123,7 +191,7 @@ class PlayerAdmin(admin.ModelAdmin):
     def has_check_in_permission(self, request: HttpRequest) -> bool:
         # The role's permission, as on the console's desk: not any staff login, nor a
         # view-only one.
-        return can(request.user, RUN, DESK)
+        return request.user.is_active and bool(staff.clubs_of(request.user, DESK))
 
     @admin.action(description="Check in the selected players", permissions=["check_in"])
     def check_in(self, request: HttpRequest, queryset: QuerySet[Player]) -> None:
@@ -161,7 +229,7 @@ class RoundAdmin(ReadOnlyAdmin):
         "called_at",
         "finished_at",
     )
-    list_filter = ("kind", "status", "tournament")
+    list_filter = ("kind", "status", ("tournament", admin.RelatedOnlyFieldListFilter))
     search_fields = ("tournament__name",)
     list_select_related = ("tournament",)
     readonly_fields = ("seed", "created_at")
@@ -171,7 +239,7 @@ class RoundAdmin(ReadOnlyAdmin):
 @admin.register(RoundPause)
 class RoundPauseAdmin(ReadOnlyAdmin):
     list_display = ("round", "started_at", "ended_at", "started_by")
-    list_filter = ("round__tournament",)
+    list_filter = (("round__tournament", admin.RelatedOnlyFieldListFilter),)
     list_select_related = ("round__tournament",)
 
 
@@ -189,7 +257,12 @@ class SeatAdmin(ReadOnlyAdmin):
         "won",
         "margin",
     )
-    list_filter = ("round__tournament", "round__number", "position", "won")
+    list_filter = (
+        ("round__tournament", admin.RelatedOnlyFieldListFilter),
+        "round__number",
+        "position",
+        "won",
+    )
     search_fields = ("player__name",)
     list_select_related = ("round__tournament", "player")
     readonly_fields = ("team_score", "bonus", "individual", "points", "won", "margin")
@@ -246,7 +319,7 @@ class MatchAdmin(ReadOnlyAdmin):
         "has_renege",
         "has_correction",
         "has_override",
-        "round__tournament",
+        ("round__tournament", admin.RelatedOnlyFieldListFilter),
         "round__number",
     )
     search_fields = ("round__tournament__name", "=table")
@@ -304,7 +377,13 @@ class HandEntryAdmin(ReadOnlyAdmin):
         "entered_by",
         "entered_at",
     )
-    list_filter = ("state", "outcome", "phase", "source", "match__round__tournament")
+    list_filter = (
+        "state",
+        "outcome",
+        "phase",
+        "source",
+        ("match__round__tournament", admin.RelatedOnlyFieldListFilter),
+    )
     search_fields = ("client_key", "entered_by", "reason")
     list_select_related = ("match__round__tournament",)
 
@@ -312,7 +391,7 @@ class HandEntryAdmin(ReadOnlyAdmin):
 @admin.register(WinnerOverride)
 class WinnerOverrideAdmin(ReadOnlyAdmin):
     list_display = ("match", "winner", "reason", "created_by", "created_at")
-    list_filter = ("winner", "match__round__tournament")
+    list_filter = ("winner", ("match__round__tournament", admin.RelatedOnlyFieldListFilter))
     search_fields = ("reason", "created_by")
     list_select_related = ("match__round__tournament",)
 
@@ -320,7 +399,10 @@ class WinnerOverrideAdmin(ReadOnlyAdmin):
 @admin.register(TableLink)
 class TableLinkAdmin(ReadOnlyAdmin):
     list_display = ("tournament", "table", "created_at", "revoked_at")
-    list_filter = ("tournament", ("revoked_at", admin.EmptyFieldListFilter))
+    list_filter = (
+        ("tournament", admin.RelatedOnlyFieldListFilter),
+        ("revoked_at", admin.EmptyFieldListFilter),
+    )
     search_fields = ("tournament__name", "=table")
     list_select_related = ("tournament",)
     readonly_fields = ("token", "created_at")
@@ -329,7 +411,7 @@ class TableLinkAdmin(ReadOnlyAdmin):
 @admin.register(Activity)
 class ActivityAdmin(ReadOnlyAdmin):
     list_display = ("at", "tournament", "actor", "action", "summary", "reason")
-    list_filter = ("action", "tournament")
+    list_filter = ("action", ("tournament", admin.RelatedOnlyFieldListFilter))
     search_fields = ("summary", "reason", "actor")
     list_select_related = ("tournament",)
     date_hierarchy = "at"
@@ -396,3 +478,30 @@ class SeriesEventAdmin(ReadOnlyAdmin):
     list_display = ("series", "tournament", "added_at")
     search_fields = ("series__name", "tournament__name")
     list_select_related = ("series", "tournament")
+
+
+@admin.register(Club)
+class ClubAdmin(ScopedAdmin):
+    list_display = ("name", "slug", "created_at")
+    search_fields = ("name", "slug")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return request.user.is_superuser
+
+
+@admin.register(Membership)
+class MembershipAdmin(ReadOnlyAdmin):
+    """Staff change on the club's staff page (invitations, removal), which the owner runs."""
+
+    list_display = ("user", "club", "role", "created_at")
+    list_filter = ("role", ("club", admin.RelatedOnlyFieldListFilter))
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyAdmin):
+    list_display = ("club", "role", "created_by", "created_at", "used_at", "revoked_at")
+    list_filter = ("role", ("club", admin.RelatedOnlyFieldListFilter))
+    exclude = ("token",)

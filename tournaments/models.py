@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -61,9 +62,28 @@ class RoundStatus(models.TextChoices):
 _DEFAULTS = RuleSettings()
 
 
+class Club(models.Model):
+    """A club or league: it owns its tournaments, series and people, and its staff
+    (``Membership``) work only its rows. A hall laptop is a site with one club."""
+
+    name = models.CharField(max_length=120)
+    # The short first part of the club's public addresses (/<club>/<event>/): typed
+    # from a projector, so it is short and may not be one of the site's own paths.
+    slug = models.SlugField(max_length=40, unique=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.CheckConstraint(condition=~Q(name=""), name="club_name_not_empty")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Tournament(models.Model):
     Status = TournamentStatus
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
     status = models.CharField(max_length=16, choices=Status, default=Status.REGISTRATION)
@@ -120,6 +140,10 @@ class Tournament(models.Model):
             ("work_desk", "Work the desk: check-in, find a seat, print seating and score sheets"),
         ]
         constraints = [
+            # Slugs stay unique on the whole site too (the field's own unique): the
+            # console, the sheets and the QR codes printed before clubs name an event by
+            # its slug alone. Within a club the database says so by name as well.
+            models.UniqueConstraint(fields=["club", "slug"], name="tournament_slug_unique_in_club"),
             models.CheckConstraint(
                 condition=Q(preliminary_rounds__gte=1)
                 & Q(round_minutes__gte=1)
@@ -716,6 +740,7 @@ class Person(models.Model):
     who was merged into whom, and why, stays readable.
     """
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="people")
     name = models.CharField(max_length=80)
     # The name folded for matching: case, accents and spacing ignored (services.people.key).
     name_key = models.CharField(max_length=80, db_index=True)
@@ -867,6 +892,7 @@ class Series(models.Model):
         TOTAL = "total", "By total points"
         PARTICIPATION = "participation", "Participation points"
 
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
     name = models.CharField(max_length=120)
     slug = models.SlugField(max_length=140, unique=True)
     points_table = models.CharField(max_length=14, choices=Table, default=Table.PLACE)
@@ -1027,3 +1053,68 @@ class DefinedPrize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.name}"
+
+
+# --- Staff per club and per event (issue 25) ---
+
+
+class StaffRole(models.TextChoices):
+    OWNER = "owner", _("Owner")
+    DIRECTOR = "director", _("Director")
+    DESK = "desk", _("Desk")
+
+
+class Membership(models.Model):
+    """An account's role in one club: owner (everything, staff too), director (runs the
+    club's events) or desk (check-in, seating, sheets). A director or desk membership
+    with ``events`` works those events only; with none, every event of the club."""
+
+    Role = StaffRole
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=8, choices=StaffRole)
+    events = models.ManyToManyField(Tournament, blank=True, related_name="+")
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["club_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "club"], name="membership_once_per_club"),
+            models.CheckConstraint(
+                condition=Q(role__in=StaffRole.values), name="membership_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.role} of {self.club_id}"
+
+
+class Invitation(models.Model):
+    """A one-time link that makes whoever opens it (signed in) staff of the club."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    token = models.CharField(max_length=64, unique=True)
+    role = models.CharField(max_length=8, choices=StaffRole)
+    events = models.ManyToManyField(Tournament, blank=True, related_name="+")
+    note = models.CharField(max_length=120, blank=True)
+    created_by = models.CharField(max_length=150)
+    created_at = models.DateTimeField()
+    used_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(role__in=StaffRole.values), name="invitation_role_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.role} of {self.club_id}"

@@ -1,21 +1,36 @@
-"""The two roles, as Django groups with permissions.
+"""Staff roles, per club (issue 25).
 
-- ``director``: everything (the console, results, settings, the admin).
-- ``desk``: check players in, find a seat, print seating and score sheets; no results,
-  no settings, no table links.
+An account is staff of a club through a ``Membership``: ``owner`` (everything in the club,
+its staff too), ``director`` (runs events: rounds, results, settings, players) or ``desk``
+(check-in, find a seat, print seating and score sheets). A director or desk membership may
+name events: it then works those only. A superuser is the owner of every club.
 
-Views check the permissions (``views/director/common.py``), not the group names, so a
-superuser or a hand-made group with the same permissions works too.
+What a user may do to a tournament, series or club is answered by ``allows`` from the
+role that ``reads.staff`` reads with the object itself (one query, no second look-up);
+the views ask through ``views/access.py``. The two Django groups remain for the admin's
+model permissions only: no page checks them.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final, Literal
 
-RUN = "tournaments.run_event"
-DESK = "tournaments.work_desk"
+OWNER: Final = "owner"
+DIRECTOR: Final = "director"
+DESK: Final = "desk"
+Need = Literal["owner", "director", "desk"]
+RANK = {DESK: 1, DIRECTOR: 2, OWNER: 3}
+
+# The permissions the admin's groups carry (tournaments.Tournament Meta).
+RUN_PERM = "tournaments.run_event"
+DESK_PERM = "tournaments.work_desk"
 DIRECTOR_GROUP = "director"
 DESK_GROUP = "desk"
+
+
+def allows(role: str | None, need: Need) -> bool:
+    """May a member with ``role`` (None: not staff here) do what ``need`` asks?"""
+    return role is not None and RANK.get(role, 0) >= RANK[need]
 
 
 def ensure_groups(group_model: Any, permission_model: Any) -> None:
@@ -28,11 +43,17 @@ def ensure_groups(group_model: Any, permission_model: Any) -> None:
     desk.permissions.add(*app_perms.filter(codename="work_desk"))
 
 
-def assign(user: object, role: str) -> None:
-    """Put ``user`` in the ``director`` or ``desk`` group (made if missing)."""
+def assign(user: Any, role: str, club: Any = None, events: Any = ()) -> Any:
+    """Make ``user`` ``role`` of ``club`` (the site's club when None: the hall laptop's
+    one club), limited to ``events`` when given; returns the membership. The admin's
+    group of the same name comes with it (model permissions for the admin)."""
     from django.contrib.auth.models import Group, Permission
 
-    if role not in (DIRECTOR_GROUP, DESK_GROUP):
-        raise ValueError(f"role must be {DIRECTOR_GROUP!r} or {DESK_GROUP!r}, not {role!r}")
+    from .services.clubs import set_membership, site_club
+
+    if role not in RANK:
+        raise ValueError(f"role must be one of {', '.join(RANK)}, not {role!r}")
     ensure_groups(Group, Permission)
-    user.groups.add(Group.objects.get(name=role))  # type: ignore[attr-defined]
+    group = DESK_GROUP if role == DESK else DIRECTOR_GROUP
+    user.groups.add(Group.objects.get(name=group))
+    return set_membership(user, club or site_club(), role, events)

@@ -173,6 +173,8 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
             "slug": tournament.slug,
             "lot_seed": tournament.lot_seed,
             "rules": {**tournament.rules.as_dict(), "sit_out_score": setting},
+            # Where the event was run (issue 25); an import puts it in the importing club.
+            "club": {"name": tournament.club.name, "slug": tournament.club.slug},
         },
         "players": [
             _player(p) for p in Player.objects.filter(tournament=tournament).order_by("pk")

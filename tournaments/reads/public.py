@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
-from ..models import Match, Player, Round, Seating, SitOut, Substitution, Tournament
+from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substitution, Tournament
 from ..names import fold, sort_key
 from ..services.play import round_clock
 from . import current_round, instant_of
@@ -785,3 +785,30 @@ def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
         for t in sorted(by_table)
     ]
     return [tables[i : i + per_page] for i in range(0, len(tables), per_page)]
+
+
+# --- the club's public page (issue 25) ---
+
+
+@dataclass(frozen=True)
+class ClubPage:
+    club: Club
+    current: list[Tournament]
+    past: list[Tournament]
+    series: list[Series]
+
+
+def club_page(slug: str) -> ClubPage | None:
+    """A club's events (registration or under way first, then finished, newest first) and
+    its series: three queries."""
+    club = Club.objects.filter(slug=slug).first()
+    if club is None:
+        return None
+    events = list(Tournament.objects.filter(club=club).order_by("-created_at"))
+    done = Tournament.Status.FINISHED
+    return ClubPage(
+        club=club,
+        current=[t for t in events if t.status != done],
+        past=[t for t in events if t.status == done],
+        series=list(Series.objects.filter(club=club).order_by("-created_at")),
+    )

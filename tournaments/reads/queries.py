@@ -439,40 +439,67 @@ def activity_actions(t: Tournament) -> list[str]:
 # --- series and people --------------------------------------------------------------------
 
 
-def find_series(slug: str) -> Series | None:
-    return Series.objects.filter(slug=slug).first()
+# The league pages take ``clubs``: the ids of the clubs the signed-in staff member works
+# (reads.staff.clubs_of); a row of any other club is not found.
 
 
-def series_with_counts() -> QuerySet[Series]:
-    return Series.objects.annotate(event_count=Count("events"))
+def find_series(slug: str, clubs: Iterable[int]) -> Series | None:
+    return Series.objects.filter(slug=slug, club__in=list(clubs)).first()
 
 
-def tournaments_outside(pks: Iterable[int]) -> QuerySet[Tournament]:
-    return Tournament.objects.exclude(pk__in=list(pks)).order_by("-created_at")
+def public_series(slug: str) -> Series | None:
+    """A series by its site-wide slug, for its public page."""
+    return Series.objects.select_related("club").filter(slug=slug).first()
 
 
-def find_person(pk: int | str) -> Person | None:
-    return Person.objects.filter(pk=pk).first()
+def series_with_counts(clubs: Iterable[int]) -> QuerySet[Series]:
+    return Series.objects.filter(club__in=list(clubs)).annotate(event_count=Count("events"))
 
 
-def people_list(q: str) -> QuerySet[Person]:
-    rows = Person.objects.filter(merged_into__isnull=True).annotate(events=Count("links"))
+def tournaments_outside(pks: Iterable[int], club: int) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).exclude(pk__in=list(pks)).order_by("-created_at")
+
+
+def club_tournaments(club: int) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club)
+
+
+def find_club_tournament(slug: str, club: int) -> Tournament | None:
+    return Tournament.objects.filter(slug=slug, club=club).first()
+
+
+def find_club_tournament_by_slugs(club: str, slug: str) -> Tournament | None:
+    return Tournament.objects.filter(slug=slug, club__slug=club).first()
+
+
+def find_person(pk: int | str, clubs: Iterable[int]) -> Person | None:
+    return Person.objects.filter(pk=pk, club__in=list(clubs)).first()
+
+
+def people_list(q: str, clubs: Iterable[int]) -> QuerySet[Person]:
+    rows = Person.objects.filter(merged_into__isnull=True, club__in=list(clubs)).annotate(
+        events=Count("links")
+    )
     for word in q.split():
         rows = rows.filter(name__icontains=word)
     return rows.order_by("name", "id")
 
 
-def open_proposals(limit: int) -> QuerySet[PersonProposal]:
+def open_proposals(limit: int, clubs: Iterable[int]) -> QuerySet[PersonProposal]:
     return (
-        PersonProposal.objects.filter(status=PersonProposal.Status.OPEN)
+        PersonProposal.objects.filter(
+            status=PersonProposal.Status.OPEN, person__club__in=list(clubs)
+        )
         .select_related("person", "candidate")
         .annotate(person_events=Count("person__links", distinct=True))
         .order_by("-score", "id")[:limit]
     )
 
 
-def open_proposal_count() -> int:
-    return PersonProposal.objects.filter(status=PersonProposal.Status.OPEN).count()
+def open_proposal_count(clubs: Iterable[int]) -> int:
+    return PersonProposal.objects.filter(
+        status=PersonProposal.Status.OPEN, person__club__in=list(clubs)
+    ).count()
 
 
 def proposals_of(person: Person) -> QuerySet[PersonProposal]:
@@ -485,8 +512,12 @@ def history_of(person: Person, limit: int) -> QuerySet[PersonEvent]:
     return person.history.select_related("other")[:limit]
 
 
-def find_proposal(pk: int) -> PersonProposal | None:
-    return PersonProposal.objects.select_related("person", "candidate").filter(pk=pk).first()
+def find_proposal(pk: int, clubs: Iterable[int]) -> PersonProposal | None:
+    return (
+        PersonProposal.objects.select_related("person", "candidate")
+        .filter(pk=pk, person__club__in=list(clubs))
+        .first()
+    )
 
 
 def rating_start() -> RatingSettings:

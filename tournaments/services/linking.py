@@ -38,7 +38,10 @@ def link_players(players: Sequence[Player], *, by: str, now: datetime | None = N
     All players must belong to one tournament (a registration or an import).
     """
     players = _unlinked(players)
-    return write_links(players, plan_links([p.name for p in players]), by=by, now=now)
+    if not players:
+        return 0
+    club = Tournament.objects.values_list("club_id", flat=True).get(pk=players[0].tournament_id)
+    return write_links(players, plan_links([p.name for p in players], club), by=by, now=now)
 
 
 def _unlinked(players: Sequence[Player]) -> list[Player]:
@@ -51,10 +54,12 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
     return [p for p in players if p.pk not in linked and not p.house]
 
 
-def plan_links(names: Sequence[str]) -> LinkPlan:
-    """The close-name search of every name against every person: read only."""
+def plan_links(names: Sequence[str], club: int) -> LinkPlan:
+    """The close-name search of every name against every person of the club: read only."""
     keys = {name_key(n) for n in names}
-    pool = dict(Person.objects.filter(merged_into__isnull=True).values_list("pk", "name_key"))
+    pool = dict(
+        Person.objects.filter(merged_into__isnull=True, club=club).values_list("pk", "name_key")
+    )
     close: dict[str, list[tuple[int, float]]] = {}
     for key in keys:
         # Every candidate over the cut, not only the best few: some may be taken by an
@@ -83,9 +88,13 @@ def write_links(
         )
     )
     keys = {p.pk: name_key(p.name) for p in players}
+    # A club's people are its own: a player is linked only to a person of the event's club.
+    (club,) = set(
+        Tournament.objects.filter(pk__in=tournament_ids).values_list("club_id", flat=True)
+    )
     by_key: dict[str, list[int]] = defaultdict(list)
     for pk, key in Person.objects.filter(
-        merged_into__isnull=True, name_key__in=set(keys.values())
+        merged_into__isnull=True, name_key__in=set(keys.values()), club=club
     ).values_list("pk", "name_key"):
         by_key[key].append(pk)
     links: list[PersonLink] = []
@@ -99,7 +108,10 @@ def write_links(
             )
         else:
             new_people.append(
-                (player, Person(name=player.name, name_key=keys[player.pk], created_at=at))
+                (
+                    player,
+                    Person(club_id=club, name=player.name, name_key=keys[player.pk], created_at=at),
+                )
             )
     if not new_people:
         PersonLink.objects.bulk_create(links)

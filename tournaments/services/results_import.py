@@ -17,6 +17,7 @@ from django.db import DatabaseError, IntegrityError, connection, models, transac
 
 from ..domain.hands import Team
 from ..models import (
+    Club,
     EventResult,
     HandEntry,
     ImportedEvent,
@@ -33,6 +34,7 @@ from ..models import (
 from ..replay import entry_of_json
 from ..results_file import SEATS, TEAM_OF, Checked, InvalidResults, _Game, parse
 from . import ServiceError, log, now_or
+from .clubs import site_club
 from .linking import LinkPlan, plan_links, write_links
 from .people import recompute_ratings
 from .series import add_event
@@ -62,7 +64,9 @@ def import_event(
     """A past event in: import it, add it to ``series`` (imported before or not), and when
     it is new recompute the ratings (``ratings=False`` for a caller importing several files,
     who recomputes once after the last)."""
-    outcome = import_results(data, by=by, filename=filename)
+    outcome = import_results(
+        data, by=by, filename=filename, club=series.club if series is not None else None
+    )
     if series is not None:
         add_event(series, outcome.tournament)
     if outcome.created and ratings:
@@ -77,13 +81,20 @@ def import_results(
     filename: str = "",
     now: datetime | None = None,
     link: Callable[..., int] | None = None,
+    club: Club | None = None,
 ) -> ImportOutcome:
     """Check, recompute, match names, then write: the write transaction holds only the
-    writes (the name matching against every person is done before it, ``plan_links``)."""
+    writes (the name matching against every person is done before it, ``plan_links``).
+    The event joins ``club`` (the site's one club when None); its players are matched
+    against that club's people only."""
     at = now_or(now)
+    club = club or site_club()
     checked, digest = parse(data)
     done = ImportedEvent.objects.filter(digest=digest).select_related("tournament").first()
     if done is not None:
+        if done.tournament.club_id != club.pk:
+            # Never another club's event, nor a word about it.
+            raise ServiceError("This file cannot be imported here.")
         return ImportOutcome(done.tournament, False, 0, 0, 0)
     info = checked.doc["tournament"]
     if Tournament.objects.filter(slug=info["slug"]).exists():
@@ -93,9 +104,9 @@ def import_results(
             "nothing was imported",
         )
     house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
-    plan = plan_links([n for pid, n in checked.names.items() if pid not in house])
+    plan = plan_links([n for pid, n in checked.names.items() if pid not in house], club.pk)
     filename = "".join(c for c in filename if c.isprintable())[:200]
-    rows = _rows(checked, digest, by=by, filename=filename, at=at)
+    rows = _rows(checked, digest, by=by, filename=filename, at=at, club=club)
     try:
         with transaction.atomic():
             return _write(rows, by=by, filename=filename, at=at, plan=plan, link=link)
@@ -140,10 +151,13 @@ class _Rows:
     hand_rows: _Insert | None = None
 
 
-def _rows(checked: Checked, digest: str, *, by: str, filename: str, at: datetime) -> _Rows:
+def _rows(
+    checked: Checked, digest: str, *, by: str, filename: str, at: datetime, club: Club
+) -> _Rows:
     doc = checked.doc
     info = doc["tournament"]
     tournament = Tournament(
+        club=club,
         name=info["name"].strip(),
         slug=info["slug"],
         status=Tournament.Status.FINISHED,

@@ -11,8 +11,9 @@ from django.db import IntegrityError, transaction
 from ..domain.series import (
     parse_place_points,
 )
-from ..models import Series, SeriesEvent, Tournament
+from ..models import Club, Series, SeriesEvent, Tournament
 from . import ServiceError, free_slug, now_or
+from .clubs import site_club
 
 
 def _check(points_table: str, place_points: str, best_of: int | None) -> str:
@@ -34,7 +35,9 @@ def create_series(
     participation_points: int = 10,
     best_of: int | None = None,
     now: datetime | None = None,
+    club: Club | None = None,
 ) -> Series:
+    """A new series of ``club`` (the site's one club when None)."""
     name = " ".join(name.split())
     if not name:
         raise ServiceError("Give the series a name.")
@@ -44,6 +47,7 @@ def create_series(
     try:
         with transaction.atomic():
             return Series.objects.create(
+                club=club or site_club(),
                 name=name,
                 slug=free_slug(name, Series.objects.all(), "series"),
                 points_table=points_table,
@@ -57,7 +61,10 @@ def create_series(
 
 
 def add_event(series: Series, tournament: Tournament, *, now: datetime | None = None) -> bool:
-    """Add a tournament to the series; False when it was already in it (nothing changes)."""
+    """Add a tournament to the series; False when it was already in it (nothing changes).
+    A series counts its own club's events only."""
+    if tournament.club_id != series.club_id:
+        raise ServiceError("No such event in this series' club.")
     _, created = SeriesEvent.objects.get_or_create(
         series=series, tournament=tournament, defaults={"added_at": now_or(now)}
     )

@@ -30,7 +30,7 @@ from django.db import transaction
 from ..domain.hands import SEATS, Seat
 from ..domain.seating import SEAT_DIVISION
 from ..domain.simulation import Mess, hand_duration, plan_mess, random_hand
-from ..models import HandEntry, Match, Player, Round, Seating, Tournament
+from ..models import Club, HandEntry, Match, Player, Round, Seating, Tournament
 from ..reads.substitutions import substitutes_for
 from . import play, rounds, standings
 from . import players as player_service
@@ -113,7 +113,9 @@ class Simulation:
         house: int = 0,
         uneven: bool = False,
         per_match: bool = True,
+        club: Club | None = None,
     ) -> None:
+        self.club = club
         self.rng = random.Random(seed)
         self.per_match = per_match
         self.tables = tables
@@ -131,7 +133,9 @@ class Simulation:
         self.late_count = 0
 
     def setup(self) -> Tournament:
-        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock)
+        t = create_tournament(
+            self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock, club=self.club
+        )
         da, db = self.mess.uneven
         counts = {"A": max(2, 2 * self.tables + da), "B": max(2, 2 * self.tables + db)}
         names = player_names(counts["A"] + counts["B"], self.rng)
@@ -316,10 +320,16 @@ def simulate(tables: int, seed: int, name: str | None = None, **mess: object) ->
 
 
 def demo_event(
-    tables: int, name: str, *, round_started: datetime, seed: int = 2026, rounds_played: int = 2
+    tables: int,
+    name: str,
+    *,
+    round_started: datetime,
+    seed: int = 2026,
+    rounds_played: int = 2,
+    club: Club | None = None,
 ) -> Tournament:
     """A tournament part-way through: some rounds played, the next one running now."""
-    sim = Simulation(tables, seed, name)
+    sim = Simulation(tables, seed, name, club=club)
     sim.clock = round_started - timedelta(minutes=45 * rounds_played)
     t = sim.setup()
     for number in range(1, rounds_played + 1):

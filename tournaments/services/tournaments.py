@@ -10,8 +10,9 @@ from typing import Any
 from django.db import transaction
 
 from ..domain.rules import InvalidSettings, RuleSettings
-from ..models import Tournament
+from ..models import Club, Tournament
 from . import ServiceError, free_slug, log
+from .clubs import site_club
 from .rounds import limit_moved_into_the_past, limit_passed
 
 # Once play has started only these settings may change: scores already recorded were
@@ -42,7 +43,9 @@ def create_tournament(
     by: str = "system",
     lot_seed: int | None = None,
     now: datetime | None = None,
+    club: Club | None = None,
 ) -> Tournament:
+    """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
     if not name:
         raise ServiceError("Give the tournament a name.")
@@ -53,6 +56,7 @@ def create_tournament(
         raise ServiceError(str(exc)) from exc
     with transaction.atomic():
         tournament = Tournament.objects.create(
+            club=club or site_club(),
             name=name,
             slug=free_slug(name, Tournament.objects.all(), "tournament"),
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),

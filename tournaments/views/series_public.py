@@ -17,7 +17,7 @@ MAX_AGE = 60
 
 @cache_control(public=True, max_age=MAX_AGE)
 def series(request: HttpRequest, slug: str) -> HttpResponse:
-    found = queries.find_series(slug)
+    found = queries.public_series(slug)
     if found is None:
         raise Http404("No such series.")
     # As players may see each event: an event with hidden standings as it stood after

@@ -63,7 +63,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
     if division not in queries.DIVISIONS:
         raise Http404("Divisions are A and B.")
     paper = _paper(request)
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(request, slug)
     sheet = sheets.standings_sheet(tournament, division, timezone.now())
     return _pdf(standings_pdf.build(sheet, paper), f"{slug}-standings-{division}-{paper}.pdf")
 
@@ -71,7 +71,7 @@ def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
 @desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
     paper = _paper(request)
-    rnd = _round(tournament_or_404(slug), number)
+    rnd = _round(tournament_or_404(request, slug), number)
     sheet = sheets.seating_sheet(rnd, timezone.now())
     return _pdf(
         seating_pdf.build(sheet, paper, players_url=_players_url(request, slug)),
@@ -82,7 +82,7 @@ def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
 @director_required
 def table_cards(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
-    tournament = tournament_or_404(slug)
+    tournament = tournament_or_404(request, slug)
 
     def link(token: str) -> str:
         return absolute_url(request, reverse("tablet:link", args=[token]))
@@ -105,7 +105,7 @@ def _players_url(request: HttpRequest, slug: str) -> str:
 def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     paper = _paper(request)
-    rnd = _round(tournament_or_404(slug), number)
+    rnd = _round(tournament_or_404(request, slug), number)
     table: int | None = None
     if request.GET.get("table"):
         raw = request.GET["table"]
@@ -125,7 +125,7 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
 @director_required
 def final(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
-    results = sheets.final_results(tournament_or_404(slug), now=timezone.now())
+    results = sheets.final_results(tournament_or_404(request, slug), now=timezone.now())
     return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")
 
 
@@ -133,5 +133,5 @@ def final(request: HttpRequest, slug: str) -> FileResponse:
 def prizes(request: HttpRequest, slug: str) -> FileResponse:
     """Results, so the director's alone; it shows hidden standings, marked (§5)."""
     paper = _paper(request)
-    sheet = event_prizes(tournament_or_404(slug), timezone.now())
+    sheet = event_prizes(tournament_or_404(request, slug), timezone.now())
     return _pdf(prizes_pdf.build(sheet, paper), f"{slug}-prizes-{paper}.pdf")

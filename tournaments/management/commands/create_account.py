@@ -3,7 +3,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, assign
+from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER, assign
 
 
 class Command(BaseCommand):
@@ -11,7 +11,9 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
-        parser.add_argument("--role", choices=[DIRECTOR_GROUP, DESK_GROUP], default=DESK_GROUP)
+        parser.add_argument(
+            "--role", choices=[OWNER, DIRECTOR_GROUP, DESK_GROUP], default=DESK_GROUP
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         username, role = str(options["username"]).strip(), str(options["role"])
@@ -20,9 +22,7 @@ class Command(BaseCommand):
             raise CommandError(f"{username!r} is empty or already taken.")
         password = secrets.token_urlsafe(12)
         # Directors also use the admin, which wants the staff flag; the desk does not.
-        user = User.objects.create_user(
-            username, password=password, is_staff=role == DIRECTOR_GROUP
-        )
+        user = User.objects.create_user(username, password=password, is_staff=role != DESK_GROUP)
         assign(user, role)
         self.stdout.write(
             f"{role} login: {username} / {password}\n"

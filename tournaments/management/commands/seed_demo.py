@@ -44,15 +44,15 @@ class Command(BaseCommand):
             password = secrets.token_urlsafe(12)
         if user is None:
             user = User.objects.create_superuser(username, "", password)
-            assign(user, "director")
+            assign(user, "owner")
             self.print_login(username, password, event)
         elif event and password != str(options["password"]):
             user.set_password(password)
             user.save(update_fields=["password"])
-            assign(user, "director")
+            assign(user, "owner")
             self.print_login(username, password, event)
         else:
-            assign(user, "director")
+            assign(user, "owner")
             how = "" if not event else f"; a new password: {RESET.format(username)}"
             self.stdout.write(f"Director login: {username} (already exists{how})")
         existing = Tournament.objects.filter(name=DEMO_NAME).first()

@@ -35,7 +35,7 @@ def _signed(request: HttpRequest) -> Signed:
 @director_required
 @require_POST
 def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     rnd = round_or_404(t, number)
     match = queries.game_at(rnd, table, 1)
     if match is None:
@@ -64,7 +64,7 @@ def table_substitution_correct(
 ) -> HttpResponse:
     """A substitution made in error: another player instead, from the same hand, or
     undone while no hand was played under it."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     rnd = round_or_404(t, number)
     match = queries.game_at(rnd, table, 1)
     sub = queries.substitution_at(match, pk) if match is not None else None

@@ -89,7 +89,7 @@ def _console(
 
 @director_required
 def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     if rnd.kind == queries.RoundKind.FINAL:
         return redirect("director:final", slug)
     return _console(request, rnd)
@@ -98,7 +98,7 @@ def console(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @director_required
 def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The live board partial that the console polls."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     context = _board_context(request, rnd, timezone.now())
     return render(request, "director/rounds/_board.html", context)
 
@@ -120,7 +120,7 @@ CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
 @require_POST
 def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Show the hidden standings to the players now (§5), before the final seeds them."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     try:
         standing_service.reveal(rnd.tournament, by=who(request))
     except ServiceError as exc:
@@ -134,7 +134,7 @@ def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @director_required
 @require_POST
 def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     if action not in CLOCK_ACTIONS:
         raise Http404("No such action.")
     service, done = CLOCK_ACTIONS[action]

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.forms import Form
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
@@ -15,9 +12,10 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
-from ...reads import queries
-from ...roles import DESK, RUN
+from ...reads import queries, staff
+from ...roles import DESK, DIRECTOR, allows
 from ...services import ServiceError
+from ..access import event_staff
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Round, Tournament
@@ -32,31 +30,16 @@ class HtmxRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def can(user: Any, *perms: str) -> bool:
-    return bool(user.is_active and any(user.has_perm(p) for p in perms))
+# The director role: everything on the event. The desk role: check-in, find a seat,
+# print sheets. Both take the event from the URL's slug, scoped to the user's clubs.
+director_required = event_staff(DIRECTOR)
+desk_required = event_staff(DESK)
 
 
-def role_required(*perms: str) -> Callable[[View], View]:
-    """Signed out, or an account in neither role (a staff flag alone is none): to the
-    sign-in page. A desk account at a director's page: 403."""
-
-    def decorate(view: View) -> View:
-        @wraps(view)
-        def checked(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-            if not can(request.user, RUN, DESK):
-                return redirect_to_login(request.get_full_path())
-            if not can(request.user, *perms):
-                raise PermissionDenied("Your account's role does not include this page.")
-            return view(request, *args, **kwargs)
-
-        return checked
-
-    return decorate
-
-
-# The director role: everything. The desk role: check-in, find a seat, print sheets.
-director_required = role_required(RUN)
-desk_required = role_required(RUN, DESK)
+def is_director(request: HttpRequest) -> bool:
+    """Does the signed-in user direct the event of this request (set by the decorator)?"""
+    event = getattr(request, "event", None)
+    return event is not None and allows(event.staff_role, DIRECTOR)
 
 
 def form_view(
@@ -82,8 +65,13 @@ def who(request: HttpRequest) -> str:
     return request.user.get_username()
 
 
-def tournament_or_404(slug: str) -> Tournament:
-    found = queries.find_tournament(slug)
+def tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
+    """The event the access decorator found for this request's ``slug``; any other slug
+    is looked up within the user's events (another club's is not found)."""
+    event = getattr(request, "event", None)
+    if event is not None and event.slug == slug:
+        return event
+    found = staff.event(request.user, slug)
     if found is None:
         raise Http404("No such tournament.")
     return found

@@ -48,7 +48,7 @@ class DeviceSettingsForm(forms.Form):
 @director_required
 @require_http_methods(["GET", "POST"])
 def settings(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     form = DeviceSettingsForm(
         request.POST or None,
         initial={
@@ -85,7 +85,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def table_code(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
     """A new code for the table: the old one opens nothing any more, on any device."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     if not 1 <= table <= MAX_TABLE:
         raise Http404("No such table.")
     try:

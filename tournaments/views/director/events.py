@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+if TYPE_CHECKING:  # annotations only: the views read through reads
+    from ...models import Club
+
 from ...forms import TournamentForm
-from ...reads import queries
+from ...reads import queries, staff
 from ...reads.console import readiness
 from ...reads.standings import champions
+from ...roles import DESK, DIRECTOR, allows
 from ...services import ServiceError
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
+from ..access import league_staff, staff_required
 from .common import (
-    desk_required,
     director_required,
     sheet_links,
     tiebreak_words,
@@ -23,35 +29,63 @@ from .common import (
 )
 
 
-@desk_required
+@staff_required
 def home(request: HttpRequest) -> HttpResponse:
-    tournaments = queries.all_tournaments()
-    return render(request, "director/home.html", {"tournaments": tournaments})
+    tournaments = list(staff.events_of(request.user).select_related("club"))
+    for t in tournaments:
+        t.directs = allows(t.staff_role, DIRECTOR)  # type: ignore[attr-defined]
+    clubs = staff.clubs_of(request.user, DESK)
+    context = {
+        "tournaments": tournaments,
+        "clubs": clubs,
+        "creating_clubs": [c for c in clubs if allows(getattr(c, "staff_role", None), DIRECTOR)],
+        "several_clubs": len({t.club_id for t in tournaments} | {c.pk for c in clubs}) > 1,
+    }
+    return render(request, "director/home.html", context)
 
 
-@director_required
+def creating_club(request: HttpRequest) -> Club:
+    """The club a new event or series goes into: the one named (``club``, among the
+    user's), else the user's first club."""
+    named = request.POST.get("club") or request.GET.get("club")
+    clubs = request.clubs  # type: ignore[attr-defined]
+    if not named:
+        return clubs[0]
+    found = next((c for c in clubs if c.slug == named), None)
+    if found is None:
+        raise Http404("No such club.")
+    return found
+
+
+@league_staff(DIRECTOR)
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
+    club = creating_club(request)
     form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(None))
     if request.method == "POST":
         if form.is_valid():
             try:
-                t = create_tournament(form.cleaned_data["name"], rules=form.rules, by=who(request))
+                t = create_tournament(
+                    form.cleaned_data["name"], rules=form.rules, by=who(request), club=club
+                )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"Created {t.name}.")
                 return redirect("director:players", t.slug)
         return render(
-            request, "director/settings.html", {"form": form, "creating": True}, status=422
+            request,
+            "director/settings.html",
+            {"form": form, "creating": True, "club": club},
+            status=422,
         )
-    return render(request, "director/settings.html", {"form": form, "creating": True})
+    return render(request, "director/settings.html", {"form": form, "creating": True, "club": club})
 
 
 @director_required
 @require_http_methods(["GET", "POST"])
 def settings(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     form = TournamentForm(
         request.POST or None, initial=TournamentForm.initial_for(t), locked=scoring_locked(t)
     )
@@ -73,7 +107,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_required
 def overview(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     rounds = queries.rounds_of(t)
     current = rounds[-1] if rounds else None
     prelim = [r for r in rounds if r.kind == queries.RoundKind.PRELIMINARY]

@@ -9,9 +9,15 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from ...reads import help_requests as help_reads
-from ...roles import RUN
 from ...services import Conflict, ServiceError, help_requests
-from .common import HtmxRequest, can, desk_required, director_required, tournament_or_404, who
+from .common import (
+    HtmxRequest,
+    desk_required,
+    director_required,
+    is_director,
+    tournament_or_404,
+    who,
+)
 
 
 class AnswerForm(forms.Form):
@@ -19,12 +25,12 @@ class AnswerForm(forms.Form):
 
 
 def _context(request: HttpRequest, slug: str) -> dict[str, object]:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     return {
         "tournament": t,
         "open_requests": help_reads.open_requests(t),
         # The desk sees who is waiting; the director answers.
-        "may_answer": can(request.user, RUN),
+        "may_answer": is_director(request),
     }
 
 
@@ -51,7 +57,7 @@ ANSWERS = {"coming": help_requests.on_my_way, "resolve": help_requests.resolve}
 def answer(request: HtmxRequest, slug: str, pk: int, action: str) -> HttpResponse:
     """ "On my way" or "resolved", naming the version the director saw: a stale click is
     409 with the banner as it now stands; the same click twice is answered as the first."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     act = ANSWERS.get(action)
     if act is None:
         return HttpResponse(status=404)

@@ -32,8 +32,8 @@ T = TypeVar("T")
 PER_PAGE = 50
 
 
-def _player_or_404(slug: str, pk: int) -> tuple[Tournament, Player]:
-    t = tournament_or_404(slug)
+def _player_or_404(request: HttpRequest, slug: str, pk: int) -> tuple[Tournament, Player]:
+    t = tournament_or_404(request, slug)
     player = queries.find_player(t, pk)
     if player is None:
         raise Http404("No such player in this tournament.")
@@ -72,7 +72,7 @@ def _players_page(
 @director_required
 @require_http_methods(["GET", "POST"])
 def players(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     if request.method == "POST":
         form = PlayerForm(request.POST)
         if form.is_valid():
@@ -93,7 +93,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, player = _player_or_404(slug, pk)
+    t, player = _player_or_404(request, slug, pk)
     form = PlayerForm(
         request.POST or None, initial={"name": player.name, "division": player.division}
     )
@@ -144,7 +144,7 @@ def _back(request: HttpRequest, fallback: str, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t, player = _player_or_404(slug, pk)
+    t, player = _player_or_404(request, slug, pk)
     value = request.POST.get("withdrawn") == "1"
     # A raw field, not a form's: drop NUL, which PostgreSQL cannot store.
     reason = request.POST.get("reason", "").replace("\x00", "")
@@ -172,7 +172,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @director_required
 @require_POST
 def house_add(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     form = HouseForm(request.POST, prefix="house")
     if not form.is_valid():
         messages.error(request, "Give the house player a name and a division.")
@@ -192,7 +192,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
-    t, player = _player_or_404(slug, pk)
+    t, player = _player_or_404(request, slug, pk)
     value = request.POST.get("checked_in") == "1"
     player_service.set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
@@ -220,7 +220,7 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
 @desk_required
 def desk(request: HtmxRequest, slug: str) -> HttpResponse:
     """The check-in desk: type a few letters, tap the name."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     q = request.GET.get("q", "").strip()
     found = queries.desk_search(t, q, DESK_LIMIT) if q else []
     context = {"tournament": t, "q": q, "found": found, "ready": readiness(t), "limit": DESK_LIMIT}
@@ -233,7 +233,7 @@ def desk(request: HtmxRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """Upload, preview every line with its errors, then import all or nothing."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     form = ImportForm(request.POST or None, request.FILES or None)
     context: dict[str, object] = {"tournament": t, "form": form}
     if request.method == "GET":

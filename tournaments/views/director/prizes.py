@@ -19,7 +19,7 @@ from .common import director_required, form_view, tournament_or_404, url_with_qu
 @director_required
 @require_http_methods(["GET", "POST"])
 def page(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     form = PrizeForm(request.POST or None)
 
     def show(status: int = 200) -> HttpResponse:
@@ -61,7 +61,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     try:
         prize_service.remove_prize(t, pk, by=who(request))
     except NotFound as exc:

@@ -50,7 +50,7 @@ def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, Standing
 
 @director_required
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     tables = _standings_tables(request, t)
     return render(
         request,
@@ -76,7 +76,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_required
 def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     if division not in ("A", "B"):
         raise Http404("No such division.")
     rows = standing_reads.standings(t)[division]
@@ -163,14 +163,14 @@ def _final_page(
 
 @director_required
 def final(request: HttpRequest, slug: str) -> HttpResponse:
-    return _final_page(request, tournament_or_404(slug))
+    return _final_page(request, tournament_or_404(request, slug))
 
 
 @director_required
 @require_POST
 def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
     """The director orders players sharing the rank that decides the final (§4)."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     division = request.POST.get("division", "")
     places = {}
     for key in request.POST:
@@ -194,7 +194,7 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     return _final_step(
         request, t, lambda: standing_service.seed_final(t, by=who(request)), "The final is seeded."
     )
@@ -224,7 +224,7 @@ def _current_game(t: Tournament) -> Match:
 @director_required
 @require_POST
 def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     game = _current_game(t)
     form = FirstDealerForm(request.POST)
 
@@ -239,7 +239,7 @@ def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
     """Record a hand of the final from the director's form (idempotent by client key)."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     game = _current_game(t)
     form = HandForm(request.POST)
 
@@ -266,7 +266,7 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def finish(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
 
     def act() -> None:
         standing_service.finish_event(t, by=who(request))
@@ -279,7 +279,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
 
 @director_required
 def activity(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     action = request.GET.get("action", "")
     table = ActivityTable(queries.activity_entries(t, action))
     RequestConfig(request, paginate={"per_page": 50}).configure(table)

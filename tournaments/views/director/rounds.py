@@ -27,15 +27,14 @@ from ...reads.console import (
 )
 from ...reads.players import division_counts
 from ...reads.rounds import fingerprint
-from ...roles import RUN
 from ...services import ServiceError
 from ...services import rounds as round_service
 from ...tables import SeatFinderTable
 from .board import _console
 from .common import (
-    can,
     desk_required,
     director_required,
+    is_director,
     round_or_404,
     sheet_links,
     tournament_or_404,
@@ -52,7 +51,7 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
 @director_required
 @require_POST
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     try:
         rnd = round_service.draw_first_round(
             t, by=who(request), redraw=request.POST.get("redraw") == "1"
@@ -122,7 +121,7 @@ def _seating_page(
             "q": q,
             "finder": finder,
             "swap_form": swap_form if rnd.status == queries.RoundStatus.SEATED else None,
-            "sheets": sheet_links(t, rnd, desk=not can(request.user, RUN)),
+            "sheets": sheet_links(t, rnd, desk=not is_director(request)),
             "sit_outs": queries.sit_out_names(rnd),
         },
         status=status,
@@ -140,14 +139,14 @@ def _swap_choices(tables: list) -> list[tuple[int, str]]:
 
 @desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     return _seating_page(request, rnd)
 
 
 @director_required
 @require_POST
 def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     form = SwapForm(request.POST, players=_swap_choices(seating_tables(rnd)))
     if form.is_valid():
         players = queries.players_by_id([form.cleaned_data["first"], form.cleaned_data["second"]])
@@ -172,7 +171,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @desk_required
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     response, writer = csvcells.attachment(f"{rnd.tournament.slug}-round-{rnd.number}-seats.csv")
     writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
     # §6: house players are marked "house"; sit-outs are listed with no table.
@@ -190,7 +189,7 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Finalize the round (refused, with the tables, while any is unfinished), then seat
     the next one by rotation and show it."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     rnd = round_or_404(t, number)
     try:
         done = round_service.finish_round(t, rnd, by=who(request))
@@ -242,7 +241,7 @@ def _close_list(text: str) -> list[int] | None:
 @require_POST
 def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Reopen the last finalized round, after the director types its name."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     form = ReopenForm(request.POST, expected=str(rnd))
     if form.is_valid():
         try:
@@ -259,7 +258,7 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @director_required
 @require_http_methods(["GET", "POST"])
 def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     if request.method == "POST" and "confirm" not in request.POST:
         return _seat_next(request, t)
     source = request.POST if request.method == "POST" else request.GET
@@ -364,7 +363,7 @@ def _preview_context(
 def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
     """Round 1 with uneven counts: the remedies of §6, one picked by the director; with
     sit-outs, the lot proposes who and the director may choose others."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     status, seed, chosen = 200, _posted_int(request.POST.get("seed")), None
     if request.method == "POST":
         if request.POST.get("choose") == "1":

@@ -21,12 +21,15 @@ from ...reads import people as people_reads
 from ...reads import queries
 from ...reads import series as series_reads
 from ...reads.people import person_page
+from ...roles import DIRECTOR
 from ...services import ServiceError
 from ...services import people as people_service
 from ...services import players as players_service
 from ...services import series as series_service
 from ...services.results_import import import_event
+from ..access import league_staff
 from .common import director_required, form_view, tournament_or_404, who
+from .events import creating_club
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Person, Series
@@ -38,21 +41,21 @@ class ResultsFileForm(forms.Form):
     file = forms.FileField(label="snowman.results/1 file (.json)")
 
 
-def _series_or_404(slug: str) -> Series:
-    found = queries.find_series(slug)
+def _series_or_404(request: HttpRequest, slug: str) -> Series:
+    found = queries.find_series(slug, request.club_ids)  # type: ignore[attr-defined]
     if found is None:
         raise Http404("No such series.")
     return found
 
 
-def _person_or_404(pk: int) -> Person:
-    found = queries.find_person(pk)
+def _person_or_404(request: HttpRequest, pk: int) -> Person:
+    found = queries.find_person(pk, request.club_ids)  # type: ignore[attr-defined]
     if found is None:
         raise Http404("No such person.")
     return found
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_http_methods(["GET", "POST"])
 def series_list(request: HttpRequest) -> HttpResponse:
     form = SeriesForm(request.POST or None)
@@ -60,13 +63,15 @@ def series_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                series = series_service.create_series(**form.cleaned_data)
+                series = series_service.create_series(
+                    **form.cleaned_data, club=creating_club(request)
+                )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
                 return redirect("league:series", series.slug)
         status = 422
-    rows = queries.series_with_counts()
+    rows = queries.series_with_counts(request.club_ids)  # type: ignore[attr-defined]
     return render(
         request, "director/series/list.html", {"form": form, "series_list": rows}, status=status
     )
@@ -76,7 +81,9 @@ def _detail(
     request: HttpRequest, series: Series, *, status: int = 200, **extra: object
 ) -> HttpResponse:
     table = series_reads.series_table(series)
-    add = AddEventForm(tournaments=queries.tournaments_outside(t.pk for t in table.events))
+    add = AddEventForm(
+        tournaments=queries.tournaments_outside((t.pk for t in table.events), series.club_id)
+    )
     context = {
         "series": series,
         "table": table,
@@ -89,16 +96,17 @@ def _detail(
     return render(request, "director/series/detail.html", context, status=status)
 
 
-@director_required
+@league_staff(DIRECTOR)
 def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    return _detail(request, _series_or_404(slug))
+    return _detail(request, _series_or_404(request, slug))
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series_or_404(slug)
-    form = AddEventForm(request.POST, tournaments=queries.all_tournaments())
+    series = _series_or_404(request, slug)
+    # Only an event of the series' own club can be chosen: another club's id is no choice.
+    form = AddEventForm(request.POST, tournaments=queries.club_tournaments(series.club_id))
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
@@ -107,21 +115,23 @@ def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("league:series", series.slug)
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def series_remove(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
-    series = _series_or_404(slug)
-    t = tournament_or_404(tslug)
+    series = _series_or_404(request, slug)
+    t = queries.find_club_tournament(tslug, series.club_id)
+    if t is None:
+        raise Http404("No such tournament in this series' club.")
     series_service.remove_event(series, t)
     messages.success(request, f"{t.name} no longer counts for {series.name}.")
     return redirect("league:series", series.slug)
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def series_import(request: HttpRequest, slug: str) -> HttpResponse:
     """Import a past event and add it to this series, or refuse it whole with where it is wrong."""
-    series = _series_or_404(slug)
+    series = _series_or_404(request, slug)
     form = ResultsFileForm(request.POST, request.FILES)
     if not form.is_valid():
         return _detail(request, series, import_error="Choose a results file.", status=422)
@@ -153,17 +163,17 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("league:series", series.slug)
 
 
-@director_required
+@league_staff(DIRECTOR)
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
-    series = _series_or_404(slug)
+    series = _series_or_404(request, slug)
     response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
     writer.writerows(series_reads.series_csv_rows(series_reads.series_table(series)))
     return response
 
 
-@director_required
+@league_staff(DIRECTOR)
 def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
-    series = _series_or_404(slug)
+    series = _series_or_404(request, slug)
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
@@ -179,16 +189,17 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
 # --- People ---------------------------------------------------------------------------
 
 
-@director_required
+@league_staff(DIRECTOR)
 def people(request: HttpRequest) -> HttpResponse:
     return _people_page(request)
 
 
 def _people_page(request: HttpRequest, status: int = 200) -> HttpResponse:
     q = request.GET.get("q", "").strip()
-    page = Paginator(queries.people_list(q), 100).get_page(request.GET.get("page"))
-    proposals = queries.open_proposals(50)
-    open_count = queries.open_proposal_count()
+    clubs = request.club_ids  # type: ignore[attr-defined]
+    page = Paginator(queries.people_list(q, clubs), 100).get_page(request.GET.get("page"))
+    proposals = queries.open_proposals(50, clubs)
+    open_count = queries.open_proposal_count(clubs)
     return render(
         request,
         "director/people/list.html",
@@ -225,23 +236,24 @@ def _person(
     return render(request, "director/people/person.html", context, status=status)
 
 
-@director_required
+@league_staff(DIRECTOR)
 def person(request: HttpRequest, pk: int) -> HttpResponse:
-    found = _person_or_404(pk)
+    found = _person_or_404(request, pk)
     if found.merged_into_id:
         messages.info(request, f"{found.name} (#{found.pk}) was merged into this person.")
         return redirect("league:person", found.merged_into_id)
     return _person(request, found)
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
-    keep = _person_or_404(pk)
+    keep = _person_or_404(request, pk)
     form = MergeForm(request.POST)
 
     def act() -> HttpResponse | None:
-        gone = queries.find_person(form.cleaned_data["other"])
+        # Merged only within the person's own club: another club's number is not found.
+        gone = queries.find_person(form.cleaned_data["other"], [keep.club_id])
         if gone is None:
             form.add_error("other", "There is no person with this number.")
             return None
@@ -252,10 +264,10 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
     return form_view(form, act, lambda: _person(request, keep, status=422, merge_form=form))
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def person_split(request: HttpRequest, pk: int) -> HttpResponse:
-    found = _person_or_404(pk)
+    found = _person_or_404(request, pk)
     form = SplitForm(request.POST)
 
     def act() -> HttpResponse | None:
@@ -276,10 +288,10 @@ def person_split(request: HttpRequest, pk: int) -> HttpResponse:
     return form_view(form, act, lambda: _person(request, found, status=422, split_form=form))
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
-    proposal = queries.find_proposal(pk)
+    proposal = queries.find_proposal(pk, request.club_ids)  # type: ignore[attr-defined]
     if proposal is None:
         raise Http404("No such proposal.")
     decision = request.POST.get("decision")
@@ -303,7 +315,7 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("league:people")
 
 
-@director_required
+@league_staff(DIRECTOR)
 @require_POST
 def ratings_recompute(request: HttpRequest) -> HttpResponse:
     count = people_service.recompute_ratings()
@@ -321,7 +333,7 @@ def _share(request: HttpRequest) -> int:
 @require_http_methods(["GET", "POST"])
 def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     """Divisions suggested by the ratings: the stronger share in A, at the director's split."""
-    t = tournament_or_404(slug)
+    t = tournament_or_404(request, slug)
     share = _share(request)
     status = 200
     if request.method == "POST":

@@ -141,7 +141,7 @@ def _table_page(
 
 @director_required
 def table_detail(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     return _table_page(request, rnd, table)
 
 
@@ -171,7 +171,7 @@ def _table_action(
 ) -> HttpResponse:
     """One repair or decision at a table: ``act`` runs the service and returns what to tell
     the director (what was done, then any warnings); a refusal re-renders the page, 422."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     match = _match_of(rnd, table, request)
 
     def done() -> HttpResponse:
@@ -204,7 +204,7 @@ def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 @director_required
 @require_POST
 def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     entry = queries.hand_at(rnd, table, pk)
     if entry is None:
         raise Http404("No such hand at this table.")
@@ -259,7 +259,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 @director_required
 @require_POST
 def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     # Only a table this round seats gets a link (never a live link for table 99 of 12).
     if not 1 <= table <= MAX_TABLE or not queries.table_exists(rnd, table):
         raise Http404(f"There is no table {table} in {rnd}.")
@@ -334,7 +334,7 @@ def hand_late_sync(
     request: HttpRequest, slug: str, number: int, table: int, pk: int
 ) -> HttpResponse:
     """Accept a late-synced hand or take it as entered at its arrival."""
-    rnd = round_or_404(tournament_or_404(slug), number)
+    rnd = round_or_404(tournament_or_404(request, slug), number)
     entry = queries.hand_at(rnd, table, pk)
     if entry is None:
         raise Http404("No such hand at this table.")
