@@ -14,5 +14,6 @@ urlpatterns = [
     path("director/sheets/", include("tournaments.urls.sheets")),
     path("t/", include("tournaments.urls.tablet")),
     path("series/", include("tournaments.urls.series_public")),
+    path("results/", include("tournaments.urls.publish")),
     path("", include("tournaments.urls.public")),
 ]

@@ -73,8 +73,12 @@ def all_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.all()
 
 
+def counted_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.counted()
+
+
 def open_tournaments(limit: int) -> QuerySet[Tournament]:
-    return Tournament.objects.exclude(status=Tournament.Status.FINISHED)[:limit]
+    return Tournament.objects.counted().exclude(status=Tournament.Status.FINISHED)[:limit]
 
 
 def find_round(tournament: Tournament, number: int) -> Round | None:
@@ -448,7 +452,8 @@ def series_with_counts() -> QuerySet[Series]:
 
 
 def tournaments_outside(pks: Iterable[int]) -> QuerySet[Tournament]:
-    return Tournament.objects.exclude(pk__in=list(pks)).order_by("-created_at")
+    # The events a series may take: never a rehearsal (issue 25).
+    return Tournament.objects.counted().exclude(pk__in=list(pks)).order_by("-created_at")
 
 
 def find_person(pk: int | str) -> Person | None:
@@ -456,7 +461,10 @@ def find_person(pk: int | str) -> Person | None:
 
 
 def people_list(q: str) -> QuerySet[Person]:
-    rows = Person.objects.filter(merged_into__isnull=True).annotate(events=Count("links"))
+    counted = Q(links__player__tournament__in=Tournament.objects.counted())
+    rows = Person.objects.filter(merged_into__isnull=True).annotate(
+        events=Count("links", filter=counted)
+    )
     for word in q.split():
         rows = rows.filter(name__icontains=word)
     return rows.order_by("name", "id")

@@ -13,12 +13,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
 from ..services import current_round, now_or, table_codes
 from ..services.names import sort_key as sort_key  # also read by the seating PDF's tests
 from ..services.standings import StandingRow, final_entries, final_progress, final_round, standings
+
+
+def event_label(tournament: Tournament) -> str:
+    """The event's name as every printed sheet shows it: a rehearsal's says so in each
+    title and on each page's footer (issue 25)."""
+    if tournament.rehearsal:
+        return _("%(name)s (REHEARSAL, counts nowhere)") % {"name": tournament.name}
+    return tournament.name
 
 
 @dataclass(frozen=True)
@@ -214,7 +224,7 @@ def standings_sheet(
     columns, status = _prelim_status(tournament)
     rows = standings(tournament)[division]
     return StandingsSheet(
-        event=tournament.name,
+        event=event_label(tournament),
         division=division,
         rounds=columns,
         status=status,
@@ -249,7 +259,7 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     ]
     players.sort(key=lambda line: sort_key(line.name))
     return SeatingSheet(
-        event=rnd.tournament.name,
+        event=event_label(rnd.tournament),
         round_label=str(rnd),
         tables=tuple(TableLine(t, s) for t, s in tables.items()),
         players=tuple(players),
@@ -286,7 +296,7 @@ def table_cards(
         .values_list("table", "token", "code")
     }
     return TableCards(
-        event=tournament.name,
+        event=event_label(tournament),
         round_label=str(rnd),
         cards=tuple(
             TableCard(
@@ -380,7 +390,7 @@ def scoresheets(rnd: Round, table: int | None = None, now: datetime | None = Non
                 )
             )
     return Scoresheets(
-        event=tournament.name,
+        event=event_label(tournament),
         round_label=str(rnd),
         final=final,
         games_to_win=tournament.final_games_to_win,
@@ -432,7 +442,7 @@ def final_results(
     else:
         status = f"Provisional: {status.lower()}"
     return FinalResults(
-        event=tournament.name,
+        event=event_label(tournament),
         status=status,
         finished=finished,
         champions=champions,

@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import cast
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from ..domain.series import (
     TIEBREAK_CHAIN,
@@ -70,7 +71,9 @@ def create_series(
 
 def add_event(series: Series, tournament: Tournament, *, now: datetime | None = None) -> bool:
     """Add a tournament to the series; False when it was already in it (nothing changes)."""
-    _, created = SeriesEvent.objects.get_or_create(
+    if tournament.rehearsal:
+        raise ServiceError(_("A rehearsal counts in no series; make it a real event first."))
+    _row, created = SeriesEvent.objects.get_or_create(
         series=series, tournament=tournament, defaults={"added_at": now_or(now)}
     )
     return created
@@ -91,7 +94,9 @@ def points_table(series: Series) -> PointsTable:
 def events_of(series: Series) -> list[Tournament]:
     return [
         se.tournament
-        for se in SeriesEvent.objects.filter(series=series)
+        for se in SeriesEvent.objects.filter(
+            series=series, tournament__in=Tournament.objects.counted()
+        )
         .select_related("tournament__imported_from")
         .order_by("added_at", "id")
     ]

@@ -112,6 +112,7 @@ class Simulation:
         house: int = 0,
         uneven: bool = False,
         per_match: bool = True,
+        rehearsal: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.per_match = per_match
@@ -128,9 +129,16 @@ class Simulation:
             else Mess()
         )
         self.late_count = 0
+        self.rehearsal = rehearsal
 
     def setup(self) -> Tournament:
-        t = create_tournament(self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock)
+        t = create_tournament(
+            self.name,
+            by=SIM,
+            lot_seed=self.rng.getrandbits(48),
+            now=self.clock,
+            rehearsal=self.rehearsal,
+        )
         da, db = self.mess.uneven
         counts = {"A": max(2, 2 * self.tables + da), "B": max(2, 2 * self.tables + db)}
         names = player_names(counts["A"] + counts["B"], self.rng)

@@ -42,6 +42,7 @@ def create_tournament(
     by: str = "system",
     lot_seed: int | None = None,
     now: datetime | None = None,
+    rehearsal: bool = False,
 ) -> Tournament:
     name = name.strip()
     if not name:
@@ -58,9 +59,11 @@ def create_tournament(
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
             # The tablets' director PIN (issue 23), shown on the console, changeable.
             director_pin=f"{secrets.randbelow(10_000):04d}",
+            rehearsal=rehearsal,
             **rule_values(rules),
         )
-        log(tournament, by, "create", f"Created tournament {name}.", at=now)
+        kind = "rehearsal" if rehearsal else "tournament"
+        log(tournament, by, "create", f"Created {kind} {name}.", at=now)
     return tournament
 
 

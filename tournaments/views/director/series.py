@@ -96,7 +96,7 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(slug)
-    form = AddEventForm(request.POST, tournaments=queries.all_tournaments())
+    form = AddEventForm(request.POST, tournaments=queries.counted_tournaments())
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
