@@ -155,6 +155,7 @@ NOT_PUBLIC = {
     "league": "the director's series and people, behind the sign-in",
     "sheets": "the director's PDFs, behind the sign-in",
     "tablet": "a table's own tablet, by its secret link: it shows its table's score (§5)",
+    "publish": "a POST-only endpoint taking a hall's results file with the event's token",
     None: "sign-in and sign-out",
 }
 # Query strings that make a pattern answer something else than its plain form.
