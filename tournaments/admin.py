@@ -25,6 +25,8 @@ from .models import (
     PersonLink,
     PersonProposal,
     Player,
+    Publication,
+    PublishGrant,
     Round,
     RoundPause,
     Seating,
@@ -75,7 +77,7 @@ class TournamentAdmin(admin.ModelAdmin):
         "target",
         "created_at",
     )
-    list_filter = ("status",)
+    list_filter = ("status", "rehearsal")
     search_fields = ("name", "slug")
     # The settings page validates the rules and refuses scoring changes once play has
     # started; the status moves only with the draw, the final and the finish.
@@ -91,6 +93,8 @@ class TournamentAdmin(admin.ModelAdmin):
         "kiosk",
         "director_pin",
         "silent_after_seconds",
+        # Changed only under its rules (services/rehearsal.py), from the settings page.
+        "rehearsal",
     )
     date_hierarchy = "created_at"
 
@@ -396,3 +400,18 @@ class SeriesEventAdmin(ReadOnlyAdmin):
     list_display = ("series", "tournament", "added_at")
     search_fields = ("series__name", "tournament__name")
     list_select_related = ("series", "tournament")
+
+
+@admin.register(Publication)
+class PublicationAdmin(ReadOnlyAdmin):
+    # The token is a credential: not listed, not searchable.
+    list_display = ("tournament", "club_url", "published_at", "attempted_at", "last_error")
+    exclude = ("token",)
+    list_select_related = ("tournament",)
+
+
+@admin.register(PublishGrant)
+class PublishGrantAdmin(ReadOnlyAdmin):
+    list_display = ("slug", "series", "created_at", "created_by", "last_published_at")
+    exclude = ("token_digest",)
+    search_fields = ("slug",)
