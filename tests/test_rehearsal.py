@@ -287,3 +287,40 @@ def test_a_rehearsal_is_chosen_when_creating_the_event(director_client):
     response = director_client.post(reverse("director:create"), data)
     assert response.status_code == 302
     assert Tournament.objects.get(name="Dress rehearsal").rehearsal
+
+
+@pytest.mark.django_db(transaction=True)
+def test_turning_real_waits_for_a_round_1_start_in_flight_and_then_refuses():
+    """On PostgreSQL: round 1 started in a transaction not yet committed holds the round's
+    row; the change waits for it and then sees the round running (never a stale check)."""
+    import threading
+
+    from django.db import connection, connections, transaction
+
+    if not connection.features.has_select_for_update_nowait:
+        pytest.skip("row locks exist only on PostgreSQL here")
+    t = registered("Practice", rehearsal=True, names=NAMES)
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    started, release = threading.Event(), threading.Event()
+
+    def start_and_hold() -> None:
+        try:
+            with transaction.atomic():
+                rounds.start_round(rnd, by="test")
+                started.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    worker = threading.Thread(target=start_and_hold)
+    worker.start()
+    try:
+        assert started.wait(10)
+        threading.Timer(0.5, release.set).start()
+        with pytest.raises(ServiceError, match="Round 1 has started"):
+            make_real(t, by="director")
+    finally:
+        release.set()
+        worker.join()
+    t.refresh_from_db()
+    assert t.rehearsal

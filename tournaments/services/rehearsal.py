@@ -23,7 +23,10 @@ from .linking import link_players
 
 
 def _locked(tournament: Tournament) -> tuple[Tournament, list[Round]]:
-    locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    # FOR NO KEY UPDATE: a round being started holds its row and then logs, and the log's
+    # foreign key takes a key-share lock on the tournament; a plain FOR UPDATE here would
+    # wait on the round while blocking that log (a deadlock, found on PostgreSQL).
+    locked = Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
     rounds = list(Round.objects.select_for_update().filter(tournament=locked))
     return locked, rounds
 
