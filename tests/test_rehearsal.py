@@ -167,6 +167,8 @@ def test_the_rehearsal_banner_is_on_every_screen_and_every_printed_page(director
     ]
     for url in director_pages:
         assert BANNER in page(director_client, url), url
+    settings = page(director_client, reverse("director:settings", args=[slug]))
+    assert "stays a rehearsal" in settings and "Make this a real event" not in settings
     phone = Client()
     for url in [
         reverse("public:event", args=[slug]),

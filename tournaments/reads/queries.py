@@ -23,6 +23,7 @@ from ..models import (
     Activity,
     Division,
     HandEntry,
+    ImportedEvent,
     Match,
     Person,
     PersonEvent,
@@ -71,6 +72,15 @@ def tournament_by_id(pk: int) -> Tournament:
 
 def all_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.all()
+
+
+def play_started(tournament: Tournament) -> bool:
+    """A round has started (or the event was imported with its results): the line after
+    which a rehearsal stays one and a real event stays real (services/rehearsal.py)."""
+    return (
+        tournament.rounds.exclude(status=Round.Status.SEATED).exists()
+        or ImportedEvent.objects.filter(tournament=tournament).exists()
+    )
 
 
 def counted_tournaments() -> QuerySet[Tournament]:

@@ -27,7 +27,7 @@ def event_label(tournament: Tournament) -> str:
     """The event's name as every printed sheet shows it: a rehearsal's says so in each
     title and on each page's footer (issue 25)."""
     if tournament.rehearsal:
-        return _("%(name)s (REHEARSAL, counts nowhere)") % {"name": tournament.name}
+        return _("REHEARSAL · %(name)s") % {"name": tournament.name}
     return tournament.name
 
 

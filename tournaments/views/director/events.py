@@ -70,6 +70,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": t,
         "creating": False,
         "publish_state": publish_service.state(t),
+        "play_started": queries.play_started(t),
     }
     if request.method == "POST":
         if form.is_valid():
