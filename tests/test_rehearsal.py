@@ -326,3 +326,11 @@ def test_turning_real_waits_for_a_round_1_start_in_flight_and_then_refuses():
         worker.join()
     t.refresh_from_db()
     assert t.rehearsal
+
+
+def test_a_rehearsal_is_not_exported_as_a_results_file():
+    from django.core.management import CommandError, call_command
+
+    t = create_tournament("Practice", by="test", rehearsal=True)
+    with pytest.raises(CommandError, match="rehearsal"):
+        call_command("export_results", t.slug)
