@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import socket
 import sqlite3
 import subprocess
@@ -317,3 +318,21 @@ def test_the_hall_publishes_to_a_club_site_server_with_its_token_twice_with_one_
     hall = export_results(t)
     assert named_standings(club) == named_standings(json.loads(json.dumps(hall)))
     assert hands_of(club) == hands_of(hall) > 0
+
+
+def test_the_club_director_makes_a_token_on_the_series_page_and_the_event_lands_there(
+    director_client, client
+):
+    first, _second = two_versions()
+    series = create_series("Winter league")
+    url = reverse("league:series_token", args=[series.slug])
+    bad = director_client.post(url, {"slug": "Not a slug!"})
+    assert bad.status_code == 422 and "slug" in bad.content.decode()
+    made = director_client.post(url, {"slug": SLUG})
+    assert made.status_code == 200
+    token = re.search(r'id="new-token">[^<]*<code>([^<]+)</code>', made.content.decode())
+    assert token is not None
+    assert send(client, first, token.group(1)).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    assert SeriesEvent.objects.filter(series=series, tournament=event).count() == 1
+    assert Client().post(url, {"slug": "other"}).status_code == 302  # to the sign-in

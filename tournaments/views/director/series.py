@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import csvcells
@@ -22,6 +24,7 @@ from ...reads.people import person_page
 from ...services import ServiceError
 from ...services import people as people_service
 from ...services import players as players_service
+from ...services import publish as publish_service
 from ...services import series as series_service
 from ...services.results_import import import_event
 from .common import director_required, form_view, tournament_or_404, who
@@ -149,6 +152,20 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
             request, f"{upload.name} was imported before ({outcome.tournament.name}); no change."
         )
     return redirect("league:series", series.slug)
+
+
+@director_required
+@require_POST
+def series_token(request: HttpRequest, slug: str) -> HttpResponse:
+    """A token with which a hall publishes one event's results into this series (issue 26);
+    shown once, in this answer only (never stored but as its digest, never redirected)."""
+    series = _series_or_404(slug)
+    event = request.POST.get("slug", "").strip()
+    if not event or len(event) > 140 or slugify(event) != event:
+        error = _("Give the event's slug as the hall shows it (letters, digits and dashes).")
+        return _detail(request, series, token_error=error, status=422)
+    token = publish_service.grant(event, series=series, by=who(request))
+    return _detail(request, series, new_token={"slug": event, "token": token})
 
 
 @director_required
