@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/", include("tournaments.urls.tablet")),
     path("series/", include("tournaments.urls.series_public")),
     path("join/<slug:token>/", clubs.join, name="join"),
+    path("results/", include("tournaments.urls.publish")),
     path("", include("tournaments.urls.public")),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include("tournaments.urls.club_public")),

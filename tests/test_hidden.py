@@ -159,6 +159,7 @@ NOT_PUBLIC = {
     "clubs": "a club's staff and invitations, behind the sign-in",
     "club_public": "a club's page (event and series names, no figure) and its short "
     "addresses, which redirect to the event and series pages walked here",
+    "publish": "a POST-only endpoint taking a hall's results file with the event's token",
     None: "sign-in and sign-out",
 }
 # Query strings that make a pattern answer something else than its plain form.

@@ -29,6 +29,8 @@ from .models import (
     PersonLink,
     PersonProposal,
     Player,
+    Publication,
+    PublishGrant,
     Round,
     RoundPause,
     Seating,
@@ -137,7 +139,7 @@ class TournamentAdmin(ScopedAdmin):
         "target",
         "created_at",
     )
-    list_filter = ("status", ("club", admin.RelatedOnlyFieldListFilter))
+    list_filter = ("status", "rehearsal", ("club", admin.RelatedOnlyFieldListFilter))
     search_fields = ("name", "slug")
     # The settings page validates the rules and refuses scoring changes once play has
     # started; the status moves only with the draw, the final and the finish.
@@ -154,6 +156,8 @@ class TournamentAdmin(ScopedAdmin):
         "kiosk",
         "director_pin",
         "silent_after_seconds",
+        # Changed only under its rules (services/rehearsal.py), from the settings page.
+        "rehearsal",
     )
     date_hierarchy = "created_at"
 
@@ -505,3 +509,18 @@ class InvitationAdmin(ReadOnlyAdmin):
     list_display = ("club", "role", "created_by", "created_at", "used_at", "revoked_at")
     list_filter = ("role", ("club", admin.RelatedOnlyFieldListFilter))
     exclude = ("token",)
+
+
+@admin.register(Publication)
+class PublicationAdmin(ReadOnlyAdmin):
+    # The token is a credential: not listed, not searchable.
+    list_display = ("tournament", "club_url", "published_at", "attempted_at", "last_error")
+    exclude = ("token",)
+    list_select_related = ("tournament",)
+
+
+@admin.register(PublishGrant)
+class PublishGrantAdmin(ReadOnlyAdmin):
+    list_display = ("slug", "series", "created_at", "created_by", "last_published_at")
+    exclude = ("token_digest",)
+    search_fields = ("slug",)

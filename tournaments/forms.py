@@ -63,8 +63,17 @@ class TournamentForm(forms.Form):
         help_text="For a player who sits out a round: average, none, or a number of points.",
     )
 
-    def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
+    def __init__(
+        self, *args: object, locked: bool = False, creating: bool = False, **kwargs: object
+    ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        if creating:
+            # Issue 25: chosen at creation; afterwards the settings page's own action
+            # changes it (services/rehearsal.py), under its rules.
+            self.fields["rehearsal"] = forms.BooleanField(
+                label=_("Rehearsal (a test run: listed nowhere public, counted nowhere)"),
+                required=False,
+            )
         for name in Tournament.RULE_FIELDS:
             label = RULE_LABELS[name]
             if isinstance(getattr(RuleSettings, name), bool):

@@ -80,6 +80,13 @@ class Club(models.Model):
         return self.name
 
 
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    def counted(self) -> TournamentQuerySet:
+        """The events that count: every public listing, series, people page and rating reads
+        tournaments through this, so a rehearsal (issue 25) stays out of all of them."""
+        return self.filter(rehearsal=False)
+
+
 class Tournament(models.Model):
     Status = TournamentStatus
 
@@ -131,6 +138,11 @@ class Tournament(models.Model):
     # director's controls on a tablet open with this PIN (shown on the console).
     kiosk = models.BooleanField(default=True)
     director_pin = models.CharField(max_length=8, blank=True)
+    # Issue 25: a rehearsal runs like an event but counts nowhere and is listed nowhere
+    # public (``Tournament.objects.counted()``); services/rehearsal.py changes it.
+    rehearsal = models.BooleanField(default=False)
+
+    objects = TournamentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
@@ -1118,3 +1130,44 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.role} of {self.club_id}"
+
+
+# --- Results from the hall to the club site (issue 26, item 5) ---
+
+
+class Publication(models.Model):
+    """At the hall: where an event's results go (the club site and the event's token) and
+    how the last attempt went. A failed attempt is recorded here, never raised at the
+    director: the hall works without the internet and retries later."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, related_name="publication"
+    )
+    club_url = models.URLField(max_length=300)
+    token = models.CharField(max_length=100)
+    # The digest of the results the club site last acknowledged; when it differs from the
+    # current export's, the event is "not published yet".
+    published_digest = models.CharField(max_length=64, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    attempted_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} -> {self.club_url}"
+
+
+class PublishGrant(models.Model):
+    """On the club site: a bearer of the token may publish the results of the event whose
+    slug (its stable id at the hall) is ``slug``; only the token's SHA-256 is kept."""
+
+    slug = models.SlugField(max_length=140, unique=True)
+    token_digest = models.CharField(max_length=64, unique=True)
+    series = models.ForeignKey(
+        Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    created_by = models.CharField(max_length=150)
+    last_published_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.slug

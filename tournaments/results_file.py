@@ -743,8 +743,13 @@ def parse(data: bytes | str) -> tuple[Checked, str]:
         # A number too long to read (Python's 4,300-digit limit), NaN, and the like.
         raise InvalidResults("", f"The file is not readable JSON: {str(exc)[:80]}") from None
     checked = check_document(doc)
+    return checked, digest_of(doc)
+
+
+def digest_of(doc: object) -> str:
+    """The SHA-256 of the canonical JSON (sorted keys, no whitespace): one file's identity."""
     canonical = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return checked, hashlib.sha256(canonical.encode()).hexdigest()
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def _no_constant(name: str) -> Any:

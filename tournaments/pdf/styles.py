@@ -175,8 +175,11 @@ def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
             self.saveState()
             self.setFont(fonts.regular, 8)
             self.setFillColor(MUTED)
-            self.drawString(MARGIN, MARGIN - FOOTER_GAP, left)
-            self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP, f"Page {number} of {total}")
+            page = f"Page {number} of {total}"
+            # Cut, never overlapping the page number (a long event name or mark).
+            room = width - 2 * MARGIN - pdfmetrics.stringWidth(page, fonts.regular, 8) - 12
+            self.drawString(MARGIN, MARGIN - FOOTER_GAP, fit(left, fonts.regular, 8, room))
+            self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP, page)
             self.restoreState()
 
     return NumberedCanvas

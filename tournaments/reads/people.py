@@ -77,9 +77,9 @@ def _rank_of(tournament: Tournament, imported: bool) -> dict[int, tuple[int, int
 
 def person_page(person: Person) -> PersonPage:
     links = list(
-        person.links.select_related("player__tournament__imported_from").order_by(
-            "player__tournament__created_at", "player__tournament_id"
-        )
+        person.links.filter(player__tournament__in=Tournament.objects.counted())
+        .select_related("player__tournament__imported_from")
+        .order_by("player__tournament__created_at", "player__tournament_id")
     )
     player_ids = [lk.player_id for lk in links]
     own = list(

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from ..domain import prizes as rules
 from ..models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
+from .sheets import event_label
 from .standings import standings
 from .visibility import of_event
 
@@ -89,7 +90,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     defined = list(DefinedPrize.objects.filter(tournament=tournament))
     chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
     return PrizeSheet(
-        event=tournament.name,
+        event=event_label(tournament),
         prizes=rules.prizes(players, seats, hands, subs, chosen, where, label=_),
         hidden=of_event(tournament).hidden,
         defined=defined,

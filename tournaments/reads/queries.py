@@ -23,6 +23,7 @@ from ..models import (
     Activity,
     Division,
     HandEntry,
+    ImportedEvent,
     Match,
     Person,
     PersonEvent,
@@ -73,8 +74,21 @@ def all_tournaments() -> QuerySet[Tournament]:
     return Tournament.objects.all()
 
 
+def play_started(tournament: Tournament) -> bool:
+    """A round has started (or the event was imported with its results): the line after
+    which a rehearsal stays one and a real event stays real (services/rehearsal.py)."""
+    return (
+        tournament.rounds.exclude(status=Round.Status.SEATED).exists()
+        or ImportedEvent.objects.filter(tournament=tournament).exists()
+    )
+
+
+def counted_tournaments() -> QuerySet[Tournament]:
+    return Tournament.objects.counted()
+
+
 def open_tournaments(limit: int) -> QuerySet[Tournament]:
-    return Tournament.objects.exclude(status=Tournament.Status.FINISHED)[:limit]
+    return Tournament.objects.counted().exclude(status=Tournament.Status.FINISHED)[:limit]
 
 
 def find_round(tournament: Tournament, number: int) -> Round | None:
@@ -457,11 +471,22 @@ def series_with_counts(clubs: Iterable[int]) -> QuerySet[Series]:
 
 
 def tournaments_outside(pks: Iterable[int], club: int) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(club=club).exclude(pk__in=list(pks)).order_by("-created_at")
+    # The events a series may take: its own club's, never a rehearsal (issue 25).
+    return (
+        Tournament.objects.counted()
+        .filter(club=club)
+        .exclude(pk__in=list(pks))
+        .order_by("-created_at")
+    )
 
 
 def club_tournaments(club: int) -> QuerySet[Tournament]:
     return Tournament.objects.filter(club=club)
+
+
+def counted_club_tournaments(club: int) -> QuerySet[Tournament]:
+    """The club's events a series may count: never a rehearsal."""
+    return Tournament.objects.counted().filter(club=club)
 
 
 def find_club_tournament(slug: str, club: int) -> Tournament | None:
@@ -477,8 +502,9 @@ def find_person(pk: int | str, clubs: Iterable[int]) -> Person | None:
 
 
 def people_list(q: str, clubs: Iterable[int]) -> QuerySet[Person]:
+    counted = Q(links__player__tournament__in=Tournament.objects.counted())
     rows = Person.objects.filter(merged_into__isnull=True, club__in=list(clubs)).annotate(
-        events=Count("links")
+        events=Count("links", filter=counted)
     )
     for word in q.split():
         rows = rows.filter(name__icontains=word)

@@ -39,7 +39,9 @@ def points_table(series: Series) -> PointsTable:
 def events_of(series: Series) -> list[Tournament]:
     return [
         se.tournament
-        for se in SeriesEvent.objects.filter(series=series)
+        for se in SeriesEvent.objects.filter(
+            series=series, tournament__in=Tournament.objects.counted()
+        )
         .select_related("tournament__imported_from")
         .order_by("added_at", "id")
     ]

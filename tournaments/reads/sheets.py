@@ -13,6 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
@@ -20,6 +22,14 @@ from ..names import sort_key as sort_key  # also read by the seating PDF's tests
 from ..services import table_codes
 from . import current_round, now_or
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
+
+
+def event_label(tournament: Tournament) -> str:
+    """The event's name as every printed sheet shows it: a rehearsal's says so in each
+    title and on each page's footer (issue 25)."""
+    if tournament.rehearsal:
+        return _("REHEARSAL · %(name)s") % {"name": tournament.name}
+    return tournament.name
 
 
 @dataclass(frozen=True)
@@ -215,7 +225,7 @@ def standings_sheet(
     columns, status = _prelim_status(tournament)
     rows = standings(tournament)[division]
     return StandingsSheet(
-        event=tournament.name,
+        event=event_label(tournament),
         division=division,
         rounds=columns,
         status=status,
@@ -250,7 +260,7 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     ]
     players.sort(key=lambda line: sort_key(line.name))
     return SeatingSheet(
-        event=rnd.tournament.name,
+        event=event_label(rnd.tournament),
         round_label=str(rnd),
         tables=tuple(TableLine(t, s) for t, s in tables.items()),
         players=tuple(players),
@@ -287,7 +297,7 @@ def table_cards(
         .values_list("table", "token", "code")
     }
     return TableCards(
-        event=tournament.name,
+        event=event_label(tournament),
         round_label=str(rnd),
         cards=tuple(
             TableCard(
@@ -381,7 +391,7 @@ def scoresheets(rnd: Round, table: int | None = None, now: datetime | None = Non
                 )
             )
     return Scoresheets(
-        event=tournament.name,
+        event=event_label(tournament),
         round_label=str(rnd),
         final=final,
         games_to_win=tournament.final_games_to_win,
@@ -433,7 +443,7 @@ def final_results(
     else:
         status = f"Provisional: {status.lower()}"
     return FinalResults(
-        event=tournament.name,
+        event=event_label(tournament),
         status=status,
         finished=finished,
         champions=champions,

@@ -230,15 +230,17 @@ def decide_proposal(
 
 def rating_history() -> list[MatchResult]:
     """Every decided preliminary match between four linked players, oldest event first."""
+    # A rehearsal's matches rate no one (issue 25).
+    counted = Tournament.objects.counted()
     person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
     for round_id, table, pos, player_id in Seating.objects.filter(
-        round__kind=Round.Kind.PRELIMINARY
+        round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted
     ).values_list("round_id", "table", "position", "player_id"):
         seats[(round_id, table)][pos] = player_id
     results = []
     for round_id, table, winner in (
-        Match.objects.filter(round__kind=Round.Kind.PRELIMINARY)
+        Match.objects.filter(round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted)
         .exclude(winner="")
         .order_by("round__tournament__created_at", "round__tournament_id", "round__number", "table")
         .values_list("round_id", "table", "winner")

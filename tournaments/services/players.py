@@ -49,7 +49,8 @@ def register_player(
     with transaction.atomic():
         player = _create(tournament, name, division, now_or(now) if checked_in else None)
         log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
-        link_players([player], by=by)
+        if not tournament.rehearsal:  # linked when it becomes real (services/rehearsal.py)
+            link_players([player], by=by)
     return player
 
 
@@ -228,7 +229,8 @@ def import_players(
                 )
                 for r in report.rows
             )
-            link_players(created, by=by, now=now)
+            if not tournament.rehearsal:
+                link_players(created, by=by, now=now)
             log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.", at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))

@@ -22,6 +22,7 @@ from ..models import (
     HandEntry,
     ImportedEvent,
     Match,
+    PersonLink,
     Player,
     Round,
     Seating,
@@ -32,11 +33,13 @@ from ..models import (
     WinnerOverride,
 )
 from ..replay import entry_of_json
-from ..results_file import SEATS, TEAM_OF, Checked, InvalidResults, _Game, parse
+from ..results_file import SEATS, TEAM_OF, Checked, InvalidResults, _Game, digest_of, parse
+
+__all__ = ["digest_of"]  # publish.py reads it here
 from . import ServiceError, log, now_or
 from .clubs import site_club
 from .linking import LinkPlan, plan_links, write_links
-from .people import recompute_ratings
+from .people import name_key, recompute_ratings
 from .series import add_event
 from .tournaments import rule_values
 
@@ -48,6 +51,8 @@ class ImportOutcome:
     players: int
     matches: int
     proposals: int
+    # A newer file of an event imported before replaced it in place (``update=True``).
+    updated: bool = False
 
 
 # --- Writing ----------------------------------------------------------------------------
@@ -60,16 +65,24 @@ def import_event(
     filename: str = "",
     series: Series | None = None,
     ratings: bool = True,
+    update: bool = False,
+    only_slug: str | None = None,
 ) -> ImportOutcome:
     """A past event in: import it, add it to ``series`` (imported before or not), and when
-    it is new recompute the ratings (``ratings=False`` for a caller importing several files,
-    who recomputes once after the last)."""
+    it is new or changed recompute the ratings (``ratings=False`` for a caller importing
+    several files, who recomputes once after the last). ``update``: a newer file of an
+    event imported before replaces it in place (the hall publishing again, issue 26)."""
     outcome = import_results(
-        data, by=by, filename=filename, club=series.club if series is not None else None
+        data,
+        by=by,
+        filename=filename,
+        club=series.club if series is not None else None,
+        update=update,
+        only_slug=only_slug,
     )
     if series is not None:
         add_event(series, outcome.tournament)
-    if outcome.created and ratings:
+    if (outcome.created or outcome.updated) and ratings:
         recompute_ratings()
     return outcome
 
@@ -82,14 +95,27 @@ def import_results(
     now: datetime | None = None,
     link: Callable[..., int] | None = None,
     club: Club | None = None,
+    update: bool = False,
+    only_slug: str | None = None,
 ) -> ImportOutcome:
     """Check, recompute, match names, then write: the write transaction holds only the
     writes (the name matching against every person is done before it, ``plan_links``).
     The event joins ``club`` (the site's one club when None); its players are matched
-    against that club's people only."""
+    against that club's people only.
+
+    ``update``: when the slug is an event of the club imported before from another file,
+    that event is replaced in place (same row, so its series keep it) rather than refused;
+    see ``_replace`` for what is kept. ``only_slug``: refuse any other event (a token
+    grants one)."""
     at = now_or(now)
     club = club or site_club()
     checked, digest = parse(data)
+    if only_slug is not None and checked.doc["tournament"]["slug"] != only_slug:
+        raise InvalidResults(
+            "tournament.slug",
+            f"this token publishes the event {only_slug!r}, not "
+            f"{checked.doc['tournament']['slug']!r}; nothing was imported",
+        )
     done = ImportedEvent.objects.filter(digest=digest).select_related("tournament").first()
     if done is not None:
         if done.tournament.club_id != club.pk:
@@ -97,6 +123,26 @@ def import_results(
             raise ServiceError("This file cannot be imported here.")
         return ImportOutcome(done.tournament, False, 0, 0, 0)
     info = checked.doc["tournament"]
+    previous = (
+        Tournament.objects.filter(slug=info["slug"], imported_from__isnull=False, club=club).first()
+        if update
+        else None
+    )
+    if previous is not None:
+        house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
+        plan = plan_links([n for pid, n in checked.names.items() if pid not in house], club.pk)
+        filename = "".join(c for c in filename if c.isprintable())[:200]
+        rows = _rows(checked, digest, by=by, filename=filename, at=at, club=club)
+        try:
+            with transaction.atomic():
+                return _replace(previous, rows, by=by, filename=filename, at=at, plan=plan)
+        except IntegrityError:
+            again = ImportedEvent.objects.filter(digest=digest).select_related("tournament")
+            if again.exists():
+                return ImportOutcome(again[0].tournament, False, 0, 0, 0)
+            raise ServiceError(_REFUSED) from None
+        except DatabaseError:
+            raise ServiceError(_REFUSED) from None
     if Tournament.objects.filter(slug=info["slug"]).exists():
         raise InvalidResults(
             "tournament.slug",
@@ -358,6 +404,54 @@ def _write(
         at=at,
     )
     return ImportOutcome(rows.tournament, True, len(players), len(rows.matches), proposals)
+
+
+def _replace(
+    previous: Tournament, rows: _Rows, *, by: str, filename: str, at: datetime, plan: LinkPlan
+) -> ImportOutcome:
+    """A newer file of an event imported before: everything of the event is the file's
+    (docs/series.md, "Publishing from the hall"), written over the same tournament row so
+    its series membership stays; each player whose name folds as a player's of the
+    previous version keeps that player's person (the club's merges, splits and accepted
+    matches stand); other names are linked as any import links them."""
+    old = Tournament.objects.select_for_update().get(pk=previous.pk)
+    kept = {
+        name_key(name): (person, how)
+        for name, person, how in PersonLink.objects.filter(player__tournament=old).values_list(
+            "player__name", "person_id", "how"
+        )
+    }
+    hands = HandEntry.objects.filter(match__round__tournament=old)
+    # Corrections point at the entries they replace (protected): unlink, then delete.
+    hands.update(replaces=None)
+    hands.delete()
+    Substitution.objects.filter(match__round__tournament=old).delete()
+    SitOut.objects.filter(round__tournament=old).delete()
+    Seating.objects.filter(round__tournament=old).delete()
+    Round.objects.filter(tournament=old).delete()  # matches and overrides with them
+    Player.objects.filter(tournament=old).delete()  # results and people links with them
+    ImportedEvent.objects.filter(tournament=old).delete()
+    tournament = rows.tournament
+    tournament.pk, tournament.created_at = old.pk, old.created_at
+    tournament._state.adding = False  # an UPDATE of the same row
+
+    def relink(players: Sequence[Player], *, by: str, now: datetime) -> int:
+        again = []
+        for p in players:
+            if p.house:
+                continue
+            found = kept.get(name_key(p.name))
+            if found is not None:
+                again.append(PersonLink(player=p, person_id=found[0], how=found[1], at=now))
+        PersonLink.objects.bulk_create(again)
+        linked = {link.player_id for link in again}
+        fresh = [p for p in players if not p.house and p.pk not in linked]
+        return write_links(fresh, plan, by=by, now=now)
+
+    outcome = _write(rows, by=by, filename=filename, at=at, plan=plan, link=relink)
+    return ImportOutcome(
+        outcome.tournament, False, outcome.players, outcome.matches, outcome.proposals, True
+    )
 
 
 def _seats(rnd: Round, table: int, game: _Game, player_of: dict[int, Player]) -> list[Seating]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from ..domain.series import (
     parse_place_points,
@@ -62,10 +63,12 @@ def create_series(
 
 def add_event(series: Series, tournament: Tournament, *, now: datetime | None = None) -> bool:
     """Add a tournament to the series; False when it was already in it (nothing changes).
-    A series counts its own club's events only."""
+    A series counts its own club's events only, and never a rehearsal."""
     if tournament.club_id != series.club_id:
-        raise ServiceError("No such event in this series' club.")
-    _, created = SeriesEvent.objects.get_or_create(
+        raise ServiceError(_("No such event in this series' club."))
+    if tournament.rehearsal:
+        raise ServiceError(_("A rehearsal counts in no series; make it a real event first."))
+    _row, created = SeriesEvent.objects.get_or_create(
         series=series, tournament=tournament, defaults={"added_at": now_or(now)}
     )
     return created

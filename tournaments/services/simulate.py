@@ -114,6 +114,7 @@ class Simulation:
         uneven: bool = False,
         per_match: bool = True,
         club: Club | None = None,
+        rehearsal: bool = False,
     ) -> None:
         self.club = club
         self.rng = random.Random(seed)
@@ -131,10 +132,16 @@ class Simulation:
             else Mess()
         )
         self.late_count = 0
+        self.rehearsal = rehearsal
 
     def setup(self) -> Tournament:
         t = create_tournament(
-            self.name, by=SIM, lot_seed=self.rng.getrandbits(48), now=self.clock, club=self.club
+            self.name,
+            by=SIM,
+            lot_seed=self.rng.getrandbits(48),
+            now=self.clock,
+            club=self.club,
+            rehearsal=self.rehearsal,
         )
         da, db = self.mess.uneven
         counts = {"A": max(2, 2 * self.tables + da), "B": max(2, 2 * self.tables + db)}

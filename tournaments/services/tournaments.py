@@ -44,6 +44,7 @@ def create_tournament(
     lot_seed: int | None = None,
     now: datetime | None = None,
     club: Club | None = None,
+    rehearsal: bool = False,
 ) -> Tournament:
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
@@ -62,9 +63,11 @@ def create_tournament(
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
             # The tablets' director PIN (issue 23), shown on the console, changeable.
             director_pin=f"{secrets.randbelow(10_000):04d}",
+            rehearsal=rehearsal,
             **rule_values(rules),
         )
-        log(tournament, by, "create", f"Created tournament {name}.", at=now)
+        kind = "rehearsal" if rehearsal else "tournament"
+        log(tournament, by, "create", f"Created {kind} {name}.", at=now)
     return tournament
 
 

@@ -10,6 +10,7 @@ urlpatterns = [
     path("series/<slug:slug>/", series.series_detail, name="series"),
     path("series/<slug:slug>/add/", series.series_add, name="series_add"),
     path("series/<slug:slug>/import/", series.series_import, name="series_import"),
+    path("series/<slug:slug>/token/", series.series_token, name="series_token"),
     path("series/<slug:slug>/remove/<slug:tslug>/", series.series_remove, name="series_remove"),
     path("series/<slug:slug>/standings.csv", series.series_csv, name="series_csv"),
     path("series/<slug:slug>/standings.pdf", series.series_pdf_view, name="series_pdf"),

@@ -18,4 +18,7 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist:
             raise CommandError(f"No tournament with slug {slug!r}.") from None
+        if tournament.rehearsal:
+            # Issue 25: a rehearsal's results go to no series, by file or otherwise.
+            raise CommandError(f"{slug} is a rehearsal: make it a real event to export it.")
         self.stdout.write(json.dumps(export_results(tournament), indent=1, ensure_ascii=False))

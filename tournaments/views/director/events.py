@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
 
 if TYPE_CHECKING:  # annotations only: the views read through reads
     from ...models import Club
@@ -18,6 +19,8 @@ from ...reads.console import readiness
 from ...reads.standings import champions
 from ...roles import DESK, DIRECTOR, allows
 from ...services import ServiceError
+from ...services import publish as publish_service
+from ...services import rehearsal as rehearsal_service
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
 from ..access import league_staff, staff_required
 from .common import (
@@ -61,12 +64,18 @@ def creating_club(request: HttpRequest) -> Club:
 @require_http_methods(["GET", "POST"])
 def create(request: HttpRequest) -> HttpResponse:
     club = creating_club(request)
-    form = TournamentForm(request.POST or None, initial=TournamentForm.initial_for(None))
+    form = TournamentForm(
+        request.POST or None, initial=TournamentForm.initial_for(None), creating=True
+    )
     if request.method == "POST":
         if form.is_valid():
             try:
                 t = create_tournament(
-                    form.cleaned_data["name"], rules=form.rules, by=who(request), club=club
+                    form.cleaned_data["name"],
+                    rules=form.rules,
+                    by=who(request),
+                    club=club,
+                    rehearsal=form.cleaned_data["rehearsal"],
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -89,7 +98,13 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
     form = TournamentForm(
         request.POST or None, initial=TournamentForm.initial_for(t), locked=scoring_locked(t)
     )
-    context = {"form": form, "tournament": t, "creating": False}
+    context = {
+        "form": form,
+        "tournament": t,
+        "creating": False,
+        "publish_state": publish_service.state(t),
+        "play_started": queries.play_started(t),
+    }
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -103,6 +118,28 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
                 return redirect("director:tournament", t.slug)
         return render(request, "director/settings.html", context, status=422)
     return render(request, "director/settings.html", context)
+
+
+@director_required
+@require_POST
+def rehearsal(request: HttpRequest, slug: str) -> HttpResponse:
+    """Issue 25: turn a rehearsal into a real event, or back, under the service's rules."""
+    t = tournament_or_404(request, slug)
+    to = request.POST.get("to", "")
+    if to not in ("real", "rehearsal"):
+        messages.error(request, _("Choose a real event or a rehearsal."))
+        return redirect("director:settings", t.slug)
+    try:
+        if to == "real":
+            rehearsal_service.make_real(t, by=who(request))
+        else:
+            rehearsal_service.make_rehearsal(t, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        done = _("This is now a real event.") if to == "real" else _("This is now a rehearsal.")
+        messages.success(request, done)
+    return redirect("director:settings", t.slug)
 
 
 @director_required

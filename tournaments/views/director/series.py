@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import csvcells
@@ -25,6 +27,7 @@ from ...roles import DIRECTOR
 from ...services import ServiceError
 from ...services import people as people_service
 from ...services import players as players_service
+from ...services import publish as publish_service
 from ...services import series as series_service
 from ...services.results_import import import_event
 from ..access import league_staff
@@ -105,8 +108,9 @@ def series_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     series = _series_or_404(request, slug)
-    # Only an event of the series' own club can be chosen: another club's id is no choice.
-    form = AddEventForm(request.POST, tournaments=queries.club_tournaments(series.club_id))
+    # Only a real event of the series' own club can be chosen: another club's id, or a
+    # rehearsal's, is no choice.
+    form = AddEventForm(request.POST, tournaments=queries.counted_club_tournaments(series.club_id))
     if not form.is_valid():
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
@@ -161,6 +165,20 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
             request, f"{upload.name} was imported before ({outcome.tournament.name}); no change."
         )
     return redirect("league:series", series.slug)
+
+
+@league_staff(DIRECTOR)
+@require_POST
+def series_token(request: HttpRequest, slug: str) -> HttpResponse:
+    """A token with which a hall publishes one event's results into this series (issue 26);
+    shown once, in this answer only (never stored but as its digest, never redirected)."""
+    series = _series_or_404(request, slug)
+    event = request.POST.get("slug", "").strip()
+    if not event or len(event) > 140 or slugify(event) != event:
+        error = _("Give the event's slug as the hall shows it (letters, digits and dashes).")
+        return _detail(request, series, token_error=error, status=422)
+    token = publish_service.grant(event, series=series, by=who(request))
+    return _detail(request, series, new_token={"slug": event, "token": token})
 
 
 @league_staff(DIRECTOR)

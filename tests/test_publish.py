@@ -1,0 +1,338 @@
+"""Results from the hall to the club site (issue 26, item 5): published with the event's
+token, idempotent at the club (again: no change; newer: an update in place, never a
+double), refused whole when the token or the file is wrong, and the hall working on
+with the club site unreachable."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import socket
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+from django.urls import reverse
+
+from bench.server import Server, free_port, production_env
+from tournaments.models import (
+    EventResult,
+    HandEntry,
+    ImportedEvent,
+    Match,
+    Person,
+    PersonLink,
+    Player,
+    Publication,
+    Round,
+    Seating,
+    SeriesEvent,
+    Tournament,
+)
+from tournaments.reads.export import export_results
+from tournaments.services import ServiceError, rounds
+from tournaments.services import publish as service
+from tournaments.services.people import merge_people
+from tournaments.services.players import register_player
+from tournaments.services.series import create_series
+from tournaments.services.simulate import Simulation, simulate
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parent.parent
+# The hall's event arrives at the club under its own slug; hall and club share this test
+# database, so the hall's copy is named differently and the files carry the club's slug.
+SLUG = "from-the-hall"
+DOOR = ("Door Walker One", "Door Walker Two", "Door Walker Three", "Door Walker Four")
+
+
+def as_published(doc: dict[str, Any]) -> bytes:
+    doc["tournament"]["slug"] = SLUG
+    return json.dumps(doc).encode()
+
+
+def two_versions() -> tuple[bytes, bytes]:
+    """The hall's file after round 1, and after round 2 with four players added at the
+    door in between."""
+    sim = Simulation(1, seed=21, name="Hall night")
+    t = sim.setup()
+    sim.play_round(t.rounds.get(number=1))
+    first = as_published(export_results(t))
+    for name, division in zip(DOOR, "AABB", strict=True):
+        register_player(t, name, division, by="desk", checked_in=True)
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    sim.play_round(t.rounds.get(number=2))
+    return first, as_published(export_results(t))
+
+
+def send(client: Client, data: bytes, token: str | None) -> Any:
+    headers = {"HTTP_AUTHORIZATION": f"Bearer {token}"} if token is not None else {}
+    return client.post(reverse("publish:receive"), data, content_type="application/json", **headers)
+
+
+def named_standings(doc: dict[str, Any]) -> dict[str, list[tuple[str, int, int]]]:
+    """The file's standings by name (player ids are each site's own)."""
+    name = {p["id"]: p["name"] for p in doc["players"]}
+    return {
+        division: [(name[line["player"]], line["rank"], line["total"]) for line in lines]
+        for division, lines in doc["standings"].items()
+    }
+
+
+def hands_of(doc: dict[str, Any]) -> int:
+    return sum(len(m["hands"]) for r in doc["rounds"] for m in r["matches"])
+
+
+def club_rows() -> dict[str, list[dict[str, Any]]]:
+    """Every row the published event has at the club, and every person."""
+    t = Tournament.objects.filter(slug=SLUG)
+    of = {"tournament__in": t}
+    return {
+        "tournament": list(t.values()),
+        "imported": list(ImportedEvent.objects.filter(**of).values()),
+        "players": list(Player.objects.filter(**of).order_by("pk").values()),
+        "rounds": list(Round.objects.filter(**of).order_by("pk").values()),
+        "seats": list(Seating.objects.filter(round__tournament__in=t).order_by("pk").values()),
+        "matches": list(Match.objects.filter(round__tournament__in=t).order_by("pk").values()),
+        "hands": list(
+            HandEntry.objects.filter(match__round__tournament__in=t).order_by("pk").values()
+        ),
+        "results": list(EventResult.objects.filter(**of).order_by("pk").values()),
+        "links": list(PersonLink.objects.filter(player__tournament__in=t).order_by("pk").values()),
+        "series": list(SeriesEvent.objects.filter(tournament__in=t).values()),
+        "people": list(Person.objects.order_by("pk").values()),
+    }
+
+
+def test_publishing_the_same_results_twice_changes_no_row(client):
+    first, _second = two_versions()
+    series = create_series("Winter league")
+    token = service.grant(SLUG, series=series, by="club")
+    response = send(client, first, token)
+    assert response.status_code == 200, response.content
+    assert response.json()["created"] is True
+    before = club_rows()
+    assert before["players"] and before["hands"] and len(before["series"]) == 1
+    again = send(client, first, token)
+    assert again.status_code == 200
+    assert again.json() == {**response.json(), "created": False, "players": 0, "matches": 0}
+    assert club_rows() == before
+
+
+def test_a_newer_file_updates_the_event_in_place_with_the_door_players_never_doubling_it(
+    client,
+):
+    first, second = two_versions()
+    series = create_series("Winter league")
+    token = service.grant(SLUG, series=series, by="club")
+    assert send(client, first, token).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    answer = send(client, second, token)
+    assert answer.status_code == 200 and answer.json()["updated"] is True
+    assert Tournament.objects.filter(slug=SLUG).get().pk == event.pk  # the same event
+    assert list(SeriesEvent.objects.filter(tournament=event).values_list("series", flat=True)) == [
+        series.pk
+    ]
+    names = set(event.players.values_list("name", flat=True))
+    assert set(DOOR) <= names
+    assert event.rounds.count() == 2
+    # One person per door player, however often the file comes.
+    after = club_rows()
+    assert send(client, second, token).json()["created"] is False
+    assert club_rows() == after
+    for name in DOOR:
+        assert Person.objects.filter(name=name).count() == 1
+        assert PersonLink.objects.filter(person__name=name, player__tournament=event).count() == 1
+    assert Tournament.objects.filter(slug=SLUG).count() == 1
+    standing = json.loads(second)["standings"]
+    ranks = {
+        (r.player.name, r.division): (r.rank, r.total)
+        for r in EventResult.objects.filter(tournament=event).select_related("player")
+    }
+    by_id = {p["id"]: p["name"] for p in json.loads(second)["players"]}
+    assert ranks == {
+        (by_id[line["player"]], division): (line["rank"], line["total"])
+        for division, lines in standing.items()
+        for line in lines
+    }
+
+
+def test_the_clubs_person_record_wins_for_identity_and_the_halls_file_for_results(client):
+    """docs/series.md: a player the club linked to another person (a merge) stays linked
+    there when the hall publishes again; the results are the hall's."""
+    first, second = two_versions()
+    token = service.grant(SLUG, by="club")
+    assert send(client, first, token).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    player = event.players.order_by("name").first()
+    assert player is not None
+    # At the club: the same human played an older event as "Known Regular"; the club's
+    # director merges the new person into that one.
+    old = simulate(1, seed=99, name="Old night")
+    regular = Person.objects.filter(links__player__tournament=old).first()
+    assert regular is not None
+    merge_people(regular, player.person_link.person, by="club", reason="same person")
+    assert send(client, second, token).status_code == 200
+    again = event.players.get(name=player.name)
+    assert again.person_link.person_id == regular.pk  # the club's identity stands
+    assert regular.name != player.name  # and keeps its own name
+    total = json.loads(second)["standings"]
+    by_id = {p["id"]: p["name"] for p in json.loads(second)["players"]}
+    expected = next(
+        line["total"]
+        for lines in total.values()
+        for line in lines
+        if by_id[line["player"]] == player.name
+    )
+    assert again.result.total == expected  # the hall's result
+
+
+def test_a_wrong_or_missing_token_is_refused_and_nothing_is_stored(client):
+    first, _second = two_versions()
+    token = service.grant(SLUG, by="club")
+    other = service.grant("another-event", by="club")
+    count = Tournament.objects.count()
+    assert send(client, first, "not-the-token").status_code == 403
+    assert send(client, first, None).status_code == 403
+    refused = send(client, first, other)  # a real token, of another event
+    assert refused.status_code == 422
+    assert "another-event" in refused.json()["error"]
+    assert client.get(reverse("publish:receive")).status_code == 405
+    # A token replaced at the club stops working.
+    service.grant(SLUG, by="club")
+    assert send(client, first, token).status_code == 403
+    assert Tournament.objects.count() == count
+
+
+def test_an_altered_or_broken_file_is_refused_with_a_clear_message_and_nothing_stored(client):
+    first, _second = two_versions()
+    token = service.grant(SLUG, by="club")
+    doc = json.loads(first)
+    hand = doc["rounds"][0]["matches"][0]["hands"][0]
+    hand["points"]["NS"], hand["points"]["EW"] = hand["points"]["NS"] + 1, hand["points"]["EW"]
+    count = Tournament.objects.count()
+    altered = send(client, json.dumps(doc).encode(), token)
+    assert altered.status_code == 422
+    assert altered.json()["error"].startswith("rounds[0].matches[0].hands[0].points")
+    broken = send(client, first[:-5], token)
+    assert broken.status_code == 422 and "line 1 column" in broken.json()["error"]
+    assert Tournament.objects.count() == count
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]  # closed again when the block ends: nothing listens
+
+
+def test_with_the_club_site_unreachable_the_hall_works_on_and_shows_not_published_yet(
+    director_client,
+):
+    t = simulate(1, seed=21, name="Hall night")
+    url = f"http://127.0.0.1:{closed_port()}"
+    saved = director_client.post(
+        reverse("director:publish_settings", args=[t.slug]), {"club_url": url, "token": "tok"}
+    )
+    assert saved.status_code == 302
+    response = director_client.post(reverse("director:publish", args=[t.slug]), follow=True)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Not published yet" in text and "could not be reached" in text
+    assert 'data-publish-state="pending"' in text
+    publication = Publication.objects.get(tournament=t)
+    assert publication.published_digest == "" and publication.attempted_at is not None
+    # The hall goes on: its pages answer, and the retry reports the same.
+    assert director_client.get(reverse("director:tournament", args=[t.slug])).status_code == 200
+    assert [p.last_error != "" for p in service.publish_pending(by="retry")] == [True]
+    out = io.StringIO()
+    call_command("publish_results", stdout=out)
+    assert out.getvalue().startswith(f"{t.slug}: The club site could not be reached")
+
+
+def test_bad_club_site_settings_are_refused_with_a_message(director_client):
+    t = simulate(1, seed=21, name="Hall night")
+    response = director_client.post(
+        reverse("director:publish_settings", args=[t.slug]),
+        {"club_url": "not a url", "token": "tok"},
+        follow=True,
+    )
+    assert "club site&#x27;s address" in response.content.decode()
+    assert not Publication.objects.filter(tournament=t).exists()
+
+
+def test_a_rehearsal_is_never_published():
+    t = simulate(1, seed=21, name="Practice", rehearsal=True)
+    Publication.objects.create(tournament=t, club_url="http://127.0.0.1:9", token="tok")
+    with pytest.raises(ServiceError, match="rehearsal"):
+        service.publish(t, by="director")
+    assert service.publish_pending(by="retry") == []
+
+
+# --- a club site in a process of its own ---------------------------------------------------
+
+
+def club_command(env: dict[str, str], *args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return out.stdout
+
+
+@pytest.mark.slow  # a server process and a database of its own
+def test_the_hall_publishes_to_a_club_site_server_with_its_token_twice_with_one_event(
+    tmp_path,
+):
+    database = tmp_path / "club.sqlite3"
+    env = production_env(f"sqlite:///{database}", tmp_path, tmp_path / "static")
+    club_command(env, "migrate", "-v0")
+    t = simulate(1, seed=21, name="Hall night")
+    token = club_command(env, "publish_token", t.slug).strip()
+    port = free_port()
+    with Server(env, port, workers=1, threads=2, log=tmp_path / "club.log"):
+        service.configure(t, club_url=f"http://127.0.0.1:{port}", token=token, by="director")
+        first = service.publish(t, by="director")
+        assert first.last_error == "" and first.published_at is not None
+        assert not service.state(t).pending
+        assert service.publish(t, by="director").last_error == ""
+        service.configure(t, club_url=f"http://127.0.0.1:{port}", token="wrong", by="d")
+        refused = service.publish(t, by="director")
+        assert "403" in refused.last_error and "token" in refused.last_error
+    with sqlite3.connect(database) as db:
+        events = db.execute("SELECT slug FROM tournaments_tournament").fetchall()
+        players = db.execute("SELECT count(*) FROM tournaments_player").fetchone()[0]
+    assert events == [(t.slug,)]
+    assert players == t.players.count()
+    club = json.loads(club_command(env, "export_results", t.slug))
+    hall = export_results(t)
+    assert named_standings(club) == named_standings(json.loads(json.dumps(hall)))
+    assert hands_of(club) == hands_of(hall) > 0
+
+
+def test_the_club_director_makes_a_token_on_the_series_page_and_the_event_lands_there(
+    director_client, client
+):
+    first, _second = two_versions()
+    series = create_series("Winter league")
+    url = reverse("league:series_token", args=[series.slug])
+    bad = director_client.post(url, {"slug": "Not a slug!"})
+    assert bad.status_code == 422 and "slug" in bad.content.decode()
+    made = director_client.post(url, {"slug": SLUG})
+    assert made.status_code == 200
+    token = re.search(r'id="new-token">[^<]*<code>([^<]+)</code>', made.content.decode())
+    assert token is not None
+    assert send(client, first, token.group(1)).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    assert SeriesEvent.objects.filter(series=series, tournament=event).count() == 1
+    assert Client().post(url, {"slug": "other"}).status_code == 302  # to the sign-in

@@ -1,0 +1,53 @@
+"""The hall's end of publishing results to the club site (issue 26): where they go, and
+the director's "Publish results to the club site". A failed publish is shown on the
+settings page ("not published yet"), never an error page: the hall works offline."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ...services import ServiceError
+from ...services import publish as service
+from .common import director_required, tournament_or_404, who
+
+
+@director_required
+@require_POST
+def configure(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(request, slug)
+    try:
+        service.configure(
+            t,
+            club_url=request.POST.get("club_url", ""),
+            token=request.POST.get("token", ""),
+            by=who(request),
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("The club site is set for this event's results."))
+    return redirect("director:settings", t.slug)
+
+
+@director_required
+@require_POST
+def publish(request: HttpRequest, slug: str) -> HttpResponse:
+    t = tournament_or_404(request, slug)
+    try:
+        publication = service.publish(t, by=who(request))
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+    else:
+        if publication.last_error:
+            messages.warning(
+                request,
+                _("Not published yet: %(error)s The results stay here; publish again later.")
+                % {"error": publication.last_error},
+            )
+        else:
+            messages.success(request, _("The results are on the club site."))
+    return redirect("director:settings", t.slug)
