@@ -480,5 +480,7 @@ class InvitationsForm(forms.Form):
 
 class SignedListForm(forms.Form):
     file = forms.FileField(required=False, label=_("The signed list (a .signed file)"))
-    url = forms.URLField(required=False, label=_("Or the club site's address of the list"))
+    url = forms.URLField(
+        required=False, assume_scheme="https", label=_("Or the club site's address of the list")
+    )
     key = forms.CharField(max_length=64, label=_("The event's key, as the club site shows it"))

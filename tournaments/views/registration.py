@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import uuid
+from collections.abc import Callable
+from functools import wraps
 from typing import TYPE_CHECKING
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -81,14 +83,41 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("public:registration", t.slug, applied.token)
 
 
+class LinkGone(Exception):
+    """A private link that is not (or no longer) one: answered 404 with the reason."""
+
+
 def _pass_or_404(slug: str, token: str) -> RegistrationPass:
     try:
         found = service.pass_of(token)
     except ServiceError as exc:
-        raise Http404(_(exc.message)) from None
+        raise LinkGone(_(exc.message)) from None
     if found.registration.tournament.slug != slug:
-        raise Http404(_("No such registration link."))
+        raise LinkGone(_("No such registration link."))
     return found
+
+
+def _gone(request: HttpRequest, slug: str, reason: str) -> HttpResponse:
+    t = queries.find_tournament(slug)
+    if t is None:
+        raise Http404(_("No such event."))
+    return render(
+        request, "public/registration_gone.html", {"tournament": t, "reason": reason}, status=404
+    )
+
+
+def _private(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A view of the private link: a forged, revoked or other event's link is a 404 that
+    says which."""
+
+    @wraps(view)
+    def checked(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+        try:
+            return view(request, slug, token)
+        except LinkGone as gone:
+            return _gone(request, slug, str(gone))
+
+    return checked
 
 
 def _status_page(
@@ -120,6 +149,7 @@ def _status_page(
     return response
 
 
+@_private
 @never_cache
 @require_GET
 def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
@@ -133,6 +163,7 @@ def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return _status_page(request, token, reg)
 
 
+@_private
 @require_POST
 def withdraw(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     found = _pass_or_404(slug, token)
@@ -145,6 +176,7 @@ def withdraw(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return redirect("public:registration", slug, token)
 
 
+@_private
 @require_POST
 def answer(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """An invitee's answer, or a player's change when the director asked for one."""
@@ -173,6 +205,7 @@ def answer(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     return redirect("public:registration", slug, token)
 
 
+@_private
 @require_GET
 def pass_qr(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The private link as a QR code: the check-in pass the desk scans."""
