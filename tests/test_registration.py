@@ -246,32 +246,43 @@ def test_a_raised_cap_promotes_at_once(event):
     assert promoted == ["Player 5"]
 
 
+@pytest.mark.django_db(transaction=True)
 def test_a_promotion_racing_a_withdrawal_is_answered_as_the_first_each_time(event):
-    """Two withdrawals of one place at once (two taps, two servers): the settings' lock
-    queues them; the second finds it withdrawn and promotes nobody more."""
-    applied = [apply(event, f"Player {n}") for n in range(1, 7)]
-    token = applied[0].token
+    """A decline (which promotes) and a withdrawal tapped twice (two servers), all at
+    once: the settings' lock queues them; the waitlist moves up by exactly two, in order,
+    and the second tap finds the first's answer."""
+    applied = [apply(event, f"Player {n}") for n in range(1, 8)]
+    calls = [
+        lambda: service.decide(event, applied[0].registration.pk, "decline", by="d", message="no"),
+        lambda: service.withdraw(applied[1].token),
+        lambda: service.withdraw(applied[1].token),
+    ]
+    errors: list[BaseException] = []
+
+    def run(call) -> None:
+        try:
+            call()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
     if connection.vendor == "postgresql":
-        errors: list[BaseException] = []
-
-        def tap() -> None:
-            try:
-                service.withdraw(token)
-            except BaseException as exc:  # pragma: no cover - reported below
-                errors.append(exc)
-            finally:
-                connection.close()
-
-        threads = [threading.Thread(target=tap) for _ in range(2)]
+        threads = [threading.Thread(target=run, args=(c,)) for c in calls]
         [t.start() for t in threads]
         [t.join() for t in threads]
-        assert not errors
-    else:
-        service.withdraw(token)
-        service.withdraw(token)
+    else:  # one writer: the same calls one after the other
+        [run(c) for c in calls]
+    assert not errors
+    statuses = dict(Registration.objects.values_list("name", "status"))
+    assert (statuses["Player 5"], statuses["Player 6"], statuses["Player 7"]) == (
+        "pending",
+        "pending",
+        "waitlist",
+    )
     assert Registration.objects.filter(status="pending").count() == 4
-    assert Registration.objects.get(name="Player 6").status == "waitlist"
-    assert Activity.objects.filter(action="waitlist").count() == 1
+    assert Activity.objects.filter(action="waitlist").count() == 2
+    assert Activity.objects.filter(action="withdraw").count() == 1
 
 
 # --- the director's decisions ---------------------------------------------------------------
