@@ -418,7 +418,11 @@ class RegistrationForm(forms.Form):
 
     name = forms.CharField(max_length=80, label=_("Your full name"))
     division = forms.ChoiceField(
-        choices=ASKED_DIVISIONS, required=False, label=_("Division you ask for")
+        choices=ASKED_DIVISIONS,
+        required=False,
+        initial="",
+        widget=forms.RadioSelect,
+        label=_("Division you ask for"),
     )
     contact = forms.CharField(
         max_length=120,
@@ -435,7 +439,11 @@ class RegistrationForm(forms.Form):
 
 class InvitationAnswerForm(forms.Form):
     division = forms.ChoiceField(
-        choices=ASKED_DIVISIONS, required=False, label=_("Division you ask for")
+        choices=ASKED_DIVISIONS,
+        required=False,
+        initial="",
+        widget=forms.RadioSelect,
+        label=_("Division you ask for"),
     )
     contact = forms.CharField(max_length=120, required=False, label=_("E-mail or phone (optional)"))
     consent = forms.BooleanField(
@@ -446,7 +454,11 @@ class InvitationAnswerForm(forms.Form):
 class ChangeApplicationForm(forms.Form):
     name = forms.CharField(max_length=80, label=_("Your full name"))
     division = forms.ChoiceField(
-        choices=ASKED_DIVISIONS, required=False, label=_("Division you ask for")
+        choices=ASKED_DIVISIONS,
+        required=False,
+        initial="",
+        widget=forms.RadioSelect,
+        label=_("Division you ask for"),
     )
 
 

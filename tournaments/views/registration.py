@@ -145,7 +145,7 @@ def _status_page(
         ctx["form"] = ChangeApplicationForm(initial={"name": reg.name, "division": reg.division})
     response = render(request, "public/registration.html", ctx, status=status)
     # The link is the player's key: never sent on to another site.
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 
