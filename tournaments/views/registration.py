@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from snowman.hall import absolute_url, qr_code
 from snowman.throttle import client_ip
 
-from ..forms import ChangeApplicationForm, InvitationAnswerForm, RegistrationForm
+from ..forms_public import ChangeApplicationForm, InvitationAnswerForm, RegistrationForm
 from ..reads import queries
 from ..services import ServiceError, transfer
 from ..services import registration as service
