@@ -600,3 +600,20 @@ def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_c
     assert b"Private Pat" in exports[0] and b"Private Pat" in exports[4]
     for content in exports:
         assert b"pat.secret" not in content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
+    live_server, director_client, event, accepted_list
+):
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    address = live_server.url + reverse("public:signed_list", args=[event.slug])
+    refused = director_client.post(url, {"url": address, "key": "not-the-key"})
+    assert refused.status_code == 422
+    assert "refused (403)" in refused.content.decode()
+    # A port nothing listens on: the hall without a connection.
+    offline = director_client.post(url, {"url": "http://127.0.0.1:9/x.signed", "key": "k"})
+    assert offline.status_code == 422
+    assert "cannot be reached" in offline.content.decode()
+    assert not hall.players.exists()

@@ -75,12 +75,14 @@ def settings_for(tournament: Tournament) -> RegistrationSettings:
     return found
 
 
-def _lock(tournament: Tournament) -> RegistrationSettings:
+def lock_registrations(tournament: Tournament) -> RegistrationSettings:
+    """The event's settings row, locked: every registration write of the event takes it
+    first, so they queue behind each other."""
     settings_for(tournament)
     return RegistrationSettings.objects.select_for_update().get(tournament=tournament)
 
 
-def _take_queue(reg_settings: RegistrationSettings) -> int:
+def take_queue(reg_settings: RegistrationSettings) -> int:
     number = reg_settings.next_queue
     reg_settings.next_queue = number + 1
     reg_settings.save(update_fields=["next_queue"])
@@ -193,7 +195,7 @@ def save_settings(
 ) -> list[str]:
     """Open or close registration and set the caps; a raised cap promotes at once."""
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         reg_settings.open, reg_settings.cap_total = open, cap_total
         reg_settings.cap_a, reg_settings.cap_b = cap_a, cap_b
         reg_settings.save(update_fields=["open", "cap_total", "cap_a", "cap_b"])
@@ -248,7 +250,7 @@ def apply(
         raise ServiceError("The form is out of date; open the page again.")
     try:
         with transaction.atomic():
-            reg_settings = _lock(tournament)
+            reg_settings = lock_registrations(tournament)
             first = Registration.objects.filter(tournament=tournament, client_key=client_key)
             if (found := first.first()) is not None:
                 return Applied(found, _live_token(found), new=False)
@@ -276,7 +278,7 @@ def apply(
                 contact=contact,
                 consent=True,
                 status=status,
-                queue=_take_queue(reg_settings),
+                queue=take_queue(reg_settings),
                 client_key=client_key,
                 created_at=at,
             )
@@ -314,7 +316,7 @@ def answer_invitation(
     registration = pass_of(token).registration
     tournament = registration.tournament
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         locked = Registration.objects.select_for_update().get(pk=registration.pk)
         if locked.status != Status.INVITED:
             return locked
@@ -326,7 +328,7 @@ def answer_invitation(
         fits = _fits(tournament, reg_settings, division)
         locked.status = Status.PENDING if fits else Status.WAITLIST
         locked.division, locked.contact, locked.consent = division, contact, True
-        locked.queue = _take_queue(reg_settings)
+        locked.queue = take_queue(reg_settings)
         locked.save(update_fields=["status", "division", "contact", "consent", "queue"])
         where = "for a place" if fits else "on the waitlist"
         log(tournament, ONLINE, "apply", f"{locked.name} took up the invitation, {where}.", at=at)
@@ -340,7 +342,7 @@ def change_application(
     at = now_or(now)
     tournament = pass_of(token).registration.tournament
     with transaction.atomic():
-        _lock(tournament)
+        lock_registrations(tournament)
         locked = Registration.objects.select_for_update().get(passes__token=token)
         if locked.status != Status.CHANGE:
             raise Conflict("The director is not waiting for a change to this application.")
@@ -381,7 +383,7 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
     at = now_or(now)
     tournament = pass_of(token).registration.tournament
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         locked = Registration.objects.select_for_update().get(passes__token=token)
         if locked.status == Status.WITHDRAWN:
             return locked
@@ -452,7 +454,7 @@ def decide(
     at = now_or(now)
     message = message.strip()[:MESSAGE_MAX]
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         reg = _registration(tournament, pk)
         if action == "accept":
             if reg.status == Status.ACCEPTED:
@@ -506,7 +508,7 @@ def reorder(
     if not reason:
         raise ServiceError("Give the reason for changing the waitlist's order.")
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         moving = _registration(tournament, pk)
         if moving.status != Status.WAITLIST:
             raise Conflict(f"{moving.name} is not on the waitlist.")
@@ -518,7 +520,7 @@ def reorder(
         position = max(1, min(position, len(line) + 1))
         line.insert(position - 1, moving)
         for reg in line:
-            reg.queue = _take_queue(reg_settings)
+            reg.queue = take_queue(reg_settings)
             reg.save(update_fields=["queue"])
         log(
             tournament,
@@ -534,7 +536,7 @@ def revoke(tournament: Tournament, pk: int, *, by: str, now: datetime | None = N
     """Revoke a registration's link (and pass) and give it a new one; returns the token."""
     at = now_or(now)
     with transaction.atomic():
-        _lock(tournament)
+        lock_registrations(tournament)
         reg = _registration(tournament, pk)
         reg.passes.filter(revoked_at__isnull=True).update(revoked_at=at)
         token = _new_pass(reg, at).token
@@ -581,7 +583,7 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
         return report
     at = now_or(None)
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         for name, folded, division in rows:
             reg = Registration.objects.create(
                 tournament=tournament,
@@ -590,7 +592,7 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
                 folded=folded,
                 division=division,
                 status=Status.INVITED,
-                queue=_take_queue(reg_settings),
+                queue=take_queue(reg_settings),
                 created_at=at,
             )
             report.invited.append((name, _new_pass(reg, at).token))

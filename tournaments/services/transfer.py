@@ -20,10 +20,24 @@ from datetime import datetime
 from django.core import signing
 from django.db import IntegrityError, transaction
 
-from ..models import Division, Player, Registration, RegistrationPass, Tournament
+from ..models import (
+    Division,
+    Player,
+    Registration,
+    RegistrationPass,
+    RegistrationSettings,
+    Tournament,
+)
 from . import ServiceError, log, now_or
 from .players import check_player, register_player
-from .registration import TOKEN_RE, Status, _lock, _take_queue, folded_name, settings_for
+from .registration import (
+    TOKEN_RE,
+    Status,
+    folded_name,
+    lock_registrations,
+    settings_for,
+    take_queue,
+)
 
 FORMAT = "snowman.registrations/1"
 SALT = FORMAT
@@ -61,7 +75,14 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
 
 
 def key_matches(tournament: Tournament, key: str) -> bool:
-    return hmac.compare_digest(settings_for(tournament).transfer_key.encode(), key.encode())
+    """Whether ``key`` is the event's (compared in constant time); an event that never
+    had registration settings has no key."""
+    own = (
+        RegistrationSettings.objects.filter(tournament=tournament)
+        .values_list("transfer_key", flat=True)
+        .first()
+    )
+    return own is not None and hmac.compare_digest(own.encode(), key.encode())
 
 
 @dataclass(frozen=True)
@@ -136,7 +157,7 @@ def _import_rows(
 ) -> Imported:
     added: list[str] = []
     with transaction.atomic():
-        reg_settings = _lock(tournament)
+        reg_settings = lock_registrations(tournament)
         known = set(
             Registration.objects.filter(tournament=tournament).values_list("uid", flat=True)
         )
@@ -157,7 +178,7 @@ def _import_rows(
                 division=player.division,
                 consent=consent,
                 status=Status.ACCEPTED,
-                queue=_take_queue(reg_settings),
+                queue=take_queue(reg_settings),
                 player=player,
                 created_at=at,
                 decided_at=at,

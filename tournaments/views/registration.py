@@ -40,12 +40,7 @@ def _tournament_or_404(slug: str) -> Tournament:
 def _form_page(
     request: HttpRequest, t: Tournament, form: RegistrationForm, status: int = 200
 ) -> HttpResponse:
-    reg_settings = service.settings_for(t)
-    ctx = {
-        "tournament": t,
-        "form": form,
-        "open": reg_settings.open and t.status == queries.TournamentStatus.REGISTRATION,
-    }
+    ctx = {"tournament": t, "form": form, "open": queries.registration_open(t)}
     return render(request, "public/register.html", ctx, status=status)
 
 
