@@ -617,3 +617,25 @@ def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
     assert offline.status_code == 422
     assert "cannot be reached" in offline.content.decode()
     assert not hall.players.exists()
+
+
+def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(event):
+    applied = [apply(event, f"Player {n}") for n in range(1, 6)]
+    first = applied[0].registration.pk
+    service.decide(event, first, "accept", by="d", division="A")
+    service.decide(event, first, "decline", by="d", message="Not a member after all")
+    player = Player.objects.get(name="Player 1")
+    assert player.withdrawn and player.withdrawn_after_round == 0
+    assert Registration.objects.get(name="Player 5").status == "pending"
+
+
+def test_a_name_the_door_already_typed_in_is_that_player_on_import(event, accepted_list):
+    from tournaments.services.players import register_player
+
+    key, tokens = on_another_server(event)
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    door = register_player(hall, "player 2", "B", by="desk", checked_in=True)
+    done = transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert len(done.added) == 3
+    assert hall.players.count() == 3
+    assert Registration.objects.get(tournament=hall, player=door).name == "player 2"

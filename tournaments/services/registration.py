@@ -480,11 +480,23 @@ def decide(
         elif action == "decline":
             if reg.status == Status.DECLINED:
                 return reg
-            if reg.status not in (Status.PENDING, Status.CHANGE, Status.WAITLIST, Status.INVITED):
+            if reg.status == Status.WITHDRAWN:
                 raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
             if not message:
                 raise ServiceError("Give the reason: the player reads it.")
             held = reg.status in PLACE_HOLDING
+            if reg.player is not None:
+                # Accepted already: before the day the player is withdrawn (kept, as any
+                # withdrawal is); once play has begun that is the Players page's business.
+                if (
+                    Tournament.objects.get(pk=tournament.pk).status
+                    != Tournament.Status.REGISTRATION
+                ):
+                    raise Conflict(
+                        "The event has started: withdraw the player on the Players page."
+                    )
+                if not reg.player.withdrawn:
+                    withdraw_player(reg.player, True, by=by, reason=message)
             reg.status = Status.DECLINED
             summary = f"Declined {reg.name}'s application."
         else:
