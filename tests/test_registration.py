@@ -639,3 +639,19 @@ def test_a_name_the_door_already_typed_in_is_that_player_on_import(event, accept
     assert len(done.added) == 3
     assert hall.players.count() == 3
     assert Registration.objects.get(tournament=hall, player=door).name == "player 2"
+
+
+def test_no_public_template_reads_a_registrants_contact():
+    """Beside the scan above: no template a player's page renders names the stored
+    contact (the form re-shows only what the same player just typed)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "templates" / "public"
+    readers = {
+        path.name
+        for path in root.glob("*.html")
+        if re.search(r"\b(?!form\.)\w+\.contact\b", path.read_text())
+    }
+    assert readers == set()
+    probe = "{{ reg.contact }}"
+    assert re.search(r"\b(?!form\.)\w+\.contact\b", probe)
