@@ -248,6 +248,15 @@ AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", True)
 
+# Online registration (tournaments/services/registration.py): requests per address and
+# per event, each over a window in seconds, counted in the database so that every app
+# server process sees the same count.
+REGISTRATION_LIMIT_PER_ADDRESS = (
+    int(os.environ.get("REGISTRATION_LIMIT_PER_ADDRESS", "10")),
+    3600,
+)
+REGISTRATION_LIMIT_PER_EVENT = (int(os.environ.get("REGISTRATION_LIMIT_PER_EVENT", "120")), 60)
+
 # Online backups of the SQLite database (tournaments/services/backup.py) every few
 # minutes while bin/serve runs and at every finalize; the last BACKUP_KEEP are kept.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))

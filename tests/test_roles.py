@@ -22,6 +22,9 @@ DESK_PAGES = {
     "director:home",
     "director:desk",
     "director:checkin",
+    # Check-in by scanning a player's pass (issue 26).
+    "director:scan",
+    "director:scan_check_in",
     # Tables calling the director: the desk sees them; only the director answers.
     "director:help",
     "director:help_banner",

@@ -409,3 +409,42 @@ class PrizeForm(forms.Form):
         if not name:
             raise forms.ValidationError(_("Name the prize."))
         return name
+
+
+# --- Registration before the day (issue 26) ---------------------------------------------
+
+
+class RegistrationSettingsForm(forms.Form):
+    open = forms.BooleanField(required=False, label=_("Registration open"))
+    cap_total = IdField(required=False, high=100_000, label=_("Places in all"))
+    cap_a = IdField(required=False, high=100_000, label=_("Places in division A"))
+    cap_b = IdField(required=False, high=100_000, label=_("Places in division B"))
+
+
+class DecisionForm(forms.Form):
+    action = forms.ChoiceField(
+        choices=[
+            ("accept", _("Accept")),
+            ("change", _("Ask for a change")),
+            ("decline", _("Decline")),
+        ]
+    )
+    division = forms.ChoiceField(choices=[("", "—"), *Division.choices], required=False)
+    message = forms.CharField(max_length=500, required=False)
+
+
+class ReorderForm(forms.Form):
+    position = IdField(high=100_000)
+    reason = forms.CharField(max_length=200)
+
+
+class InvitationsForm(forms.Form):
+    file = forms.FileField(label=_("CSV of regulars (name, optional division)"))
+
+
+class SignedListForm(forms.Form):
+    file = forms.FileField(required=False, label=_("The signed list (a .signed file)"))
+    url = forms.URLField(
+        required=False, assume_scheme="https", label=_("Or the club site's address of the list")
+    )
+    key = forms.CharField(max_length=64, label=_("The event's key, as the club site shows it"))

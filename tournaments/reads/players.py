@@ -91,31 +91,45 @@ class ImportReport:
         return "\n".join(f"line {line}: {message}" for line, message in self.errors)
 
 
-def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport:
-    """Check every line of a ``name,division`` file; nothing is written."""
-    report = ImportReport()
+def read_csv_lines(
+    data: bytes | str, header: tuple[str, ...] = ("name", "division")
+) -> tuple[list[tuple[int, list[str]]], str]:
+    """A CSV file of players as (line number, cells), blank lines and a first line that
+    is ``header`` left out, or the refusal of the whole file (not UTF-8, not CSV). One reading
+    for the import and the invitations."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            report.errors.append((0, "The file is not UTF-8 text; save it as CSV UTF-8."))
-            return report
+            return [], "The file is not UTF-8 text; save it as CSV UTF-8."
     data = data.lstrip("\ufeff")
+    try:
+        lines = list(csv.reader(io.StringIO(data, newline="")))
+    except csv.Error as exc:
+        return [], f"The file is not valid CSV: {exc}"
+    out = []
+    for number, cells in enumerate(lines, start=1):
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if number == 1 and tuple(c.strip().lower() for c in cells[: len(header)]) == header:
+            continue
+        out.append((number, cells))
+    return out, ""
+
+
+def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport:
+    """Check every line of a ``name,division`` file; nothing is written."""
+    report = ImportReport()
+    lines, refusal = read_csv_lines(data)
+    if refusal:
+        report.errors.append((0, refusal))
+        return report
     existing = {
         n.casefold()
         for n in Player.objects.filter(tournament=tournament).values_list("name", flat=True)
     }
     seen: dict[str, int] = {}
-    try:
-        lines = list(csv.reader(io.StringIO(data, newline="")))
-    except csv.Error as exc:
-        report.errors.append((0, f"The file is not valid CSV: {exc}"))
-        return report
-    for number, cells in enumerate(lines, start=1):
-        if not cells or all(not c.strip() for c in cells):
-            continue
-        if number == 1 and [c.strip().lower() for c in cells[:2]] == ["name", "division"]:
-            continue
+    for number, cells in lines:
         report.cells[number] = cells
         if len(cells) != 2:
             report.errors.append(

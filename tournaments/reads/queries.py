@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Value
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
 from ..domain.final import FinalState
 from ..domain.hands import Team
@@ -29,6 +29,9 @@ from ..models import (
     PersonEvent,
     PersonProposal,
     Player,
+    Registration,
+    RegistrationPass,
+    RegistrationSettings,
     Round,
     Seating,
     Series,
@@ -549,3 +552,25 @@ def find_proposal(pk: int, clubs: Iterable[int]) -> PersonProposal | None:
 def rating_start() -> RatingSettings:
     """The rating every newcomer starts from."""
     return RatingSettings()
+
+
+def registrations(tournament: Tournament) -> QuerySet[Registration]:
+    """An event's applications in their line's order, each with its live link's token
+    (``token``; empty when revoked and not reissued) and its player."""
+    live = RegistrationPass.objects.filter(
+        registration=OuterRef("pk"), revoked_at__isnull=True
+    ).values("token")[:1]
+    return (
+        Registration.objects.filter(tournament=tournament)
+        .annotate(token=Subquery(live))
+        .select_related("player")
+        .order_by("queue")
+    )
+
+
+def registration_open(tournament: Tournament) -> bool:
+    """Whether the event's page offers the registration form now."""
+    return (
+        tournament.status == Tournament.Status.REGISTRATION
+        and RegistrationSettings.objects.filter(tournament=tournament, open=True).exists()
+    )

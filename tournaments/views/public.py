@@ -146,6 +146,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "found": found,
             "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
             "event_url": _event_url(request, t),
+            "registration_open": queries.registration_open(t),
         }
         return render(request, "public/event.html", ctx)
 

@@ -1,0 +1,657 @@
+"""Registration before the day (issue 26): applying on the event's page, the caps and the
+waitlist, the director's decisions, the player's private link, invitations, the signed
+list that travels to the hall, and the abuse rules."""
+
+from __future__ import annotations
+
+import re
+import threading
+import uuid
+
+import pytest
+from django.db import connection
+from django.urls import reverse
+
+from tournaments.models import (
+    Activity,
+    Person,
+    Player,
+    Registration,
+    RegistrationAttempt,
+    RegistrationPass,
+    Tournament,
+)
+from tournaments.services import Conflict, ServiceError, transfer
+from tournaments.services import registration as service
+from tournaments.services.tournaments import create_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def event(db) -> Tournament:
+    t = create_tournament("Spring Open", by="test", lot_seed=3)
+    service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    return t
+
+
+def apply(t: Tournament, name: str, division: str = "", key: str = "") -> service.Applied:
+    return service.apply(
+        t,
+        name=name,
+        division=division,
+        contact=f"{name.split()[0].lower()}@example.com",
+        consent=True,
+        client_key=key or uuid.uuid4().hex,
+    )
+
+
+def post_form(client, t: Tournament, name: str, address: str = "127.0.0.1", **extra: str):
+    data = {
+        "name": name,
+        "division": "",
+        "contact": "",
+        "consent": "on",
+        "client_key": uuid.uuid4().hex,
+        **extra,
+    }
+    return client.post(reverse("public:register", args=[t.slug]), data, REMOTE_ADDR=address)
+
+
+# --- applying ----------------------------------------------------------------------------
+
+
+def test_a_player_registers_on_the_event_page_and_lands_on_her_private_link(client, event):
+    page = client.get(reverse("public:event", args=[event.slug]))
+    assert reverse("public:register", args=[event.slug]) in page.content.decode()
+    answer = post_form(client, event, "Zoë Tremblay", division="A", contact="zoe@example.com")
+    assert answer.status_code == 302
+    reg = Registration.objects.get()
+    assert (reg.name, reg.division, reg.status, reg.consent) == (
+        "Zoë Tremblay",
+        "A",
+        "pending",
+        True,
+    )
+    mine = client.get(answer["Location"])
+    assert mine.status_code == 200
+    assert "Place 1 of 4" in mine.content.decode()
+
+
+def test_a_closed_event_offers_no_form_and_refuses_an_application(client, event):
+    service.save_settings(event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d")
+    page = client.get(reverse("public:event", args=[event.slug]))
+    assert reverse("public:register", args=[event.slug]) not in page.content.decode()
+    answer = post_form(client, event, "Late Larry")
+    assert answer.status_code == 422
+    assert "closed" in answer.content.decode()
+    assert not Registration.objects.exists()
+
+
+def test_a_registration_submitted_twice_is_answered_as_the_first(client, event):
+    key = uuid.uuid4().hex
+    first = post_form(client, event, "Ann Lee", client_key=key)
+    second = post_form(client, event, "Ann Leigh", client_key=key, division="B")
+    assert first.status_code == second.status_code == 302
+    assert first["Location"] == second["Location"]
+    assert Registration.objects.get().name == "Ann Lee"
+    assert RegistrationPass.objects.count() == 1
+    assert Activity.objects.filter(action="apply").count() == 1
+
+
+def test_the_same_name_twice_under_fold_is_refused_without_giving_the_first_link(event):
+    apply(event, "Łukasz O'Brien")
+    with pytest.raises(Conflict, match="already applied"):
+        apply(event, "lukasz  obrien")
+    assert Registration.objects.count() == 1
+
+
+def test_bad_input_is_refused_with_a_message_and_nothing_stored(client, event):
+    for name, why in [
+        ("", "This field is required"),
+        ("x" * 81, "at most 80"),
+        ("Evil\u202eName", "invisible"),
+    ]:
+        answer = post_form(client, event, name)
+        assert answer.status_code == 422, name
+        assert why in answer.content.decode(), name
+    answer = post_form(client, event, "No Consent", consent="")
+    assert answer.status_code == 422
+    answer = post_form(client, event, "Bad Division", division="C")
+    assert answer.status_code == 422
+    assert not Registration.objects.exists()
+
+
+def test_a_ten_megabyte_name_is_a_400_and_nothing_stored(client, event):
+    answer = post_form(client, event, "A" * 10_000_000)
+    assert answer.status_code == 400
+    assert not Registration.objects.exists()
+
+
+def test_the_honeypot_filled_is_answered_as_received_and_nothing_stored(client, event):
+    answer = post_form(client, event, "Bot Bob", website="http://spam.example")
+    assert answer.status_code == 200
+    assert "received" in answer.content.decode()
+    assert not Registration.objects.exists()
+
+
+def test_a_name_equal_to_a_staff_account_under_fold_is_refused(client, event, director):
+    director.first_name, director.last_name = "Émile", "Côté"
+    director.save()
+    for name in ("DIRECTOR", "emile cote", "Émile  Côté"):
+        answer = post_form(client, event, name)
+        assert answer.status_code == 422, name
+        assert "staff account" in answer.content.decode()
+    assert not Registration.objects.exists()
+
+
+def test_registration_is_throttled_per_address_in_the_database(client, event, settings):
+    settings.REGISTRATION_LIMIT_PER_ADDRESS = (3, 3600)
+    for n in range(3):
+        assert post_form(client, event, f"Player {n}").status_code == 302
+    answer = post_form(client, event, "Player 4")
+    assert answer.status_code == 429
+    assert "Too many" in answer.content.decode()
+    assert Registration.objects.count() == 3
+    # Another address is counted apart; the rows are what every server process reads.
+    other = post_form(client, event, "Player 5", address="10.0.0.9")
+    assert other.status_code == 302
+    assert RegistrationAttempt.objects.filter(address="127.0.0.1").count() == 3
+
+
+def test_registration_is_throttled_per_event(client, event, settings):
+    settings.REGISTRATION_LIMIT_PER_EVENT = (2, 60)
+    assert post_form(client, event, "One", address="10.0.0.1").status_code == 302
+    assert post_form(client, event, "Two", address="10.0.0.2").status_code == 302
+    assert post_form(client, event, "Three", address="10.0.0.3").status_code == 429
+    assert Registration.objects.count() == 2
+
+
+# --- caps, the waitlist and promotion --------------------------------------------------------
+
+
+def test_over_the_cap_applications_go_to_the_waitlist_in_order(event):
+    regs = [apply(event, f"Player {n}").registration for n in range(1, 7)]
+    assert [r.status for r in regs] == ["pending"] * 4 + ["waitlist"] * 2
+    assert service.standing(regs[5]).waitlist == 2
+    assert service.standing(regs[2]).place == 3
+
+
+def test_a_division_cap_waitlists_that_division_only(event):
+    service.save_settings(event, open=True, cap_total=None, cap_a=1, cap_b=None, by="d")
+    assert apply(event, "First A", "A").registration.status == "pending"
+    assert apply(event, "Second A", "A").registration.status == "waitlist"
+    assert apply(event, "First B", "B").registration.status == "pending"
+    assert apply(event, "Either", "").registration.status == "pending"
+
+
+def test_a_withdrawal_promotes_the_first_on_the_waitlist_and_logs_it(client, event):
+    applied = [apply(event, f"Player {n}") for n in range(1, 7)]
+    answer = client.post(
+        reverse("public:registration_withdraw", args=[event.slug, applied[1].token])
+    )
+    assert answer.status_code == 302
+    statuses = dict(Registration.objects.values_list("name", "status"))
+    assert statuses["Player 2"] == "withdrawn"
+    assert statuses["Player 5"] == "pending"
+    assert statuses["Player 6"] == "waitlist"
+    assert Activity.objects.filter(
+        action="waitlist", summary__contains="Promoted Player 5"
+    ).exists()
+    # The second tap finds it withdrawn: the same answer, nothing promoted twice.
+    again = client.post(
+        reverse("public:registration_withdraw", args=[event.slug, applied[1].token])
+    )
+    assert again.status_code == 302
+    assert Registration.objects.filter(status="pending").count() == 4
+
+
+def test_a_decline_frees_the_place_and_the_player_reads_the_reason(client, event):
+    applied = [apply(event, f"Player {n}") for n in range(1, 6)]
+    service.decide(
+        event, applied[0].registration.pk, "decline", by="d", message="Club members only"
+    )
+    mine = client.get(reverse("public:registration", args=[event.slug, applied[0].token]))
+    assert "Declined: Club members only" in mine.content.decode()
+    assert Registration.objects.get(name="Player 5").status == "pending"
+
+
+def test_a_decline_needs_a_reason_and_changes_nothing_without_one(event):
+    reg = apply(event, "Player 1").registration
+    with pytest.raises(ServiceError, match="reason"):
+        service.decide(event, reg.pk, "decline", by="d")
+    assert Registration.objects.get().status == "pending"
+
+
+def test_the_director_reorders_the_waitlist_with_a_reason(director_client, event):
+    regs = [apply(event, f"Player {n}").registration for n in range(1, 8)]
+    url = reverse("director:registration_reorder", args=[event.slug])
+    refused = director_client.post(url, {"registration": regs[6].pk, "position": "1"})
+    assert refused.status_code == 422
+    answer = director_client.post(
+        url, {"registration": regs[6].pk, "position": "1", "reason": "travelled far"}
+    )
+    assert answer.status_code == 302
+    line = Registration.objects.filter(status="waitlist").order_by("queue")
+    assert [r.name for r in line] == ["Player 7", "Player 5", "Player 6"]
+    logged = Activity.objects.get(action="waitlist")
+    assert logged.reason == "travelled far"
+    service.withdraw(RegistrationPass.objects.get(registration=regs[0]).token)
+    assert Registration.objects.get(name="Player 7").status == "pending"
+
+
+def test_a_raised_cap_promotes_at_once(event):
+    [apply(event, f"Player {n}") for n in range(1, 7)]
+    promoted = service.save_settings(event, open=True, cap_total=5, cap_a=None, cap_b=None, by="d")
+    assert promoted == ["Player 5"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_promotion_racing_a_withdrawal_is_answered_as_the_first_each_time(event):
+    """A decline (which promotes) and a withdrawal tapped twice (two servers), all at
+    once: the settings' lock queues them; the waitlist moves up by exactly two, in order,
+    and the second tap finds the first's answer."""
+    applied = [apply(event, f"Player {n}") for n in range(1, 8)]
+    calls = [
+        lambda: service.decide(event, applied[0].registration.pk, "decline", by="d", message="no"),
+        lambda: service.withdraw(applied[1].token),
+        lambda: service.withdraw(applied[1].token),
+    ]
+    errors: list[BaseException] = []
+
+    def run(call) -> None:
+        try:
+            call()
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+        finally:
+            connection.close()
+
+    if connection.vendor == "postgresql":
+        threads = [threading.Thread(target=run, args=(c,)) for c in calls]
+        [t.start() for t in threads]
+        [t.join() for t in threads]
+    else:  # one writer: the same calls one after the other
+        [run(c) for c in calls]
+    assert not errors
+    statuses = dict(Registration.objects.values_list("name", "status"))
+    assert (statuses["Player 5"], statuses["Player 6"], statuses["Player 7"]) == (
+        "pending",
+        "pending",
+        "waitlist",
+    )
+    assert Registration.objects.filter(status="pending").count() == 4
+    assert Activity.objects.filter(action="waitlist").count() == 2
+    assert Activity.objects.filter(action="withdraw").count() == 1
+
+
+# --- the director's decisions ---------------------------------------------------------------
+
+
+def test_accepting_makes_a_player_through_the_players_service(director_client, event):
+    reg = apply(event, "Marie Roy", "").registration
+    url = reverse("director:registration_decide", args=[event.slug])
+    refused = director_client.post(url, {"registration": reg.pk, "action": "accept"})
+    assert refused.status_code == 422
+    assert "Choose division" in refused.content.decode()
+    answer = director_client.post(
+        url, {"registration": reg.pk, "action": "accept", "division": "B"}
+    )
+    assert answer.status_code == 302
+    player = Player.objects.get()
+    assert (player.name, player.division, player.tournament_id) == ("Marie Roy", "B", event.pk)
+    assert Registration.objects.get().player == player
+    assert player.person_link.person.name == "Marie Roy"
+    again = director_client.post(url, {"registration": reg.pk, "action": "accept", "division": "B"})
+    assert again.status_code == 302
+    assert Player.objects.count() == 1
+
+
+def test_a_close_match_is_proposed_never_merged(director_client, event):
+    known = Person.objects.create(
+        name="Jean-Marc Dubois",
+        name_key="jean marc dubois",
+        created_at=event.created_at,
+        rating_mu=30.0,
+        rating_sigma=2.0,
+        rating_matches=40,
+    )
+    reg = apply(event, "Jean Marc Duboi").registration
+    page = director_client.get(reverse("director:registrations", args=[event.slug]))
+    assert "Jean-Marc Dubois" in page.content.decode()
+    service.decide(event, reg.pk, "accept", by="d", division="A")
+    link = Player.objects.get().person_link
+    assert link.person != known
+    assert link.person.proposals.filter(candidate=known).exists()
+
+
+def test_the_rating_of_a_known_person_suggests_the_division(director_client, event):
+    for name, mu in [("Strong Sam", 35.0), ("Weak Will", 15.0)]:
+        Person.objects.create(
+            name=name,
+            name_key=name.lower(),
+            created_at=event.created_at,
+            rating_mu=mu,
+            rating_sigma=2.0,
+            rating_matches=30,
+        )
+        apply(event, name)
+    regs = list(Registration.objects.all())
+    suggested = service.suggested_divisions(regs)
+    assert {r.name: suggested[r.pk] for r in regs} == {"Strong Sam": "A", "Weak Will": "B"}
+    page = director_client.get(reverse("director:registrations", args=[event.slug]))
+    assert "rating suggests A" in page.content.decode()
+
+
+def test_asking_for_a_change_shows_the_message_and_the_player_answers(client, event):
+    applied = apply(event, "Bobby")
+    service.decide(
+        event, applied.registration.pk, "change", by="d", message="Your full name, please"
+    )
+    url = reverse("public:registration", args=[event.slug, applied.token])
+    assert "Your full name, please" in client.get(url).content.decode()
+    answer = client.post(
+        reverse("public:registration_answer", args=[event.slug, applied.token]),
+        {"name": "Bobby Orr", "division": "A"},
+    )
+    assert answer.status_code == 302
+    reg = Registration.objects.get()
+    assert (reg.name, reg.status, reg.division) == ("Bobby Orr", "pending", "A")
+
+
+def test_a_desk_account_cannot_decide(client, event, django_user_model):
+    from tournaments.roles import assign
+
+    desk = django_user_model.objects.create_user("desk1", password="x-long-password")
+    assign(desk, "desk")
+    client.force_login(desk)
+    reg = apply(event, "Player 1").registration
+    answer = client.post(
+        reverse("director:registration_decide", args=[event.slug]),
+        {"registration": reg.pk, "action": "accept", "division": "A"},
+    )
+    assert answer.status_code == 403
+    assert not Player.objects.exists()
+
+
+def test_an_application_of_another_event_is_a_404_to_this_events_director(director_client, event):
+    other = create_tournament("Other Night", by="test", lot_seed=1)
+    service.save_settings(other, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
+    reg = apply(other, "Someone Else").registration
+    answer = director_client.post(
+        reverse("director:registration_decide", args=[event.slug]),
+        {"registration": reg.pk, "action": "accept", "division": "A"},
+    )
+    assert answer.status_code == 404
+    assert Registration.objects.get().status == "pending"
+
+
+# --- the private link -------------------------------------------------------------------------
+
+
+def test_a_forged_or_revoked_link_is_a_404(client, event):
+    applied = apply(event, "Player 1")
+    for token in ("x" * 32, "short", applied.token + "x"):
+        assert client.get(f"/e/{event.slug}/r/{token}/").status_code == 404
+    other = create_tournament("Other Night", by="test", lot_seed=1)
+    assert (
+        client.get(reverse("public:registration", args=[other.slug, applied.token])).status_code
+        == 404
+    )
+    new = service.revoke(event, applied.registration.pk, by="d")
+    revoked = client.get(reverse("public:registration", args=[event.slug, applied.token]))
+    assert revoked.status_code == 404
+    assert "revoked" in revoked.content.decode()
+    assert client.get(reverse("public:registration", args=[event.slug, new])).status_code == 200
+    assert (
+        client.post(
+            reverse("public:registration_withdraw", args=[event.slug, applied.token])
+        ).status_code
+        == 404
+    )
+    assert Registration.objects.get().status == "pending"
+
+
+def test_the_pass_qr_encodes_the_private_link_at_the_hall_address(client, event, settings):
+    settings.HALL_URL = "http://192.168.1.20:8000"
+    applied = apply(event, "Player 1")
+    service.decide(event, applied.registration.pk, "accept", by="d", division="A")
+    page = client.get(reverse("public:registration", args=[event.slug, applied.token]))
+    assert "Registered, 1 of 4" in page.content.decode()
+    qr = client.get(reverse("public:registration_qr", args=[event.slug, applied.token]))
+    assert qr.status_code == 200
+    assert qr["Content-Type"] == "image/svg+xml"
+
+
+def test_once_the_event_starts_the_link_shows_the_players_card(client, event):
+    applied = apply(event, "Player 1")
+    service.decide(event, applied.registration.pk, "accept", by="d", division="A")
+    Tournament.objects.filter(pk=event.pk).update(status="preliminary")
+    page = client.get(reverse("public:registration", args=[event.slug, applied.token]))
+    assert page.status_code == 200
+    assert "public/card.html" in [t.name for t in page.templates]
+    refused = client.post(reverse("public:registration_withdraw", args=[event.slug, applied.token]))
+    assert refused.status_code == 409
+    assert Registration.objects.get().status == "accepted"
+
+
+# --- invitations ------------------------------------------------------------------------------
+
+
+def test_invitations_from_a_csv_give_each_regular_a_private_link(director_client, event, client):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    csv = b"name,division\nAlice Regular,A\nBob Regular,\n"
+    answer = director_client.post(
+        reverse("director:registration_invite", args=[event.slug]),
+        {"file": SimpleUploadedFile("regulars.csv", csv)},
+    )
+    assert answer.status_code == 302
+    links = director_client.get(reverse("director:registration_invitations", args=[event.slug]))
+    text = links.content.decode()
+    tokens = re.findall(r"/r/([A-Za-z0-9_-]+)/", text)
+    assert len(tokens) == 2 and len(set(tokens)) == 2
+    answer = client.post(
+        reverse("public:registration_answer", args=[event.slug, tokens[0]]),
+        {"division": "A", "consent": "on"},
+    )
+    assert answer.status_code == 302
+    assert Registration.objects.get(name="Alice Regular").status == "pending"
+    bad = director_client.post(
+        reverse("director:registration_invite", args=[event.slug]),
+        {"file": SimpleUploadedFile("regulars.csv", b"Carol,Z\nAlice Regular\n")},
+    )
+    assert bad.status_code == 422
+    assert Registration.objects.count() == 2
+
+
+# --- the list travels to the hall --------------------------------------------------------------
+
+
+@pytest.fixture
+def accepted_list(event) -> str:
+    for n in range(1, 4):
+        reg = apply(event, f"Player {n}").registration
+        service.decide(event, reg.pk, "accept", by="d", division="AB"[n % 2])
+    return transfer.export_signed(event)
+
+
+def on_another_server(event: Tournament) -> tuple[str, list[str]]:
+    """The club's key and passes, then the club's event gone from this database: the hall
+    is another server, which holds none of the club site's rows."""
+    key = service.settings_for(event).transfer_key
+    tokens = list(
+        RegistrationPass.objects.filter(registration__tournament=event).values_list(
+            "token", flat=True
+        )
+    )
+    Tournament.objects.filter(pk=event.pk).delete()
+    return key, tokens
+
+
+def test_the_hall_imports_the_signed_list_once_and_twice_changes_nothing(event, accepted_list):
+    key, tokens = on_another_server(event)
+    hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
+    done = transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert sorted(done.added) == ["Player 1", "Player 2", "Player 3"]
+    again = transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert (again.added, again.unchanged) == ([], 3)
+    assert hall.players.count() == 3
+    assert service.read_pass(hall, tokens[0]).player.tournament == hall
+
+
+def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):
+    key = service.settings_for(event).transfer_key
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    data = accepted_list.encode()
+    for at in (0, len(data) // 3, len(data) // 2, len(data) - 3):
+        altered = bytearray(data)
+        altered[at] = altered[at] ^ 0x01
+        with pytest.raises(ServiceError):
+            transfer.import_signed(hall, altered.decode("utf-8", "replace"), key, by="hall")
+    with pytest.raises(ServiceError, match="signature"):
+        transfer.import_signed(
+            hall, accepted_list, key[:-1] + ("A" if key[-1] != "A" else "B"), by="hall"
+        )
+    assert not hall.players.exists()
+    assert not Registration.objects.filter(tournament=hall).exists()
+
+
+def test_the_hall_imports_the_list_through_its_page(director_client, event, accepted_list):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    key, _ = on_another_server(event)
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    bad = director_client.post(
+        url, {"file": SimpleUploadedFile("x.signed", b"\xff\xfe"), "key": key}
+    )
+    assert bad.status_code == 422
+    answer = director_client.post(
+        url, {"file": SimpleUploadedFile("x.signed", accepted_list.encode()), "key": key}
+    )
+    assert answer.status_code == 302
+    assert hall.players.count() == 3
+
+
+def test_the_club_site_answers_the_signed_list_only_to_a_bearer_of_the_key(
+    client, event, accepted_list
+):
+    url = reverse("public:signed_list", args=[event.slug])
+    assert client.get(url).status_code == 403
+    assert client.get(url, HTTP_AUTHORIZATION="Bearer wrong-key").status_code == 403
+    key = service.settings_for(event).transfer_key
+    answer = client.get(url, HTTP_AUTHORIZATION=f"Bearer {key}")
+    assert answer.status_code == 200
+    on_another_server(event)
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    assert len(transfer.import_signed(hall, answer.content.decode(), key, by="hall").added) == 3
+
+
+# --- contact data is never public --------------------------------------------------------------
+
+
+def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_client, event):
+    applied = service.apply(
+        event,
+        name="Private Pat",
+        division="A",
+        contact="pat.secret@example.com",
+        consent=True,
+        client_key="k1",
+    )
+    service.decide(event, applied.registration.pk, "accept", by="d")
+    director_page = director_client.get(reverse("director:registrations", args=[event.slug]))
+    assert "pat.secret@example.com" in director_page.content.decode()  # the director's only
+    key = service.settings_for(event).transfer_key
+    public_urls = [
+        reverse("public:index"),
+        reverse("public:event", args=[event.slug]),
+        reverse("public:event", args=[event.slug]) + "?q=pat",
+        reverse("public:find", args=[event.slug]) + "?q=pat",
+        reverse("public:register", args=[event.slug]),
+        reverse("public:registration", args=[event.slug, applied.token]),
+        reverse("public:standings", args=[event.slug]),
+        reverse("public:projector", args=[event.slug]),
+        reverse("public:card", args=[event.slug, Player.objects.get().pk]),
+    ]
+    from django.test import Client
+
+    anonymous = Client()
+    for url in public_urls:
+        answer = anonymous.get(url)
+        assert answer.status_code == 200, url
+        assert b"pat.secret" not in answer.content, url
+    exports = [
+        anonymous.get(
+            reverse("public:signed_list", args=[event.slug]), HTTP_AUTHORIZATION=f"Bearer {key}"
+        ).content,
+        director_client.get(reverse("director:registration_export", args=[event.slug])).content,
+        director_client.get(
+            reverse("director:registration_invitations", args=[event.slug])
+        ).content,
+        director_client.get(reverse("director:standings_csv", args=[event.slug, "A"])).content,
+    ]
+    from tournaments.reads.export import export_results
+
+    exports.append(str(export_results(event)).encode())
+    # The scan reads pages that do show the registrant (a scan of empty pages proves nothing).
+    assert b"Private Pat" in anonymous.get(public_urls[2]).content
+    assert b"Private Pat" in exports[0] and b"Private Pat" in exports[4]
+    for content in exports:
+        assert b"pat.secret" not in content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
+    live_server, director_client, event, accepted_list
+):
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    address = live_server.url + reverse("public:signed_list", args=[event.slug])
+    refused = director_client.post(url, {"url": address, "key": "not-the-key"})
+    assert refused.status_code == 422
+    assert "refused (403)" in refused.content.decode()
+    # A port nothing listens on: the hall without a connection.
+    offline = director_client.post(url, {"url": "http://127.0.0.1:9/x.signed", "key": "k"})
+    assert offline.status_code == 422
+    assert "cannot be reached" in offline.content.decode()
+    assert not hall.players.exists()
+
+
+def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(event):
+    applied = [apply(event, f"Player {n}") for n in range(1, 6)]
+    first = applied[0].registration.pk
+    service.decide(event, first, "accept", by="d", division="A")
+    service.decide(event, first, "decline", by="d", message="Not a member after all")
+    player = Player.objects.get(name="Player 1")
+    assert player.withdrawn and player.withdrawn_after_round == 0
+    assert Registration.objects.get(name="Player 5").status == "pending"
+
+
+def test_a_name_the_door_already_typed_in_is_that_player_on_import(event, accepted_list):
+    from tournaments.services.players import register_player
+
+    key, tokens = on_another_server(event)
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    door = register_player(hall, "player 2", "B", by="desk", checked_in=True)
+    done = transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert len(done.added) == 3
+    assert hall.players.count() == 3
+    assert Registration.objects.get(tournament=hall, player=door).name == "player 2"
+
+
+def test_no_public_template_reads_a_registrants_contact():
+    """Beside the scan above: no template a player's page renders names the stored
+    contact (the form re-shows only what the same player just typed)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "templates" / "public"
+    readers = {
+        path.name
+        for path in root.glob("*.html")
+        if re.search(r"\b(?!form\.)\w+\.contact\b", path.read_text())
+    }
+    assert readers == set()
+    probe = "{{ reg.contact }}"
+    assert re.search(r"\b(?!form\.)\w+\.contact\b", probe)

@@ -1,0 +1,747 @@
+"""Registration before the day (issue 26): applications from the event's public page,
+invitations, the caps and the waitlist, the director's decisions, the player's private
+link (also the check-in pass) and the check-in by scan.
+
+Every write to an event's registrations first locks the event's ``RegistrationSettings``
+row: applications, withdrawals, decisions, promotions and reorders of one event queue
+behind each other, so a promotion racing a withdrawal, or two copies of one application,
+each see what the other wrote (PostgreSQL; SQLite has one writer anyway).
+
+Nothing here merges people: an accepted registrant becomes a ``Player`` through
+``services.players.register_player``, whose linking proposes close names to the director.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import cast
+
+from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q, QuerySet
+
+from ..domain.rating import PlayerId, Rating, split_divisions
+from ..models import (
+    PLACE_HOLDING,
+    Division,
+    Person,
+    Player,
+    Registration,
+    RegistrationAttempt,
+    RegistrationPass,
+    RegistrationSettings,
+    RegistrationStatus,
+    Tournament,
+)
+from ..names import clean_name, fold, name_problem
+from ..reads.players import read_csv_lines
+from ..roles import DESK_GROUP, DIRECTOR_GROUP
+from . import Conflict, NotFound, ServiceError, log, now_or
+from .linking import plan_links
+from .people import name_key
+from .players import register_player, set_checked_in
+from .players import set_withdrawn as withdraw_player
+
+Status = RegistrationStatus
+CONTACT_MAX = 120
+MESSAGE_MAX = 500
+# Slug characters only (token_urlsafe), so a token fits a URL path and the desk's parser.
+TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
+ONLINE = "online"
+
+
+class Throttled(ServiceError):
+    status = 429
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def folded_name(name: str) -> str:
+    """The name as the one-application-per-name rule compares it (``names.fold``)."""
+    return " ".join(fold(name).split())
+
+
+def settings_for(tournament: Tournament) -> RegistrationSettings:
+    """The event's registration settings, made (closed, no caps) on first use."""
+    found, _ = RegistrationSettings.objects.get_or_create(
+        tournament=tournament, defaults={"transfer_key": new_token()}
+    )
+    return found
+
+
+def lock_registrations(tournament: Tournament) -> RegistrationSettings:
+    """The event's settings row, locked: every registration write of the event takes it
+    first, so they queue behind each other."""
+    settings_for(tournament)
+    return RegistrationSettings.objects.select_for_update().get(tournament=tournament)
+
+
+def take_queue(reg_settings: RegistrationSettings) -> int:
+    number = reg_settings.next_queue
+    reg_settings.next_queue = number + 1
+    reg_settings.save(update_fields=["next_queue"])
+    return number
+
+
+def _new_pass(registration: Registration, at: datetime) -> RegistrationPass:
+    return RegistrationPass.objects.create(
+        registration=registration, token=new_token(), created_at=at
+    )
+
+
+# --- the abuse rules -----------------------------------------------------------------------
+
+
+def throttle(tournament: Tournament, address: str, *, now: datetime | None = None) -> None:
+    """Count this request; refuse it past the limits per address and per event. The
+    rows are in the database, so every app server process counts the same requests."""
+    at = now_or(now)
+    per_address, address_window = django_settings.REGISTRATION_LIMIT_PER_ADDRESS
+    per_event, event_window = django_settings.REGISTRATION_LIMIT_PER_EVENT
+    recent = RegistrationAttempt.objects.filter(tournament=tournament)
+    if recent.filter(address=address, at__gt=at - timedelta(seconds=address_window)).count() >= (
+        per_address
+    ):
+        raise Throttled(
+            "Too many registrations from this address; try again later or ask the director."
+        )
+    if recent.filter(at__gt=at - timedelta(seconds=event_window)).count() >= per_event:
+        raise Throttled("Too many registrations at once for this event; try again in a minute.")
+    RegistrationAttempt.objects.create(tournament=tournament, address=address[:45], at=at)
+    # Old rows are no use to either count.
+    keep = max(address_window, event_window)
+    RegistrationAttempt.objects.filter(
+        tournament=tournament, at__lt=at - timedelta(seconds=keep)
+    ).delete()
+
+
+def staff_names() -> set[str]:
+    """The folded names and usernames of every account with a role in a club (or, as
+    before clubs, a role group) or the staff flag."""
+    users = get_user_model().objects.filter(
+        Q(is_staff=True)
+        | Q(is_superuser=True)
+        | Q(memberships__isnull=False)
+        | Q(groups__name__in=[DIRECTOR_GROUP, DESK_GROUP])
+    )
+    names: set[str] = set()
+    for username, first, last in users.values_list("username", "first_name", "last_name"):
+        names.update(folded_name(n) for n in (username, f"{first} {last}", first) if folded_name(n))
+    return names
+
+
+def check_application(name: str, division: str, contact: str) -> tuple[str, str, str]:
+    """The application's name, division and contact cleaned, or a refusal."""
+    name = clean_name(name)
+    problem = name_problem(name)
+    if problem:
+        raise ServiceError(problem[0].upper() + problem[1:] + ".")
+    if folded_name(name) in staff_names():
+        raise ServiceError("This name belongs to a staff account; give your own full name.")
+    division = division.strip().upper()
+    if division not in ("", *Division.values):
+        raise ServiceError("Ask for division A, B, or let the director decide.")
+    contact = " ".join(contact.split())
+    if len(contact) > CONTACT_MAX or not contact.isprintable():
+        raise ServiceError(f"The contact is at most {CONTACT_MAX} printable characters.")
+    return name, division, contact
+
+
+# --- places and the waitlist ---------------------------------------------------------------
+
+
+def _holders(tournament: Tournament) -> QuerySet[Registration]:
+    return Registration.objects.filter(tournament=tournament, status__in=PLACE_HOLDING)
+
+
+def _fits(tournament: Tournament, reg_settings: RegistrationSettings, division: str) -> bool:
+    """Whether one more application asking for ``division`` fits under the caps."""
+    holders = _holders(tournament)
+    if reg_settings.cap_total is not None and holders.count() >= reg_settings.cap_total:
+        return False
+    cap = {"A": reg_settings.cap_a, "B": reg_settings.cap_b}.get(division)
+    return cap is None or holders.filter(division=division).count() < cap
+
+
+def _promote(tournament: Tournament, reg_settings: RegistrationSettings, at: datetime) -> list[str]:
+    """Promote from the waitlist, in its order, every application that now fits; each
+    promotion is logged. In the caller's transaction, under the settings' lock."""
+    promoted = []
+    for waiting in Registration.objects.filter(tournament=tournament, status=Status.WAITLIST):
+        if _fits(tournament, reg_settings, waiting.division):
+            waiting.status = Status.PENDING
+            waiting.save(update_fields=["status"])
+            log(
+                tournament,
+                ONLINE,
+                "waitlist",
+                f"Promoted {waiting.name} from the waitlist: a place freed.",
+                at=at,
+            )
+            promoted.append(waiting.name)
+    return promoted
+
+
+def save_settings(
+    tournament: Tournament,
+    *,
+    open: bool,
+    cap_total: int | None,
+    cap_a: int | None,
+    cap_b: int | None,
+    by: str,
+) -> list[str]:
+    """Open or close registration and set the caps; a raised cap promotes at once."""
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        reg_settings.open, reg_settings.cap_total = open, cap_total
+        reg_settings.cap_a, reg_settings.cap_b = cap_a, cap_b
+        reg_settings.save(update_fields=["open", "cap_total", "cap_a", "cap_b"])
+        caps = ", ".join(
+            f"{label} {value}"
+            for label, value in (("total", cap_total), ("A", cap_a), ("B", cap_b))
+            if value is not None
+        )
+        log(
+            tournament,
+            by,
+            "registration",
+            f"Online registration {'open' if open else 'closed'}; caps: {caps or 'none'}.",
+        )
+        return _promote(tournament, reg_settings, now_or(None))
+
+
+# --- applying ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Applied:
+    registration: Registration
+    token: str
+    # False when this was a copy of an application already recorded (the first answer).
+    new: bool
+
+
+def _live_token(registration: Registration) -> str:
+    token: str = (
+        registration.passes.filter(revoked_at__isnull=True).values_list("token", flat=True).first()
+        or ""
+    )
+    return token
+
+
+def apply(
+    tournament: Tournament,
+    *,
+    name: str,
+    division: str,
+    contact: str,
+    consent: bool,
+    client_key: str,
+    now: datetime | None = None,
+) -> Applied:
+    """An application from the public page: a place while one is left under the caps,
+    else the waitlist. A copy of it (the same client key) is answered as the first."""
+    at = now_or(now)
+    client_key = client_key.strip()[:64]
+    if not client_key:
+        raise ServiceError("The form is out of date; open the page again.")
+    try:
+        with transaction.atomic():
+            reg_settings = lock_registrations(tournament)
+            first = Registration.objects.filter(tournament=tournament, client_key=client_key)
+            if (found := first.first()) is not None:
+                return Applied(found, _live_token(found), new=False)
+            if not reg_settings.open or tournament.status != Tournament.Status.REGISTRATION:
+                raise ServiceError("Registration for this event is closed.")
+            name, division, contact = check_application(name, division, contact)
+            if not consent:
+                raise ServiceError(
+                    "Registering needs your consent to your results being published."
+                )
+            folded = folded_name(name)
+            if _active(tournament, folded).exists():
+                raise Conflict(
+                    f"{name} has already applied. Use the link from that time, or ask the director."
+                )
+            status = (
+                Status.PENDING if _fits(tournament, reg_settings, division) else Status.WAITLIST
+            )
+            registration = Registration.objects.create(
+                tournament=tournament,
+                uid=uuid.uuid4(),
+                name=name,
+                folded=folded,
+                division=division,
+                contact=contact,
+                consent=True,
+                status=status,
+                queue=take_queue(reg_settings),
+                client_key=client_key,
+                created_at=at,
+            )
+            token = _new_pass(registration, at).token
+            where = "on the waitlist" if status == Status.WAITLIST else "for a place"
+            log(tournament, ONLINE, "apply", f"{name} applied online, {where}.", at=at)
+    except IntegrityError:
+        # A copy that raced past the lock's first read (another server's): the first
+        # one's answer, or a name taken meanwhile.
+        found = Registration.objects.filter(tournament=tournament, client_key=client_key).first()
+        if found is None:
+            raise Conflict(f"{name} has already applied.") from None
+        return Applied(found, _live_token(found), new=False)
+    return Applied(registration, token, new=True)
+
+
+def _active(tournament: Tournament, folded: str) -> QuerySet[Registration]:
+    return Registration.objects.filter(
+        tournament=tournament,
+        folded=folded,
+        status__in=[s for s in Status.values if s not in ("declined", "withdrawn")],
+    )
+
+
+def answer_invitation(
+    token: str,
+    *,
+    division: str,
+    contact: str,
+    consent: bool,
+    now: datetime | None = None,
+) -> Registration:
+    """An invitee takes up the invitation from their link: a place or the waitlist."""
+    at = now_or(now)
+    registration = pass_of(token).registration
+    tournament = registration.tournament
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        locked = Registration.objects.select_for_update().get(pk=registration.pk)
+        if locked.status != Status.INVITED:
+            return locked
+        if not reg_settings.open or tournament.status != Tournament.Status.REGISTRATION:
+            raise ServiceError("Registration for this event is closed.")
+        _, division, contact = check_application(locked.name, division, contact)
+        if not consent:
+            raise ServiceError("Registering needs your consent to your results being published.")
+        fits = _fits(tournament, reg_settings, division)
+        locked.status = Status.PENDING if fits else Status.WAITLIST
+        locked.division, locked.contact, locked.consent = division, contact, True
+        locked.queue = take_queue(reg_settings)
+        locked.save(update_fields=["status", "division", "contact", "consent", "queue"])
+        where = "for a place" if fits else "on the waitlist"
+        log(tournament, ONLINE, "apply", f"{locked.name} took up the invitation, {where}.", at=at)
+    return locked
+
+
+def change_application(
+    token: str, *, name: str, division: str, now: datetime | None = None
+) -> Registration:
+    """The player's answer to "please change": back to pending with what they changed."""
+    at = now_or(now)
+    tournament = pass_of(token).registration.tournament
+    with transaction.atomic():
+        lock_registrations(tournament)
+        locked = Registration.objects.select_for_update().get(passes__token=token)
+        if locked.status != Status.CHANGE:
+            raise Conflict("The director is not waiting for a change to this application.")
+        name, division, _ = check_application(name, division, "")
+        folded = folded_name(name)
+        if _active(tournament, folded).exclude(pk=locked.pk).exists():
+            raise Conflict(f"{name} has already applied.")
+        old = locked.name
+        locked.name, locked.folded, locked.division = name, folded, division
+        locked.status, locked.message = Status.PENDING, ""
+        locked.save(update_fields=["name", "folded", "division", "status", "message"])
+        log(tournament, ONLINE, "apply", f"{old} changed the application ({name}).", at=at)
+    return locked
+
+
+# --- the private link ----------------------------------------------------------------------
+
+
+def pass_of(token: str) -> RegistrationPass:
+    """The live pass of a private link; a revoked or unknown one is refused."""
+    if not TOKEN_RE.fullmatch(token):
+        raise NotFound("No such registration link.")
+    found = (
+        RegistrationPass.objects.select_related("registration__tournament")
+        .filter(token=token)
+        .first()
+    )
+    if found is None:
+        raise NotFound("No such registration link.")
+    if found.revoked_at is not None:
+        raise NotFound("This link was revoked by the director; ask for the new one.")
+    return found
+
+
+def withdraw(token: str, *, now: datetime | None = None) -> Registration:
+    """One tap from the player's link, before the day: the place frees and the waitlist
+    moves up. A second tap (or a copy racing the first) finds it withdrawn: same answer."""
+    at = now_or(now)
+    tournament = pass_of(token).registration.tournament
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        locked = Registration.objects.select_for_update().get(passes__token=token)
+        if locked.status == Status.WITHDRAWN:
+            return locked
+        if locked.status == Status.DECLINED:
+            raise Conflict("This application was declined; there is nothing to withdraw.")
+        if Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.REGISTRATION:
+            raise Conflict("The event has started: tell the desk or the director.")
+        held = locked.status in PLACE_HOLDING
+        if locked.player_id is not None:
+            withdraw_player(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
+        locked.status = Status.WITHDRAWN
+        locked.save(update_fields=["status"])
+        log(tournament, ONLINE, "withdraw", f"{locked.name} withdrew online.", at=at)
+        if held:
+            _promote(tournament, reg_settings, at)
+    return locked
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Where an application stands, as its player reads it."""
+
+    status: str
+    place: int | None
+    of: int | None
+    waitlist: int | None
+
+
+def standing(registration: Registration) -> Standing:
+    t = registration.tournament
+    if registration.status in PLACE_HOLDING:
+        holders = _holders(t)
+        place = holders.filter(queue__lte=registration.queue).count()
+        rs = settings_for(t)
+        of = rs.cap_total or {"A": rs.cap_a, "B": rs.cap_b}.get(registration.division)
+        return Standing(registration.status, place, of or holders.count(), None)
+    if registration.status == Status.WAITLIST:
+        ahead = Registration.objects.filter(
+            tournament=t, status=Status.WAITLIST, queue__lte=registration.queue
+        ).count()
+        return Standing(registration.status, None, None, ahead)
+    return Standing(registration.status, None, None, None)
+
+
+# --- the director's decisions --------------------------------------------------------------
+
+
+def _registration(tournament: Tournament, pk: int) -> Registration:
+    found = Registration.objects.select_for_update().filter(tournament=tournament, pk=pk).first()
+    if found is None:
+        raise NotFound("No such application in this event.")
+    return found
+
+
+def decide(
+    tournament: Tournament,
+    pk: int,
+    action: str,
+    *,
+    by: str,
+    message: str = "",
+    division: str = "",
+    now: datetime | None = None,
+) -> Registration:
+    """Accept (the registrant becomes a player), ask for a change, or decline; the
+    message is what the player reads on their link. A decision already taken is
+    answered as it stands."""
+    at = now_or(now)
+    message = message.strip()[:MESSAGE_MAX]
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        reg = _registration(tournament, pk)
+        if action == "accept":
+            if reg.status == Status.ACCEPTED:
+                return reg
+            if reg.status not in (Status.PENDING, Status.CHANGE):
+                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+            division = (division or reg.division).strip().upper()
+            if division not in Division.values:
+                raise ServiceError(f"Choose division A or B for {reg.name}.")
+            player = register_player(tournament, reg.name, division, by=by, now=at)
+            reg.player, reg.division = player, division
+            reg.status = Status.ACCEPTED
+            summary = f"Accepted {reg.name}'s application in division {division}."
+        elif action == "change":
+            if reg.status == Status.CHANGE and reg.message == message:
+                return reg
+            if reg.status not in (Status.PENDING, Status.CHANGE):
+                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+            if not message:
+                raise ServiceError("Say what should change: the player reads it.")
+            reg.status = Status.CHANGE
+            summary = f"Asked {reg.name} to change the application."
+        elif action == "decline":
+            if reg.status == Status.DECLINED:
+                return reg
+            if reg.status == Status.WITHDRAWN:
+                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+            if not message:
+                raise ServiceError("Give the reason: the player reads it.")
+            held = reg.status in PLACE_HOLDING
+            if reg.player is not None:
+                # Accepted already: before the day the player is withdrawn (kept, as any
+                # withdrawal is); once play has begun that is the Players page's business.
+                if (
+                    Tournament.objects.get(pk=tournament.pk).status
+                    != Tournament.Status.REGISTRATION
+                ):
+                    raise Conflict(
+                        "The event has started: withdraw the player on the Players page."
+                    )
+                if not reg.player.withdrawn:
+                    withdraw_player(reg.player, True, by=by, reason=message)
+            reg.status = Status.DECLINED
+            summary = f"Declined {reg.name}'s application."
+        else:
+            raise ServiceError("Accept, ask for a change, or decline.")
+        reg.message, reg.decided_at, reg.decided_by = message, at, by
+        reg.save(
+            update_fields=["player", "division", "status", "message", "decided_at", "decided_by"]
+        )
+        log(tournament, by, "registration", summary, reason=message, at=at)
+        if action == "decline" and held:
+            _promote(tournament, reg_settings, at)
+    return reg
+
+
+def reorder(
+    tournament: Tournament, pk: int, position: int, *, reason: str, by: str
+) -> list[Registration]:
+    """Move a waitlisted application to ``position`` (1 = next in line), with a reason;
+    the waitlist is renumbered after the last number given."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Give the reason for changing the waitlist's order.")
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        moving = _registration(tournament, pk)
+        if moving.status != Status.WAITLIST:
+            raise Conflict(f"{moving.name} is not on the waitlist.")
+        line = [
+            r
+            for r in Registration.objects.filter(tournament=tournament, status=Status.WAITLIST)
+            if r.pk != moving.pk
+        ]
+        position = max(1, min(position, len(line) + 1))
+        line.insert(position - 1, moving)
+        for reg in line:
+            reg.queue = take_queue(reg_settings)
+            reg.save(update_fields=["queue"])
+        log(
+            tournament,
+            by,
+            "waitlist",
+            f"Moved {moving.name} to place {position} on the waitlist.",
+            reason=reason,
+        )
+    return line
+
+
+def revoke(tournament: Tournament, pk: int, *, by: str, now: datetime | None = None) -> str:
+    """Revoke a registration's link (and pass) and give it a new one; returns the token."""
+    at = now_or(now)
+    with transaction.atomic():
+        lock_registrations(tournament)
+        reg = _registration(tournament, pk)
+        reg.passes.filter(revoked_at__isnull=True).update(revoked_at=at)
+        token = _new_pass(reg, at).token
+        log(tournament, by, "registration", f"Revoked {reg.name}'s link; a new one was made.")
+    return token
+
+
+# --- invitations ----------------------------------------------------------------------------
+
+
+@dataclass
+class InvitationReport:
+    invited: list[tuple[str, str]]
+    errors: list[tuple[int, str]]
+
+
+def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationReport:
+    """Invitations from a CSV of regulars (``name[,division]``): one private link each;
+    every line or none."""
+    lines, refusal = read_csv_lines(data, header=("name",))
+    report = InvitationReport([], [(0, refusal)] if refusal else [])
+    if refusal:
+        return report
+    rows: list[tuple[str, str, str]] = []
+    seen: set[str] = set()
+    for number, cells in lines:
+        if len(cells) > 2:
+            report.errors.append((number, "expected name and an optional division."))
+            continue
+        try:
+            name, division, _ = check_application(cells[0], cells[1] if len(cells) > 1 else "", "")
+        except ServiceError as exc:
+            report.errors.append((number, exc.message))
+            continue
+        folded = folded_name(name)
+        if folded in seen or _active(tournament, folded).exists():
+            report.errors.append((number, f"{name} is already invited or registered."))
+            continue
+        seen.add(folded)
+        rows.append((name, folded, division))
+    if not rows and not report.errors:
+        report.errors.append((0, "The file has no names."))
+    if report.errors:
+        return report
+    at = now_or(None)
+    with transaction.atomic():
+        reg_settings = lock_registrations(tournament)
+        for name, folded, division in rows:
+            reg = Registration.objects.create(
+                tournament=tournament,
+                uid=uuid.uuid4(),
+                name=name,
+                folded=folded,
+                division=division,
+                status=Status.INVITED,
+                queue=take_queue(reg_settings),
+                created_at=at,
+            )
+            report.invited.append((name, _new_pass(reg, at).token))
+        log(tournament, by, "invite", f"Invited {len(rows)} players from CSV.", at=at)
+    return report
+
+
+# --- what the director reads beside each application ----------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    person_id: int
+    name: str
+    score: float
+    rating: float | None
+
+
+def close_people(
+    tournament: Tournament, registrations: list[Registration]
+) -> dict[int, list[Match]]:
+    """Per application, the people whose names are close (best first, at most 3): shown
+    to the director, never linked until the registrant is accepted (then proposed)."""
+    if not registrations:
+        return {}
+    # An event's applications: matched against its own club's people only.
+    club = tournament.club_id
+    plan = plan_links([r.name for r in registrations], club)
+    ids = {pk for found in plan.close.values() for pk, _ in found}
+    people = {p.pk: p for p in Person.objects.filter(pk__in=ids).only("name", "rating_mu")}
+    exact: dict[str, list[int]] = {}
+    for pk, key in Person.objects.filter(
+        merged_into__isnull=True,
+        club=club,
+        name_key__in={name_key(r.name) for r in registrations},
+    ).values_list("pk", "name_key"):
+        exact.setdefault(key, []).append(pk)
+    out = {}
+    for r in registrations:
+        found = plan.close.get(name_key(r.name), [])
+        out[r.pk] = [
+            Match(pk, people[pk].name, score, people[pk].rating_mu)
+            for pk, score in found[:3]
+            if pk in people
+        ]
+    return out
+
+
+def suggested_divisions(registrations: list[Registration]) -> dict[int, str]:
+    """A division for each application whose name is exactly one rated person's: the
+    stronger half of the rated applicants in A (docs/rating.md)."""
+    keys = {r.pk: name_key(r.name) for r in registrations}
+    by_key: dict[str, list[Person]] = {}
+    for person in Person.objects.filter(
+        merged_into__isnull=True, name_key__in=set(keys.values()), rating_mu__isnull=False
+    ):
+        by_key.setdefault(person.name_key, []).append(person)
+    rated: dict[PlayerId, Rating] = {}
+    for pk, key in keys.items():
+        found = by_key.get(key, [])
+        if len(found) == 1:
+            p = found[0]
+            rated[pk] = Rating(
+                cast(float, p.rating_mu), cast(float, p.rating_sigma), p.rating_matches
+            )
+    return {cast(int, pk): d for pk, d in split_divisions(rated).items()}
+
+
+# --- check-in by scan -----------------------------------------------------------------------
+
+PASS_IN_URL = re.compile(r"/e/([-a-zA-Z0-9_]+)/r/([A-Za-z0-9_-]{20,64})/?(?:[?#].*)?$")
+
+
+@dataclass(frozen=True)
+class Scan:
+    """What the desk reads from a scanned pass: the player, or why it is refused."""
+
+    refusal: str
+    registration: Registration | None = None
+    player: Player | None = None
+    checked_in_at: datetime | None = None
+
+
+def read_pass(tournament: Tournament, scanned: str) -> Scan:
+    """The pass's player in this event, or the reason it is refused (read only)."""
+    scanned = scanned.strip()[:2000]
+    url = PASS_IN_URL.search(scanned)
+    token = url.group(2) if url else scanned
+    if url and url.group(1) != tournament.slug:
+        # A pass of an event this server may not even know (another club's).
+        other = Tournament.objects.filter(slug=url.group(1)).values_list("name", flat=True).first()
+        return Scan(f"This pass is for another event ({other or url.group(1)}).")
+    if not TOKEN_RE.fullmatch(token):
+        return Scan("This is not a pass of Snowman: scan the QR code on the player's link.")
+    found = (
+        RegistrationPass.objects.select_related("registration__tournament", "registration__player")
+        .filter(token=token)
+        .first()
+    )
+    if found is None:
+        return Scan("Unknown pass: not on this event's registration list.")
+    reg = found.registration
+    if reg.tournament_id != tournament.pk:
+        return Scan(f"This pass is for another event ({reg.tournament.name}).")
+    if found.revoked_at is not None:
+        return Scan("This pass was revoked; ask for the player's new link.", reg)
+    if reg.status != Status.ACCEPTED or reg.player is None:
+        return Scan(f"{reg.name} is not accepted ({reg.get_status_display()}).", reg)
+    player = reg.player
+    if player.withdrawn:
+        return Scan(f"{player.name} has withdrawn.", reg, player)
+    return Scan("", reg, player, player.checked_in_at if player.checked_in else None)
+
+
+@dataclass(frozen=True)
+class CheckedIn:
+    player: Player
+    at: datetime
+    # Already checked in before this request (a second scan, another desk): unchanged.
+    already: bool
+
+
+def check_in_pass(tournament: Tournament, scanned: str, *, by: str) -> CheckedIn:
+    """Check in the pass's player; a second request for the same pass, from this desk or
+    another, changes nothing and says when the first one was."""
+    scan = read_pass(tournament, scanned)
+    if scan.refusal or scan.player is None:
+        raise ServiceError(scan.refusal)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=scan.player.pk)
+        if player.checked_in and player.checked_in_at is not None:
+            return CheckedIn(player, player.checked_in_at, already=True)
+        set_checked_in(tournament, [player.pk], True, by=by)
+        player.refresh_from_db()
+    return CheckedIn(player, cast(datetime, player.checked_in_at), already=False)
