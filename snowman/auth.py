@@ -10,14 +10,14 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from tournaments.reads.staff import staff_exists
+from tournaments.reads.staff import user_flags
 
 
 class RoleBackend(ModelBackend):
     def get_user(self, user_id: Any) -> Any:
         User = get_user_model()
         try:
-            user = User._default_manager.annotate(snowman_staff=staff_exists()).get(pk=user_id)
+            user = User._default_manager.annotate(**user_flags()).get(pk=user_id)
         except User.DoesNotExist:
             return None
         return user if self.user_can_authenticate(user) else None

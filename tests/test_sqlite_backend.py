@@ -10,6 +10,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tournaments.models import Activity, Tournament
+from tournaments.services.clubs import site_club
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -34,7 +35,7 @@ def other_writer_could_begin() -> bool:
 def test_a_transaction_holds_the_writer_lock_until_it_commits():
     assert connection.vendor == "sqlite" and other_writer_could_begin()
     with transaction.atomic():
-        t = Tournament.objects.create(name="Locked", lot_seed=1)
+        t = Tournament.objects.create(name="Locked", lot_seed=1, club=site_club())
         assert not other_writer_could_begin()
         with transaction.atomic():  # a savepoint takes nothing more
             Activity.objects.create(
@@ -47,7 +48,7 @@ def test_a_transaction_holds_the_writer_lock_until_it_commits():
 
 def test_a_failed_transaction_rolls_back_and_frees_the_writer_lock():
     with pytest.raises(RuntimeError), transaction.atomic():
-        Tournament.objects.create(name="Rolled back", lot_seed=1)
+        Tournament.objects.create(name="Rolled back", lot_seed=1, club=site_club())
         raise RuntimeError("boom")
     assert other_writer_could_begin()
     assert not Tournament.objects.filter(name="Rolled back").exists()

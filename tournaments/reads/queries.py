@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
@@ -460,8 +461,8 @@ def activity_actions(t: Tournament) -> list[str]:
 # (reads.staff.clubs_of); a row of any other club is not found.
 
 
-def find_series(slug: str, clubs: Iterable[int]) -> Series | None:
-    return Series.objects.filter(slug=slug, club__in=list(clubs)).first()
+def find_series(slug: str, clubs: Iterable[int] | QuerySet[Any]) -> Series | None:
+    return Series.objects.filter(slug=slug, club__in=clubs).first()
 
 
 def public_series(slug: str) -> Series | None:
@@ -469,8 +470,8 @@ def public_series(slug: str) -> Series | None:
     return Series.objects.select_related("club").filter(slug=slug).first()
 
 
-def series_with_counts(clubs: Iterable[int]) -> QuerySet[Series]:
-    return Series.objects.filter(club__in=list(clubs)).annotate(event_count=Count("events"))
+def series_with_counts(clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Series]:
+    return Series.objects.filter(club__in=clubs).annotate(event_count=Count("events"))
 
 
 def tournaments_outside(pks: Iterable[int], club: int) -> QuerySet[Tournament]:
@@ -500,13 +501,13 @@ def find_club_tournament_by_slugs(club: str, slug: str) -> Tournament | None:
     return Tournament.objects.filter(slug=slug, club__slug=club).first()
 
 
-def find_person(pk: int | str, clubs: Iterable[int]) -> Person | None:
-    return Person.objects.filter(pk=pk, club__in=list(clubs)).first()
+def find_person(pk: int | str, clubs: Iterable[int] | QuerySet[Any]) -> Person | None:
+    return Person.objects.filter(pk=pk, club__in=clubs).first()
 
 
-def people_list(q: str, clubs: Iterable[int]) -> QuerySet[Person]:
+def people_list(q: str, clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Person]:
     counted = Q(links__player__tournament__in=Tournament.objects.counted())
-    rows = Person.objects.filter(merged_into__isnull=True, club__in=list(clubs)).annotate(
+    rows = Person.objects.filter(merged_into__isnull=True, club__in=clubs).annotate(
         events=Count("links", filter=counted)
     )
     for word in q.split():
@@ -514,20 +515,18 @@ def people_list(q: str, clubs: Iterable[int]) -> QuerySet[Person]:
     return rows.order_by("name", "id")
 
 
-def open_proposals(limit: int, clubs: Iterable[int]) -> QuerySet[PersonProposal]:
+def open_proposals(limit: int, clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[PersonProposal]:
     return (
-        PersonProposal.objects.filter(
-            status=PersonProposal.Status.OPEN, person__club__in=list(clubs)
-        )
+        PersonProposal.objects.filter(status=PersonProposal.Status.OPEN, person__club__in=clubs)
         .select_related("person", "candidate")
         .annotate(person_events=Count("person__links", distinct=True))
         .order_by("-score", "id")[:limit]
     )
 
 
-def open_proposal_count(clubs: Iterable[int]) -> int:
+def open_proposal_count(clubs: Iterable[int] | QuerySet[Any]) -> int:
     return PersonProposal.objects.filter(
-        status=PersonProposal.Status.OPEN, person__club__in=list(clubs)
+        status=PersonProposal.Status.OPEN, person__club__in=clubs
     ).count()
 
 
@@ -541,10 +540,10 @@ def history_of(person: Person, limit: int) -> QuerySet[PersonEvent]:
     return person.history.select_related("other")[:limit]
 
 
-def find_proposal(pk: int, clubs: Iterable[int]) -> PersonProposal | None:
+def find_proposal(pk: int, clubs: Iterable[int] | QuerySet[Any]) -> PersonProposal | None:
     return (
         PersonProposal.objects.select_related("person", "candidate")
-        .filter(pk=pk, person__club__in=list(clubs))
+        .filter(pk=pk, person__club__in=clubs)
         .first()
     )
 

@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
 from ..models import Club, Invitation, Membership, Person, Series, Tournament
-from ..roles import DESK, OWNER, RANK, Need, allows
+from ..roles import DESK, DIRECTOR, OWNER, RANK, Need, allows
 
 
 def is_staff_member(user: Any) -> bool:
@@ -26,9 +26,47 @@ def is_staff_member(user: Any) -> bool:
     return Membership.objects.filter(user=user.pk).exists()
 
 
-def staff_exists() -> Exists:
-    """For the auth backend's user query: has this user (OuterRef pk) any membership?"""
-    return Exists(Membership.objects.filter(user=OuterRef("pk")))
+def _club_wide() -> QuerySet[Membership]:
+    """Memberships that cover every event of their club (an owner's always does)."""
+    return Membership.objects.filter(Q(role=OWNER) | Q(events__isnull=True))
+
+
+# The club-wide role each need asks for, as the roles that meet it.
+_MEETS = {DESK: [OWNER, DIRECTOR, DESK], DIRECTOR: [OWNER, DIRECTOR], OWNER: [OWNER]}
+_USER_FLAGS = {
+    DESK: "snowman_club_desk",
+    DIRECTOR: "snowman_club_director",
+    OWNER: "snowman_club_owner",
+}
+
+
+def user_flags() -> dict[str, Exists]:
+    """For the auth backend's user query (OuterRef pk): staff of any club, and a club-wide
+    role meeting each need somewhere. Read with the user, they cost a page no query."""
+    flags = {"snowman_staff": Exists(Membership.objects.filter(user=OuterRef("pk")))}
+    for need, attr in _USER_FLAGS.items():
+        flags[attr] = Exists(_club_wide().filter(user=OuterRef("pk"), role__in=_MEETS[need]))
+    return flags
+
+
+def has_club_role(user: Any, need: Need) -> bool:
+    """Does the user hold a club-wide role meeting ``need`` in some club?"""
+    if not is_staff_member(user):
+        return False
+    if user.is_superuser:
+        return True
+    known = getattr(user, _USER_FLAGS[need], None)
+    if known is not None:
+        return bool(known)
+    return _club_wide().filter(user=user.pk, role__in=_MEETS[need]).exists()
+
+
+def club_ids(user: Any, need: Need) -> QuerySet[Any]:
+    """The ids of the clubs where the user's club-wide role meets ``need``, as a query the
+    caller's own query takes as a subquery (no query of its own)."""
+    if user.is_superuser:
+        return Club.objects.values("pk")
+    return _club_wide().filter(user=user.pk, role__in=_MEETS[need]).values("club_id")
 
 
 def _event_role(user: Any) -> Subquery | Value:

@@ -90,6 +90,8 @@ def merge_people(
     at = now_or(now)
     if keep.pk == gone.pk:
         raise ServiceError("Choose two different people to merge.")
+    if keep.club_id != gone.club_id:
+        raise ServiceError("There is no person with this number in this club.")
     with transaction.atomic():
         locked = _lock_people(keep.pk, gone.pk)
         keep, gone = locked[keep.pk], locked[gone.pk]
@@ -175,7 +177,9 @@ def split_person(
             raise ServiceError("Choose at least one event to split off.")
         if len(chosen) == person.links.count():
             raise ServiceError("Leave at least one event with this person; rename instead.")
-        new = Person.objects.create(name=name, name_key=name_key(name), created_at=at)
+        new = Person.objects.create(
+            club_id=person.club_id, name=name, name_key=name_key(name), created_at=at
+        )
         PersonLink.objects.filter(pk__in=[lk.pk for lk in chosen]).update(
             person=new, how=PersonLink.How.SPLIT, at=at
         )

@@ -14,6 +14,7 @@ from django.core.mail import send_mail
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
@@ -192,7 +193,10 @@ def club_page(request: HttpRequest, club: str) -> HttpResponse:
     page = public_reads.club_page(club)
     if page is None:
         raise Http404(_("No such club."))
-    return render(request, "public/club.html", {"page": page})
+    # English, as the public series page: a proxy keeps one copy for everyone, so the
+    # language cannot follow a reader's cookie here.
+    with translation.override("en"):
+        return render(request, "public/club.html", {"page": page})
 
 
 def club_event(request: HttpRequest, club: str, slug: str) -> HttpResponse:

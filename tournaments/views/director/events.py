@@ -51,7 +51,7 @@ def creating_club(request: HttpRequest) -> Club:
     """The club a new event or series goes into: the one named (``club``, among the
     user's), else the user's first club."""
     named = request.POST.get("club") or request.GET.get("club")
-    clubs = request.clubs  # type: ignore[attr-defined]
+    clubs = staff.clubs_of(request.user, DIRECTOR)
     if not named:
         return clubs[0]
     found = next((c for c in clubs if c.slug == named), None)
