@@ -97,7 +97,8 @@ def test_a_rehearsal_run_end_to_end_leaves_public_pages_series_and_every_rating_
         assert after[part] == value, part
     assert open_rehearsal.name not in after["home"]
     # The rehearsal was really run and is readable where a rehearsal is shown.
-    assert "Dress rehearsal" in page(director_client, reverse("director:home"))
+    home = page(director_client, reverse("director:home"))
+    assert "Dress rehearsal" in home and home.count("data-rehearsal") == 2  # both marked
     assert not PersonLink.objects.filter(player__tournament=rehearsal).exists()
 
 

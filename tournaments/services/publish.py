@@ -167,15 +167,17 @@ def publish(
     if not error:
         fields |= {"published_digest": digest_of(document), "published_at": at}
     Publication.objects.filter(pk=publication.pk).update(**fields)
-    log(
-        tournament,
-        by,
-        "publish",
-        f"Results published to {publication.club_url}."
-        if not error
-        else f"Publishing failed: {error}",
-        at=at,
-    )
+    # A retry loop offline for hours logs the failure once, not once a minute.
+    if not error or error != publication.last_error:
+        log(
+            tournament,
+            by,
+            "publish",
+            f"Results published to {publication.club_url}."
+            if not error
+            else f"Publishing failed: {error}",
+            at=at,
+        )
     publication.refresh_from_db()
     return publication
 
