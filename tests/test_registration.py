@@ -655,3 +655,22 @@ def test_no_public_template_reads_a_registrants_contact():
     assert readers == set()
     probe = "{{ reg.contact }}"
     assert re.search(r"\b(?!form\.)\w+\.contact\b", probe)
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("name", "Nul\x00Name"),
+        ("contact", "a\x00b"),
+        ("contact", "x" * 121),
+        ("division", "\x00"),
+        ("client_key", "k" * 65),
+        ("client_key", ""),
+    ],
+)
+def test_odd_fields_are_refused_with_a_422_and_nothing_stored(client, event, field, value):
+    name = value if field == "name" else "Odd Olga"
+    extra = {} if field == "name" else {field: value}
+    answer = post_form(client, event, name, **extra)
+    assert answer.status_code in (400, 422), field
+    assert not Registration.objects.exists()

@@ -132,6 +132,9 @@ def _status_page(
         "form": form,
         "error": error,
         "started": t.status != queries.TournamentStatus.REGISTRATION,
+        # One tap withdraws before the day; afterwards the desk or the director does it.
+        "can_withdraw": t.status == queries.TournamentStatus.REGISTRATION
+        and reg.status in ("pending", "change", "waitlist", "accepted"),
         "pass_url": absolute_url(request, reverse("public:registration", args=[t.slug, token])),
     }
     if form is None and reg.status == service.Status.INVITED:
