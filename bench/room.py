@@ -39,8 +39,8 @@ def cpu_per_request(get: Callable[[], object], requests: int) -> float:
     return statistics.median(batches)
 
 
-def readers(t, cookie: str) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-def]
-    from django.conf import settings
+def readers(t) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-def]
+    from django.contrib.auth.models import User
     from django.test import Client
     from django.urls import reverse
 
@@ -67,9 +67,10 @@ def readers(t, cookie: str) -> dict[str, Callable[[], object]]:  # type: ignore[
     phone = Client(HTTP_HOST="127.0.0.1")
     card_etag = phone.get(card_url).headers["ETag"]
     director = Client(HTTP_HOST="127.0.0.1")
-    director.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    director.force_login(User.objects.get(username="bench-director"))
     board = reverse("director:board", args=[t.slug, 1])
-    assert director.get(board).status_code == 200
+    answer = director.get(board)
+    assert answer.status_code == 200, (answer.status_code, answer.headers.get("Location"))
     return {
         "floor (trivial view)": lambda: phone.get("/bench/ping"),
         "tablet state, full": lambda: tablet.get("/t/table/state.json"),
@@ -96,10 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         from .reads import director_cookie
         from .scenario import prepare_event
 
-        cookie = director_cookie()
-        sizes = {
-            n: readers(prepare_event(n, name="Room"), cookie) for n in (args.small, args.large)
-        }
+        director_cookie()  # the director, signed in by the test client
+        sizes = {n: readers(prepare_event(n, name="Room")) for n in (args.small, args.large)}
         print(f"{args.db}: CPU ms per request, load {os.getloadavg()[0]:.1f}")
         print(f"  {'read':<24} {args.small:>6} tables {args.large:>6} tables   ratio")
         for name in sizes[args.small]:
