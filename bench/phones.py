@@ -10,10 +10,12 @@ database, prepares the event through the services (round 1 running), and measure
 3. tablets alone: every tablet sends a hand every ``--gap`` s and reads its state every
    ``--tablet-poll`` s with the ETag it holds, as the tablet screen does (mostly 304s);
 4. tablets + phones: the same two loads at once (hand POST p95 with and without phones);
-5. round turnover: the tablets finish their matches, the round is finalized (the
-   phones then ask every ``--fast`` s, as the card does between the call and the next
-   seating), the director seats round 2, and the time until every phone's card and
-   every tablet's state shows the new round is measured.
+5. round turnover: the tablets finish their matches before the call, and once every
+   phone's card shows its match over (the phones then ask every ``--fast`` s, as the
+   card does from a match's end or the call until the next seating) the director
+   finalizes the round and at once seats round 2 (the case where the phones wait
+   longest: no phone has seen the round finalized); the time until every phone's card
+   and every tablet's state shows the new round is measured.
 
     .venv/bin/python -m bench.phones --db sqlite -n 500
     .venv/bin/python -m bench.phones --db postgres -n 500
@@ -41,6 +43,7 @@ from .server import Server, free_port, setup_django
 
 ROUND = re.compile(rb'data-round="(\d*)"')
 KIND = re.compile(rb'data-kind="(\w+)"')
+OVER = re.compile(rb'data-match-over="1"')
 
 
 @dataclass
@@ -127,6 +130,7 @@ class Phones:
         self.etags: dict[int, str] = {}
         self.round: dict[int, int] = {}
         self.kind: dict[int, str] = {}
+        self.over: dict[int, bool] = {}
         self.seen_round_at: dict[int, float] = {}
         self.watch_round: int | None = None
         self.log = Log()
@@ -175,7 +179,8 @@ class Phones:
                         heapq.heappush(self.heap, (due, player))
                     continue
             self._poll(client, player)
-            fast = self.kind.get(player) in ("finished", "called")
+            # As the card's script: fast from the call, or from the player's match's end.
+            fast = self.over.get(player) or self.kind.get(player) in ("finished", "called")
             with self.lock:
                 heapq.heappush(self.heap, (due + (self.fast if fast else self.period), player))
         if client.conn:
@@ -193,6 +198,7 @@ class Phones:
             self.round[player] = int(m.group(1)) if m and m.group(1) else 0
             k = KIND.search(body)
             self.kind[player] = k.group(1).decode() if k else ""
+            self.over[player] = OVER.search(body) is not None
             if self.watch_round is not None and self.round[player] == self.watch_round:
                 self.seen_round_at.setdefault(player, time.monotonic())
 
@@ -360,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", "--tables", type=int, default=500)
     parser.add_argument("--phones", type=int, default=2000)
     parser.add_argument("--period", type=float, default=15)
-    parser.add_argument("--fast", type=float, default=5)
+    parser.add_argument("--fast", type=float, default=3)
     parser.add_argument(
         "--gap", type=float, default=60, help="seconds between a tablet's hands (real: ~100)"
     )
@@ -483,23 +489,24 @@ def main(argv: list[str] | None = None) -> int:
 
             # Round turnover.
             tablets.flush()
-            rounds.finalize_round(Round.objects.get(pk=r1.pk), by=BY)
             connections.close_all()
             deadline = time.monotonic() + args.period + 10
             while time.monotonic() < deadline and sum(
-                1 for p in players if phones.kind.get(p) == "finished"
+                1 for p in players if phones.over.get(p)
             ) < len(players):
                 time.sleep(0.5)
-            finished = sum(1 for p in players if phones.kind.get(p) == "finished")
-            print(f"phones showing the round over before the seating: {finished}/{len(players)}")
+            over = sum(1 for p in players if phones.over.get(p))
+            print(f"phones showing their match over before the seating: {over}/{len(players)}")
             if not args.phones_only_turnover:
                 # The tablets read their state all along, as the screen does: each holds
-                # the ETag of the finished round before the seating.
+                # the ETag of its finished match before the seating.
                 tablets.start(send_hands=False, poll_state=True)
                 tablets.settle()
             tablets.watch_round = phones.watch_round = 2
             tablets.hands, tablets.states = Log(), Log()
             phones.reset_log()
+            # Finalized and seated back to back: no phone has seen the round over.
+            rounds.finalize_round(Round.objects.get(pk=r1.pk), by=BY)
             cpu0 = server.cpu_seconds()
             t0 = time.monotonic()
             seat_started = time.perf_counter()

@@ -18,7 +18,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from tournaments.models import Player, Seating, Tournament
+from tournaments.models import Match, Player, Seating, Tournament
 from tournaments.services import rounds
 from tournaments.views import public as public_views
 
@@ -35,6 +35,10 @@ PHONE = {
 }
 AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 WAIT = 10_000
+
+
+# The paces the cards are served with, read before ``quick_polls`` changes them.
+HALL_POLLS = (public_views.POLL_SECONDS, public_views.FAST_POLL_SECONDS)
 
 
 @pytest.fixture(autouse=True)
@@ -148,6 +152,37 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
     assert page.evaluate("window.loadedOnce") is True  # no reload happened
     assert page.evaluate("window.buzz.length") >= 1
     shot(page, "04-next-seat")
+
+
+def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_five_seconds(
+    live_server, phone, make_tournament, monkeypatch
+):
+    """Issue 22: at the hall's paces (a poll every 15 s while the round's clock runs), a
+    phone whose card shows the player's match over asks at the fast pace, so the seat
+    the director gives next shows within 5 s, though the clock never reached the call."""
+    monkeypatch.setattr(public_views, "POLL_SECONDS", HALL_POLLS[0])
+    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", HALL_POLLS[1])
+    assert HALL_POLLS[0] > 5 >= HALL_POLLS[1]
+    t = make_tournament(3)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    rnd = rounds.start_round(rnd, by="test")
+    p = Seating.objects.get(round=rnd, table=2, position="E").player
+    # Every match over (as the tablets leave them), the round's clock still running.
+    Match.objects.filter(round=rnd).update(status=Match.Status.FINISHED, winner="EW")
+    page = phone()
+    page.goto(card_url(live_server, t, p))
+    card = page.locator("#card")
+    expect(card).to_have_attribute("data-match-over", "1")
+    expect(page.locator("[data-clock]")).to_have_attribute("data-kind", "running")
+    page.wait_for_timeout(500)  # the poll the page makes as it loads has been answered
+    fake_results(rnd)  # the results, and the round finalized
+    seated = time.monotonic()
+    rounds.seat_next_round(t, by="test")
+    expect(card).to_have_attribute("data-round", "2", timeout=5_000)
+    assert time.monotonic() - seated <= 5
+    new = Seating.objects.get(round__tournament=t, round__number=2, player=p)
+    expect(page.locator(".table-no")).to_have_text(f"Table {new.table}")
+    expect(card).to_have_attribute("data-match-over", "0")
 
 
 def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, make_tournament):

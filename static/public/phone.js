@@ -144,8 +144,11 @@ function announce(text) {
   if (a) { a.textContent = ""; window.setTimeout(() => { a.textContent = text; }, 50); }
 }
 // Between the call and the next seating the phone asks more often: that is when the
-// director seats the next round and the player wants the new table at once.
+// director seats the next round and the player wants the new table at once. A player
+// whose match is over waits for that seat too, often long before the call: at the
+// 15-second pace the new seat took up to 15 s to show (issue 22).
 function waitingForSeat() {
+  if (document.querySelector('#card[data-match-over="1"]')) { return true; }
   for (const el of document.querySelectorAll("[data-clock]")) {
     const kind = el.dataset.kind;
     if (kind === "called" || kind === "finished") { return true; }

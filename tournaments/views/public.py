@@ -45,8 +45,11 @@ PROJECTOR_TOP = 8
 STANDINGS_TOP = 100
 PROJECTOR_TABLES_PER_PAGE = 12
 POLL_SECONDS = 15
-# From the call until the next round is seated: the moment players wait for a new seat.
-FAST_POLL_SECONDS = 5
+# From the call, or the player's match's end, until the next round is seated: the moment
+# players wait for a new seat, which must show within 5 s of the seating (issue 22). A 304
+# is one query (about a millisecond of a worker), so 2,000 phones at this pace are about
+# 650 answers a second while a round ends (docs/performance.md §7).
+FAST_POLL_SECONDS = 3
 # Database ids are positive and fit 32 bits here; a longer number in the URL is forged
 # (and would overflow the database's integer on the way in).
 MAX_ID = 2**31 - 1
