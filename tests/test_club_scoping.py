@@ -47,6 +47,8 @@ NOT_WALKED = {
     "public": "players' pages, open to all: tests/test_hidden.py walks them",
     "series_public": "open to all: tests/test_hidden.py",
     "club_public": "open to all: tests/test_clubs.py",
+    "publish": "a hall's results with a club's own token: "
+    "test_publish.py::test_a_token_of_one_club_publishes_into_that_club_only",
     "tablet": "a table's secret link: test_a_tablet_link_reaches_its_own_table_only (below)",
     None: "sign-in, sign-out, language, the invitation link (tests/test_clubs.py)",
 }

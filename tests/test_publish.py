@@ -19,9 +19,11 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from bench.server import Server, free_port, production_env
 from tournaments.models import (
+    Club,
     EventResult,
     HandEntry,
     ImportedEvent,
@@ -38,6 +40,7 @@ from tournaments.models import (
 from tournaments.reads.export import export_results
 from tournaments.services import ServiceError, rounds
 from tournaments.services import publish as service
+from tournaments.services.clubs import site_club
 from tournaments.services.people import merge_people
 from tournaments.services.players import register_player
 from tournaments.services.series import create_series
@@ -337,3 +340,24 @@ def test_the_club_director_makes_a_token_on_the_series_page_and_the_event_lands_
     event = Tournament.objects.get(slug=SLUG)
     assert SeriesEvent.objects.filter(series=series, tournament=event).count() == 1
     assert Client().post(url, {"slug": "other"}).status_code == 302  # to the sign-in
+
+
+def test_a_token_of_one_club_publishes_into_that_club_only(client):
+    """Another club's token for the same event slug is that club's grant: it neither
+    replaces this club's token nor reaches this club's event."""
+    first, second = two_versions()
+    home = site_club()
+    other = Club.objects.create(name="Other club", slug="other-club", created_at=timezone.now())
+    ours = service.grant(SLUG, by="club")
+    theirs = service.grant(SLUG, club=other, by="other")
+    assert send(client, first, ours).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.club_id == home.pk
+    before = club_rows()
+    refused = send(client, second, theirs)
+    assert refused.status_code == 422
+    assert club_rows() == before
+    assert not Tournament.objects.filter(club=other).exists()
+    # Ours still publishes (the other club's grant replaced nothing).
+    assert send(client, second, ours).status_code == 200
+    assert Tournament.objects.get(slug=SLUG).pk == event.pk

@@ -309,6 +309,7 @@ def test_accepting_makes_a_player_through_the_players_service(director_client, e
 
 def test_a_close_match_is_proposed_never_merged(director_client, event):
     known = Person.objects.create(
+        club=event.club,
         name="Jean-Marc Dubois",
         name_key="jean marc dubois",
         created_at=event.created_at,
@@ -328,6 +329,7 @@ def test_a_close_match_is_proposed_never_merged(director_client, event):
 def test_the_rating_of_a_known_person_suggests_the_division(director_client, event):
     for name, mu in [("Strong Sam", 35.0), ("Weak Will", 15.0)]:
         Person.objects.create(
+            club=event.club,
             name=name,
             name_key=name.lower(),
             created_at=event.created_at,
@@ -337,7 +339,7 @@ def test_the_rating_of_a_known_person_suggests_the_division(director_client, eve
         )
         apply(event, name)
     regs = list(Registration.objects.all())
-    suggested = service.suggested_divisions(regs)
+    suggested = service.suggested_divisions(event, regs)
     assert {r.name: suggested[r.pk] for r in regs} == {"Strong Sam": "A", "Weak Will": "B"}
     page = director_client.get(reverse("director:registrations", args=[event.slug]))
     assert "rating suggests A" in page.content.decode()

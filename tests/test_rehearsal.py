@@ -45,7 +45,7 @@ def page(client: Client, url: str) -> str:
 def everything_counted(director_client: Client, series_slug: str) -> dict[str, object]:
     """What a rehearsal must leave exactly as it was: the public pages, the series
     standings (page, table, CSV), the people pages and every person's rating."""
-    series = queries.find_series(series_slug)
+    series = queries.public_series(series_slug)
     assert series is not None
     people = list(Person.objects.order_by("pk"))
     return {
@@ -125,9 +125,9 @@ def test_every_public_series_people_and_rating_reader_goes_through_counted(
     assert person.name not in page(Client(), reverse("series_public:series", args=[series.slug]))
     assert rating_history() == []
     assert person_page(person).events == []
-    assert all(p.events == 0 for p in queries.people_list(""))
-    assert not queries.tournaments_outside([]).exists()
-    assert not queries.counted_tournaments().exists()
+    assert all(p.events == 0 for p in queries.people_list("", [person.club_id]))
+    assert not queries.tournaments_outside([], series.club_id).exists()
+    assert not queries.counted_club_tournaments(series.club_id).exists()
 
 
 def test_a_rehearsal_cannot_join_a_series(director_client):

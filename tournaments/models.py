@@ -1160,7 +1160,10 @@ class PublishGrant(models.Model):
     """On the club site: a bearer of the token may publish the results of the event whose
     slug (its stable id at the hall) is ``slug``; only the token's SHA-256 is kept."""
 
-    slug = models.SlugField(max_length=140, unique=True)
+    # The club the results go to: another club's token for the same slug is another
+    # grant, never a replacement of this one.
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
+    slug = models.SlugField(max_length=140)
     token_digest = models.CharField(max_length=64, unique=True)
     series = models.ForeignKey(
         Series, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -1168,6 +1171,11 @@ class PublishGrant(models.Model):
     created_at = models.DateTimeField()
     created_by = models.CharField(max_length=150)
     last_published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["club", "slug"], name="publish_grant_once_per_club")
+        ]
 
     def __str__(self) -> str:
         return self.slug

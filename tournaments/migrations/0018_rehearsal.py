@@ -33,12 +33,16 @@ class Migration(migrations.Migration):
             name='PublishGrant',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('slug', models.SlugField(max_length=140, unique=True)),
+                ('slug', models.SlugField(max_length=140)),
                 ('token_digest', models.CharField(max_length=64, unique=True)),
                 ('created_at', models.DateTimeField()),
                 ('created_by', models.CharField(max_length=150)),
                 ('last_published_at', models.DateTimeField(blank=True, null=True)),
                 ('series', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tournaments.series')),
+                ('club', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='tournaments.club')),
             ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('club', 'slug'), name='publish_grant_once_per_club')],
+            },
         ),
     ]

@@ -28,9 +28,10 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..models import Publication, PublishGrant, Series, Tournament
+from ..models import Club, Publication, PublishGrant, Series, Tournament
 from ..reads.export import export_results
 from . import ServiceError, log, now_or
+from .clubs import site_club
 from .results_import import ImportOutcome, digest_of, import_event
 
 PUBLISH_PATH = "/results/publish/"
@@ -52,12 +53,22 @@ def token_digest(token: str) -> str:
 # --- The club site's end -------------------------------------------------------------
 
 
-def grant(slug: str, *, series: Series | None = None, by: str, now: datetime | None = None) -> str:
-    """A new token for the event ``slug`` (its id at the hall); any earlier token of it
-    stops working. Returns the token, shown once: only its digest is kept."""
+def grant(
+    slug: str,
+    *,
+    series: Series | None = None,
+    club: Club | None = None,
+    by: str,
+    now: datetime | None = None,
+) -> str:
+    """A new token for the event ``slug`` (its id at the hall) of ``club`` (the series'
+    club; the site's one club when neither is given); any earlier token of it in that
+    club stops working. Returns the token, shown once: only its digest is kept."""
     token = secrets.token_urlsafe(32)
+    club = series.club if series is not None else club or site_club()
     with transaction.atomic():
         PublishGrant.objects.update_or_create(
+            club=club,
             slug=slug,
             defaults={
                 "token_digest": token_digest(token),
@@ -72,7 +83,11 @@ def grant(slug: str, *, series: Series | None = None, by: str, now: datetime | N
 def receive(token: str, data: bytes, *, now: datetime | None = None) -> ImportOutcome:
     """The hall's file, from a bearer of the event's token: checked whole, then imported
     or, when published before, replaced in place (``import_event(update=True)``)."""
-    found = PublishGrant.objects.filter(token_digest=token_digest(token)).first() if token else None
+    found = (
+        PublishGrant.objects.filter(token_digest=token_digest(token)).select_related("club").first()
+        if token
+        else None
+    )
     if found is None:
         raise Refused(_("Unknown or withdrawn token: nothing was stored."))
     outcome = import_event(
@@ -80,6 +95,7 @@ def receive(token: str, data: bytes, *, now: datetime | None = None) -> ImportOu
         by=f"published ({found.slug})",
         filename=f"published {found.slug}",
         series=found.series,
+        club=found.club,
         update=True,
         only_slug=found.slug,
     )

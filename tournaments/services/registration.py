@@ -658,13 +658,18 @@ def close_people(
     return out
 
 
-def suggested_divisions(registrations: list[Registration]) -> dict[int, str]:
-    """A division for each application whose name is exactly one rated person's: the
-    stronger half of the rated applicants in A (docs/rating.md)."""
+def suggested_divisions(
+    tournament: Tournament, registrations: list[Registration]
+) -> dict[int, str]:
+    """A division for each application whose name is exactly one rated person's of the
+    event's club: the stronger half of the rated applicants in A (docs/rating.md)."""
     keys = {r.pk: name_key(r.name) for r in registrations}
     by_key: dict[str, list[Person]] = {}
     for person in Person.objects.filter(
-        merged_into__isnull=True, name_key__in=set(keys.values()), rating_mu__isnull=False
+        merged_into__isnull=True,
+        club=tournament.club_id,
+        name_key__in=set(keys.values()),
+        rating_mu__isnull=False,
     ):
         by_key.setdefault(person.name_key, []).append(person)
     rated: dict[PlayerId, Rating] = {}

@@ -67,6 +67,7 @@ def import_event(
     ratings: bool = True,
     update: bool = False,
     only_slug: str | None = None,
+    club: Club | None = None,
 ) -> ImportOutcome:
     """A past event in: import it, add it to ``series`` (imported before or not), and when
     it is new or changed recompute the ratings (``ratings=False`` for a caller importing
@@ -76,7 +77,7 @@ def import_event(
         data,
         by=by,
         filename=filename,
-        club=series.club if series is not None else None,
+        club=series.club if series is not None else club,
         update=update,
         only_slug=only_slug,
     )

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.models import Series
+from tournaments.models import Club, Series
 from tournaments.services.publish import grant
 
 
@@ -15,11 +15,20 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="The event's slug at the hall.")
         parser.add_argument("--series", default="", help="The slug of a series to add it to.")
+        parser.add_argument(
+            "--club", default="", help="The club's slug (a site of several clubs; else its one)."
+        )
 
     def handle(self, *args: object, **options: object) -> None:
+        club = None
+        if options["club"]:
+            club = Club.objects.filter(slug=options["club"]).first()
+            if club is None:
+                raise CommandError(f"No club with slug {options['club']!r}.")
         series = None
         if options["series"]:
-            series = Series.objects.filter(slug=options["series"]).first()
+            in_club = Series.objects.filter(club=club) if club else Series.objects.all()
+            series = in_club.filter(slug=options["series"]).first()
             if series is None:
                 raise CommandError(f"No series with slug {options['series']!r}.")
-        self.stdout.write(grant(str(options["slug"]), series=series, by="publish_token"))
+        self.stdout.write(grant(str(options["slug"]), series=series, club=club, by="publish_token"))

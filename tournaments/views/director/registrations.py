@@ -60,7 +60,7 @@ def _page(request: HttpRequest, slug: str, **extra: Any) -> HttpResponse:
     regs = list(queries.registrations(t))
     live = [r for r in regs if r.status in ("pending", "change", "waitlist")]
     close = service.close_people(t, live)
-    suggested = service.suggested_divisions(live)
+    suggested = service.suggested_divisions(t, live)
     rows = [
         Row(
             r,
