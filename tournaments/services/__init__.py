@@ -1,7 +1,6 @@
-"""The one bridge between the ORM and the rules.
-
-Each service loads rows, calls ``tournaments.domain``, and writes in one transaction.
-Views, admin actions and management commands call these functions and nothing else.
+"""The commands: each one locks its rows, calls the rules (``tournaments.domain``) and
+writes in one transaction. Views, admin actions and management commands call these to
+change anything; what they only read is ``tournaments.reads``.
 """
 
 from __future__ import annotations
