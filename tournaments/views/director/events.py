@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from ...forms import TournamentForm
@@ -40,7 +41,7 @@ def create(request: HttpRequest) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Created {t.name}.")
+                messages.success(request, _("Created %(name)s.") % {"name": t.name})
                 return redirect("director:players", t.slug)
         return render(
             request, "director/settings.html", {"form": form, "creating": True}, status=422
@@ -65,7 +66,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, "Settings saved.")
+                messages.success(request, _("Settings saved."))
                 return redirect("director:tournament", t.slug)
         return render(request, "director/settings.html", context, status=422)
     return render(request, "director/settings.html", context)
