@@ -14,6 +14,7 @@ from typing import Any
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .domain.rules import RuleSettings
@@ -268,6 +269,13 @@ class Round(models.Model):
     def __str__(self) -> str:
         return "Final" if self.kind == self.Kind.FINAL else f"Round {self.number}"
 
+    def label(self) -> str:
+        """ "Round 3" or "Final" in the reader's language, for a message to a person (the
+        English ``str()`` stays for logs and the admin)."""
+        if self.kind == self.Kind.FINAL:
+            return gettext("Final")
+        return gettext("Round %(n)s") % {"n": self.number}
+
 
 class RoundPause(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pauses")
@@ -406,6 +414,18 @@ class Match(models.Model):
     def __str__(self) -> str:
         label = f"{self.round} table {self.table}"
         return f"{label} game {self.game}" if self.round.kind == Round.Kind.FINAL else label
+
+    def label(self) -> str:
+        """The match named in the reader's language ("Ronde 3, table 7")."""
+        if self.round.kind == Round.Kind.FINAL:
+            return gettext("%(round)s game %(game)s") % {
+                "round": self.round.label(),
+                "game": self.game,
+            }
+        return gettext("%(round)s table %(table)s") % {
+            "round": self.round.label(),
+            "table": self.table,
+        }
 
     @property
     def is_over(self) -> bool:

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..domain.visibility import EVERYTHING, Visibility, visibility
 from ..models import Round, Tournament
@@ -111,7 +112,7 @@ def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> T
     with transaction.atomic():
         locked = lock_tournament(tournament)
         if not of_event(locked).hidden:
-            raise Conflict("The standings are not hidden now: nothing to reveal.")
+            raise Conflict(_("The standings are not hidden now: nothing to reveal."))
         locked.standings_revealed_at = now_or(now)
         locked.save(update_fields=["standings_revealed_at"])
         log(locked, by, "reveal", "Standings revealed to the players.", at=now)

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
 from ...forms import (
@@ -40,9 +40,9 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Round
 
 BOARD_SORTS = {
-    "table": "Table",
-    "attention": "Needs attention first",
-    "idle": "Longest without an entry",
+    "table": gettext_lazy("Table"),
+    "attention": gettext_lazy("Needs attention first"),
+    "idle": gettext_lazy("Longest without an entry"),
 }
 
 

@@ -11,7 +11,7 @@ from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import csvcells
@@ -216,13 +216,13 @@ def _people_page(request: HttpRequest, status: int = 200) -> HttpResponse:
 
 
 class MergeForm(forms.Form):
-    other = IdField(label="Person number to merge into this one")
-    reason = forms.CharField(max_length=500)
+    other = IdField(label=gettext_lazy("Person number to merge into this one"))
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
 
 class SplitForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Name of the new person")
-    reason = forms.CharField(max_length=500)
+    name = forms.CharField(max_length=80, label=gettext_lazy("Name of the new person"))
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
 
 def _person(
