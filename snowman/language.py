@@ -13,10 +13,13 @@ from typing import Literal, cast
 
 from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.i18n import JavaScriptCatalog
 
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -48,3 +51,15 @@ def choose(request: HttpRequest, code: str) -> HttpResponse:
         samesite=cast(Literal["Lax", "Strict", "None"], settings.LANGUAGE_COOKIE_SAMESITE),
     )
     return response
+
+
+@require_GET
+def javascript_catalog(request: HttpRequest, code: str) -> HttpResponseBase:
+    """Django's JavaScript catalogue (the ``djangojs`` domain) of one language, named in
+    the address: the tablet asks for its table's language, and the other team's
+    confirmation screen for the other one, without touching the table's choice. One
+    address per language, so the tablet's offline worker keeps each as a file."""
+    if supported(code) is None:
+        raise Http404(_("No such language."))
+    with translation.override(code):
+        return JavaScriptCatalog.as_view(domain="djangojs")(request)
