@@ -7,7 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
-from django.utils.text import format_lazy
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .domain.hands import Hand, Outcome, Seat, Team
@@ -54,9 +54,6 @@ class TournamentForm(forms.Form):
     tiebreaks = forms.CharField(
         max_length=40,
         label=_("Tiebreak chain"),
-        help_text=format_lazy(
-            _("In order, separated by commas: {keys}."), keys=", ".join(TIEBREAK_KEYS)
-        ),
     )
 
     sit_out_score = forms.CharField(
@@ -69,6 +66,11 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args: object, locked: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The keys are what the director types, the same in every language: shown as code.
+        self.fields["tiebreaks"].help_text = format_html(
+            str(_("In order, separated by commas: {keys}.")),
+            keys=format_html("<code>{}</code>", ", ".join(TIEBREAK_KEYS)),
+        )
         for name in Tournament.RULE_FIELDS:
             label = RULE_LABELS[name]
             if isinstance(getattr(RuleSettings, name), bool):

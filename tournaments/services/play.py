@@ -1251,7 +1251,9 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
                 _("%(match)s is not over: %(score_ns)s–%(score_ew)s.")
                 % {"match": match.label(), "score_ns": match.score_ns, "score_ew": match.score_ew}
             )
-        was = match.get_status_display()
+        # The log's line is English whoever reads the page (issue 24 keeps the log's text).
+        disputed = match.status == Match.Status.DISPUTED
+        was = "Disputed" if disputed else "Finished"
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.version += 1  # under the row lock
@@ -1259,9 +1261,8 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
         log(
             match.round.tournament,
             by,
-            "resolve" if was == Match.Status.DISPUTED.label else "close",
-            f"{match}: {'dispute resolved' if was == Match.Status.DISPUTED.label else 'closed'}"
-            f" ({was}); result accepted.",
+            "resolve" if disputed else "close",
+            f"{match}: {'dispute resolved' if disputed else 'closed'} ({was}); result accepted.",
             reason=note,
             match=match,
             at=now,

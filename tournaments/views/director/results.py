@@ -154,7 +154,7 @@ def _final_page(
             "hand_form": hand_form or HandForm(),
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
-                (p, url_with_query("sheets:final", t.slug, query=f"paper={p}"))
+                (paper_name(p), url_with_query("sheets:final", t.slug, query=f"paper={p}"))
                 for p in ("letter", "a4")
             ],
         },
