@@ -7,7 +7,8 @@ import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
-import { beforeNext, describe, individualOf, nameAt, pointsText, roundName, seatInfo, view }
+import { beforeNext, bonusReasons, describe, individualOf, nameAt, pointsText, roundName,
+  seatInfo, view }
   from "./view.js";
 import { clockText } from "../shared/time.js";
 
@@ -239,7 +240,7 @@ function renderEnd(v) {
   const rows = [];
   for (const s of v.seats) {
     const bonus = (m.bonuses || {})[s.team] || 0;
-    const reason = (m.bonus_reasons || {})[s.team];
+    const reason = m.bonuses ? bonusReasons(m, v.rules)[s.team] : "";
     const points = s.points !== null && s.points !== undefined ? s.points
       : m.score[s.team] + bonus + (s.individual || 0);
     rows.push(el("tr", { class: `tb-${s.team.toLowerCase()}` },

@@ -72,7 +72,8 @@ export function individualOf(v, h) {
 /* The match as it stands before its next hand, for rules.afterHand. */
 export const beforeNext = (m) => ({ score: m.score, phase: m.next_phase });
 
-function bonusReasons(m, rules) {
+/* The bonus reasons in the tablet's language (the state itself is the same in every language). */
+export function bonusReasons(m, rules) {
   const reasons = {};
   for (const team of ["NS", "EW"]) {
     if (!m.bonuses[team]) continue;
