@@ -475,3 +475,29 @@ def test_the_table_chooses_the_tablets_language_and_the_other_team_reads_once_in
     assert "Back to the table&#x27;s language" in once or "Back to the table's language" in once
     # The table's choice is unchanged: the next load is French again.
     assert "Enregistrer la donne" in tablet.get(screen).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_directors_choice_follows_the_account_to_another_browser(
+    director_client, director, make_tournament
+) -> None:
+    from django.test import Client
+
+    from tournaments.models import AccountLanguage
+
+    t = make_tournament(2)
+    console = reverse("director:tournament", args=[t.slug])
+    director_client.get(reverse("language", args=["fr"]), {"next": console})
+    assert AccountLanguage.objects.get(user=director).language == "fr"
+    # Another laptop: signing in brings the account's French back.
+    laptop = Client()
+    r = laptop.post(
+        reverse("login"),
+        {"username": "director", "password": "a-long-director-password", "next": console},
+    )
+    assert r.status_code == 302 and r.cookies["django_language"].value == "fr"
+    assert '<html lang="fr">' in laptop.get(console).content.decode()
+    # A phone's choice belongs to the phone: no account, nothing stored.
+    phone = Client()
+    phone.get(reverse("language", args=["en"]), {"next": "/"})
+    assert AccountLanguage.objects.count() == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
@@ -1047,3 +1048,29 @@ class DefinedPrize(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament_id}: {self.name}"
+
+
+class AccountLanguage(models.Model):
+    """The language a director's account reads the console in (issue 24): written when
+    the signed-in director uses the top bar's "English / Français", put back in the
+    browser's language cookie at sign-in, so a director's choice follows the account to
+    another laptop. Pages read the cookie, never this row: no query on any page."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="console_language",
+    )
+    language = models.CharField(max_length=8)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
+                name="account_language_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"
