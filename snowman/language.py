@@ -12,11 +12,18 @@ from __future__ import annotations
 from typing import Literal, cast
 
 from django.conf import settings
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+from django.views.i18n import JavaScriptCatalog
+
+from tournaments.services import accounts
 
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -28,7 +35,7 @@ def supported(code: str | None) -> str | None:
 
 @never_cache
 @require_GET
-def choose(request: HttpRequest, code: str) -> HttpResponse:
+def choose(request: HttpRequest, code: str) -> HttpResponseBase:
     if supported(code) is None:
         raise Http404(_("No such language."))
     back = request.GET.get("next", "")
@@ -37,6 +44,13 @@ def choose(request: HttpRequest, code: str) -> HttpResponse:
     ):
         back = "/"
     response = HttpResponseRedirect(back)
+    # A signed-in director's choice also follows the account to another browser.
+    accounts.remember_language(request.user, code)
+    return with_language_cookie(response, code)
+
+
+def with_language_cookie(response: HttpResponseBase, code: str) -> HttpResponseBase:
+    """``response`` setting the reader's language cookie (LocaleMiddleware reads it)."""
     response.set_cookie(
         settings.LANGUAGE_COOKIE_NAME,
         code,
@@ -48,3 +62,27 @@ def choose(request: HttpRequest, code: str) -> HttpResponse:
         samesite=cast(Literal["Lax", "Strict", "None"], settings.LANGUAGE_COOKIE_SAMESITE),
     )
     return response
+
+
+@require_GET
+def javascript_catalog(request: HttpRequest, code: str) -> HttpResponseBase:
+    """Django's JavaScript catalogue (the ``djangojs`` domain) of one language, named in
+    the address: the tablet asks for its table's language, and the other team's
+    confirmation screen for the other one, without touching the table's choice. One
+    address per language, so the tablet's offline worker keeps each as a file."""
+    if supported(code) is None:
+        raise Http404(_("No such language."))
+    with translation.override(code):
+        return JavaScriptCatalog.as_view(domain="djangojs")(request)
+
+
+class SignIn(auth_views.LoginView):
+    """Django's sign-in, which puts the account's console language (if it chose one) in
+    the browser's cookie: the director's choice is per account, not per laptop."""
+
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        response = super().form_valid(form)
+        code = supported(accounts.account_language(self.request.user))
+        if code is not None:
+            with_language_cookie(response, code)
+        return response

@@ -8,7 +8,8 @@ from tournaments.views import clubs
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("lang/<str:code>/", language.choose, name="language"),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("jsi18n/<str:code>/", language.javascript_catalog, name="javascript_catalog"),
+    path("accounts/login/", language.SignIn.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("director/league/", include("tournaments.urls.league")),
     path("director/clubs/", include("tournaments.urls.clubs")),

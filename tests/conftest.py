@@ -50,6 +50,17 @@ def compiled_translations() -> None:
     compile_catalogues()
 
 
+@pytest.fixture(autouse=True)
+def english_to_start_with() -> Iterator[None]:
+    """Each test starts in English: a request read in French leaves French active in its
+    thread (LocaleMiddleware activates, nothing deactivates), and the next test's service
+    refusals would then read in French."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
 @pytest.fixture
 def strong_password_hashing(settings) -> None:
     """The project's own hashers, for an account that another process signs in to."""

@@ -251,7 +251,7 @@ def test_csv_import_accepts_an_uploaded_file(director_client, make_tournament):
     t = make_tournament(1)
     upload = SimpleUploadedFile("p.csv", "Zoë Ueda,B\n".encode(), content_type="text/csv")
     page = director_client.post(url("import", t.slug), {"file": upload}).content.decode()
-    assert "Zoë Ueda" in page and "1 players ready" in page
+    assert "Zoë Ueda" in page and "1 player ready" in page
 
 
 def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(director_client, db):

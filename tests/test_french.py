@@ -28,17 +28,21 @@ from tournaments.services import rounds
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+# The tablet's JavaScript (gettext() in static/tablet/*.js), served by /jsi18n/<lang>/.
+JS_PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "djangojs.po"
+CATALOGUES = {"python-and-templates": PO, "javascript": JS_PO}
 
 
-def catalogue() -> polib.POFile:
-    return polib.pofile(str(PO))
+def catalogue(path: Path = PO) -> polib.POFile:
+    return polib.pofile(str(path))
 
 
 # --- the catalogue ----------------------------------------------------------------------------
 
 
-def test_every_msgid_has_a_french_translation_and_none_is_fuzzy() -> None:
-    po = catalogue()
+@pytest.mark.parametrize("path", CATALOGUES.values(), ids=CATALOGUES.keys())
+def test_every_msgid_has_a_french_translation_and_none_is_fuzzy(path: Path) -> None:
+    po = catalogue(path)
     assert len(po) > 100
     untranslated = [e.msgid for e in po.untranslated_entries()]
     fuzzy = [e.msgid for e in po.fuzzy_entries()]
@@ -51,12 +55,13 @@ def test_every_msgid_has_a_french_translation_and_none_is_fuzzy() -> None:
             assert all(e.msgstr_plural.get(i) for i in (0, 1)), e.msgid
 
 
-def test_each_translation_keeps_the_placeholders_of_its_english() -> None:
+@pytest.mark.parametrize("path", CATALOGUES.values(), ids=CATALOGUES.keys())
+def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> None:
     # A placeholder lost or misspelt in French is a KeyError on the French page only.
     def names(text: str) -> list[str]:
         return sorted(re.findall(r"%\((\w+)\)[sd]", text))
 
-    for e in catalogue():
+    for e in catalogue(path):
         english = set(names(e.msgid_plural or e.msgid))
         frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
         for french in frenches:
@@ -84,8 +89,9 @@ def test_makemessages_leaves_the_catalogue_unchanged(tmp_path: Path) -> None:
         check=True,
         env={"PATH": "/usr/bin:/bin", "SNOWMAN_VAR_DIR": str(tmp_path / "var")},
     )
-    fresh = (tmp_path / "locale" / "fr" / "LC_MESSAGES" / "django.po").read_text()
-    assert fresh == PO.read_text(), "run `python manage.py update_translations` and commit"
+    for path in CATALOGUES.values():
+        fresh = (tmp_path / "locale" / "fr" / "LC_MESSAGES" / path.name).read_text()
+        assert fresh == path.read_text(), "run `python manage.py update_translations` and commit"
 
 
 # --- choosing the language ----------------------------------------------------------------
@@ -193,7 +199,8 @@ def test_french_times_are_written_the_canadian_way() -> None:
 def _reader_text(page: str) -> str:
     """What a reader meets: visible text, the attributes read aloud or shown, and the
     words the scripts take from <template> and data-text-* attributes."""
-    page = re.sub(r"<(script|style)\b.*?</\1>", " ", page, flags=re.S)
+    # <code> holds what a person types the same in every language (the tiebreak keys).
+    page = re.sub(r"<(script|style|code)\b.*?</\1>", " ", page, flags=re.S)
     attrs = re.findall(r'(?:aria-label|title|alt|data-text-[\w-]+|data-page-label)="([^"]*)"', page)
     text = re.sub(r"<[^>]+>", " ", page)
     # The test players' names ("Player A001") are names, not the word "Player".
@@ -357,3 +364,140 @@ def test_the_director_chooses_french_in_the_top_bar_and_the_choice_costs_no_quer
         client.cookies["django_language"] = "fr"
         client.get(console)
     assert len(french_q) == len(english_q)
+
+
+@pytest.mark.django_db
+def test_the_rest_of_the_console_read_in_french_shows_no_english_sentence_that_has_a_translation(
+    director_client, make_tournament
+) -> None:
+    """The table page, seating, the final, the settings, the import, a player's edit
+    page, the people and series pages and the home page: the director pages beyond the
+    round console's."""
+    client = director_client
+    t = event_after(make_tournament, 3, played=2)
+    rnd = Round.objects.get(tournament=t, number=3)
+    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    pages = {
+        "home": reverse("director:home"),
+        "create": reverse("director:create"),
+        "settings": reverse("director:settings", args=[t.slug]),
+        "table": reverse("director:table", args=[t.slug, 3, 1]),
+        "seating": reverse("director:seating", args=[t.slug, 3]),
+        "final": reverse("director:final", args=[t.slug]),
+        "import": reverse("director:import", args=[t.slug]),
+        "edit": reverse("director:player_edit", args=[t.slug, player(t, "Player A001").pk]),
+        # Not the activity log: its lines are stored in English (issue 24 item 4, left).
+        "people": reverse("league:people"),
+        "series": reverse("league:series_list"),
+    }
+    client.cookies["django_language"] = "fr"
+    found = {}
+    for name, address in pages.items():
+        r = client.get(address)
+        assert r.status_code == 200, name
+        if left := _english_left(_reader_text(r.content.decode())):
+            found[name] = left
+    assert found == {}
+    client.cookies["django_language"] = "en"
+    english = client.get(pages["table"]).content.decode()
+    assert {"Hand log", "Tablet link", "Override the winner"} <= set(
+        _english_left(_reader_text(english))
+    )
+
+
+@pytest.mark.django_db
+def test_a_refusal_reads_in_the_language_of_whoever_asked(director_client, make_tournament):
+    t = make_tournament(2)
+    rounds.draw_first_round(t, by="test", seed=5)
+    client = director_client
+    client.cookies["django_language"] = "fr"
+    page = client.post(reverse("director:final_seed", args=[t.slug])).content.decode()
+    assert re.search(r"Terminez d’abord les \d+ rondes préliminaires \(0 terminées\)\.", page)
+    client.cookies["django_language"] = "en"
+    page = client.post(reverse("director:final_seed", args=[t.slug])).content.decode()
+    assert re.search(r"Finish all \d+ preliminary rounds first \(0 finished\)\.", page)
+
+
+# --- the tablet ----------------------------------------------------------------------------
+
+
+def test_the_javascript_catalogue_is_served_per_language_in_its_address(client) -> None:
+    french = client.get(reverse("javascript_catalog", args=["fr"]))
+    assert french.status_code == 200 and "javascript" in french["Content-Type"]
+    body = french.content.decode()
+    assert "Renonce \\u00e0 la donne %(n)s" in body or "Renonce à la donne %(n)s" in body
+    english = client.get(reverse("javascript_catalog", args=["en"])).content.decode()
+    assert "Renonce" not in english and "interpolate" in english
+    assert client.get(reverse("javascript_catalog", args=["de"])).status_code == 404
+
+
+def test_the_tablets_script_builds_no_sentence_by_concatenation() -> None:
+    """Each sentence is one gettext() msgid with named placeholders: no English words in a
+    template literal or a string glued with +, outside the catalogue's calls."""
+    offenders = []
+    for path in sorted((ROOT / "static" / "tablet").glob("*.js")):
+        code = re.sub(r"/\*.*?\*/|//[^\n]*", " ", path.read_text(), flags=re.S)
+        for literal in re.findall(r"`([^`]*)`", code):
+            words = re.sub(r"\$\{[^}]*\}", " ", literal)
+            words = re.sub(r"\S*-\S*", " ", words)  # class names (tb-hand tb-hand-…)
+            if re.search(r"[A-Za-z]{3,} [A-Za-z]{2,}", words):
+                offenders.append((path.name, literal))
+        for text in re.findall(r'"([^"\n]*)"\s*\+|\+\s*"([^"\n]*)"', code):
+            if re.search(r"[A-Za-z]{3,} [A-Za-z]{2,}", "".join(text)):
+                offenders.append((path.name, text))
+    assert offenders == []
+
+
+@pytest.mark.django_db
+def test_the_table_chooses_the_tablets_language_and_the_other_team_reads_once_in_its_own(
+    make_tournament,
+) -> None:
+    from django.test import Client
+
+    from tests.test_tablet import link
+
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=11)
+    rounds.start_round(rnd, by="test")
+    tablet = Client()
+    assert tablet.get(f"/t/{link(t, 1).token}/").status_code == 302
+    screen = reverse("tablet:table")
+    # The scorekeeper chooses French with the switch under Display: a cookie on the tablet.
+    r = tablet.get(reverse("language", args=["fr"]), {"next": screen})
+    assert r.status_code == 302 and r["Location"] == screen
+    page = tablet.get(screen).content.decode()
+    assert '<html lang="fr">' in page and "Enregistrer la donne" in page
+    assert f'src="{reverse("javascript_catalog", args=["fr"])}"' in page
+    # The other team reads the confirmation screen in English, once.
+    once = tablet.get(screen, {"lang": "en"}).content.decode()
+    assert '<html lang="en">' in once and "Save hand" in once
+    assert f'src="{reverse("javascript_catalog", args=["en"])}"' in once
+    assert "Back to the table&#x27;s language" in once or "Back to the table's language" in once
+    # The table's choice is unchanged: the next load is French again.
+    assert "Enregistrer la donne" in tablet.get(screen).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_directors_choice_follows_the_account_to_another_browser(
+    director_client, director, make_tournament
+) -> None:
+    from django.test import Client
+
+    from tournaments.models import AccountLanguage
+
+    t = make_tournament(2)
+    console = reverse("director:tournament", args=[t.slug])
+    director_client.get(reverse("language", args=["fr"]), {"next": console})
+    assert AccountLanguage.objects.get(user=director).language == "fr"
+    # Another laptop: signing in brings the account's French back.
+    laptop = Client()
+    r = laptop.post(
+        reverse("login"),
+        {"username": "director", "password": "a-long-director-password", "next": console},
+    )
+    assert r.status_code == 302 and r.cookies["django_language"].value == "fr"
+    assert '<html lang="fr">' in laptop.get(console).content.decode()
+    # A phone's choice belongs to the phone: no account, nothing stored.
+    phone = Client()
+    phone.get(reverse("language", args=["en"]), {"next": "/"})
+    assert AccountLanguage.objects.count() == 1

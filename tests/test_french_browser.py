@@ -5,6 +5,7 @@ screen. The projector at 1920x1080 with ?lang=fr. Screenshots go to /tmp/french-
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -157,4 +158,103 @@ def test_the_director_switches_the_console_to_french_and_no_page_breaks_its_layo
     page.locator("nav.tnav").get_by_role("link", name="Classement").click()
     expect(page.get_by_role("heading", name="Division A")).to_be_visible()
     look(page, "25-director-standings")
+    page.close()
+
+
+TABLET_SIZES = [{"width": 1024, "height": 768}, {"width": 768, "height": 1024}]
+
+
+@pytest.mark.parametrize("viewport", TABLET_SIZES, ids=["landscape", "portrait"])
+def test_a_tablet_plays_a_match_in_french_and_the_other_team_confirms_in_english(
+    live_server, chromium, make_tournament, viewport
+):
+    """The scorekeeper chooses Français under Display; a lone march, a renege and a euchre
+    are entered in French; the other team reads the confirmation screen once in English
+    and comes back; no screen cuts a word or sticks out at either tablet size."""
+    from .test_tablet_browser import check_targets, csp_errors, enter, name_at, seat, seated
+    from .test_tablet_browser import token as table_token
+
+    t = seated(make_tournament, tables=1)
+    size = f"{viewport['width']}x{viewport['height']}"
+    page = chromium.new_context(viewport=viewport).new_page()
+    errors = csp_errors(page)
+    page.goto(f"{live_server.url}/t/{table_token(t, 1)}/")
+    expect(page.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
+    page.click("#tb-display")
+    page.locator("#tb-display-panel").get_by_role("link", name="Français").click()
+    sent = page.locator("#tb-net")
+    expect(sent).to_have_text("En ligne · tout est envoyé", timeout=12_000)
+    expect(page.locator("#tb-start-h")).to_have_text("Avant la première donne")
+    look(page, f"30-tablet-start-{size}")
+    keeper = name_at(t, 1, "N")
+    seat(page, "N").click()
+    page.get_by_role("button", name=f"{keeper} tient le pointage").click()
+    page.click("#tb-start-save")
+    expect(page.locator("#tb-entry")).to_be_visible(timeout=12_000)
+    seat(page, "E").click()
+    page.click("#tb-alone")
+    page.click('#tb-tricks [data-tricks="5"]')
+    expect(page.locator("#tb-preview")).to_contain_text("marche en solo → EO +4")
+    look(page, f"31-tablet-entry-{size}")
+    check_targets(page)
+    page.click("#tb-save")
+    page.click("#tb-renege")
+    page.click('#tb-dialog-choices [data-value="S"]')
+    expect(page.locator("#tb-dialog-preview")).to_contain_text("a fait une renonce")
+    look(page, f"32-tablet-renege-{size}")
+    page.click("#tb-dialog-ok")
+    enter(page, "W", 2)  # a euchre by North–South
+    expect(page.locator(".tb-hand-what").first).to_contain_text("EUCHRÉ")
+    for maker in ("E", "E"):
+        enter(page, maker, 5)
+    expect(page.locator("#tb-end")).to_be_visible(timeout=12_000)
+    expect(page.locator("#tb-end-h")).to_have_text("Match terminé")
+    expect(sent).to_have_text("En ligne · tout est envoyé", timeout=12_000)
+    look(page, f"33-tablet-end-{size}")
+    check_targets(page)
+    # The other team reads the confirmation in English, once; the table stays French.
+    page.locator("#tb-end").get_by_role("link", name="English").click()
+    expect(page.locator("#tb-end-h")).to_have_text("Match over", timeout=12_000)
+    look(page, f"34-tablet-end-english-{size}")
+    west = name_at(t, 1, "W")
+    page.get_by_role("button", name=f"I am {west}").click()
+    page.click("#tb-agree")
+    expect(page.locator("#tb-confirmed")).to_have_text(f"Confirmed by {west}.", timeout=12_000)
+    page.get_by_role("link", name="Back to the table's language").click()
+    expect(page.locator("#tb-confirmed")).to_have_text(f"Confirmé par {west}.", timeout=12_000)
+    look(page, f"35-tablet-confirmed-{size}")
+    assert errors == []
+    page.context.close()
+
+
+def test_the_rest_of_the_console_reads_in_french_without_breaking_its_layout(
+    live_server, chromium, make_tournament, director
+):
+    """The table page, seating, the final, the settings, the import and the people pages
+    at 1280x800 in French."""
+    t = event_after(make_tournament, 3, played=2)
+    rounds.start_round(Round.objects.get(tournament=t, number=3), by="test", now=timezone.now())
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(f"{live_server.url}/director/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-director-password")
+    page.get_by_role("button", name="Sign in").click()
+    page.locator("header.topbar").get_by_role("link", name="Français").click()
+    expect(page.get_by_role("heading", name="Tournois")).to_be_visible()
+    look(page, "40-director-home")
+    pages = {
+        "41-director-table": (f"/director/{t.slug}/rounds/3/tables/1/", "Journal des donnes"),
+        "42-director-seating": (f"/director/{t.slug}/rounds/3/seating/", "Par table"),
+        "43-director-final": (f"/director/{t.slug}/final/", "La finale"),
+        "44-director-settings": (f"/director/{t.slug}/settings/", "Réglages"),
+        "45-director-import": (f"/director/{t.slug}/players/import/", "Importer"),
+        "46-director-people": ("/director/league/people/", "Personnes"),
+    }
+    for name, (address, heading) in pages.items():
+        page.goto(f"{live_server.url}{address}")
+        expect(page.get_by_role("heading", name=re.compile(heading)).first).to_be_visible()
+        # The desk's wide tables scroll inside their own box: only cut words count here.
+        assert [p for p in page.evaluate(BROKEN) if "wider" not in p] == [], name
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     page.close()

@@ -7,6 +7,7 @@ from typing import Any, cast
 
 from django import forms
 from django.db.models import QuerySet
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from .domain.hands import Hand, Outcome, Seat, Team
@@ -17,26 +18,28 @@ from .names import clean_name, name_problem
 from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
-    "preliminary_rounds": "Preliminary rounds",
-    "round_minutes": "Round time limit (minutes)",
-    "target": "Target score",
-    "points_make": "Points: makers take 3–4 tricks",
-    "points_march": "Points: march (5 tricks)",
-    "points_alone_march": "Points: lone march",
-    "points_euchre": "Points: euchre (to the defenders)",
-    "points_renege": "Points: renege (to the other team)",
-    "alone_march_award": "Lone-march individual award",
-    "renege_penalty": "Renege individual penalty (zero or negative)",
-    "reach_bonus": "Reach bonus",
-    "skunk_bonus": "Skunk bonus",
-    "skunk_includes_reach": "Skunk bonus includes the reach bonus",
-    "cap_at_target": "Cap scores at the target",
-    "final_games_to_win": "Final: games to win",
-    "final_target": "Final: game target",
-    "defend_alone_allowed": "Defending alone allowed",
-    "points_alone_euchre": "Points: lone defender's euchre",
-    "late_sync_grace_minutes": "Late-sync grace window after the call (minutes)",
-    "hide_standings_last_rounds": "Hide standings from players and projector for the last N rounds",
+    "preliminary_rounds": _("Preliminary rounds"),
+    "round_minutes": _("Round time limit (minutes)"),
+    "target": _("Target score"),
+    "points_make": _("Points: makers take 3–4 tricks"),
+    "points_march": _("Points: march (5 tricks)"),
+    "points_alone_march": _("Points: lone march"),
+    "points_euchre": _("Points: euchre (to the defenders)"),
+    "points_renege": _("Points: renege (to the other team)"),
+    "alone_march_award": _("Lone-march individual award"),
+    "renege_penalty": _("Renege individual penalty (zero or negative)"),
+    "reach_bonus": _("Reach bonus"),
+    "skunk_bonus": _("Skunk bonus"),
+    "skunk_includes_reach": _("Skunk bonus includes the reach bonus"),
+    "cap_at_target": _("Cap scores at the target"),
+    "final_games_to_win": _("Final: games to win"),
+    "final_target": _("Final: game target"),
+    "defend_alone_allowed": _("Defending alone allowed"),
+    "points_alone_euchre": _("Points: lone defender's euchre"),
+    "late_sync_grace_minutes": _("Late-sync grace window after the call (minutes)"),
+    "hide_standings_last_rounds": _(
+        "Hide standings from players and projector for the last N rounds"
+    ),
 }
 
 
@@ -48,25 +51,29 @@ OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_sta
 class TournamentForm(forms.Form):
     """Name and every rule setting of docs/rules.md §5, validated by ``RuleSettings.errors``."""
 
-    name = forms.CharField(max_length=120)
+    name = forms.CharField(max_length=120, label=_("Name"))
     tiebreaks = forms.CharField(
         max_length=40,
-        label="Tiebreak chain",
-        help_text="In order, separated by commas: " + ", ".join(TIEBREAK_KEYS) + ".",
+        label=_("Tiebreak chain"),
     )
 
     sit_out_score = forms.CharField(
         max_length=8,
         required=False,
-        label="Sit-out score",
+        label=_("Sit-out score"),
         initial="average",
-        help_text="For a player who sits out a round: average, none, or a number of points.",
+        help_text=_("For a player who sits out a round: average, none, or a number of points."),
     )
 
     def __init__(
         self, *args: object, locked: bool = False, creating: bool = False, **kwargs: object
     ) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The keys are what the director types, the same in every language: shown as code.
+        self.fields["tiebreaks"].help_text = format_html(
+            str(_("In order, separated by commas: {keys}.")),
+            keys=format_html("<code>{}</code>", ", ".join(TIEBREAK_KEYS)),
+        )
         if creating:
             # Issue 25: chosen at creation; afterwards the settings page's own action
             # changes it (services/rehearsal.py), under its rules.
@@ -143,13 +150,13 @@ class HouseForm(forms.Form):
 class ImportForm(forms.Form):
     """Either a file or pasted text; the preview carries the text to the confirm step."""
 
-    file = forms.FileField(required=False, label="CSV file (name,division)")
+    file = forms.FileField(required=False, label=_("CSV file (name,division)"))
     text = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 8}),
-        label="…or paste the lines here",
+        label=_("…or paste the lines here"),
     )
-    checked_in = forms.BooleanField(required=False, label="Check them in on import")
+    checked_in = forms.BooleanField(required=False, label=_("Check them in on import"))
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -160,10 +167,10 @@ class ImportForm(forms.Form):
                 data["text"] = raw.decode("utf-8-sig")
             except UnicodeDecodeError:
                 raise forms.ValidationError(
-                    "The file is not UTF-8 text; save it as CSV UTF-8."
+                    _("The file is not UTF-8 text; save it as CSV UTF-8.")
                 ) from None
         if not str(data.get("text") or "").strip():
-            raise forms.ValidationError("Choose a CSV file or paste the lines.")
+            raise forms.ValidationError(_("Choose a CSV file or paste the lines."))
         return data
 
 
@@ -181,7 +188,7 @@ class IdField(forms.CharField):
             return None
         number = parse_id(text, low=self.low, high=self.high)
         if number is None:
-            raise forms.ValidationError("Enter a number written in digits 0-9.", code="invalid")
+            raise forms.ValidationError(_("Enter a number written in digits 0-9."), code="invalid")
         return number
 
 
@@ -198,9 +205,9 @@ class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
 
 
 class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(coerce=parse_id, label="Swap")
-    second = forms.TypedChoiceField(coerce=parse_id, label="with")
-    reason = forms.CharField(required=False, max_length=200)
+    first = forms.TypedChoiceField(coerce=parse_id, label=_("Swap"))
+    second = forms.TypedChoiceField(coerce=parse_id, label=_("with"))
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason"))
 
     def __init__(self, *args: object, players: list[tuple[int, str]], **kwargs: object):
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
@@ -210,8 +217,8 @@ class SwapForm(forms.Form):
 
 
 class ExtensionForm(forms.Form):
-    minutes = forms.IntegerField(min_value=0, max_value=60, label="Extra minutes")
-    reason = forms.CharField(required=False, max_length=200)
+    minutes = forms.IntegerField(min_value=0, max_value=60, label=_("Extra minutes"))
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason"))
 
 
 class ReasonForm(forms.Form):
@@ -219,7 +226,7 @@ class ReasonForm(forms.Form):
 
 
 class OverrideForm(ReasonForm):
-    winner = forms.ChoiceField(choices=TeamChoice.choices)
+    winner = forms.ChoiceField(choices=TeamChoice.choices, label=_("Winner"))
 
     @property
     def team(self) -> Team:
@@ -234,21 +241,25 @@ class HandForm(forms.Form):
     submitting the same form twice records the hand once."""
 
     client_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
-    outcome = forms.ChoiceField(choices=HandEntry.Outcome.choices, initial="played")
-    maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Maker")
-    alone = forms.BooleanField(required=False, label="Alone")
+    outcome = forms.ChoiceField(
+        choices=HandEntry.Outcome.choices, initial="played", label=_("Outcome")
+    )
+    maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("Maker"))
+    alone = forms.BooleanField(required=False, label=_("Alone"))
     maker_tricks = forms.TypedChoiceField(
         coerce=lambda value: parse_id(value, low=0),
         empty_value=None,
         required=False,
-        label="Makers' tricks",
+        label=_("Makers' tricks"),
         choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
     )
-    renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Renege by")
+    renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("Renege by"))
     dealer_partner_ordered_up = forms.BooleanField(
-        required=False, label="Dealer's partner ordered up (alone)"
+        required=False, label=_("Dealer's partner ordered up (alone)")
     )
-    defender_alone = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label="Lone defender")
+    defender_alone = forms.ChoiceField(
+        choices=SEAT_CHOICES, required=False, label=_("Lone defender")
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("initial", {})
@@ -277,12 +288,12 @@ class HandForm(forms.Form):
 class CorrectionForm(HandForm):
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
     confirm = forms.BooleanField(
-        required=False, label="Confirm the corrected result now (with this reason)"
+        required=False, label=_("Confirm the corrected result now (with this reason)")
     )
 
 
 class FirstDealerForm(forms.Form):
-    seat = forms.ChoiceField(choices=SeatPosition.choices, label="First dealer")
+    seat = forms.ChoiceField(choices=SeatPosition.choices, label=_("First dealer"))
 
     @property
     def first_dealer(self) -> Seat:
@@ -304,25 +315,29 @@ class AnswerForm(forms.Form):
 
     in_progress = forms.TypedChoiceField(
         coerce=lambda v: v == "yes",
-        choices=[("yes", "Yes: a hand was being played"), ("no", "No hand was being played")],
+        choices=[
+            ("yes", _("Yes: a hand was being played")),
+            ("no", _("No hand was being played")),
+        ],
         widget=forms.RadioSelect,
-        label="At the call",
+        label=_("At the call"),
     )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class InsertHandForm(HandForm):
-    position = forms.IntegerField(min_value=1, max_value=1000, label="Insert as hand number")
+    position = forms.IntegerField(min_value=1, max_value=1000, label=_("Insert as hand number"))
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
 
 class LateSyncForm(forms.Form):
     decision = forms.ChoiceField(
         choices=[
-            ("accept", "Accept: it was entered before the call"),
-            ("reclassify", "Reclassify: take it as entered at its arrival"),
+            ("accept", _("Accept: it was entered before the call")),
+            ("reclassify", _("Reclassify: take it as entered at its arrival")),
         ],
         widget=forms.RadioSelect,
+        label=_("Decision"),
     )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
@@ -330,37 +345,48 @@ class LateSyncForm(forms.Form):
 class ReopenForm(forms.Form):
     """Reopening a round undoes standings: the director types the round's name."""
 
-    confirm = forms.CharField(max_length=40, label="Type the round's name to confirm")
+    confirm = forms.CharField(max_length=40, label=_("Type the round's name to confirm"))
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
 
     def __init__(self, *args: object, expected: str, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.expected = expected
-        self.fields["confirm"].help_text = f"Type “{expected}”."
+        self.fields["confirm"].help_text = _("Type “%(name)s”.") % {"name": expected}
 
     def clean_confirm(self) -> str:
         value = " ".join(str(self.cleaned_data["confirm"]).split())
         if value.casefold() != self.expected.casefold():
-            raise forms.ValidationError(f"Type “{self.expected}” exactly to reopen it.")
+            raise forms.ValidationError(
+                _("Type “%(name)s” exactly to reopen it.") % {"name": self.expected}
+            )
         return value
 
 
 class SeriesForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    points_table = forms.ChoiceField(choices=Series.Table.choices, initial=Series.Table.PLACE)
+    name = forms.CharField(max_length=120, label=_("Name"))
+    points_table = forms.ChoiceField(
+        choices=Series.Table.choices, initial=Series.Table.PLACE, label=_("Points")
+    )
     place_points = forms.CharField(
         max_length=200,
         initial="25,20,16,13,11,10,9,8,7,6,5,4,3,2,1",
-        help_text="For 1st, 2nd, … in the division; later places score the last number.",
+        label=_("Place points"),
+        help_text=_("For 1st, 2nd, … in the division; later places score the last number."),
     )
-    participation_points = forms.IntegerField(min_value=0, max_value=1000, initial=10)
+    participation_points = forms.IntegerField(
+        min_value=0, max_value=1000, initial=10, label=_("Participation points")
+    )
     best_of = forms.IntegerField(
-        min_value=1, max_value=1000, required=False, help_text="Empty counts every event."
+        label=_("Best of"),
+        min_value=1,
+        max_value=1000,
+        required=False,
+        help_text=_("Empty counts every event."),
     )
 
 
 class AddEventForm(forms.Form):
-    tournament = IdChoiceField(queryset=Tournament.objects.none())
+    tournament = IdChoiceField(queryset=Tournament.objects.none(), label=_("Event"))
 
     def __init__(self, *args: Any, tournaments: QuerySet[Tournament], **kwargs: Any) -> None:
         # The view chooses the events offered: those not yet in the series on GET, any on POST.

@@ -15,46 +15,47 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.rules import RuleSettings
 
 
 class Division(models.TextChoices):
-    A = "A", "Division A"
-    B = "B", "Division B"
+    A = "A", gettext_lazy("Division A")
+    B = "B", gettext_lazy("Division B")
 
 
 class SeatPosition(models.TextChoices):
-    N = "N", "North"
-    E = "E", "East"
-    S = "S", "South"
-    W = "W", "West"
+    N = "N", gettext_lazy("North")
+    E = "E", gettext_lazy("East")
+    S = "S", gettext_lazy("South")
+    W = "W", gettext_lazy("West")
 
 
 class TeamChoice(models.TextChoices):
-    NS = "NS", "North–South"
-    EW = "EW", "East–West"
+    NS = "NS", gettext_lazy("North–South")
+    EW = "EW", gettext_lazy("East–West")
 
 
 # The enums that constraints name live at module level: a model's Meta cannot see the
 # classes nested beside it. The models keep them under their usual names.
 class TournamentStatus(models.TextChoices):
-    REGISTRATION = "registration", "Registration"
-    PRELIMINARY = "preliminary", "Preliminary rounds"
-    FINAL = "final", "Final"
-    FINISHED = "finished", "Finished"
+    REGISTRATION = "registration", gettext_lazy("Registration")
+    PRELIMINARY = "preliminary", gettext_lazy("Preliminary rounds")
+    FINAL = "final", gettext_lazy("Final")
+    FINISHED = "finished", gettext_lazy("Finished")
 
 
 class RoundKind(models.TextChoices):
-    PRELIMINARY = "preliminary", "Preliminary"
-    FINAL = "final", "Final"
+    PRELIMINARY = "preliminary", gettext_lazy("Preliminary")
+    FINAL = "final", gettext_lazy("Final")
 
 
 class RoundStatus(models.TextChoices):
-    SEATED = "seated", "Seated"
-    RUNNING = "running", "Running"
-    FINISHED = "finished", "Finished"
+    SEATED = "seated", gettext_lazy("Seated")
+    RUNNING = "running", gettext_lazy("Running")
+    FINISHED = "finished", pgettext_lazy("round status", "Finished")
 
 
 # The rules' defaults are written once, in the domain; the columns take theirs from it, so a
@@ -304,6 +305,13 @@ class Round(models.Model):
     def __str__(self) -> str:
         return "Final" if self.kind == self.Kind.FINAL else f"Round {self.number}"
 
+    def label(self) -> str:
+        """ "Round 3" or "Final" in the reader's language, for a message to a person (the
+        English ``str()`` stays for logs and the admin)."""
+        if self.kind == self.Kind.FINAL:
+            return gettext("Final")
+        return gettext("Round %(n)s") % {"n": self.number}
+
 
 class RoundPause(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="pauses")
@@ -376,11 +384,11 @@ class Seating(models.Model):
 
 class Match(models.Model):
     class Status(models.TextChoices):
-        WAITING = "waiting", "Waiting"
-        PLAYING = "playing", "Playing"
-        FINISHED = "finished", "Finished"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISPUTED = "disputed", "Disputed"
+        WAITING = "waiting", gettext_lazy("Waiting")
+        PLAYING = "playing", gettext_lazy("Playing")
+        FINISHED = "finished", pgettext_lazy("table status", "Finished")
+        CONFIRMED = "confirmed", gettext_lazy("Confirmed")
+        DISPUTED = "disputed", gettext_lazy("Disputed")
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
     table = models.PositiveIntegerField()
@@ -443,6 +451,18 @@ class Match(models.Model):
         label = f"{self.round} table {self.table}"
         return f"{label} game {self.game}" if self.round.kind == Round.Kind.FINAL else label
 
+    def label(self) -> str:
+        """The match named in the reader's language ("Ronde 3, table 7")."""
+        if self.round.kind == Round.Kind.FINAL:
+            return gettext("%(round)s game %(game)s") % {
+                "round": self.round.label(),
+                "game": self.game,
+            }
+        return gettext("%(round)s table %(table)s") % {
+            "round": self.round.label(),
+            "table": self.table,
+        }
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.CONFIRMED, self.Status.DISPUTED)
@@ -455,21 +475,21 @@ class HandEntryQuerySet(models.QuerySet["HandEntry"]):
 
 
 class HandOutcome(models.TextChoices):
-    PLAYED = "played", "Played"
-    RENEGE = "renege", "Renege"
-    MISDEAL = "misdeal", "Misdeal"
+    PLAYED = "played", gettext_lazy("Played")
+    RENEGE = "renege", gettext_lazy("Renege")
+    MISDEAL = "misdeal", gettext_lazy("Misdeal")
 
 
 class HandPhase(models.TextChoices):
-    REGULAR = "regular", "Regular"
-    AT_CALL = "at_call", "In progress at the call"
-    TIEBREAK = "tiebreak", "Tie-break"
+    REGULAR = "regular", gettext_lazy("Regular")
+    AT_CALL = "at_call", gettext_lazy("In progress at the call")
+    TIEBREAK = "tiebreak", gettext_lazy("Tie-break")
 
 
 class HandState(models.TextChoices):
-    STANDING = "standing", "Standing"
-    SUPERSEDED = "superseded", "Corrected"
-    UNDONE = "undone", "Undone"
+    STANDING = "standing", gettext_lazy("Standing")
+    SUPERSEDED = "superseded", gettext_lazy("Corrected")
+    UNDONE = "undone", gettext_lazy("Undone")
 
 
 class HandEntry(models.Model):
@@ -480,10 +500,10 @@ class HandEntry(models.Model):
     State = HandState
 
     class Source(models.TextChoices):
-        TABLET = "tablet", "Tablet"
-        DIRECTOR = "director", "Director"
-        SIMULATION = "simulation", "Simulation"
-        IMPORTED = "import", "Imported from a results file"
+        TABLET = "tablet", gettext_lazy("Tablet")
+        DIRECTOR = "director", gettext_lazy("Director")
+        SIMULATION = "simulation", gettext_lazy("Simulation")
+        IMPORTED = "import", gettext_lazy("Imported from a results file")
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
     number = models.PositiveSmallIntegerField()
@@ -784,11 +804,11 @@ class PersonLink(models.Model):
     """Which person a tournament's player is, and how that was decided."""
 
     class How(models.TextChoices):
-        EXACT = "exact", "Same name"
-        NEW = "new", "New person"
-        ACCEPTED = "accepted", "Accepted close match"
-        MERGED = "merged", "Merged"
-        SPLIT = "split", "Split off"
+        EXACT = "exact", gettext_lazy("Same name")
+        NEW = "new", gettext_lazy("New person")
+        ACCEPTED = "accepted", gettext_lazy("Accepted close match")
+        MERGED = "merged", gettext_lazy("Merged")
+        SPLIT = "split", gettext_lazy("Split off")
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="person_link")
     person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="links")
@@ -832,9 +852,9 @@ class PersonProposal(models.Model):
     """A close name match for the director to accept (merge) or reject; never applied alone."""
 
     class Status(models.TextChoices):
-        OPEN = "open", "Open"
-        ACCEPTED = "accepted", "Accepted"
-        REJECTED = "rejected", "Rejected"
+        OPEN = "open", gettext_lazy("Open")
+        ACCEPTED = "accepted", gettext_lazy("Accepted")
+        REJECTED = "rejected", gettext_lazy("Rejected")
 
     person = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="proposals")
     candidate = models.ForeignKey(Person, on_delete=models.CASCADE, related_name="+")
@@ -900,9 +920,9 @@ class EventResult(models.Model):
 
 class Series(models.Model):
     class Table(models.TextChoices):
-        PLACE = "place", "By finishing place in the division"
-        TOTAL = "total", "By total points"
-        PARTICIPATION = "participation", "Participation points"
+        PLACE = "place", gettext_lazy("By finishing place in the division")
+        TOTAL = "total", gettext_lazy("By total points")
+        PARTICIPATION = "participation", gettext_lazy("Participation points")
 
     club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="series")
     name = models.CharField(max_length=120)
@@ -1331,3 +1351,29 @@ class RegistrationAttempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.address} at {self.at:%H:%M:%S}"
+
+
+class AccountLanguage(models.Model):
+    """The language a director's account reads the console in (issue 24): written when
+    the signed-in director uses the top bar's "English / Français", put back in the
+    browser's language cookie at sign-in, so a director's choice follows the account to
+    another laptop. Pages read the cookie, never this row: no query on any page."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="console_language",
+    )
+    language = models.CharField(max_length=8)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
+                name="account_language_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.language}"

@@ -205,12 +205,12 @@ class PlayerTable(LeanTable):
 
 class SeatFinderTable(LeanTable):
     # Sorted as the printed list is: accents and case do not move a name.
-    name = tables.Column(order_by=("sort_name",))
-    division = tables.Column(verbose_name="Div.")
-    table = tables.Column()
-    seat = tables.Column()
-    partner = tables.Column()
-    opponents = tables.Column(orderable=False)
+    name = tables.Column(order_by=("sort_name",), verbose_name=gettext_lazy("Name"))
+    division = tables.Column(verbose_name=gettext_lazy("Div."))
+    table = tables.Column(verbose_name=gettext_lazy("Table"))
+    seat = tables.Column(verbose_name=gettext_lazy("Seat"))
+    partner = tables.Column(verbose_name=gettext_lazy("Partner"))
+    opponents = tables.Column(orderable=False, verbose_name=gettext_lazy("Opponents"))
 
     class Meta:
         attrs = {"class": "grid", "id": "find-your-seat"}
@@ -314,11 +314,13 @@ class StandingsTable(LeanTable):
 
 class ActivityTable(LeanTable):
     # Entries of one instant keep the order they were written in.
-    at = tables.DateTimeColumn(format="Y-m-d H:i:s", verbose_name="When", order_by=("at", "id"))
-    actor = tables.Column(verbose_name="Who")
-    action = tables.Column(verbose_name="What")
-    summary = tables.Column(verbose_name="Details", orderable=False)
-    reason = tables.Column(verbose_name="Why", orderable=False)
+    at = tables.DateTimeColumn(
+        format="Y-m-d H:i:s", verbose_name=gettext_lazy("When"), order_by=("at", "id")
+    )
+    actor = tables.Column(verbose_name=gettext_lazy("Who"))
+    action = tables.Column(verbose_name=gettext_lazy("What"))
+    summary = tables.Column(verbose_name=gettext_lazy("Details"), orderable=False)
+    reason = tables.Column(verbose_name=gettext_lazy("Why"), orderable=False)
 
     class Meta:
         model = Activity

@@ -1,6 +1,7 @@
 /* What the people at the table do: each change is queued (api.enqueue) and shown at once. */
 
 import { enqueue } from "./api.js";
+import { gettext, interpolate } from "./i18n.js";
 import { SEAT_NAMES } from "./dom.js";
 import { openDialog } from "./dialog.js";
 import { SEATS, clockwise, scoreHand, teamOf } from "./rules.js";
@@ -48,16 +49,18 @@ export function renegeDialog() {
   const v = view();
   if (!canEnter(v)) return;
   openDialog({
-    title: `Renege in hand ${v.match.next_number}`,
-    text: "Who reneged? The hand ends at once.",
-    choices: SEATS.map((s) => ({ value: s, label: `${nameAt(v, s)} (${SEAT_NAMES[s]})`,
+    title: interpolate(gettext("Renege in hand %(n)s"), { n: v.match.next_number }),
+    text: gettext("Who reneged? The hand ends at once."),
+    choices: SEATS.map((s) => ({ value: s,
+      label: interpolate(gettext("%(name)s (%(seat)s)"), { name: nameAt(v, s), seat: SEAT_NAMES[s] }),
       team: teamOf(s) })),
     preview: (seat) => {
       if (!seat) return "";
       const s = scoreHand({ outcome: "renege", renege_by: seat }, v.rules);
-      return `${nameAt(v, seat)} reneged: ${pointsText(v, s.points, s.individual)}.`;
+      return interpolate(gettext("%(name)s reneged: %(points)s."),
+        { name: nameAt(v, seat), points: pointsText(v, s.points, s.individual) });
     },
-    ok: "Save renege",
+    ok: gettext("Save renege"),
     onOk: (seat) => {
       const now = view();
       if (!canEnter(now)) return;
@@ -73,10 +76,10 @@ export function misdealDialog() {
   if (!canEnter(v)) return;
   const m = v.match;
   openDialog({
-    title: `Misdeal in hand ${m.next_number}?`,
-    text: `${nameAt(v, m.dealer)} dealt. A misdeal scores nothing; the deal passes to `
-      + `${nameAt(v, clockwise(m.dealer, 1))}.`,
-    ok: "Record misdeal",
+    title: interpolate(gettext("Misdeal in hand %(n)s?"), { n: m.next_number }),
+    text: interpolate(gettext("%(dealer)s dealt. A misdeal scores nothing; the deal passes to %(next)s."),
+      { dealer: nameAt(v, m.dealer), next: nameAt(v, clockwise(m.dealer, 1)) }),
+    ok: gettext("Record misdeal"),
     onOk: () => {
       const now = view();
       if (!canEnter(now)) return;
@@ -92,11 +95,12 @@ export function undoDialog() {
   if (!m || !v.hands.length || !m.open || st.revoked) return;
   const last = v.hands[v.hands.length - 1];
   openDialog({
-    title: `Undo hand ${last.number}?`,
-    text: `${describe(v, last)} (${pointsText(v, last.points, last.individual)}). `
-      + (last.pending ? "It was not sent yet and is dropped from this tablet."
-        : "It stays in the history, marked undone."),
-    ok: "Undo hand",
+    title: interpolate(gettext("Undo hand %(n)s?"), { n: last.number }),
+    text: interpolate(last.pending
+      ? gettext("%(hand)s (%(points)s). It was not sent yet and is dropped from this tablet.")
+      : gettext("%(hand)s (%(points)s). It stays in the history, marked undone."),
+    { hand: describe(v, last), points: pointsText(v, last.points, last.individual) }),
+    ok: gettext("Undo hand"),
     danger: true,
     onOk: () => {
       const index = st.queue.findIndex((q) => q.kind === "hand" && q.match === m.id
@@ -138,13 +142,11 @@ export function changeAnswerDialog() {
   if (!m || !m.can_change_answer || st.revoked) return;
   const now = m.hand_in_progress_at_call;
   openDialog({
-    title: "Change the answer?",
+    title: gettext("Change the answer?"),
     text: now
-      ? "The table said a hand was being played when time was called. Change it to: "
-        + "no hand was being played? The hand after the call then counts as a tie-break hand."
-      : "The table said no hand was being played when time was called. Change it to: "
-        + "a hand was being played? The next hand is then the hand in progress.",
-    ok: now ? "No hand was being played" : "A hand was being played",
+      ? gettext("The table said a hand was being played when time was called. Change it to: no hand was being played? The hand after the call then counts as a tie-break hand.")
+      : gettext("The table said no hand was being played when time was called. Change it to: a hand was being played? The next hand is then the hand in progress."),
+    ok: now ? gettext("No hand was being played") : gettext("A hand was being played"),
     danger: true,
     onOk: () => enqueue("answer", urls.answer,
       Object.assign({ in_progress: !now, match: m.id }, answered(m)), m.id),
@@ -162,10 +164,10 @@ export function confirmResult(agree) {
     return;
   }
   openDialog({
-    title: "Dispute the result",
-    text: `${by}: say what is wrong. The director is told and comes to the table.`,
+    title: gettext("Dispute the result"),
+    text: interpolate(gettext("%(name)s: say what is wrong. The director is told and comes to the table."), { name: by }),
     note: true,
-    ok: "Send dispute",
+    ok: gettext("Send dispute"),
     danger: true,
     onOk: (_, note) => enqueue("confirm", urls.confirm,
       Object.assign({ agree: false, by, note, match: m.id }, answered(m)), m.id),

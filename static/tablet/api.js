@@ -3,6 +3,7 @@
  * the server drops retries by client key and refuses a second entry for a hand. */
 
 import { clockBase, resetEntry, saveQueue, st, store, ui, urls, uuid } from "./store.js";
+import { gettext, interpolate } from "./i18n.js";
 import { healthHeader } from "./health.js";
 import { describe, view } from "./view.js";
 
@@ -142,7 +143,7 @@ async function pollOnce() {
   }
   if (res.status === 403) {
     const data = await res.json().catch(() => ({}));
-    st.revoked = data.error || "This tablet is no longer linked to the table.";
+    st.revoked = data.error || gettext("This tablet is no longer linked to the table.");
     if (data.replaced) replaced();
     setOnline(true);
     changed();
@@ -183,13 +184,14 @@ async function refreshCsrf() {
 function queueLabel(q) {
   if (q.kind === "hand") {
     const v = view();
-    return `Hand ${q.body.number} (${v ? describe(v, q.body) : q.body.outcome})`;
+    return interpolate(gettext("Hand %(n)s (%(hand)s)"),
+      { n: q.body.number, hand: v ? describe(v, q.body) : q.body.outcome });
   }
-  if (q.kind === "undo") return `Undo of hand ${q.body.number}`;
-  if (q.kind === "answer") return "The answer about the hand in progress";
-  if (q.kind === "first-dealer") return "The first dealer";
-  if (q.kind === "confirm") return q.body.agree ? "The confirmation" : "The dispute";
-  return "An entry";
+  if (q.kind === "undo") return interpolate(gettext("Undo of hand %(n)s"), { n: q.body.number });
+  if (q.kind === "answer") return gettext("The answer about the hand in progress");
+  if (q.kind === "first-dealer") return gettext("The first dealer");
+  if (q.kind === "confirm") return q.body.agree ? gettext("The confirmation") : gettext("The dispute");
+  return gettext("An entry");
 }
 
 /* Keep what the server acknowledged for the match, to resend it if the server loses it. */
@@ -235,7 +237,7 @@ function replaced() {
   st.replaced = true;
   for (const q of st.queue) {
     st.refused.push({ id: q.id, label: queueLabel(q),
-      error: "another device keeps this table's score now: enter it there." });
+      error: gettext("another device keeps this table's score now: enter it there.") });
   }
   st.queue = [];
   saveQueue();
@@ -276,7 +278,7 @@ async function sendFirst(q) {
   if (res.status === 403) {
     const data = isJson(res) ? await res.json().catch(() => ({})) : {};
     if (data.revoked || !isJson(res)) {
-      st.revoked = data.error || "This tablet's table session has ended.";
+      st.revoked = data.error || gettext("This tablet's table session has ended.");
       if (data.replaced) replaced();
       return "stop";
     }
@@ -291,7 +293,7 @@ async function sendFirst(q) {
   }
   drop(q);
   st.refused.push({ id: q.id, label: queueLabel(q),
-    error: data.error || `Refused (${res.status}).` });
+    error: data.error || interpolate(gettext("Refused (%(status)s)."), { status: res.status }) });
   store("refused", st.refused);
   return "refused";
 }

@@ -51,7 +51,7 @@ function guard(event) {
   event.stopImmediatePropagation();
   armed = btn;
   btn.classList.add("tb-armed");
-  btn.dataset.confirmText = root.dataset.textConfirm || "Tap again to confirm";
+  btn.dataset.confirmText = root.dataset.textConfirm || "Tap again to confirm"; // the page's words
   armedTimer = setTimeout(disarm, ARMED_MS);
 }
 

@@ -1,7 +1,11 @@
 /* Small DOM helpers and the words the screen uses for seats and teams. */
 
-export const SEAT_NAMES = { N: "North", E: "East", S: "South", W: "West" };
-export const TEAM_NAMES = { NS: "North–South", EW: "East–West" };
+import { gettext } from "./i18n.js";
+
+export const SEAT_NAMES = {
+  N: gettext("North"), E: gettext("East"), S: gettext("South"), W: gettext("West"),
+};
+export const TEAM_NAMES = { NS: gettext("North–South"), EW: gettext("East–West") };
 
 export const $ = (id) => document.getElementById(id);
 

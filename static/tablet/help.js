@@ -3,6 +3,7 @@
  * is not queued: offline, the director cannot hear it, and the screen says to walk over. */
 
 import { openDialog } from "./dialog.js";
+import { gettext, interpolate } from "./i18n.js";
 import { $ } from "./dom.js";
 import { ds, st } from "./store.js";
 
@@ -106,17 +107,18 @@ export function renderHelp() {
   let text = note;
   let open = false;
   if (h && !note) {
-    const reason = h.reason_label ? ` (${h.reason_label})` : "";
     if (h.status === "open") {
-      text = w("open", "The director is called") + reason + ".";
+      text = h.reason_label
+        ? interpolate(gettext("The director is called (%(reason)s)."), { reason: h.reason_label })
+        : gettext("The director is called.");
       open = true;
     } else if (h.status === "coming") {
-      text = w("coming", "On the way:") + ` ${h.coming_by}.`;
+      text = interpolate(gettext("On the way: %(name)s."), { name: h.coming_by });
       open = true;
     } else if (h.status === "resolved") {
       resolvedSeen = resolvedSeen || Date.now();
       if (Date.now() - resolvedSeen < RESOLVED_SHOWN_MS) {
-        text = w("resolved", "Resolved by") + ` ${h.resolved_by}.`;
+        text = interpolate(gettext("Resolved by %(name)s."), { name: h.resolved_by });
       }
     }
   }

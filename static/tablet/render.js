@@ -3,10 +3,13 @@
 
 import { poll } from "./api.js";
 import { renderHelp } from "./help.js";
+import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed, swap } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
-import { beforeNext, describe, individualOf, nameAt, pointsText, seatInfo, view } from "./view.js";
+import { beforeNext, bonusReasons, describe, individualOf, nameAt, pointsText, roundName,
+  seatInfo, view }
+  from "./view.js";
 import { clockText } from "../shared/time.js";
 
 function remainingNow() {
@@ -24,14 +27,14 @@ export function renderClock() {
   const node = $("tb-clock");
   const v = st.server;
   if (!v || !v.match) { node.textContent = "--:--"; return; }
-  if (v.match.final) { node.textContent = v.round ? v.round.label : "Final"; return; }
-  if (v.round && v.round.status === "finished") { node.textContent = "Over"; return; }
-  if (!st.clockBase || !st.clockBase.started) { node.textContent = "Not started"; return; }
+  if (v.match.final) { node.textContent = v.round ? roundName(v.round) : gettext("Final"); return; }
+  if (v.round && v.round.status === "finished") { node.textContent = pgettext("clock", "Over"); return; }
+  if (!st.clockBase || !st.clockBase.started) { node.textContent = gettext("Not started"); return; }
   const left = remainingNow();
   node.classList.toggle("tb-clock-low", left !== null && left <= 120);
   node.classList.toggle("tb-clock-paused", !!st.clockBase.paused);
   if (st.clockBase.called || left === 0) {
-    node.textContent = "Time";
+    node.textContent = pgettext("clock", "Time");
     if (!st.clockBase.called && !calledLocally && st.online) {
       // The server calls time; ask it at once rather than at the next poll.
       calledLocally = true;
@@ -40,7 +43,8 @@ export function renderClock() {
     return;
   }
   calledLocally = false;
-  node.textContent = (st.clockBase.paused ? "Paused " : "") + clockText(left);
+  node.textContent = st.clockBase.paused
+    ? interpolate(gettext("Paused %(time)s"), { time: clockText(left) }) : clockText(left);
 }
 
 function renderNet() {
@@ -48,13 +52,17 @@ function renderNet() {
   const waiting = st.queue.length;
   let text;
   let cls;
-  if (st.replaced) { text = "Replaced"; cls = "bad"; }
-  else if (st.revoked) { text = "Link revoked"; cls = "bad"; }
+  if (st.replaced) { text = gettext("Replaced"); cls = "bad"; }
+  else if (st.revoked) { text = gettext("Link revoked"); cls = "bad"; }
   else if (!st.online) {
-    text = waiting ? `Offline · ${waiting} not yet sent` : "Offline";
+    text = waiting ? interpolate(gettext("Offline · %(n)s not yet sent"), { n: waiting })
+      : gettext("Offline");
     cls = "bad";
-  } else if (waiting) { text = `Sending ${waiting}…`; cls = "warn"; }
-  else { text = "Online · all sent"; cls = "ok"; }
+  } else if (waiting) {
+    text = interpolate(gettext("Sending %(n)s…"), { n: waiting });
+    cls = "warn";
+  }
+  else { text = gettext("Online · all sent"); cls = "ok"; }
   node.textContent = text;
   node.className = `tb-net tb-net-${cls}`;
 }
@@ -78,22 +86,27 @@ function renderSeats(v, mode) {
       el("span", { class: "tb-seat-name", text: info.player || "—" }),
       el("span", { class: "tb-seat-tags" },
         info.division ? el("span", { class: "tb-mark", text: info.division }) : null,
-        dealer ? el("span", { class: "tb-chip", text: "Dealer" }) : null,
+        dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null,
         individual ? el("span", { class: "tb-chip tb-chip-ind", text: signed(individual) })
           : null),
     );
-    const parts = [`${SEAT_NAMES[seat]}: ${info.player || "empty seat"}`];
-    if (info.division) parts.push(`division ${info.division}`);
-    parts.push(`team ${TEAM_NAMES[teamOf(seat)]}`);
-    if (dealer) parts.push("deals this hand");
-    if (individual) parts.push(`individual ${signed(individual)}`);
-    if (mode === "start") parts.push("tap to make first dealer");
-    if (mode === "entry") parts.push("tap if this player made trump");
+    const parts = [info.player
+      ? interpolate(gettext("%(seat)s: %(name)s"), { seat: SEAT_NAMES[seat], name: info.player })
+      : interpolate(gettext("%(seat)s: empty seat"), { seat: SEAT_NAMES[seat] })];
+    if (info.division) parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    parts.push(interpolate(gettext("team %(team)s"), { team: TEAM_NAMES[teamOf(seat)] }));
+    if (dealer) parts.push(gettext("deals this hand"));
+    if (individual) {
+      parts.push(interpolate(gettext("individual %(points)s"), { points: signed(individual) }));
+    }
+    if (mode === "start") parts.push(gettext("tap to make first dealer"));
+    if (mode === "entry") parts.push(gettext("tap if this player made trump"));
     btn.setAttribute("aria-label", parts.join(", "));
   }
   const centre = $("tb-centre");
   centre.textContent = m && m.dealer && !m.over
-    ? `Hand ${m.next_number} · ${nameAt(v, m.dealer)} deals` : "";
+    ? interpolate(gettext("Hand %(n)s · %(name)s deals"), { n: m.next_number, name: nameAt(v, m.dealer) })
+    : "";
 }
 
 function renderScores(v) {
@@ -101,7 +114,8 @@ function renderScores(v) {
   for (const team of ["NS", "EW"]) {
     $(`tb-score-${team}`).textContent = m ? String(m.score[team]) : "0";
     $(`tb-score-${team}`).setAttribute("aria-label",
-      `${TEAM_NAMES[team]} score ${m ? m.score[team] : 0}`);
+      interpolate(gettext("%(team)s score %(score)s"),
+        { team: TEAM_NAMES[team], score: m ? m.score[team] : 0 }));
     const names = v && v.seats ? v.seats.filter((s) => s.team === team)
       .map((s) => `${s.player || "—"}${s.division ? ` (${s.division})` : ""}`) : [];
     $(`tb-team-players-${team}`).textContent = names.join(" & ");
@@ -112,17 +126,20 @@ function renderScores(v) {
 
 function renderEntry(v) {
   const m = v.match;
-  $("tb-entry-h").textContent = `Hand ${m.next_number} · ${nameAt(v, m.dealer)} deals`
-    + (m.next_phase === "tiebreak" ? " · tie-break" : "")
-    + (m.next_phase === "at_call" ? " · in progress at the call" : "");
+  const deals = { n: m.next_number, name: nameAt(v, m.dealer) };
+  $("tb-entry-h").textContent = m.next_phase === "tiebreak"
+    ? interpolate(gettext("Hand %(n)s · %(name)s deals · tie-break"), deals)
+    : m.next_phase === "at_call"
+      ? interpolate(gettext("Hand %(n)s · %(name)s deals · in progress at the call"), deals)
+      : interpolate(gettext("Hand %(n)s · %(name)s deals"), deals);
   const partner = m.dealer ? partnerOf(m.dealer) : null;
   // Controls keep their place whatever is chosen: a double tap on Save must not land
   // on a control that moved up under the finger.
   const ordered = $("tb-ordered");
   ordered.disabled = ui.maker === null || ui.maker !== partner;
   ordered.setAttribute("aria-pressed", ui.ordered ? "true" : "false");
-  ordered.textContent = ui.ordered ? "Ordered the dealer up ✓ (alone)"
-    : "Ordered the dealer up (goes alone)";
+  ordered.textContent = ui.ordered ? gettext("Ordered the dealer up ✓ (alone)")
+    : gettext("Ordered the dealer up (goes alone)");
   const defenders = $("tb-defenders");
   defenders.hidden = !v.rules.defend_alone_allowed;
   if (v.rules.defend_alone_allowed) {
@@ -131,19 +148,20 @@ function renderEntry(v) {
     swap(defenders, ...seats.map((s) => el("button", {
       type: "button", class: "tb-toggle tb-big", disabled: s === null,
       "aria-pressed": s !== null && ui.defender === s ? "true" : "false",
-      text: s === null ? "A defender went alone" : `${nameAt(v, s)} defended alone`,
+      text: s === null ? gettext("A defender went alone")
+        : interpolate(gettext("%(name)s defended alone"), { name: nameAt(v, s) }),
       onclick: () => { ui.defender = ui.defender === s ? null : s; render(); },
     })));
   }
   const alone = $("tb-alone");
   alone.disabled = ui.maker === null || ui.ordered;
   alone.setAttribute("aria-pressed", ui.alone ? "true" : "false");
-  alone.textContent = ui.alone ? "Alone ✓" : "Alone";
+  alone.textContent = ui.alone ? gettext("Alone ✓") : gettext("Alone");
   for (const b of document.querySelectorAll("#tb-tricks button")) {
     const t = Number(b.dataset.tricks);
     b.disabled = ui.maker === null;
     b.setAttribute("aria-pressed", ui.tricks === t ? "true" : "false");
-    b.setAttribute("aria-label", `${t} trick${t === 1 ? "" : "s"}`);
+    b.setAttribute("aria-label", interpolate(ngettext("%(n)s trick", "%(n)s tricks", t), { n: t }));
   }
   const ready = ui.maker !== null && ui.tricks !== null;
   $("tb-save").disabled = !ready;
@@ -156,10 +174,12 @@ function renderEntry(v) {
 /* What the entry will record, in words: who scores, the points, the score after and
  * whether it ends the match (as the rules say: rules.afterHand). */
 function previewText(v, ready) {
-  if (ui.maker === null) return "Tap the player who made trump.";
+  if (ui.maker === null) return gettext("Tap the player who made trump.");
   if (!ready) {
-    return `${nameAt(v, ui.maker)} made trump${ui.alone ? " alone" : ""}: `
-      + "how many tricks did the makers take?";
+    return interpolate(ui.alone
+      ? gettext("%(name)s made trump alone: how many tricks did the makers take?")
+      : gettext("%(name)s made trump: how many tricks did the makers take?"),
+    { name: nameAt(v, ui.maker) });
   }
   const body = { outcome: "played", maker: ui.maker, alone: ui.alone,
     maker_tricks: ui.tricks, dealer_partner_ordered_up: ui.ordered,
@@ -168,22 +188,34 @@ function previewText(v, ready) {
   const after = s.score;
   // A euchre scores for the other team: it must not look like a make (a 2-for-3 mis-tap).
   const euchre = ui.tricks <= 2;
-  return (euchre ? `EUCHRE: the defenders (${TEAM_NAMES[otherTeam(teamOf(ui.maker))]})`
-    + " score. " : `${TEAM_NAMES[teamOf(ui.maker)]} score. `)
-    + `${describe(v, body)} → ${pointsText(v, s.points, s.individual)}. `
-    + `Score after: NS ${after.NS} – EW ${after.EW}.`
-    + (s.over ? " This ends the match." : "");
+  const words = {
+    team: TEAM_NAMES[euchre ? otherTeam(teamOf(ui.maker)) : teamOf(ui.maker)],
+    hand: describe(v, body), points: pointsText(v, s.points, s.individual),
+    ns: after.NS, ew: after.EW,
+  };
+  if (euchre) {
+    return interpolate(s.over
+      ? gettext("EUCHRE: the defenders (%(team)s) score. %(hand)s → %(points)s. Score after: NS %(ns)s – EW %(ew)s. This ends the match.")
+      : gettext("EUCHRE: the defenders (%(team)s) score. %(hand)s → %(points)s. Score after: NS %(ns)s – EW %(ew)s."),
+    words);
+  }
+  return interpolate(s.over
+    ? gettext("%(team)s score. %(hand)s → %(points)s. Score after: NS %(ns)s – EW %(ew)s. This ends the match.")
+    : gettext("%(team)s score. %(hand)s → %(points)s. Score after: NS %(ns)s – EW %(ew)s."),
+  words);
 }
 
 function renderStart(v) {
   $("tb-start-choice").textContent = ui.firstDealer
-    ? `${nameAt(v, ui.firstDealer)} (${SEAT_NAMES[ui.firstDealer]}) deals first.`
-    : "No dealer chosen yet.";
+    ? interpolate(gettext("%(name)s (%(seat)s) deals first."),
+      { name: nameAt(v, ui.firstDealer), seat: SEAT_NAMES[ui.firstDealer] })
+    : gettext("No dealer chosen yet.");
   $("tb-start-save").disabled = !ui.firstDealer;
   swap($("tb-keeper"), ...SEATS.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
     "aria-pressed": ui.keeper === s ? "true" : "false",
-    text: nameAt(v, s), "aria-label": `${nameAt(v, s)} keeps score`,
+    text: nameAt(v, s),
+    "aria-label": interpolate(gettext("%(name)s keeps score"), { name: nameAt(v, s) }),
     onclick: () => { ui.keeper = ui.keeper === s ? null : s; render(); },
   })));
 }
@@ -192,18 +224,23 @@ function renderEnd(v) {
   const m = v.match;
   const winner = m.winner;
   let result = winner
-    ? `${TEAM_NAMES[winner]} win ${m.score[winner]}–${m.score[otherTeam(winner)]}.`
-    : `Final score ${m.score.NS}–${m.score.EW}.`;
+    ? interpolate(gettext("%(team)s win %(won)s–%(lost)s."),
+      { team: TEAM_NAMES[winner], won: m.score[winner], lost: m.score[otherTeam(winner)] })
+    : interpolate(gettext("Final score %(ns)s–%(ew)s."), { ns: m.score.NS, ew: m.score.EW });
   if (m.final && v.final) {
-    result = `Game ${m.game}: ${result} Games: NS ${v.final.wins.NS} – EW ${v.final.wins.EW}.`;
+    result = interpolate(gettext("Game %(game)s: %(result)s Games: NS %(ns)s – EW %(ew)s."),
+      { game: m.game, result, ns: v.final.wins.NS, ew: v.final.wins.EW });
   }
-  if (m.pending_result) result += " (Final once the hands are sent.)";
-  $("tb-end-h").textContent = m.final ? `Game ${m.game} over` : "Match over";
+  if (m.pending_result) {
+    result = interpolate(gettext("%(result)s (Final once the hands are sent.)"), { result });
+  }
+  $("tb-end-h").textContent = m.final
+    ? interpolate(gettext("Game %(game)s over"), { game: m.game }) : gettext("Match over");
   $("tb-end-result").textContent = result;
   const rows = [];
   for (const s of v.seats) {
     const bonus = (m.bonuses || {})[s.team] || 0;
-    const reason = (m.bonus_reasons || {})[s.team];
+    const reason = m.bonuses ? bonusReasons(m, v.rules)[s.team] : "";
     const points = s.points !== null && s.points !== undefined ? s.points
       : m.score[s.team] + bonus + (s.individual || 0);
     rows.push(el("tr", { class: `tb-${s.team.toLowerCase()}` },
@@ -211,7 +248,8 @@ function renderEnd(v) {
         el("span", { class: "tb-mark", text: s.division || "" }),
         el("span", { class: "tb-sr", text: ` ${TEAM_NAMES[s.team]}` })),
       el("td", { text: String(m.score[s.team]) }),
-      el("td", { text: bonus ? `${signed(bonus)}${reason ? ` (${reason})` : ""}` : "0" }),
+      el("td", { text: bonus ? (reason ? interpolate(gettext("%(bonus)s (%(reason)s)"),
+        { bonus: signed(bonus), reason }) : signed(bonus)) : "0" }),
       el("td", { text: s.individual ? signed(s.individual) : "0" }),
       el("td", { class: "tb-points", text: m.final ? "—" : String(points) })));
   }
@@ -222,26 +260,34 @@ function renderEnd(v) {
   show("tb-confirm", !done && !m.pending_result && !m.final);
   const keeper = st.keepers[m.id];
   const confirmers = v.seats.filter((s) => !keeper || s.team !== teamOf(keeper));
-  const other = keeper ? TEAM_NAMES[otherTeam(teamOf(keeper))] : "the other team";
-  $("tb-confirm-help").textContent = `A player of ${other} (who did not keep score) `
-    + "checks the result and taps their name:";
+  $("tb-confirm-help").textContent = keeper
+    ? interpolate(gettext("A player of %(team)s (who did not keep score) checks the result and taps their name:"),
+      { team: TEAM_NAMES[otherTeam(teamOf(keeper))] })
+    : gettext("A player of the other team (who did not keep score) checks the result and taps their name:");
   const who = $("tb-confirm-who");
   swap(who, ...confirmers.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${s.team.toLowerCase()}`,
     "aria-pressed": ui.confirmBy === s.player ? "true" : "false",
-    text: s.player, "aria-label": `I am ${s.player}`,
+    text: s.player, "aria-label": interpolate(gettext("I am %(name)s"), { name: s.player }),
     onclick: () => { ui.confirmBy = s.player; render(); },
   })));
   $("tb-agree").disabled = !ui.confirmBy;
   $("tb-dispute").disabled = !ui.confirmBy;
-  $("tb-agree").textContent = ui.confirmBy ? `Agree (${ui.confirmBy})` : "Agree";
+  $("tb-agree").textContent = ui.confirmBy
+    ? interpolate(gettext("Agree (%(name)s)"), { name: ui.confirmBy }) : gettext("Agree");
   let confirmed = "";
-  if (status === "confirmed") confirmed = `Confirmed by ${m.confirmed_by || "the director"}.`;
-  if (status === "disputed") {
-    confirmed = `Disputed by ${m.confirmed_by}: “${m.dispute_note}”. The director has been `
-      + "told and will come to the table.";
+  if (status === "confirmed") {
+    confirmed = m.confirmed_by
+      ? interpolate(gettext("Confirmed by %(name)s."), { name: m.confirmed_by })
+      : gettext("Confirmed by the director.");
   }
-  if (m.pending_confirm) confirmed += " (Not yet sent.)";
+  if (status === "disputed") {
+    confirmed = interpolate(gettext("Disputed by %(name)s: “%(note)s”. The director has been told and will come to the table."),
+      { name: m.confirmed_by, note: m.dispute_note });
+  }
+  if (m.pending_confirm) {
+    confirmed = interpolate(gettext("%(result)s (Not yet sent.)"), { result: confirmed });
+  }
   $("tb-confirmed").textContent = confirmed;
   show("tb-change-answer", !!m.can_change_answer && !m.pending);
   $("tb-confirmed").className = `tb-confirmed tb-${status}`;
@@ -257,15 +303,27 @@ function renderNext(v) {
     announcedNext = next.id;
     setTimeout(() => $("tb-next").scrollIntoView({ block: "start" }), 0);
   }
-  $("tb-next-h").textContent = `${next.label}: where to go`;
+  $("tb-next-h").textContent = interpolate(gettext("%(round)s: where to go"), { round: roundName(next) });
   swap($("tb-moves"), ...next.moves.map((mv) => {
-    if (!mv.table) return el("li", { text: `${mv.player}: not seated in ${next.label}.` });
-    const stay = mv.table === v.table ? " (stay here)" : "";
+    if (!mv.table) {
+      return el("li", { text: interpolate(gettext("%(name)s: not seated in %(round)s."),
+        { name: mv.player, round: roundName(next) }) });
+    }
+    const move = { table: mv.table, seat: SEAT_NAMES[mv.seat], partner: mv.partner || "—",
+      opponents: mv.opponents.join(" & ") };
+    const stay = mv.table === v.table;
+    let where;
+    if (mv.opponents.length) {
+      where = stay
+        ? gettext(" → table %(table)s (stay here), seat %(seat)s, partner %(partner)s; against %(opponents)s")
+        : gettext(" → table %(table)s, seat %(seat)s, partner %(partner)s; against %(opponents)s");
+    } else {
+      where = stay
+        ? gettext(" → table %(table)s (stay here), seat %(seat)s, partner %(partner)s")
+        : gettext(" → table %(table)s, seat %(seat)s, partner %(partner)s");
+    }
     return el("li", { class: `tb-${(mv.team || "").toLowerCase()}` },
-      el("strong", { text: mv.player }),
-      ` → table ${mv.table}${stay}, seat ${mv.seat} (${SEAT_NAMES[mv.seat]}), `
-      + `partner ${mv.partner || "—"}`
-      + (mv.opponents.length ? `; against ${mv.opponents.join(" & ")}` : ""));
+      el("strong", { text: mv.player }), interpolate(where, move));
   }));
 }
 
@@ -280,26 +338,27 @@ function renderHistory(v) {
       || individualOf(v, h), h);
     const badges = [];
     if (h.pending) badges.push(el("span", { class: "tb-badge tb-badge-pending",
-      text: h.state === "undone" ? "undo not yet sent" : "not yet sent" }));
-    if (h.state === "undone") badges.push(el("span", { class: "tb-badge", text: "undone" }));
+      text: h.state === "undone" ? gettext("undo not yet sent") : gettext("not yet sent") }));
+    if (h.state === "undone") badges.push(el("span", { class: "tb-badge", text: gettext("undone") }));
     if (h.state === "superseded") {
-      badges.push(el("span", { class: "tb-badge", text: "corrected" }));
+      badges.push(el("span", { class: "tb-badge", text: gettext("corrected") }));
     }
-    if (h.phase === "tiebreak") badges.push(el("span", { class: "tb-badge", text: "tie-break" }));
+    if (h.phase === "tiebreak") badges.push(el("span", { class: "tb-badge", text: gettext("tie-break") }));
     if (h.phase === "at_call") {
-      badges.push(el("span", { class: "tb-badge", text: "at the call" }));
+      badges.push(el("span", { class: "tb-badge", text: gettext("at the call") }));
     }
     items.push(el("li", { class: `tb-hand tb-hand-${state}`, value: String(h.number) },
       el("span", { class: "tb-hand-no", text: `#${h.number}` }),
       el("span", { class: "tb-hand-desc" },
         el("span", { class: "tb-hand-what", text: describe(v, h) }),
-        el("span", { class: "tb-hand-dealer", text: ` · dealer ${nameAt(v, h.dealer, h)}` })),
+        el("span", { class: "tb-hand-dealer",
+          text: interpolate(gettext(" · dealer %(name)s"), { name: nameAt(v, h.dealer, h) }) })),
       el("span", { class: "tb-hand-pts", text: pts }),
       el("span", { class: "tb-hand-run",
         text: run && h.state === "standing" ? `${run.NS}–${run.EW}` : "" }),
       ...badges));
   }
-  if (!items.length) items.push(el("li", { class: "tb-hand-none", text: "No hands yet." }));
+  if (!items.length) items.push(el("li", { class: "tb-hand-none", text: gettext("No hands yet.") }));
   swap(list, ...items);
 }
 
@@ -307,9 +366,11 @@ function renderRefused() {
   const list = $("tb-refused");
   list.hidden = !st.refused.length;
   swap(list, ...st.refused.map((r) => el("li", { "data-id": r.id },
-    el("span", { text: `${r.label} was not saved: ${r.error}` }),
-    el("button", { type: "button", class: "tb-big", "aria-label": `Dismiss: ${r.label}`,
-      text: "OK",
+    el("span", { text: interpolate(gettext("%(entry)s was not saved: %(error)s"),
+      { entry: r.label, error: r.error }) }),
+    el("button", { type: "button", class: "tb-big",
+      "aria-label": interpolate(gettext("Dismiss: %(entry)s"), { entry: r.label }),
+      text: gettext("OK"),
       onclick: () => {
         st.refused = st.refused.filter((x) => x.id !== r.id);
         store("refused", st.refused);
@@ -320,26 +381,32 @@ function renderRefused() {
 function banner(v) {
   if (st.replaced) return st.revoked;
   if (st.revoked) {
-    return `${st.revoked}${st.queue.length ? ` ${st.queue.length} entries are kept on this tablet `
-      + "and are sent once it is linked again." : ""}`;
+    if (!st.queue.length) return st.revoked;
+    return interpolate(ngettext(
+      "%(why)s %(n)s entry is kept on this tablet and is sent once it is linked again.",
+      "%(why)s %(n)s entries are kept on this tablet and are sent once it is linked again.",
+      st.queue.length), { why: st.revoked, n: st.queue.length });
   }
   const m = v && v.match;
   if (m && m.final && v.final && !m.over) {
     const w = v.final.wins;
     const done = v.final.games.filter((g) => g.winner).map((g) =>
-      `Game ${g.game}: ${TEAM_NAMES[g.winner]} won ${g.score_ns}–${g.score_ew}.`);
-    return `${done.length ? done.join(" ") + " " : ""}Final, game ${m.game}: games won `
-      + `NS ${w.NS} – EW ${w.EW} (first to ${v.final.games_to_win}).`;
+      interpolate(gettext("Game %(game)s: %(team)s won %(ns)s–%(ew)s."),
+        { game: g.game, team: TEAM_NAMES[g.winner], ns: g.score_ns, ew: g.score_ew }));
+    const now = interpolate(
+      gettext("Final, game %(game)s: games won NS %(ns)s – EW %(ew)s (first to %(to)s)."),
+      { game: m.game, ns: w.NS, ew: w.EW, to: v.final.games_to_win });
+    return [...done, now].join(" ");
   }
   if (!m || m.over) return "";
-  if (st.clockBase && st.clockBase.paused) return "The director has paused the round.";
+  if (st.clockBase && st.clockBase.paused) return gettext("The director has paused the round.");
   if (m.in_tiebreak && m.time_called) {
-    return "Tie-break: the score is tied. Play hands until one leaves it untied.";
+    return gettext("Tie-break: the score is tied. Play hands until one leaves it untied.");
   }
   if (m.time_called && m.next_phase === "at_call" && m.hand_in_progress_at_call) {
-    return "Time is called: finish the hand in progress and enter it.";
+    return gettext("Time is called: finish the hand in progress and enter it.");
   }
-  if (m.time_called && !m.awaiting_answer) return "Time is called.";
+  if (m.time_called && !m.awaiting_answer) return gettext("Time is called.");
   return "";
 }
 
@@ -356,18 +423,22 @@ export function render() {
   $("tb-banner").classList.toggle("tb-banner-bad", !!st.revoked);
   $("tb-banner").classList.toggle("tb-banner-info", !st.revoked && !!(m && m.final));
   if (v && v.round) $("tb-round").textContent = m && m.final
-    ? `${v.round.label} · game ${m.game}` : v.round.label;
+    ? interpolate(gettext("%(round)s · game %(game)s"), { round: roundName(v.round), game: m.game })
+    : roundName(v.round);
 
   let mode = "wait";
   let wait = "";
-  if (!v) wait = "Loading the table…";
-  else if (!m) wait = "There is no match at this table yet. Wait for the director to seat it.";
+  if (!v) wait = gettext("Loading the table…");
+  else if (!m) {
+    wait = gettext("There is no match at this table yet. Wait for the director to seat it.");
+  }
   else if (m.over) mode = "end";
   else if (!m.first_dealer) mode = "start";
   else if (!m.open) {
     wait = v.round.status === "seated"
-      ? `${v.round.label} has not started. Wait for the director to start the clock.`
-      : `${v.round.label} is closed.`;
+      ? interpolate(gettext("%(round)s has not started. Wait for the director to start the clock."),
+        { round: roundName(v.round) })
+      : interpolate(gettext("%(round)s is closed."), { round: roundName(v.round) });
   } else if (m.awaiting_answer) mode = "call";
   else mode = "entry";
   if (st.revoked) mode = mode === "end" ? "end" : "wait";
@@ -381,8 +452,9 @@ export function render() {
 
   renderSeats(v, mode);
   renderScores(v);
-  const prompt = { start: "Tap the first dealer.", entry: "Tap the player who made trump.",
-    call: "Time is called.", end: "", wait: "" }[mode];
+  const prompt = { start: gettext("Tap the first dealer."),
+    entry: gettext("Tap the player who made trump."), call: gettext("Time is called."),
+    end: "", wait: "" }[mode];
   $("tb-prompt").textContent = prompt;
   if (v) {
     if (mode === "start") renderStart(v);

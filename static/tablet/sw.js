@@ -15,7 +15,8 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   const isScreen = req.mode === "navigate" && url.pathname.endsWith("/table/");
-  const isAsset = url.pathname.startsWith(STATIC);
+  // The asset folder, and the JavaScript catalogue of the table's language (/jsi18n/fr/).
+  const isAsset = url.pathname.startsWith(STATIC) || url.pathname.startsWith("/jsi18n/");
   if (!isScreen && !isAsset) return;
   // Network first, so a tablet always runs the current code when it can.
   event.respondWith(

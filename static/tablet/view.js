@@ -2,6 +2,7 @@
  * the words for hands and points. */
 
 import { SEAT_NAMES, signed } from "./dom.js";
+import { gettext, interpolate, ngettext } from "./i18n.js";
 import { afterHand, dealerFor, otherTeam, scoreHand } from "./rules.js";
 import { st } from "./store.js";
 
@@ -18,26 +19,49 @@ export const nameAt = (v, seat, h) => {
 };
 
 export function describe(v, h) {
-  if (h.outcome === "misdeal") return "Misdeal";
-  if (h.outcome === "renege") return `${nameAt(v, h.renege_by, h)} reneged`;
-  const who = `${nameAt(v, h.maker, h)} ${h.dealer_partner_ordered_up ? "ordered the dealer up"
-    : "made trump"}${h.alone ? " alone" : ""}`;
+  if (h.outcome === "misdeal") return gettext("Misdeal");
+  if (h.outcome === "renege") {
+    return interpolate(gettext("%(name)s reneged"), { name: nameAt(v, h.renege_by, h) });
+  }
+  let who;
+  if (h.dealer_partner_ordered_up) {
+    who = h.alone ? gettext("%(name)s ordered the dealer up alone")
+      : gettext("%(name)s ordered the dealer up");
+  } else {
+    who = h.alone ? gettext("%(name)s made trump alone") : gettext("%(name)s made trump");
+  }
   const t = h.maker_tricks;
-  let what = `${t} trick${t === 1 ? "" : "s"}`;
+  const tricks = interpolate(ngettext("%(n)s trick", "%(n)s tricks", t), { n: t });
+  let what = tricks;
   if (t <= 2) {
-    what += h.defender_alone ? `, EUCHRED by ${nameAt(v, h.defender_alone, h)} alone`
-      : ", EUCHRED";
-  } else if (t === 5) what += h.alone ? ", lone march" : ", march";
-  return `${who}: ${what}`;
+    what = h.defender_alone
+      ? interpolate(gettext("%(tricks)s, EUCHRED by %(name)s alone"),
+        { tricks, name: nameAt(v, h.defender_alone, h) })
+      : interpolate(gettext("%(tricks)s, EUCHRED"), { tricks });
+  } else if (t === 5) {
+    what = interpolate(h.alone ? gettext("%(tricks)s, lone march")
+      : gettext("%(tricks)s, march"), { tricks });
+  }
+  return interpolate(gettext("%(who)s: %(what)s"),
+    { who: interpolate(who, { name: nameAt(v, h.maker, h) }), what });
 }
 
 export function pointsText(v, points, individual, h) {
   const parts = [];
-  for (const team of ["NS", "EW"]) if (points[team]) parts.push(`${team} +${points[team]}`);
-  for (const [seat, p] of Object.entries(individual || {})) {
-    if (p) parts.push(`${nameAt(v, seat, h)} ${signed(p)}`);
+  const teams = { NS: gettext("NS"), EW: gettext("EW") };
+  for (const team of ["NS", "EW"]) {
+    if (points[team]) {
+      parts.push(interpolate(gettext("%(team)s +%(points)s"),
+        { team: teams[team], points: points[team] }));
+    }
   }
-  return parts.length ? parts.join(", ") : "no points";
+  for (const [seat, p] of Object.entries(individual || {})) {
+    if (p) {
+      parts.push(interpolate(gettext("%(name)s %(points)s"),
+        { name: nameAt(v, seat, h), points: signed(p) }));
+    }
+  }
+  return parts.length ? parts.join(", ") : gettext("no points");
 }
 
 export function individualOf(v, h) {
@@ -48,13 +72,16 @@ export function individualOf(v, h) {
 /* The match as it stands before its next hand, for rules.afterHand. */
 export const beforeNext = (m) => ({ score: m.score, phase: m.next_phase });
 
-function bonusReasons(m, rules) {
+/* The bonus reasons in the tablet's language (the state itself is the same in every language). */
+export function bonusReasons(m, rules) {
   const reasons = {};
   for (const team of ["NS", "EW"]) {
     if (!m.bonuses[team]) continue;
     const parts = [];
-    if (m.score[team] >= rules.target) parts.push(`reached ${rules.target}`);
-    if (m.score[otherTeam(team)] === 0) parts.push("opponents on 0");
+    if (m.score[team] >= rules.target) {
+      parts.push(interpolate(gettext("reached %(target)s"), { target: rules.target }));
+    }
+    if (m.score[otherTeam(team)] === 0) parts.push(gettext("opponents on 0"));
     reasons[team] = parts.join(", ");
   }
   return reasons;
@@ -125,4 +152,10 @@ export function view() {
   m.dealer = m.over ? null : dealerFor(m.first_dealer, m.next_number);
   m.pending = st.queue.some((q) => q.match === m.id);
   return v;
+}
+
+/* "Round 3" or "Final" in the tablet's language (the state carries the number and kind,
+ * so one state serves a tablet in either language). */
+export function roundName(r) {
+  return r.kind === "final" ? gettext("Final") : interpolate(gettext("Round %(n)s"), { n: r.number });
 }

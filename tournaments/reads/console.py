@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.db.models import OuterRef, Subquery
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
@@ -405,15 +407,27 @@ class Finalist:
     @property
     def why(self) -> str:
         r = self.row.record
-        text = (
-            f"Rank {self.row.rank} in division {self.division}: {r.total} points, "
-            f"{r.wins} win{'' if r.wins == 1 else 's'}, margin {r.margin:+d}"
-        )
+        text = ngettext(
+            "Rank %(rank)s in division %(division)s: %(total)s points, %(wins)s win, "
+            "margin %(margin)s",
+            "Rank %(rank)s in division %(division)s: %(total)s points, %(wins)s wins, "
+            "margin %(margin)s",
+            r.wins,
+        ) % {
+            "rank": self.row.rank,
+            "division": self.division,
+            "total": r.total,
+            "wins": r.wins,
+            "margin": f"{r.margin:+d}",
+        }
         if self.row.standing.decided_by_lot:
-            text += ", placed by lot"
+            text = _("%(why)s, placed by lot") % {"why": text}
         if self.skipped:
-            text += f" ({'; '.join(self.skipped)}: cannot enter the final)"
-        return text + "."
+            text = _("%(why)s (%(skipped)s: cannot enter the final)") % {
+                "why": text,
+                "skipped": "; ".join(self.skipped),
+            }
+        return _("%(why)s.") % {"why": text}
 
 
 def finalists(

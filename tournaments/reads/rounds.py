@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import cast
 
+from django.utils.translation import gettext as _
+
 from ..domain.hands import Seat, Team
 from ..domain.seating import (
     FirstRoundRemedy,
@@ -102,11 +104,11 @@ class NextRoundPlan:
 def _last_finished(tournament: Tournament) -> Round:
     last = tournament.rounds.newest()
     if last is None:
-        raise ServiceError("Draw round 1 first.")
+        raise ServiceError(_("Draw round 1 first."))
     if last.kind != Round.Kind.PRELIMINARY or last.number >= tournament.preliminary_rounds:
-        raise ServiceError("All preliminary rounds are seated.")
+        raise ServiceError(_("All preliminary rounds are seated."))
     if last.status != Round.Status.FINISHED:
-        raise ServiceError(f"Finalize {last} first.")
+        raise ServiceError(_("Finalize %(round)s first.") % {"round": last.label()})
     return last
 
 

@@ -26,6 +26,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from snowman.sqlite.base import private_database_file
 
@@ -56,7 +57,7 @@ def _database() -> dict[str, Any]:
 def _kind() -> str:
     vendor = connections["default"].vendor
     if vendor not in ("sqlite", "postgresql"):
-        raise ServiceError(f"No backups for a {vendor} database.")
+        raise ServiceError(_("No backups for a %(vendor)s database.") % {"vendor": vendor})
     return vendor
 
 
@@ -94,7 +95,9 @@ def _pg_env(db: dict[str, Any]) -> tuple[list[str], dict[str, str]]:
 def take_backup(reason: str = "scheduled", *, now: datetime | None = None) -> Backup:
     """Copy the database now into a new file of ``BACKUP_DIR``; prune to ``BACKUP_KEEP``."""
     if not re.fullmatch(r"[a-z0-9-]+", reason):
-        raise ServiceError(f"A backup's reason is a word, not {reason!r}.")
+        raise ServiceError(
+            _("A backup's reason is a word, not %(reason)s.") % {"reason": repr(reason)}
+        )
     kind = _kind()
     now = now or timezone.now()
     directory = _directory()
@@ -124,7 +127,9 @@ def take_backup(reason: str = "scheduled", *, now: datetime | None = None) -> Ba
             )
             if result.returncode != 0:
                 partial.unlink(missing_ok=True)
-                raise ServiceError(f"pg_dump failed: {result.stderr.strip()}")
+                raise ServiceError(
+                    _("pg_dump failed: %(error)s") % {"error": result.stderr.strip()}
+                )
         os.chmod(partial, 0o600)
         partial.replace(final)  # never a half-written file under a backup's name
         _keep_key_copy(directory)
@@ -161,18 +166,24 @@ def restore(source: Path, *, force: bool = False) -> Path:
     as ``.before-restore``. The server must be stopped."""
     source = Path(source)
     if not source.is_file() or not NAME.match(source.name):
-        raise ServiceError(f"{source} is not a Snowman backup file.")
+        raise ServiceError(_("%(source)s is not a Snowman backup file.") % {"source": source})
     kind = _kind()
     db = _database()
     if (source.suffix == ".sqlite3") != (kind == "sqlite"):
-        raise ServiceError(f"{source.name} is not a backup of a {kind} database.")
+        raise ServiceError(
+            _("%(source)s is not a backup of a %(kind)s database.")
+            % {"source": source.name, "kind": kind}
+        )
     if kind == "sqlite":
         _check_sqlite(source)
         target = Path(db["NAME"])
         if target.exists() and _has_data_sqlite(target) and not force:
             raise ServiceError(
-                f"{target} already holds an event; add --force to replace it "
-                "(it is kept as .before-restore)."
+                _(
+                    "%(target)s already holds an event; add --force to replace it (it is "
+                    "kept as .before-restore)."
+                )
+                % {"target": target}
             )
         connections.close_all()
         if target.exists():
@@ -189,7 +200,9 @@ def restore(source: Path, *, force: bool = False) -> Path:
             src.close()
     else:
         if _has_data_pg() and not force:
-            raise ServiceError(f"{db['NAME']} already holds an event; add --force to replace it.")
+            raise ServiceError(
+                _("%(db)s already holds an event; add --force to replace it.") % {"db": db["NAME"]}
+            )
         connections.close_all()
         args, env = _pg_env(db)
         result = subprocess.run(
@@ -210,7 +223,7 @@ def restore(source: Path, *, force: bool = False) -> Path:
             timeout=600,
         )
         if result.returncode != 0:
-            raise ServiceError(f"pg_restore failed: {result.stderr.strip()}")
+            raise ServiceError(_("pg_restore failed: %(error)s") % {"error": result.stderr.strip()})
     _restore_key(source.parent)
     return source
 
@@ -276,24 +289,33 @@ def _check_sqlite(path: Path) -> None:
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise ServiceError(f"{path.name} cannot be read: {exc}") from exc
+        raise ServiceError(
+            _("%(path)s cannot be read: %(exc)s") % {"path": path.name, "exc": exc}
+        ) from exc
     if ok != "ok":
-        raise ServiceError(f"{path.name} is damaged ({ok}).")
+        raise ServiceError(_("%(path)s is damaged (%(ok)s).") % {"path": path.name, "ok": ok})
     missing = sorted(EXPECTED_TABLES - tables)
     if missing:
         raise ServiceError(
-            f"{path.name} is not a Snowman database: it has no {', '.join(missing)}."
+            _("%(path)s is not a Snowman database: it has no %(names)s.")
+            % {"path": path.name, "names": ", ".join(missing)}
         )
     if "0001_initial" not in applied:
         raise ServiceError(
-            f"{path.name} is not a Snowman database: its migration history has none of "
-            "Snowman's migrations."
+            _(
+                "%(path)s is not a Snowman database: its migration history has none of "
+                "Snowman's migrations."
+            )
+            % {"path": path.name}
         )
     unknown = sorted(applied - _known_migrations())
     if unknown:
         raise ServiceError(
-            f"{path.name} was made by a newer or another Snowman (migrations "
-            f"{', '.join(unknown)} are unknown here); update this checkout first."
+            _(
+                "%(path)s was made by a newer or another Snowman (migrations %(names)s are "
+                "unknown here); update this checkout first."
+            )
+            % {"path": path.name, "names": ", ".join(unknown)}
         )
 
 

@@ -20,6 +20,7 @@ from typing import cast
 
 from django.db import connection, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from ..domain.rating import (
     MatchResult,
@@ -74,7 +75,9 @@ def _lock_people(*pks: int) -> dict[int, Person]:
     for pk in sorted(set(pks)):
         person = Person.objects.select_for_update().filter(pk=pk).first()
         if person is None:
-            raise ServiceError(f"There is no person #{pk} any more; reload the page.")
+            raise ServiceError(
+                _("There is no person #%(pk)s any more; reload the page.") % {"pk": pk}
+            )
         found[pk] = person
     return found
 
@@ -89,17 +92,25 @@ def merge_people(
     """Make ``gone`` part of ``keep``: every result moves, nothing is lost."""
     at = now_or(now)
     if keep.pk == gone.pk:
-        raise ServiceError("Choose two different people to merge.")
+        raise ServiceError(_("Choose two different people to merge."))
     if keep.club_id != gone.club_id:
-        raise ServiceError("There is no person with this number in this club.")
+        raise ServiceError(_("There is no person with this number in this club."))
     with transaction.atomic():
         locked = _lock_people(keep.pk, gone.pk)
         keep, gone = locked[keep.pk], locked[gone.pk]
         for person in (keep, gone):
             if person.merged_into_id:
                 raise ServiceError(
-                    f"{person.name} (#{person.pk}) was just merged into #{person.merged_into_id}: "
-                    "nothing was changed. Reload the page and merge again if still needed."
+                    _(
+                        "%(person)s (#%(pk)s) was just merged into #%(merged_into_id)s: "
+                        "nothing was changed. Reload the page and merge again if still "
+                        "needed."
+                    )
+                    % {
+                        "person": person.name,
+                        "pk": person.pk,
+                        "merged_into_id": person.merged_into_id,
+                    }
                 )
         both = _events_of(keep) & _events_of(gone)
         if both:
@@ -107,7 +118,8 @@ def merge_people(
                 sorted(Tournament.objects.filter(pk__in=both).values_list("name", flat=True))
             )
             raise ServiceError(
-                f"{keep.name} and {gone.name} both played in {names}: they are two people."
+                _("%(keep)s and %(gone)s both played in %(names)s: they are two people.")
+                % {"keep": keep.name, "gone": gone.name, "names": names}
             )
         moved = list(gone.links.select_related("player__tournament"))
         PersonLink.objects.filter(person=gone).update(person=keep, how=PersonLink.How.MERGED)
@@ -162,21 +174,24 @@ def split_person(
     at = now_or(now)
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("Give the new person a name.")
+        raise ServiceError(_("Give the new person a name."))
     with transaction.atomic():
         person = _lock_people(person.pk)[person.pk]
         if person.merged_into_id:
             raise ServiceError(
-                f"{person.name} (#{person.pk}) was just merged into #{person.merged_into_id}: "
-                "split that person instead."
+                _(
+                    "%(person)s (#%(pk)s) was just merged into #%(merged_into_id)s: split "
+                    "that person instead."
+                )
+                % {"person": person.name, "pk": person.pk, "merged_into_id": person.merged_into_id}
             )
         chosen = list(
             person.links.filter(player_id__in=list(player_ids)).select_related("player__tournament")
         )
         if not chosen:
-            raise ServiceError("Choose at least one event to split off.")
+            raise ServiceError(_("Choose at least one event to split off."))
         if len(chosen) == person.links.count():
-            raise ServiceError("Leave at least one event with this person; rename instead.")
+            raise ServiceError(_("Leave at least one event with this person; rename instead."))
         new = Person.objects.create(
             club_id=person.club_id, name=name, name_key=name_key(name), created_at=at
         )
@@ -215,7 +230,7 @@ def decide_proposal(
 ) -> None:
     at = now_or(now)
     if proposal.status != PersonProposal.Status.OPEN:
-        raise ServiceError("This proposal was already decided.")
+        raise ServiceError(_("This proposal was already decided."))
     if accept:
         # The older record is kept: it is the one other events already point at.
         keep, gone = sorted([proposal.candidate, proposal.person], key=lambda p: p.pk)
@@ -226,7 +241,7 @@ def decide_proposal(
                 pk=proposal.pk, status=PersonProposal.Status.OPEN
             ).update(status=PersonProposal.Status.REJECTED, decided_by=by, decided_at=at)
             if not updated:
-                raise ServiceError("This proposal was already decided.")
+                raise ServiceError(_("This proposal was already decided."))
 
 
 # --- Ratings -------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from typing import Any, TypedDict, cast
 from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
+from django.utils.translation import gettext as _
 
 from ..domain.clock import Pause, RoundClock
 from ..domain.final import final_state
@@ -305,14 +306,14 @@ def _lock(match: Match | int, at: AtTable | None = None, *, history: bool = Fals
     if not found:
         if at is None:
             raise Match.DoesNotExist("Match matching query does not exist.")
-        raise NotAtTable("That match is not this table's.") from None
+        raise NotAtTable(_("That match is not this table's.")) from None
     locked = found[0]
     if at is not None:
         # ``allowed`` is the annotation added above.
         if at.allowed is not None and not cast(Any, locked).allowed:
-            raise NotAllowed("Not allowed to write at this table any more.")
+            raise NotAllowed(_("Not allowed to write at this table any more."))
         if (locked.round.tournament_id, locked.table) != (at.tournament_id, at.table):
-            raise NotAtTable("That match is not this table's.")
+            raise NotAtTable(_("That match is not this table's."))
     return locked
 
 
@@ -426,9 +427,18 @@ def _sync_final_games(match: Match) -> None:
         started = [g.game for g in extra if g.hands.exists()]
         if started:
             raise ServiceError(
-                f"Refused: game {started[0]} of the final already has hands recorded, so "
-                f"game {match.game} can no longer "
-                f"{'be left unfinished' if not match.is_over else 'decide the final'}."
+                (
+                    _(
+                        "Refused: game %(started)s of the final already has hands recorded, "
+                        "so game %(game)s can no longer be left unfinished."
+                    )
+                    if not match.is_over
+                    else _(
+                        "Refused: game %(started)s of the final already has hands recorded, "
+                        "so game %(game)s can no longer decide the final."
+                    )
+                )
+                % {"started": started[0], "game": match.game}
             )
         Match.objects.filter(pk__in=[g.pk for g in extra]).delete()
     if fs.next_game is not None:
@@ -452,9 +462,11 @@ class Recorded:
 def _require_open(match: Match) -> None:
     rnd = match.round
     if rnd.status == Round.Status.SEATED:
-        raise ServiceError(f"{rnd} has not started yet.")
+        raise ServiceError(_("%(round)s has not started yet.") % {"round": rnd.label()})
     if rnd.status == Round.Status.FINISHED:
-        raise ServiceError(f"{rnd} is closed; ask the director to correct it.")
+        raise ServiceError(
+            _("%(round)s is closed; ask the director to correct it.") % {"round": rnd.label()}
+        )
 
 
 def set_first_dealer(
@@ -471,7 +483,9 @@ def set_first_dealer(
     director may set or change it later, with a reason: the dealers of the recorded hands
     follow (docs/rules.md §7)."""
     now = now_or(now)
-    reason = given_reason(reason, "Give a reason for changing the first dealer.", needed=director)
+    reason = given_reason(
+        reason, _("Give a reason for changing the first dealer."), needed=director
+    )
     with _locked(match) as match:
         if keeper is not None and not match.scorekeeper:
             match.scorekeeper = keeper.value
@@ -482,7 +496,7 @@ def set_first_dealer(
         entered = history(match)
         entries = standing_of(entered)
         if entries and not director:
-            raise ServiceError("Hands are already recorded; the first dealer cannot change.")
+            raise ServiceError(_("Hands are already recorded; the first dealer cannot change."))
         was = match.first_dealer
         match.first_dealer = seat.value
         if not director:
@@ -492,7 +506,9 @@ def set_first_dealer(
         try:
             state = replay_entries(match, entries, match_time(match, now, None, entered))
         except InvalidMatch as exc:
-            raise ServiceError(f"That first dealer does not fit the hands recorded: {exc}") from exc
+            raise ServiceError(
+                _("That first dealer does not fit the hands recorded: %(exc)s") % {"exc": exc}
+            ) from exc
         for e, scored in zip(entries, state.hands, strict=True):
             e.dealer = scored.dealer.value
         compiled.update_many(entries, ["dealer"])
@@ -544,7 +560,7 @@ def record_hand(
     match_id = match if isinstance(match, int) else match.pk
     client_key = (client_key or "").strip()
     if not client_key or len(client_key) > 64 or not client_key.isprintable():
-        raise ServiceError("Every entry needs a client key of 1 to 64 printable characters.")
+        raise ServiceError(_("Every entry needs a client key of 1 to 64 printable characters."))
     try:
         with transaction.atomic():
             return _record(
@@ -566,7 +582,7 @@ def record_hand(
         if existing is None:
             raise
         if existing.match_id != match_id:
-            raise Conflict("This entry's key belongs to another table's hand.") from None
+            raise Conflict(_("This entry's key belongs to another table's hand.")) from None
         return Recorded(existing, match_state(existing.match, now), duplicate=True)
 
 
@@ -601,20 +617,27 @@ def _record(
         Match.Status.DISPUTED,
     ):
         raise ServiceError(
-            f"The result is {match.get_status_display().lower()}; ask the director to correct it."
+            _("The result is %(status)s; ask the director to correct it.")
+            % {"status": match.get_status_display().lower()}
         )
     if first_dealer is not None and not match.first_dealer:
         match.first_dealer = first_dealer.value
     if not match.first_dealer:
-        raise ServiceError("Choose the first dealer before entering the first hand.")
+        raise ServiceError(_("Choose the first dealer before entering the first hand."))
     next_number = len(entries) + 1
     if number is not None and number != next_number:
         if number < next_number:
             raise Conflict(
-                f"Hand {number} is already recorded (by another tablet?); "
-                f"the next hand is {next_number}."
+                _(
+                    "Hand %(number)s is already recorded (by another tablet?); the next hand "
+                    "is %(next_number)s."
+                )
+                % {"number": number, "next_number": next_number}
             )
-        raise ServiceError(f"The next hand is hand {next_number}, not {number}.")
+        raise ServiceError(
+            _("The next hand is hand %(next_number)s, not %(number)s.")
+            % {"next_number": next_number, "number": number}
+        )
     time = match_time(match, now, clock, entered)
     try:
         state = replay_entries(match, entries, time)
@@ -714,8 +737,10 @@ class Answers:
 def _check_answers(match: Match, standing: int, answers: Answers | None) -> None:
     if answers is not None and (answers.hands, answers.version) != (standing, match.version):
         raise Conflict(
-            "The table's result changed since this screen was shown (another tablet or the "
-            "director?); here is the current state."
+            _(
+                "The table's result changed since this screen was shown (another tablet or "
+                "the director?); here is the current state."
+            )
         )
 
 
@@ -749,28 +774,36 @@ def answer_time_call(
     answer gives them, and the change is logged. A change needs ``answers`` (what the
     sender saw): without it only a first answer, or the same one again, is taken."""
     now = now_or(now)
-    reason = given_reason(reason, "Give a reason for changing the table's answer.", needed=director)
+    reason = given_reason(
+        reason, _("Give a reason for changing the table's answer."), needed=director
+    )
     with _locked(match, history=True) as match:
         _require_open(match)
         entered = history(match)
         entries = standing_of(entered)
         time = match_time(match, now, None, entered)
         if not time.called:
-            raise ServiceError("Time has not been called for this table.")
+            raise ServiceError(_("Time has not been called for this table."))
         _check_answers(match, len(entries), answers)
         before = match.hand_in_progress_at_call
         if before == in_progress:
             return replay_entries(match, entries, time)
         if not director and match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
             raise ServiceError(
-                f"The result is {match.get_status_display().lower()}; "
-                "ask the director to change the answer."
+                _("The result is %(status)s; ask the director to change the answer.")
+                % {"status": match.get_status_display().lower()}
             )
         if before is not None and answers is None and not director:
             raise Conflict(
-                "This table already answered "
-                f"“{'a hand was' if before else 'no hand was'} being played”; "
-                "to change it, confirm on the current screen."
+                _(
+                    "This table already answered “a hand was being played”; to change it, "
+                    "confirm on the current screen."
+                )
+                if before
+                else _(
+                    "This table already answered “no hand was being played”; to change it, "
+                    "confirm on the current screen."
+                )
             )
         phases = _phases_after(entries, time.regular_through, in_progress)
         for e in entries:
@@ -782,7 +815,11 @@ def answer_time_call(
             state = replay_entries(match, entries, replace(time, hand_in_progress=in_progress))
         except InvalidMatch as exc:
             raise ServiceError(
-                f"That answer does not fit the hands recorded: {exc} Undo the later hands first."
+                _(
+                    "That answer does not fit the hands recorded: %(exc)s Undo the later "
+                    "hands first."
+                )
+                % {"exc": exc}
             ) from exc
         changed = [e for e in entries if e.pk in phases]
         if changed:
@@ -826,17 +863,18 @@ def undo_last_hand(
             _require_open(match)
             if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
                 raise ServiceError(
-                    f"The result is {match.get_status_display().lower()}; "
-                    "ask the director to correct it."
+                    _("The result is %(status)s; ask the director to correct it.")
+                    % {"status": match.get_status_display().lower()}
                 )
         entered = history(match)
         entries = standing_of(entered)
         if not entries:
-            raise ServiceError("There is no hand to undo.")
+            raise ServiceError(_("There is no hand to undo."))
         last = entries[-1]
         if expected_number is not None and last.number != expected_number:
             raise Conflict(
-                f"Hand {expected_number} is not the last hand: the last hand is {last.number}."
+                _("Hand %(expected_number)s is not the last hand: the last hand is %(number)s.")
+                % {"expected_number": expected_number, "number": last.number}
             )
         time = match_time(match, now, None, entered)
         last.state = HandEntry.State.UNDONE
@@ -866,8 +904,11 @@ def _later_round_warning(match: Match, before: str) -> list[str]:
         tournament_id=match.round.tournament_id, number__gt=match.round.number
     ).exists():
         return [
-            f"The winner of {match} changed after the next round was seated. "
-            "The seating already made stands; reseat by hand if you must."
+            _(
+                "The winner of %(match)s changed after the next round was seated. "
+                "The seating already made stands; reseat by hand if you must."
+            )
+            % {"match": match.label()}
         ]
     return []
 
@@ -887,13 +928,13 @@ def correct_hand(
     A confirmed result goes back to "needs confirmation" unless ``confirm``: the director
     confirms it, with the correction's reason (docs/rules.md §7)."""
     now = now_or(now)
-    reason = given_reason(reason, "Give a reason for the correction.")
+    reason = given_reason(reason, _("Give a reason for the correction."))
     with _locked(entry.match_id, history=True) as match:
         # The entry as it stands under the lock, from the one read of the match's entries.
         entered = history(match)
         entry = next((e for e in entered if e.pk == entry.pk), None)  # type: ignore[assignment]
         if entry is None or entry.state != HandEntry.State.STANDING:
-            raise ServiceError("Only a standing hand can be corrected.")
+            raise ServiceError(_("Only a standing hand can be corrected."))
         # A key the director's form sent may be a retry's; a fresh one cannot be.
         existing = HandEntry.objects.filter(client_key=client_key).first() if client_key else None
         if existing is not None:
@@ -923,10 +964,11 @@ def correct_hand(
         try:
             state = replay_entries(match, replaced, match_time(match, now, None, entered))
         except InvalidMatch as exc:
-            raise ServiceError(f"That correction is impossible: {exc}") from exc
+            raise ServiceError(_("That correction is impossible: %(exc)s") % {"exc": exc}) from exc
         if match.is_over and not state.over and match.round.status == Round.Status.FINISHED:
             raise ServiceError(
-                f"That correction leaves {match} unfinished, but its round is closed."
+                _("That correction leaves %(match)s unfinished, but its round is closed.")
+                % {"match": match.label()}
             )
         entry.state = HandEntry.State.SUPERSEDED
         entry.ended_at, entry.ended_by, entry.end_reason = now, by, reason
@@ -979,18 +1021,21 @@ def insert_hand(
     number (so the history keeps where it was), with the dealer its new number gives it;
     the inserted hand takes the phase of the hand it goes before (or the next phase)."""
     now = now_or(now)
-    reason = given_reason(reason, "Give a reason for inserting a hand.")
+    reason = given_reason(reason, _("Give a reason for inserting a hand."))
     key = client_key or f"director-{uuid.uuid4().hex}"
     with _locked(match) as match:
         existing = HandEntry.objects.filter(client_key=key).first()
         if existing is not None:
             return Recorded(existing, match_state(match, now), duplicate=True)
         if not match.first_dealer:
-            raise ServiceError("Set the first dealer before inserting a hand.")
+            raise ServiceError(_("Set the first dealer before inserting a hand."))
         entered = history(match)
         entries = standing_of(entered)
         if not 1 <= position <= len(entries) + 1:
-            raise ServiceError(f"Insert at a position from 1 to {len(entries) + 1}.")
+            raise ServiceError(
+                _("Insert at a position from 1 to %(last_position)s.")
+                % {"last_position": len(entries) + 1}
+            )
         time = match_time(match, now, None, entered)
         before_state = None
         if position == len(entries) + 1:
@@ -999,7 +1044,7 @@ def insert_hand(
             except InvalidMatch as exc:
                 raise ServiceError(str(exc)) from exc
             if before_state.over:
-                raise ServiceError("The match is over: a hand after its end cannot be added.")
+                raise ServiceError(_("The match is over: a hand after its end cannot be added."))
             assert before_state.next_phase is not None
             phase = before_state.next_phase
         else:
@@ -1044,7 +1089,7 @@ def insert_hand(
         try:
             state = replay_entries(match, standing, time)
         except InvalidMatch as exc:
-            raise ServiceError(f"That insertion is impossible: {exc}") from exc
+            raise ServiceError(_("That insertion is impossible: %(exc)s") % {"exc": exc}) from exc
         for e in moved:
             e.state = HandEntry.State.SUPERSEDED
             e.ended_at, e.ended_by = now, by
@@ -1079,13 +1124,13 @@ def review_late_sync(
     at its arrival (then it, and the hands after it, take the phases the table's answer
     gives hands after the call)."""
     now = now_or(now)
-    reason = given_reason(reason, "Give a reason.")
+    reason = given_reason(reason, _("Give a reason."))
     with _locked(entry.match, history=True) as match:
         entered = history(match)
         entries = standing_of(entered)
         entry = next((e for e in entries if e.pk == entry.pk), None)  # type: ignore[assignment]
         if entry is None or not entry.late_sync:
-            raise ServiceError("Only a standing late-synced hand can be reviewed.")
+            raise ServiceError(_("Only a standing late-synced hand can be reviewed."))
         time = match_time(match, now, None, entered)
         if accept:
             state = replay_entries(match, entries, time)
@@ -1093,8 +1138,11 @@ def review_late_sync(
             later_regular = [e for e in entries if e.number > entry.number and e.phase == "regular"]
             if later_regular:
                 raise ServiceError(
-                    f"Hand {later_regular[0].number} is regular too: reclassify from the last "
-                    "late-synced hand backwards."
+                    _(
+                        "Hand %(number)s is regular too: reclassify from the last "
+                        "late-synced hand backwards."
+                    )
+                    % {"number": later_regular[0].number}
                 )
             k = entry.number - 1
             phases = _phases_after(entries, k, match.hand_in_progress_at_call)
@@ -1114,7 +1162,9 @@ def review_late_sync(
                     ),
                 )
             except InvalidMatch as exc:
-                raise ServiceError(f"That reclassification is impossible: {exc}") from exc
+                raise ServiceError(
+                    _("That reclassification is impossible: %(exc)s") % {"exc": exc}
+                ) from exc
             # The entry no longer counts towards K: it is not regular any more.
             compiled.update_many([e for e in entries if e.pk in phases], ["phase"])
             match.has_correction = True
@@ -1138,10 +1188,10 @@ def override_winner(
     match: Match, winner: Team, *, by: str, reason: str, now: datetime | None = None
 ) -> list[str]:
     now = now_or(now)
-    reason = given_reason(reason, "An override needs a written reason.")
+    reason = given_reason(reason, _("An override needs a written reason."))
     with _locked(match) as match:
         if not match.is_over:
-            raise ServiceError("Only a finished match can have its winner overridden.")
+            raise ServiceError(_("Only a finished match can have its winner overridden."))
         before = match.winner
         WinnerOverride.objects.create(
             match=match, winner=winner.value, reason=reason, created_by=by, created_at=now
@@ -1175,17 +1225,20 @@ def confirm_match(
     now = now_or(now)
     with _locked(match) as match:
         if not match.is_over:
-            raise ServiceError("The match is not over yet.")
+            raise ServiceError(_("The match is not over yet."))
         if "\x00" in by + note:
             # PostgreSQL refuses NUL in text; a form would have refused it already.
-            raise ServiceError("The name or note contains a NUL character.")
+            raise ServiceError(_("The name or note contains a NUL character."))
         # Once the round is finalized its results stand: a late dispute goes to the director.
         _require_open(match)
         if match.status == Match.Status.DISPUTED:
             # Said before any staleness: it is what the sender needs to know.
             raise Conflict(
-                f"The result is disputed ({match.confirmed_by}: “{match.dispute_note}”); "
-                "only the director can resolve it."
+                _(
+                    "The result is disputed (%(confirmed_by)s: “%(dispute_note)s”); only the "
+                    "director can resolve it."
+                )
+                % {"confirmed_by": match.confirmed_by, "dispute_note": match.dispute_note}
             )
         if answers is not None:
             _check_answers(match, match.hands_played, answers)
@@ -1193,8 +1246,8 @@ def confirm_match(
             if agree:
                 return match
             raise Conflict(
-                f"The result was confirmed by {match.confirmed_by or 'the director'}; "
-                "ask the director."
+                _("The result was confirmed by %(confirmed_by)s; ask the director.")
+                % {"confirmed_by": match.confirmed_by or _("the director")}
             )
         match.status = Match.Status.CONFIRMED if agree else Match.Status.DISPUTED
         match.confirmed_by, match.confirmed_at = by, now
@@ -1217,12 +1270,17 @@ def confirm_match(
 def close_match(match: Match, *, by: str, note: str = "", now: datetime | None = None) -> Match:
     """The director accepts a finished (or disputed) result as final, with a reason."""
     now = now_or(now)
-    note = given_reason(note, "Give a reason for accepting the result (what was checked).")
+    note = given_reason(note, _("Give a reason for accepting the result (what was checked)."))
     with _locked(match) as match:
         state = match_state(match, now)
         if not state.over:
-            raise ServiceError(f"{match} is not over: {match.score_ns}–{match.score_ew}.")
-        was = match.get_status_display()
+            raise ServiceError(
+                _("%(match)s is not over: %(score_ns)s–%(score_ew)s.")
+                % {"match": match.label(), "score_ns": match.score_ns, "score_ew": match.score_ew}
+            )
+        # The log's line is English whoever reads the page (issue 24 keeps the log's text).
+        disputed = match.status == Match.Status.DISPUTED
+        was = "Disputed" if disputed else "Finished"
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.version += 1  # under the row lock
@@ -1230,9 +1288,8 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
         log(
             match.round.tournament,
             by,
-            "resolve" if was == Match.Status.DISPUTED.label else "close",
-            f"{match}: {'dispute resolved' if was == Match.Status.DISPUTED.label else 'closed'}"
-            f" ({was}); result accepted.",
+            "resolve" if disputed else "close",
+            f"{match}: {'dispute resolved' if disputed else 'closed'} ({was}); result accepted.",
             reason=note,
             match=match,
             at=now,

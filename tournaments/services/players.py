@@ -8,6 +8,7 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from ..models import Division, Player, Round, Seating, Tournament
 from ..names import clean_name, name_problem, sort_key
@@ -25,14 +26,17 @@ def check_player(
     division = division.strip().upper()
     problem = name_problem(name)
     if problem:
-        raise ServiceError(problem[0].upper() + problem[1:] + ".")
+        raise ServiceError(f"{problem[0].upper()}{problem[1:]}.")
     if division not in Division.values:
-        raise ServiceError(f"Division must be A or B, not {division or 'empty'!r}.")
+        raise ServiceError(
+            _("Division must be A or B, not %(division)s.")
+            % {"division": repr(division or "empty")}
+        )
     clash = Player.objects.filter(tournament=tournament, name__iexact=name)
     if exclude is not None:
         clash = clash.exclude(pk=exclude.pk)
     if clash.exists():
-        raise ServiceError(f"{name} is already registered.")
+        raise ServiceError(_("%(name)s is already registered.") % {"name": name})
     return name, division
 
 
@@ -75,13 +79,16 @@ def _create(
                 house=house,
             )
     except IntegrityError as exc:
-        raise ServiceError(f"{name} is already registered.") from exc
+        raise ServiceError(_("%(name)s is already registered.") % {"name": name}) from exc
 
 
 def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
     name, division = check_player(player.tournament, name, division, exclude=player)
     if division != player.division and player.seats.exists():
-        raise ServiceError(f"{player.name} has been seated; the division can no longer change.")
+        raise ServiceError(
+            _("%(player)s has been seated; the division can no longer change.")
+            % {"player": player.name}
+        )
     with transaction.atomic():
         old = f"{player.name} ({player.division})"
         player.name, player.division = name, division
@@ -139,11 +146,13 @@ def set_withdrawn(
         if value and locked.withdrawn:
             after = locked.withdrawn_after_round
             raise ServiceError(
-                f"{locked.name} has already withdrawn"
-                + (f" (after round {after})." if after else ".")
+                _("%(name)s has already withdrawn (after round %(after)s).")
+                % {"name": locked.name, "after": after}
+                if after
+                else _("%(name)s has already withdrawn.") % {"name": locked.name}
             )
         if not value and not locked.withdrawn:
-            raise ServiceError(f"{locked.name} is not withdrawn.")
+            raise ServiceError(_("%(locked)s is not withdrawn.") % {"locked": locked.name})
         notes = []
         if value:
             after = _started_rounds(tournament)
@@ -155,7 +164,10 @@ def set_withdrawn(
                 and Seating.objects.filter(round=pending, player=locked).exists()
             ):
                 discard_unstarted_round(pending, by=by, why=f"{locked.name} withdrew")
-                notes.append(f"The seating of {pending} was discarded: seat it again.")
+                notes.append(
+                    _("The seating of %(round)s was discarded: seat it again.")
+                    % {"round": pending.label()}
+                )
             locked.withdrawn, locked.withdrawn_after_round = True, after
             summary = (
                 f"Withdrew {locked.name} after round {after}."
@@ -190,7 +202,7 @@ def add_house_player(
 def retire_house_player(player: Player, *, by: str, reason: str = "") -> Withdrawal:
     """A house player leaves: never seated again; a seat they hold becomes a hole."""
     if not player.house:
-        raise ServiceError(f"{player.name} is not a house player.")
+        raise ServiceError(_("%(player)s is not a house player.") % {"player": player.name})
     return set_withdrawn(player, True, by=by, reason=reason or "house player retired")
 
 
@@ -242,7 +254,7 @@ def apply_suggestions(
 ) -> int:
     """Move the rated players to their suggested division, before the draw only."""
     if tournament.rounds.exists():
-        raise ServiceError("Round 1 has been drawn; divisions can no longer change.")
+        raise ServiceError(_("Round 1 has been drawn; divisions can no longer change."))
     moved = 0
     with transaction.atomic():
         for s in division_suggestions(tournament, share_a):

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..domain.seating import (
     FirstRoundRemedy,
@@ -123,7 +124,7 @@ def draw_first_round(
                 or existing.status != Round.Status.SEATED
                 or tournament.rounds.count() > 1
             ):
-                raise ServiceError("Round 1 is already drawn and under way.")
+                raise ServiceError(_("Round 1 is already drawn and under way."))
             existing.seats.all().delete()
             existing.sit_outs.all().delete()
             existing.matches.all().delete()
@@ -213,7 +214,7 @@ def discard_unstarted_round(rnd: Round, *, by: str, why: str) -> None:
     """Drop a seated round that has not started, so it can be seated again."""
     rnd = _lock_round(rnd)
     if rnd.status != Round.Status.SEATED:
-        raise ServiceError(f"{rnd} has started; its seating stands.")
+        raise ServiceError(_("%(round)s has started; its seating stands.") % {"round": rnd.label()})
     rnd.seats.all().delete()
     rnd.sit_outs.all().delete()
     rnd.matches.all().delete()
@@ -229,7 +230,7 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
     with transaction.atomic():
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
-            raise ServiceError("Players can only be swapped before the round starts.")
+            raise ServiceError(_("Players can only be swapped before the round starts."))
         divisions: dict[PlayerId, str] = {first.pk: first.division, second.pk: second.division}
         try:
             swapped = swap(seating_of(rnd), first.pk, second.pk, divisions)
@@ -256,13 +257,13 @@ def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
     with transaction.atomic():
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
-            raise ServiceError(f"{rnd} has already started.")
+            raise ServiceError(_("%(round)s has already started.") % {"round": rnd.label()})
         if (
             Round.objects.filter(tournament_id=rnd.tournament_id, number__lt=rnd.number)
             .exclude(status=Round.Status.FINISHED)
             .exists()
         ):
-            raise ServiceError("Finalize the previous round first.")
+            raise ServiceError(_("Finalize the previous round first."))
         rnd.status, rnd.started_at = Round.Status.RUNNING, now
         rnd.save(update_fields=["status", "started_at"])
         log(rnd.tournament, by, "start", f"{rnd} started.", at=now)
@@ -272,9 +273,9 @@ def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
 def _running(rnd: Round, now: datetime) -> Round:
     rnd = _lock_round(rnd)
     if rnd.status != Round.Status.RUNNING or rnd.kind != Round.Kind.PRELIMINARY:
-        raise ServiceError(f"{rnd} is not running.")
+        raise ServiceError(_("%(round)s is not running.") % {"round": rnd.label()})
     if rnd.called_at is not None or round_clock(rnd).is_called(now):
-        raise ServiceError(f"Time has already been called in {rnd}.")
+        raise ServiceError(_("Time has already been called in %(round)s.") % {"round": rnd.label()})
     return rnd
 
 
@@ -283,7 +284,7 @@ def pause_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
     with transaction.atomic():
         rnd = _running(rnd, now)
         if rnd.pauses.filter(ended_at__isnull=True).exists():
-            raise ServiceError(f"{rnd} is already paused.")
+            raise ServiceError(_("%(round)s is already paused.") % {"round": rnd.label()})
         RoundPause.objects.create(round=rnd, started_at=now, started_by=by)
         if not rnd.has_pauses:
             rnd.has_pauses = True
@@ -298,7 +299,7 @@ def resume_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         rnd = _lock_round(rnd)
         updated = rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
         if not updated:
-            raise ServiceError(f"{rnd} is not paused.")
+            raise ServiceError(_("%(round)s is not paused.") % {"round": rnd.label()})
         log(rnd.tournament, by, "resume", f"{rnd} resumed.", at=now)
     return rnd
 
@@ -313,9 +314,9 @@ def call_time(
     with transaction.atomic():
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.RUNNING or rnd.kind != Round.Kind.PRELIMINARY:
-            raise ServiceError(f"{rnd} is not running.")
+            raise ServiceError(_("%(round)s is not running.") % {"round": rnd.label()})
         if rnd.called_at is not None:
-            raise ServiceError(f"Time was already called in {rnd}.")
+            raise ServiceError(_("Time was already called in %(round)s.") % {"round": rnd.label()})
         rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
         clock = round_clock(rnd)
         kept, called = [], []
@@ -353,18 +354,21 @@ def extend_table(
     once the table's time has been called (docs/rules.md §7: an extension never un-calls)."""
     now = now_or(now)
     if not 0 <= minutes <= 60:
-        raise ServiceError("An extension is between 0 and 60 minutes.")
+        raise ServiceError(_("An extension is between 0 and 60 minutes."))
     with transaction.atomic():
         match = lock_match(match)
         if match.round.status == Round.Status.FINISHED:
-            raise ServiceError(f"{match.round} is closed.")
+            raise ServiceError(_("%(round)s is closed.") % {"round": match.round.label()})
         if match.round.kind != Round.Kind.PRELIMINARY:
-            raise ServiceError("The final has no time limit.")
+            raise ServiceError(_("The final has no time limit."))
         called = observe_call(match, now)
         if called is not None:
             raise ServiceError(
-                f"Time was called for table {match.table} at {called:%H:%M:%S}; "
-                "an extension cannot un-call it."
+                _(
+                    "Time was called for table %(table)s at %(called)s; an extension cannot "
+                    "un-call it."
+                )
+                % {"table": match.table, "called": format(called, "%H:%M:%S")}
             )
         match.extension_seconds = minutes * 60
         match.save(update_fields=["extension_seconds"])
@@ -426,12 +430,15 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
     with transaction.atomic():
         rnd = _lock_round(rnd)
         if rnd.kind != Round.Kind.PRELIMINARY:
-            raise ServiceError("The final is finished with the tournament.")
+            raise ServiceError(_("The final is finished with the tournament."))
         if rnd.status != Round.Status.RUNNING:
-            raise ServiceError(f"{rnd} is not running.")
+            raise ServiceError(_("%(round)s is not running.") % {"round": rnd.label()})
         problems = unfinished_tables(rnd)
         if problems:
-            raise ServiceError(f"{rnd} cannot be finalized yet: " + "; ".join(problems) + ".")
+            raise ServiceError(
+                _("%(round)s cannot be finalized yet: %(names)s.")
+                % {"round": rnd.label(), "names": "; ".join(problems)}
+            )
         rnd.status, rnd.finished_at = Round.Status.FINISHED, now
         rnd.save(update_fields=["status", "finished_at"])
         log(rnd.tournament, by, "finalize", f"{rnd} finalized.", at=now)
@@ -485,20 +492,29 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
     now = now_or(now)
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Give a reason for reopening the round.")
+        raise ServiceError(_("Give a reason for reopening the round."))
     with transaction.atomic():
         tournament = lock_tournament(rnd.tournament)
         rnd = _lock_round(rnd)
         if rnd.kind != Round.Kind.PRELIMINARY or rnd.status != Round.Status.FINISHED:
-            raise ServiceError(f"{rnd} is not a finalized preliminary round.")
+            raise ServiceError(
+                _("%(round)s is not a finalized preliminary round.") % {"round": rnd.label()}
+            )
         later = list(Round.objects.filter(tournament=tournament, number__gt=rnd.number))
         if any(
             r.kind == Round.Kind.PRELIMINARY and r.status == Round.Status.FINISHED for r in later
         ):
-            raise ServiceError(f"Only the last finalized round can be reopened, not {rnd}.")
+            raise ServiceError(
+                _("Only the last finalized round can be reopened, not %(round)s.")
+                % {"round": rnd.label()}
+            )
         if HandEntry.objects.filter(match__round__in=later).exists():
             raise ServiceError(
-                f"{later[0]} already has hands recorded; {rnd} can no longer be reopened."
+                _(
+                    "%(later_round)s already has hands recorded; %(round)s can no longer "
+                    "be reopened."
+                )
+                % {"later_round": later[0].label(), "round": rnd.label()}
             )
         for other in later:
             Seating.objects.filter(round=other).delete()
@@ -538,8 +554,10 @@ def seat_next_round(
         plan = plan_next_round(tournament, close)
         if expect is not None and expect != fingerprint(plan):
             raise ServiceError(
-                "The room changed since the preview (a withdrawal, check-in or result): "
-                "look at the new preview and confirm again."
+                _(
+                    "The room changed since the preview (a withdrawal, check-in or result): "
+                    "look at the new preview and confirm again."
+                )
             )
         rnd = Round.objects.create(tournament=tournament, number=plan.number)
         write_seating(rnd, plan.seating.tables)
@@ -571,7 +589,10 @@ def revoke_link(
         not 1 <= table <= 2**31 - 1
         or not Match.objects.filter(round__tournament=tournament, table=table).exists()
     ):
-        raise ServiceError(f"There is no table {table} in {tournament.name}.")
+        raise ServiceError(
+            _("There is no table %(table)s in %(tournament)s.")
+            % {"table": table, "tournament": tournament.name}
+        )
     now = now_or(now)
     with transaction.atomic():
         # Serialises two reissues of one table (a double click) on the one-live-link rule.

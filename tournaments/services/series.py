@@ -19,9 +19,9 @@ from .clubs import site_club
 
 def _check(points_table: str, place_points: str, best_of: int | None) -> str:
     if points_table not in Series.Table.values:
-        raise ServiceError("Choose a points table: place, total or participation.")
+        raise ServiceError(_("Choose a points table: place, total or participation."))
     if best_of is not None and best_of < 1:
-        raise ServiceError("Best N of M needs N of at least 1 (or empty to count every event).")
+        raise ServiceError(_("Best N of M needs N of at least 1 (or empty to count every event)."))
     try:
         return ",".join(str(v) for v in parse_place_points(place_points))
     except ValueError as exc:
@@ -41,10 +41,10 @@ def create_series(
     """A new series of ``club`` (the site's one club when None)."""
     name = " ".join(name.split())
     if not name:
-        raise ServiceError("Give the series a name.")
+        raise ServiceError(_("Give the series a name."))
     place_points = _check(points_table, place_points, best_of)
     if participation_points < 0:
-        raise ServiceError("Participation points cannot be negative.")
+        raise ServiceError(_("Participation points cannot be negative."))
     try:
         with transaction.atomic():
             return Series.objects.create(
@@ -58,7 +58,7 @@ def create_series(
                 created_at=now_or(now),
             )
     except IntegrityError as exc:
-        raise ServiceError("Another series took this name meanwhile; try again.") from exc
+        raise ServiceError(_("Another series took this name meanwhile; try again.")) from exc
 
 
 def add_event(series: Series, tournament: Tournament, *, now: datetime | None = None) -> bool:

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import cast
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
@@ -33,15 +34,18 @@ def break_tie(
     """The director orders players who share a rank that decides the final (§4)."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the tie is broken this way.")
+        raise ServiceError(_("Say why the tie is broken this way."))
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         entry = final_entries(tournament)[division]
         tied = {row.player.pk for row in entry.tied}
         if not tied:
-            raise ServiceError(f"No shared rank decides division {division}'s finalists.")
+            raise ServiceError(
+                _("No shared rank decides division %(division)s's finalists.")
+                % {"division": division}
+            )
         if set(order) != tied or len(order) != len(tied):
-            raise ServiceError("Put every tied player in order, each once.")
+            raise ServiceError(_("Put every tied player in order, each once."))
         tb = TieBreak.objects.create(
             tournament=tournament,
             division=division,
@@ -67,21 +71,26 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if final_round(tournament) is not None:
-            raise ServiceError("The final is already seated.")
+            raise ServiceError(_("The final is already seated."))
         done, ready = final_readiness(tournament)
         if not ready:
             raise ServiceError(
-                f"Finish all {tournament.preliminary_rounds} preliminary rounds first "
-                f"({done} finished)."
+                _("Finish all %(preliminary_rounds)s preliminary rounds first (%(done)s finished).")
+                % {"preliminary_rounds": tournament.preliminary_rounds, "done": done}
             )
         entries = final_entries(tournament)
         for entry in entries.values():
             if entry.tied:
                 raise ServiceError(
-                    f"Division {entry.division}: "
-                    + ", ".join(row.player.name for row in entry.tied)
-                    + f" share rank {entry.tied[0].rank}, which decides who enters the final."
-                    " Break the tie first."
+                    _(
+                        "Division %(division)s: %(names)s share rank %(rank)s, which decides "
+                        "who enters the final. Break the tie first."
+                    )
+                    % {
+                        "division": entry.division,
+                        "names": ", ".join(row.player.name for row in entry.tied),
+                        "rank": entry.tied[0].rank,
+                    }
                 )
         try:
             seating = seed_final_rule(
@@ -125,7 +134,7 @@ def finish_tournament(
         tournament = lock_tournament(tournament)
         winner = champions(tournament)
         if winner is None:
-            raise ServiceError("The final has no champions yet.")
+            raise ServiceError(_("The final has no champions yet."))
         rnd = final_round(tournament)
         assert rnd is not None
         Round.objects.filter(pk=rnd.pk).update(status=Round.Status.FINISHED, finished_at=now)
@@ -160,7 +169,7 @@ def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> T
     with transaction.atomic():
         locked = lock_tournament(tournament)
         if not of_event(locked).hidden:
-            raise Conflict("The standings are not hidden now: nothing to reveal.")
+            raise Conflict(_("The standings are not hidden now: nothing to reveal."))
         locked.standings_revealed_at = now_or(now)
         locked.save(update_fields=["standings_revealed_at"])
         log(locked, by, "reveal", "Standings revealed to the players.", at=now)

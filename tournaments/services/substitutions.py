@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from ..domain.hands import Seat
 from ..domain.match import MatchState
@@ -37,13 +38,19 @@ def _locked_running(match: Match, signed: Signed) -> Match:
     match = lock_match(match)
     rnd = match.round
     if rnd.kind != Round.Kind.PRELIMINARY:
-        raise ServiceError("Substitutes come in during preliminary matches only.")
+        raise ServiceError(_("Substitutes come in during preliminary matches only."))
     if rnd.status != Round.Status.RUNNING:
-        raise ServiceError(f"{rnd} is not being played: reopen it to repair its seats.")
+        raise ServiceError(
+            _("%(round)s is not being played: reopen it to repair its seats.")
+            % {"round": rnd.label()}
+        )
     if signed.version is not None and signed.version != match.version:
         raise Conflict(
-            f"{match} changed since this page was shown (a hand, or another correction): "
-            "here is what is recorded now."
+            _(
+                "%(match)s changed since this page was shown (a hand, or another "
+                "correction): here is what is recorded now."
+            )
+            % {"match": match.label()}
         )
     return match
 
@@ -54,19 +61,28 @@ def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
     rnd = match.round
     player_in = Player.objects.get(pk=player_in.pk)
     if player_in.tournament_id != rnd.tournament_id:
-        raise ServiceError("That player is not in this tournament.")
+        raise ServiceError(_("That player is not in this tournament."))
     if player_in.withdrawn:
-        raise ServiceError(f"{player_in.name} has withdrawn.")
+        raise ServiceError(_("%(player)s has withdrawn.") % {"player": player_in.name})
     division = SEAT_DIVISION[Seat(position)]
     if not player_in.house and player_in.division != division:
         raise ServiceError(
-            f"Seat {position} is a division {division} seat; {player_in.name} plays in "
-            f"division {player_in.division} (a house player can take any seat)."
+            _(
+                "Seat %(position)s is a division %(division)s seat; %(player)s plays in "
+                "division %(own_division)s (a house player can take any seat)."
+            )
+            % {
+                "position": position,
+                "division": division,
+                "player": player_in.name,
+                "own_division": player_in.division,
+            }
         )
     elsewhere = Seating.objects.filter(round=rnd, player=player_in).first()
     if elsewhere is not None:
         raise ServiceError(
-            f"{player_in.name} is already seated at table {elsewhere.table} in {rnd}."
+            _("%(player)s is already seated at table %(table)s in %(round)s.")
+            % {"player": player_in.name, "table": elsewhere.table, "round": rnd.label()}
         )
     return player_in
 
@@ -123,23 +139,29 @@ def substitute(
     message for a finished match, a seated substitute or the wrong division."""
     now = now_or(signed.now)
     if position not in ("N", "E", "S", "W"):
-        raise ServiceError("Choose the seat N, E, S or W.")
+        raise ServiceError(_("Choose the seat N, E, S or W."))
     with transaction.atomic():
         match = _locked_running(match, signed)
         if match.is_over:
-            raise ServiceError(f"{match} is over: a substitute can no longer come in.")
+            raise ServiceError(
+                _("%(match)s is over: a substitute can no longer come in.")
+                % {"match": match.label()}
+            )
         if not 1 <= from_hand <= match.hands_played + 1:
             raise ServiceError(
-                f"The substitute comes in from a hand 1 to {match.hands_played + 1} "
-                f"({match.hands_played} recorded)."
+                _("The substitute comes in from a hand 1 to %(last_hand)s (%(recorded)s recorded).")
+                % {"last_hand": match.hands_played + 1, "recorded": match.hands_played}
             )
         seat = _locked_seat(match, position)
         player_in = _check_incoming(match, position, player_in)
         last = _latest(match, position)
         if last is not None and from_hand <= last.from_hand:
             raise ServiceError(
-                f"Seat {position} already changed hands from hand {last.from_hand}; "
-                "a later substitution starts after it, or correct that one."
+                _(
+                    "Seat %(position)s already changed hands from hand %(from_hand)s; a "
+                    "later substitution starts after it, or correct that one."
+                )
+                % {"position": position, "from_hand": last.from_hand}
             )
         out = seat.player
         try:
@@ -154,7 +176,7 @@ def substitute(
                 created_at=now,
             )
         except IntegrityError as exc:
-            raise ServiceError("That substitution is already recorded.") from exc
+            raise ServiceError(_("That substitution is already recorded.")) from exc
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["in_sat_out"])
         _log(match, signed, "substitute", f"{_named(player_in)} replaces {out.name}", sub, now)
@@ -173,13 +195,16 @@ def _latest(match: Match, position: str) -> Substitution | None:
 def _correctable(match: Match, sub: Substitution, signed: Signed) -> tuple[Match, Substitution]:
     """The match locked and ``sub`` read afresh; only the seat's latest change can be
     corrected (an earlier one is followed by another holder), always with a reason."""
-    given_reason(signed.reason, "Give a reason for the correction (what went wrong).")
+    given_reason(signed.reason, _("Give a reason for the correction (what went wrong)."))
     match = _locked_running(match, signed)
     latest = _latest(match, sub.position)
     if latest is None or latest.pk != sub.pk:
         raise ServiceError(
-            f"Only the latest change of seat {sub.position} can be corrected"
-            + (f" (from hand {latest.from_hand})." if latest is not None else ".")
+            _("Only the latest change of seat %(position)s can be corrected (from hand %(hand)s).")
+            % {"position": sub.position, "hand": latest.from_hand}
+            if latest is not None
+            else _("Only the latest change of seat %(position)s can be corrected.")
+            % {"position": sub.position}
         )
     return match, latest
 
@@ -193,11 +218,17 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
         match, sub = _correctable(sub.match, sub, signed)
         wrong = sub.player_in
         if player_in.pk == wrong.pk:
-            raise ServiceError(f"{wrong.name} already holds seat {sub.position}.")
+            raise ServiceError(
+                _("%(wrong)s already holds seat %(position)s.")
+                % {"wrong": wrong.name, "position": sub.position}
+            )
         if player_in.pk == sub.player_out_id:
             raise ServiceError(
-                f"{sub.player_out.name} is the player who left: undo the substitution "
-                "to give them the seat back."
+                _(
+                    "%(player_out)s is the player who left: undo the substitution to give "
+                    "them the seat back."
+                )
+                % {"player_out": sub.player_out.name}
             )
         seat = _locked_seat(match, sub.position)
         player_in = _check_incoming(match, sub.position, player_in)
@@ -218,16 +249,23 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         match, sub = _correctable(sub.match, sub, signed)
         if match.hands_played >= sub.from_hand:
             raise ServiceError(
-                f"Hand {sub.from_hand} was played with {sub.player_in.name} in seat "
-                f"{sub.position}: replace the substitute instead (the hands count for "
-                "whoever really sat there)."
+                _(
+                    "Hand %(from_hand)s was played with %(player)s in seat %(position)s: "
+                    "replace the substitute instead (the hands count for whoever really sat "
+                    "there)."
+                )
+                % {
+                    "from_hand": sub.from_hand,
+                    "player": sub.player_in.name,
+                    "position": sub.position,
+                }
             )
         back = sub.player_out
         elsewhere = Seating.objects.filter(round=match.round, player=back).first()
         if elsewhere is not None:
             raise ServiceError(
-                f"{back.name} is seated at table {elsewhere.table} now: replace the "
-                "substitute instead."
+                _("%(back)s is seated at table %(table)s now: replace the substitute instead.")
+                % {"back": back.name, "table": elsewhere.table}
             )
         seat = _locked_seat(match, sub.position)
         _leave_seat(match, sub)

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..models import Club, Tournament
@@ -49,7 +50,7 @@ def create_tournament(
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
     if not name:
-        raise ServiceError("Give the tournament a name.")
+        raise ServiceError(_("Give the tournament a name."))
     rules = rules or RuleSettings()
     try:
         rules.validated()
@@ -86,27 +87,41 @@ def update_tournament(
         played = tournament.rounds.filter(kind="preliminary").count()
         if played and _scoring_changed(old, rules):
             raise ServiceError(
-                "Scoring rules cannot change once play has started; only the round time "
-                "and the number of rounds can."
+                _(
+                    "Scoring rules cannot change once play has started; only the round time "
+                    "and the number of rounds can."
+                )
             )
         if rules.round_minutes != old.round_minutes:
             passed = limit_passed(tournament)
             if passed is not None:
                 raise ServiceError(
-                    f"Time has run out in {passed}: its minutes cannot change any more "
-                    "(they would un-call or move the call). Give a table an extension "
-                    "before its time runs out instead."
+                    _(
+                        "Time has run out in %(round)s: its minutes cannot change any more "
+                        "(they would un-call or move the call). Give a table an extension "
+                        "before its time runs out instead."
+                    )
+                    % {"round": passed.label()}
                 )
             moved = limit_moved_into_the_past(tournament, rules.round_minutes)
             if moved is not None:
                 rnd, run = moved
                 raise ServiceError(
-                    f"{rnd} has run {int(run.total_seconds() // 60)} minutes: a limit of "
-                    f"{rules.round_minutes} minutes would call its time in the past. To end it "
-                    "now, call time from the round's console instead."
+                    _(
+                        "%(round)s has run %(minutes_run)s minutes: a limit of "
+                        "%(round_minutes)s minutes would call its time in the past. To end "
+                        "it now, call time from the round's console instead."
+                    )
+                    % {
+                        "round": rnd.label(),
+                        "minutes_run": int(run.total_seconds() // 60),
+                        "round_minutes": rules.round_minutes,
+                    }
                 )
         if played > rules.preliminary_rounds:
-            raise ServiceError(f"{played} preliminary rounds are already seated.")
+            raise ServiceError(
+                _("%(played)s preliminary rounds are already seated.") % {"played": played}
+            )
         tournament.name = name.strip() or tournament.name
         values = rule_values(rules)
         for field, value in values.items():

@@ -27,12 +27,13 @@ from django.http import (
 )
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from snowman import language
 from snowman.throttle import client_ip
 
 from .. import forms_tablet as forms
@@ -209,16 +210,22 @@ def take_over(request: HttpRequest) -> HttpResponse:
 @ensure_csrf_cookie
 @table_session(page=True)
 def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
-    return render(
-        request,
-        "tablet/table.html",
-        {
-            "scope": scope,
-            "help_words": json.dumps(help_reads.tablet_words()),
-            "health_every": device_health.REPORT_EVERY // timedelta(seconds=1),
-            "kiosk": scope.tournament.kiosk,
-        },
-    )
+    """The table's screen in the table's language (the device's cookie, which the
+    scorekeeper sets with the switch in Display); ``?lang=`` reads it once in another
+    (the other team's confirmation screen) without changing the table's choice."""
+    once = language.supported(request.GET.get("lang"))
+    with translation.override(once or translation.get_language()):
+        return render(
+            request,
+            "tablet/table.html",
+            {
+                "scope": scope,
+                "help_words": json.dumps(help_reads.tablet_words()),
+                "health_every": device_health.REPORT_EVERY // timedelta(seconds=1),
+                "kiosk": scope.tournament.kiosk,
+                "read_once": once,
+            },
+        )
 
 
 @require_GET

@@ -17,13 +17,15 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # No file:line comments (they change with every edit elsewhere and make merges
         # conflict); no obsolete entries (a string gone from the source leaves the .po).
-        call_command(
-            "makemessages",
-            locale=["fr"],
-            domain="django",
-            no_location=True,
-            no_obsolete=True,
-            ignore_patterns=IGNORE,
-            verbosity=options["verbosity"],
-        )
+        # The tablet's JavaScript has its own catalogue (djangojs), served by /jsi18n/<lang>/.
+        for domain in ("django", "djangojs"):
+            call_command(
+                "makemessages",
+                locale=["fr"],
+                domain=domain,
+                no_location=True,
+                no_obsolete=True,
+                ignore_patterns=IGNORE,
+                verbosity=options["verbosity"],
+            )
         call_command("compile_translations", verbosity=options["verbosity"])

@@ -17,6 +17,7 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
+from django.utils.translation import gettext as _
 
 from ...errors import NotFound
 from ...ids import parse_ids
@@ -70,10 +71,10 @@ def open_link(token: str) -> TableScope:
     """The table a link's token opens; Forbidden for a revoked link."""
     link = TableLink.objects.filter(token=token).first() if token and len(token) <= 64 else None
     if link is None:
-        raise NotFound("Unknown table link.")
+        raise NotFound(_("Unknown table link."))
     if link.revoked_at is not None:
         raise Forbidden(
-            "This table link was revoked. Ask the director for the table's new QR code.",
+            _("This table link was revoked. Ask the director for the table's new QR code."),
             revoked=True,
         )
     return TableScope(link.tournament_id, link.table, link.pk, link.device)
@@ -116,7 +117,7 @@ def scope_of(value: str | None, *, check_link: bool = True) -> TableScope:
     if parts is not None and len(parts) == 3:
         parts.append(1)  # a session opened before table codes: the link's first device
     if parts is None or len(parts) != 4:
-        raise Forbidden("This tablet is not linked to a table. Scan the table's QR code.")
+        raise Forbidden(_("This tablet is not linked to a table. Scan the table's QR code."))
     scope = TableScope(*parts)
     if check_link:
         with connection.cursor() as cursor:

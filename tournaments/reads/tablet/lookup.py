@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db.models import Exists, OuterRef
+from django.utils.translation import gettext as _
 
 from ...errors import ServiceError
 from ...models import Match, Round, Substitution
@@ -61,7 +62,7 @@ def named_match(pk: int) -> int:
     Forbidden when no match can have it."""
     if not 1 <= pk < 2**63:
         # Beyond a bigint PostgreSQL would fail the query; no such match exists anyway.
-        raise Forbidden("That match is not this table's.")
+        raise Forbidden(_("That match is not this table's."))
     return pk
 
 
@@ -74,7 +75,7 @@ def match_for(scope: TableScope, match_id: int | None = None) -> Match:
     if match_id is None:
         match = table_rounds(scope).match
         if match is None:
-            raise ServiceError("There is no match at this table yet.")
+            raise ServiceError(_("There is no match at this table yet."))
         return match
     pk = named_match(match_id)
     match = Match.objects.select_related("round__tournament").filter(pk=pk).first()
@@ -83,5 +84,5 @@ def match_for(scope: TableScope, match_id: int | None = None) -> Match:
         or match.round.tournament_id != scope.tournament_id
         or match.table != scope.table
     ):
-        raise Forbidden("That match is not this table's.")
+        raise Forbidden(_("That match is not this table's."))
     return match

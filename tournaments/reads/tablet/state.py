@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
@@ -146,7 +148,9 @@ def table_state(
     except InvalidMatch as exc:
         # A history the rules cannot replay is the director's to repair; the tablet is
         # told so instead of failing.
-        raise ServiceError(f"This table's hands need the director: {exc}") from exc
+        raise ServiceError(
+            _("This table's hands need the director: %(exc)s") % {"exc": exc}
+        ) from exc
     return _match_json(base, scope, match, next_round, entries, clock, state, now)
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
+from django.utils.translation import gettext as _
+
 from ...domain.hands import Hand, Seat
 from ...models import Match, Seating
 from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
@@ -113,13 +115,14 @@ def confirm(
         )
     )
     if by not in seated:
-        raise ServiceError("A player seated at this table confirms the result.")
+        raise ServiceError(_("A player seated at this table confirms the result."))
     if match.scorekeeper and Seat(seated[by]).team is Seat(match.scorekeeper).team:
         raise ServiceError(
-            f"A player of the team that did not keep score confirms the result, not {by}."
+            _("A player of the team that did not keep score confirms the result, not %(by)s.")
+            % {"by": by}
         )
     if not agree and not note:
-        raise ServiceError("Say what is wrong, so the director can look at it.")
+        raise ServiceError(_("Say what is wrong, so the director can look at it."))
     return play.confirm_match(match, agree=agree, by=by, note=note, answers=answers, now=now)
 
 

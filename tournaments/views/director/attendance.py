@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ...ids import parse_id
@@ -17,6 +18,7 @@ from ...services.substitutions import (
     substitute,
     undo_substitution,
 )
+from ...templatetags.seats import seat_letter
 from .common import director_required, round_or_404, tournament_or_404, who
 from .tables import _table_page
 
@@ -52,7 +54,9 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
         messages.error(request, exc.message)
         return _table_page(request, rnd, table, status=exc.status)
     messages.success(
-        request, f"{player.name} takes seat {request.POST['position']} from hand {from_hand}."
+        request,
+        _("%(name)s takes seat %(seat)s from hand %(hand)s.")
+        % {"name": player.name, "seat": seat_letter(request.POST["position"]), "hand": from_hand},
     )
     return redirect("director:table", t.slug, rnd.number, table)
 
@@ -74,15 +78,22 @@ def table_substitution_correct(
     try:
         if action == "undo":
             undo_substitution(sub, _signed(request))
-            done = f"Substitution undone: {sub.player_out.name} holds seat {sub.position} again."
+            done = _("Substitution undone: %(name)s holds seat %(seat)s again.") % {
+                "name": sub.player_out.name,
+                "seat": seat_letter(sub.position),
+            }
         elif action == "replace":
             player = queries.find_player(t, parse_id(request.POST.get("player")))
             if player is None:
-                raise ServiceError("Choose who sat there instead from the list.")
+                raise ServiceError(_("Choose who sat there instead from the list."))
             replace_substitute(sub, player, _signed(request))
-            done = f"{player.name} holds seat {sub.position} from hand {sub.from_hand}."
+            done = _("%(name)s holds seat %(seat)s from hand %(hand)s.") % {
+                "name": player.name,
+                "seat": seat_letter(sub.position),
+                "hand": sub.from_hand,
+            }
         else:
-            raise ServiceError("Choose to replace the substitute or to undo the substitution.")
+            raise ServiceError(_("Choose to replace the substitute or to undo the substitution."))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return _table_page(request, rnd, table, status=exc.status)

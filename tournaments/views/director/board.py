@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
 from ...forms import (
@@ -23,6 +25,7 @@ from ...reads.console import (
     clock_view,
     live_board,
 )
+from ...reads.public import round_label
 from ...services import ServiceError
 from ...services import rounds as round_service
 from ...services import standings as standing_service
@@ -38,9 +41,9 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from ...models import Round
 
 BOARD_SORTS = {
-    "table": "Table",
-    "attention": "Needs attention first",
-    "idle": "Longest without an entry",
+    "table": gettext_lazy("Table"),
+    "attention": gettext_lazy("Needs attention first"),
+    "idle": gettext_lazy("Longest without an entry"),
 }
 
 
@@ -109,10 +112,10 @@ def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Roun
 
 # Each takes the round and ``by``; calling time also takes ``including_extended``.
 CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
-    "start": (round_service.start_round, "{} started."),
-    "pause": (round_service.pause_round, "{} paused."),
-    "resume": (round_service.resume_round, "{} resumed."),
-    "call": (_call_time, "Time called in {}."),
+    "start": (round_service.start_round, gettext_noop("%(round)s started.")),
+    "pause": (round_service.pause_round, gettext_noop("%(round)s paused.")),
+    "resume": (round_service.resume_round, gettext_noop("%(round)s resumed.")),
+    "call": (_call_time, gettext_noop("Time called in %(round)s.")),
 }
 
 
@@ -127,7 +130,7 @@ def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, exc.message)
         queries.reload(rnd)
         return _console(request, rnd, status=exc.status)
-    messages.success(request, "The standings are shown to the players again.")
+    messages.success(request, _("The standings are shown to the players again."))
     return redirect("director:round", slug, number)
 
 
@@ -149,5 +152,5 @@ def clock_action(request: HttpRequest, slug: str, number: int, action: str) -> H
         messages.error(request, exc.message)
         queries.reload(rnd)
         return _console(request, rnd, status=422)
-    messages.success(request, done.format(rnd))
+    messages.success(request, _(done) % {"round": round_label(rnd)})
     return redirect("director:round", slug, number)

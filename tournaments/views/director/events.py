@@ -80,7 +80,7 @@ def create(request: HttpRequest) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Created {t.name}.")
+                messages.success(request, _("Created %(name)s.") % {"name": t.name})
                 return redirect("director:players", t.slug)
         return render(
             request,
@@ -114,7 +114,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, "Settings saved.")
+                messages.success(request, _("Settings saved."))
                 return redirect("director:tournament", t.slug)
         return render(request, "director/settings.html", context, status=422)
     return render(request, "director/settings.html", context)

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
@@ -84,7 +85,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error("name", exc.message)
             else:
-                messages.success(request, f"Registered {player}.")
+                messages.success(request, _("Registered %(player)s.") % {"player": player})
                 return redirect("director:players", t.slug)
         return _players_page(request, t, form, status=422)
     return _players_page(request, t, PlayerForm())
@@ -110,7 +111,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Saved {player}.")
+                messages.success(request, _("Saved %(player)s.") % {"player": player})
                 return redirect("director:players", t.slug)
         status = 422
     else:
@@ -153,7 +154,10 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     )
     if done is None:
         return _back(request, "director:players", t.slug)
-    messages.success(request, f"{'Withdrew' if value else 'Reinstated'} {player.name}.")
+    messages.success(
+        request,
+        (_("Withdrew %(name)s.") if value else _("Reinstated %(name)s.")) % {"name": player.name},
+    )
     for note in done.notes:
         messages.warning(request, note)
     if value:
@@ -162,8 +166,11 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         if seat is not None:
             messages.warning(
                 request,
-                f"{player.name} was playing at table {seat.table}: name a substitute "
-                "for the seat, or end the match with an override.",
+                _(
+                    "%(name)s was playing at table %(table)s: name a substitute "
+                    "for the seat, or end the match with an override."
+                )
+                % {"name": player.name, "table": seat.table},
             )
             return redirect("director:table", t.slug, seat.round.number, seat.table)
     return _back(request, "director:players", t.slug)
@@ -175,7 +182,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     form = HouseForm(request.POST, prefix="house")
     if not form.is_valid():
-        messages.error(request, "Give the house player a name and a division.")
+        messages.error(request, _("Give the house player a name and a division."))
     else:
         d = form.cleaned_data
         player = _attempt(
@@ -183,7 +190,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
             lambda: player_service.add_house_player(t, d["name"], d["division"], by=who(request)),
         )
         if player is not None:
-            messages.success(request, f"Added house player {player.name}.")
+            messages.success(request, _("Added house player %(name)s.") % {"name": player.name})
             return redirect("director:players", t.slug)
     return _players_page(request, t, PlayerForm(), status=422)
 
@@ -213,7 +220,11 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
                 "remedy": not drawn and bool(remedies(t)),
             },
         )
-    messages.success(request, f"{player.name} {'checked in' if value else 'not checked in'}.")
+    messages.success(
+        request,
+        (_("%(name)s checked in.") if value else _("%(name)s not checked in."))
+        % {"name": player.name},
+    )
     return _back(request, "director:players", t.slug)
 
 
@@ -245,7 +256,9 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
     if request.POST.get("confirm") == "1":
         report = player_service.import_players(t, text, by=who(request), checked_in=checked)
         if report.ok and not report.errors:
-            messages.success(request, f"Imported {len(report.rows)} players.")
+            messages.success(
+                request, _("Imported %(count)s players.") % {"count": len(report.rows)}
+            )
             return redirect("director:players", t.slug)
     else:
         report = player_reads.parse_players_csv(t, text)

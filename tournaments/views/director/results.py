@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -153,7 +154,7 @@ def _final_page(
             "hand_form": hand_form or HandForm(),
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
-                (p, url_with_query("sheets:final", t.slug, query=f"paper={p}"))
+                (paper_name(p), url_with_query("sheets:final", t.slug, query=f"paper={p}"))
                 for p in ("letter", "a4")
             ],
         },
@@ -188,7 +189,9 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
             t, division, order, reason=request.POST.get("reason", ""), by=who(request)
         )
 
-    return _final_step(request, t, act, f"Division {division}: tie broken.")
+    return _final_step(
+        request, t, act, _("Division %(division)s: tie broken.") % {"division": division}
+    )
 
 
 @director_required
@@ -196,7 +199,10 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
 def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     return _final_step(
-        request, t, lambda: standing_service.seed_final(t, by=who(request)), "The final is seeded."
+        request,
+        t,
+        lambda: standing_service.seed_final(t, by=who(request)),
+        _("The final is seeded."),
     )
 
 
@@ -254,9 +260,13 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
         if not result.duplicate:
             messages.success(
                 request,
-                f"Game {game.game}, hand {result.entry.number}: "
-                f"{result.state.score[queries.Side.NS]}–"
-                f"{result.state.score[queries.Side.EW]}.",
+                _("Game %(game)s, hand %(hand)s: %(ns)s–%(ew)s.")
+                % {
+                    "game": game.game,
+                    "hand": result.entry.number,
+                    "ns": result.state.score[queries.Side.NS],
+                    "ew": result.state.score[queries.Side.EW],
+                },
             )
         return redirect("director:final", slug)
 
@@ -271,7 +281,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
     def act() -> None:
         standing_service.finish_event(t, by=who(request))
 
-    return _final_step(request, t, act, "The tournament is finished.")
+    return _final_step(request, t, act, _("The tournament is finished."))
 
 
 # --- the activity log -------------------------------------------------------------------

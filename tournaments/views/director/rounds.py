@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
@@ -26,6 +27,7 @@ from ...reads.console import (
     seating_tables,
 )
 from ...reads.players import division_counts
+from ...reads.public import round_label
 from ...reads.rounds import fingerprint
 from ...services import ServiceError
 from ...services import rounds as round_service
@@ -62,7 +64,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
             # Uneven counts: the remedies page proposes what the director may choose.
             return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
-    messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
+    messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
     return redirect("director:seating", t.slug, rnd.number)
 
 
@@ -164,7 +166,11 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Swapped {first.name} and {second.name}.")
+                messages.success(
+                    request,
+                    _("Swapped %(first)s and %(second)s.")
+                    % {"first": first.name, "second": second.name},
+                )
                 return redirect("director:seating", rnd.tournament.slug, rnd.number)
     return _seating_page(request, rnd, form, status=422)
 
@@ -197,7 +203,7 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, exc.message)
         queries.reload(rnd)
         return _console(request, rnd, status=422)
-    messages.success(request, f"{rnd} finalized.")
+    messages.success(request, _("%(round)s finalized.") % {"round": round_label(rnd)})
     if done.last:
         return redirect("director:standings", slug)
     return _seated(request, t, done.seated, done.refusal)
@@ -222,7 +228,7 @@ def _seated(
         return redirect("director:tournament", t.slug)
     if nxt is None:
         return redirect("director:seat_next", t.slug)
-    messages.success(request, f"{nxt} seated by rotation.")
+    messages.success(request, _("%(round)s seated by rotation.") % {"round": round_label(nxt)})
     return redirect("director:seating", t.slug, nxt.number)
 
 
@@ -249,7 +255,10 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
-            messages.success(request, f"{rnd} reopened; its results can be repaired.")
+            messages.success(
+                request,
+                _("%(round)s reopened; its results can be repaired.") % {"round": round_label(rnd)},
+            )
             return redirect("director:round", slug, number)
     queries.reload(rnd)
     return _console(request, rnd, status=422, reopen_form=form)
@@ -273,7 +282,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
             status = 422
         else:
-            messages.success(request, f"{nxt} seated.")
+            messages.success(request, _("%(round)s seated.") % {"round": round_label(nxt)})
             return redirect("director:seating", t.slug, nxt.number)
     try:
         plan = round_reads.plan_next_round(t, close)
@@ -381,7 +390,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
             status = 422
         else:
-            messages.success(request, f"Round 1 drawn (seed {rnd.seed}).")
+            messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
             return redirect("director:seating", t.slug, rnd.number)
     counts = division_counts(t)
     proposal = round_reads.sit_out_proposal(t, seed)

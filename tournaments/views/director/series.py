@@ -12,6 +12,7 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from ... import csvcells
@@ -115,7 +116,10 @@ def series_add(request: HttpRequest, slug: str) -> HttpResponse:
         return _detail(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
     if series_service.add_event(series, t):
-        messages.success(request, f"{t.name} is now part of {series.name}.")
+        messages.success(
+            request,
+            _("%(event)s is now part of %(series)s.") % {"event": t.name, "series": series.name},
+        )
     return redirect("league:series", series.slug)
 
 
@@ -127,7 +131,10 @@ def series_remove(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     if t is None:
         raise Http404("No such tournament in this series' club.")
     series_service.remove_event(series, t)
-    messages.success(request, f"{t.name} no longer counts for {series.name}.")
+    messages.success(
+        request,
+        _("%(event)s no longer counts for %(series)s.") % {"event": t.name, "series": series.name},
+    )
     return redirect("league:series", series.slug)
 
 
@@ -150,19 +157,31 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
         )
     if outcome.created:
         note = (
-            f" {outcome.proposals} close name match{'es' if outcome.proposals != 1 else ''} "
-            "to review on the People page."
+            " "
+            + ngettext(
+                "%(count)s close name match to review on the People page.",
+                "%(count)s close name matches to review on the People page.",
+                outcome.proposals,
+            )
+            % {"count": outcome.proposals}
             if outcome.proposals
             else ""
         )
         messages.success(
             request,
-            f"Imported {outcome.tournament.name}: {outcome.players} players, "
-            f"{outcome.matches} matches.{note}",
+            _("Imported %(event)s: %(players)s players, %(matches)s matches.")
+            % {
+                "event": outcome.tournament.name,
+                "players": outcome.players,
+                "matches": outcome.matches,
+            }
+            + note,
         )
     else:
         messages.info(
-            request, f"{upload.name} was imported before ({outcome.tournament.name}); no change."
+            request,
+            _("%(file)s was imported before (%(event)s); no change.")
+            % {"file": upload.name, "event": outcome.tournament.name},
         )
     return redirect("league:series", series.slug)
 
@@ -227,13 +246,13 @@ def _people_page(request: HttpRequest, status: int = 200) -> HttpResponse:
 
 
 class MergeForm(forms.Form):
-    other = IdField(label="Person number to merge into this one")
-    reason = forms.CharField(max_length=500)
+    other = IdField(label=gettext_lazy("Person number to merge into this one"))
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
 
 class SplitForm(forms.Form):
-    name = forms.CharField(max_length=80, label="Name of the new person")
-    reason = forms.CharField(max_length=500)
+    name = forms.CharField(max_length=80, label=gettext_lazy("Name of the new person"))
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Reason"))
 
 
 def _person(
@@ -258,7 +277,11 @@ def _person(
 def person(request: HttpRequest, pk: int) -> HttpResponse:
     found = _person_or_404(request, pk)
     if found.merged_into_id:
-        messages.info(request, f"{found.name} (#{found.pk}) was merged into this person.")
+        messages.info(
+            request,
+            _("%(name)s (#%(id)s) was merged into this person.")
+            % {"name": found.name, "id": found.pk},
+        )
         return redirect("league:person", found.merged_into_id)
     return _person(request, found)
 
@@ -276,7 +299,9 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
             form.add_error("other", "There is no person with this number.")
             return None
         people_service.merge_people(keep, gone, by=who(request), reason=form.cleaned_data["reason"])
-        messages.success(request, f"Merged {gone.name} into {keep.name}.")
+        messages.success(
+            request, _("Merged %(gone)s into %(keep)s.") % {"gone": gone.name, "keep": keep.name}
+        )
         return redirect("league:person", keep.pk)
 
     return form_view(form, act, lambda: _person(request, keep, status=422, merge_form=form))
@@ -300,7 +325,9 @@ def person_split(request: HttpRequest, pk: int) -> HttpResponse:
             by=who(request),
             reason=form.cleaned_data["reason"],
         )
-        messages.success(request, f"Split off {new.name} (#{new.pk}).")
+        messages.success(
+            request, _("Split off %(name)s (#%(id)s).") % {"name": new.name, "id": new.pk}
+        )
         return redirect("league:person", found.pk)
 
     return form_view(form, act, lambda: _person(request, found, status=422, split_form=form))
@@ -316,7 +343,7 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     if decision not in ("accept", "reject"):
         # A POST without a decision (a stale form, a script) decides nothing.
         messages.error(
-            request, "Choose “Same person: merge” or “Different people”: nothing was decided."
+            request, _("Choose “Same person: merge” or “Different people”: nothing was decided.")
         )
         return _people_page(request, status=422)
     accept = decision == "accept"
@@ -325,8 +352,11 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
-        verb = "Merged" if accept else "Kept apart"
-        messages.success(request, f"{verb}: {proposal.person.name} and {proposal.candidate.name}.")
+        names = {"first": proposal.person.name, "second": proposal.candidate.name}
+        if accept:
+            messages.success(request, _("Merged: %(first)s and %(second)s.") % names)
+        else:
+            messages.success(request, _("Kept apart: %(first)s and %(second)s.") % names)
     back = request.POST.get("next", "")
     if back.startswith("/director/"):
         return redirect(back)
@@ -337,7 +367,7 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def ratings_recompute(request: HttpRequest) -> HttpResponse:
     count = people_service.recompute_ratings()
-    messages.success(request, f"Ratings recomputed from {count} matches.")
+    messages.success(request, _("Ratings recomputed from %(count)s matches.") % {"count": count})
     return redirect("league:people")
 
 
@@ -361,7 +391,11 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, exc.message)
             status = 422
         else:
-            messages.success(request, f"Moved {moved} player{'s' if moved != 1 else ''}.")
+            messages.success(
+                request,
+                ngettext("Moved %(count)s player.", "Moved %(count)s players.", moved)
+                % {"count": moved},
+            )
             return redirect(f"{request.path}?share={share}")
     rows = people_reads.division_suggestions(t, share / 100)
     changes = sum(1 for r in rows if r.suggested and r.suggested != r.player.division)

@@ -12,6 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from snowman.hall import absolute_url, qr_code
@@ -176,7 +177,7 @@ def _table_action(
 
     def done() -> HttpResponse:
         said, *warnings = act(match)
-        messages.success(request, f"Table {table}: {said}")
+        messages.success(request, _("Table %(table)s: %(done)s") % {"table": table, "done": said})
         for warning in warnings:
             messages.warning(request, warning)
         return redirect(_table_url(rnd, table, match))
@@ -196,7 +197,7 @@ def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         round_service.extend_table(
             match, minutes, by=who(request), reason=form.cleaned_data["reason"]
         )
-        return [f"extension set to {minutes} min."]
+        return [_("extension set to %(minutes)s min.") % {"minutes": minutes}]
 
     return _table_action(request, slug, number, table, form, "extension_form", act)
 
@@ -219,7 +220,7 @@ def hand_correct(request: HttpRequest, slug: str, number: int, table: int, pk: i
             client_key=form.cleaned_data["client_key"],
             confirm=form.cleaned_data["confirm"],
         )
-        messages.success(request, f"Hand {entry.number} corrected.")
+        messages.success(request, _("Hand %(number)s corrected.") % {"number": entry.number})
         for warning in result.warnings:
             messages.warning(request, warning)
         return redirect(_table_url(rnd, table, entry.match))
@@ -238,7 +239,7 @@ def table_override(request: HttpRequest, slug: str, number: int, table: int) -> 
         warnings = play_service.override_winner(
             match, form.team, by=who(request), reason=form.cleaned_data["reason"]
         )
-        return [f"winner set to {form.team.value}.", *warnings]
+        return [_("winner set to %(team)s.") % {"team": form.team.value}, *warnings]
 
     return _table_action(request, slug, number, table, form, "override_form", act)
 
@@ -251,7 +252,7 @@ def table_close(request: HttpRequest, slug: str, number: int, table: int) -> Htt
 
     def act(match: Match) -> list[str]:
         play_service.close_match(match, by=who(request), note=form.cleaned_data["reason"])
-        return ["result accepted."]
+        return [_("result accepted.")]
 
     return _table_action(request, slug, number, table, form, "close_form", act)
 
@@ -265,7 +266,9 @@ def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> Ht
         raise Http404(f"There is no table {table} in {rnd}.")
     round_service.revoke_link(rnd.tournament, table, by=who(request))
     messages.success(
-        request, f"Table {table}: the old tablet link is revoked; a new one is shown below."
+        request,
+        _("Table %(table)s: the old tablet link is revoked; a new one is shown below.")
+        % {"table": table},
     )
     return redirect("director:table", slug, number, table)
 
@@ -284,7 +287,7 @@ def table_first_dealer(request: HttpRequest, slug: str, number: int, table: int)
             director=True,
             reason=form.cleaned_data["reason"],
         )
-        return ["first dealer set."]
+        return [_("first dealer set.")]
 
     return _table_action(request, slug, number, table, form, "first_dealer_form", act)
 
@@ -303,7 +306,7 @@ def table_answer(request: HttpRequest, slug: str, number: int, table: int) -> Ht
             director=True,
             reason=form.cleaned_data["reason"],
         )
-        return ["the answer is recorded."]
+        return [_("the answer is recorded.")]
 
     return _table_action(request, slug, number, table, form, "answer_form", act)
 
@@ -323,7 +326,7 @@ def table_insert(request: HttpRequest, slug: str, number: int, table: int) -> Ht
             reason=form.cleaned_data["reason"],
             client_key=form.cleaned_data["client_key"],
         )
-        return [f"hand {result.entry.number} inserted.", *result.warnings]
+        return [_("hand %(number)s inserted.") % {"number": result.entry.number}, *result.warnings]
 
     return _table_action(request, slug, number, table, form, "insert_form", act)
 
@@ -347,7 +350,11 @@ def hand_late_sync(
             by=who(request),
             reason=form.cleaned_data["reason"],
         )
-        messages.success(request, f"Table {table}: late-synced hand {entry.number} reviewed.")
+        messages.success(
+            request,
+            _("Table %(table)s: late-synced hand %(number)s reviewed.")
+            % {"table": table, "number": entry.number},
+        )
         return redirect(_table_url(rnd, table, entry.match))
 
     return form_view(

@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0018_rehearsal'),
+        ('tournaments', '0017_rehearsal'),
     ]
 
     operations = [
