@@ -170,20 +170,15 @@ def main(argv: list[str] | None = None) -> int:
             floor = at_once("floor (trivial view)", ping_all(ping, per_tablet))
             for p in ping:
                 p.close()
-            print(f"{floor.line()}  {load()}")
-            runs = [
-                burst(f"1 event x {tablets} tables", front, [single], args.phones, args.period),
-                burst(
-                    f"{args.clubs} clubs x {args.tables} tables",
-                    front,
-                    events,
-                    args.phones,
-                    args.period,
-                ),
-            ]
-            for run in runs:
-                for line in run.lines():
-                    print(line)
+            print(f"{floor.line()}  {load()}", flush=True)
+            runs = []
+            for name, which in (
+                (f"1 event x {tablets} tables", [single]),
+                (f"{args.clubs} clubs x {args.tables} tables", events),
+            ):
+                runs.append(burst(name, front, which, args.phones, args.period))
+                for line in runs[-1].lines():
+                    print(line, flush=True)
     finally:
         shutil.rmtree(static, ignore_errors=True)
     one_event, clubs = runs
