@@ -124,8 +124,18 @@ class Phones:
     """``count`` phones, each polling its card every ``period`` s (``fast`` s once its card
     shows the round over), served by a pool of threads from one schedule."""
 
-    def __init__(self, port: int, slug: str, players: list[int], period: float, fast: float):
+    def __init__(
+        self,
+        port: int,
+        slug: str,
+        players: list[int],
+        period: float,
+        fast: float,
+        slugs: dict[int, str] | None = None,
+    ):
+        """``slugs``: each player's event, when the phones follow several (bench/clubs.py)."""
         self.port, self.slug, self.period, self.fast = port, slug, period, fast
+        self.slugs = slugs or {}
         self.players = players
         self.etags: dict[int, str] = {}
         self.round: dict[int, int] = {}
@@ -189,7 +199,7 @@ class Phones:
     def _poll(self, client: Client, player: int) -> None:
         headers = {"If-None-Match": self.etags[player]} if player in self.etags else {}
         status, seconds, body, got = client.request(
-            "GET", f"/e/{self.slug}/me/{player}/card/", headers=headers
+            "GET", f"/e/{self.slugs.get(player, self.slug)}/me/{player}/card/", headers=headers
         )
         self.log.add(status, seconds)
         if status == 200:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from django.db import connections
 
 from tournaments.domain.rules import RuleSettings
-from tournaments.models import HandEntry, Match, Round, TableLink, Tournament
+from tournaments.models import Club, HandEntry, Match, Round, TableLink, Tournament
 from tournaments.services import rounds
 from tournaments.services.players import import_players
 from tournaments.services.tournaments import create_tournament
@@ -37,10 +37,11 @@ BY = "bench"
 RULES = RuleSettings(round_minutes=240)
 
 
-def prepare_event(tables: int, name: str = "Burst") -> Tournament:
-    """A tournament with round 1 drawn and running, every table with a live link."""
+def prepare_event(tables: int, name: str = "Burst", club: Club | None = None) -> Tournament:
+    """A tournament (of ``club``; the site's club when None) with round 1 drawn and
+    running, every table with a live link."""
     t = create_tournament(
-        f"{name} {tables} tables {time.time_ns()}", by=BY, rules=RULES, lot_seed=tables
+        f"{name} {tables} tables {time.time_ns()}", by=BY, rules=RULES, lot_seed=tables, club=club
     )
     rows = [f"Player {d}{i:04d},{d}" for d in "AB" for i in range(1, 2 * tables + 1)]
     report = import_players(t, "name,division\n" + "\n".join(rows), by=BY, checked_in=True)

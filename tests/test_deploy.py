@@ -11,14 +11,13 @@ PostgreSQL only.
 from __future__ import annotations
 
 import shutil
-import subprocess
-import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
 from bench import scenario
+from bench.proxy import Proxy
 from bench.server import Server, database_url, free_port, production_env
 from tournaments.models import HandEntry
 
@@ -30,55 +29,6 @@ def static_root(tmp_path_factory):
     from bench.server import collected_static
 
     return collected_static(tmp_path_factory.mktemp("static"))
-
-
-HAPROXY = """
-global
-    maxconn 4096
-defaults
-    mode http
-    timeout connect 5s
-    timeout client 120s
-    timeout server 120s
-    option forwardfor
-frontend hall
-    bind 127.0.0.1:{port}
-    default_backend snowman
-backend snowman
-    balance roundrobin
-    option httpchk
-    http-check send meth GET uri /accounts/login/ ver HTTP/1.1 hdr Host snowman
-    server one 127.0.0.1:{one} check
-    server two 127.0.0.1:{two} check
-"""
-
-
-class Proxy:
-    def __init__(self, directory: Path, port: int, one: int, two: int) -> None:
-        self.config = directory / "haproxy.cfg"
-        self.config.write_text(HAPROXY.format(port=port, one=one, two=two))
-        self.port = port
-        self.process: subprocess.Popen | None = None
-
-    def __enter__(self) -> Proxy:
-        binary = shutil.which("haproxy") or "/usr/sbin/haproxy"
-        # -db: stay in the foreground, so stopping the process stops the proxy.
-        self.process = subprocess.Popen([binary, "-db", "-f", str(self.config)])
-        deadline = time.monotonic() + 20
-        import socket
-
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("haproxy did not start")
-
-    def __exit__(self, *exc: object) -> None:
-        if self.process:
-            self.process.terminate()
-            self.process.wait(timeout=20)
 
 
 @pytest.mark.slow  # two app servers and haproxy, each a process of its own
