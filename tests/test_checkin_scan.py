@@ -152,3 +152,21 @@ def test_a_desk_checks_in_well_over_a_pass_every_six_seconds(desk_client, event)
     # A bridge director's peak is one entry every 6 s (10 a minute).
     assert per_minute > 100
     assert Player.objects.filter(checked_in=True).count() == 30
+
+
+def test_a_pass_of_the_club_sites_event_scans_at_the_halls_event_of_another_slug(
+    desk_client, event
+):
+    """The hall imported the club site's list into its own event (servers of their own:
+    here the hall's event holds the pass, the link names the club's slug)."""
+    hall = create_tournament("Spring Open night", by="test", lot_seed=4)
+    service.save_settings(hall, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
+    token = accepted(hall, "Ann Lee").rstrip("/").rsplit("/", 1)[1]
+    scanned = f"https://club.example/e/{event.slug}/r/{token}/"
+    assert hall.slug != event.slug
+    page = scan(desk_client, hall, scanned)
+    assert page.status_code == 200 and "Ann Lee" in page.content.decode()
+    assert check_in(desk_client, hall, scanned, **JSON).status_code == 200
+    assert Player.objects.get(tournament=hall, name="Ann Lee").checked_in
+    # At the club's event (which does not hold the token) it is another event's pass.
+    assert "another event (Spring Open night)" in scan(desk_client, event, scanned).content.decode()

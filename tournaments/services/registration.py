@@ -699,14 +699,15 @@ class Scan:
 
 
 def read_pass(tournament: Tournament, scanned: str) -> Scan:
-    """The pass's player in this event, or the reason it is refused (read only)."""
+    """The pass's player in this event, or the reason it is refused (read only).
+
+    The token decides, not the address around it: the pass's link names the club site's
+    event, and the hall's event that imported the list has a slug of its own (the club
+    site keeps the registration event under the club's slug, so the results the hall
+    publishes must arrive under another)."""
     scanned = scanned.strip()[:2000]
     url = PASS_IN_URL.search(scanned)
     token = url.group(2) if url else scanned
-    if url and url.group(1) != tournament.slug:
-        # A pass of an event this server may not even know (another club's).
-        other = Tournament.objects.filter(slug=url.group(1)).values_list("name", flat=True).first()
-        return Scan(f"This pass is for another event ({other or url.group(1)}).")
     if not TOKEN_RE.fullmatch(token):
         return Scan("This is not a pass of Snowman: scan the QR code on the player's link.")
     found = (
@@ -714,6 +715,10 @@ def read_pass(tournament: Tournament, scanned: str) -> Scan:
         .filter(token=token)
         .first()
     )
+    if found is None and url and url.group(1) != tournament.slug:
+        # A pass of an event this server may not even know (another club's).
+        other = Tournament.objects.filter(slug=url.group(1)).values_list("name", flat=True).first()
+        return Scan(f"This pass is for another event ({other or url.group(1)}).")
     if found is None:
         return Scan("Unknown pass: not on this event's registration list.")
     reg = found.registration
