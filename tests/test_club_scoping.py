@@ -14,6 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from tests.test_roles import DESK_PAGES
+from tests.urlwalk import patterns_by_namespace
 from tournaments.models import (
     Club,
     HandEntry,
@@ -64,20 +65,7 @@ def need_of(name: str) -> str:
 
 
 def staff_patterns() -> list[tuple[str, list[str]]]:
-    found: list[tuple[str, list[str]]] = []
-    unknown: list[str] = []
-
-    def visit(patterns: list[object], namespace: str | None) -> None:
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                visit(p.url_patterns, p.namespace or namespace)
-            elif isinstance(p, URLPattern):
-                if namespace in WALKED:
-                    found.append((f"{namespace}:{p.name}", list(p.pattern.converters)))
-                elif namespace not in NOT_WALKED:
-                    unknown.append(f"{namespace}:{p.name}")
-
-    visit(get_resolver().url_patterns, None)
+    found, unknown = patterns_by_namespace(WALKED, NOT_WALKED)
     assert not unknown, f"URL modules neither walked nor named as tested elsewhere: {unknown}"
     return found
 

@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
+from tests.urlwalk import patterns_by_namespace
 from tournaments.models import (
     Match,
     Player,
@@ -193,20 +194,7 @@ VARIANTS = {
 
 def public_patterns() -> list[tuple[str, list[str]]]:
     """(namespace:name, its kwargs) of every URL pattern in the public URL modules."""
-    found: list[tuple[str, list[str]]] = []
-    unknown: list[str] = []
-
-    def visit(patterns: list[object], namespace: str | None) -> None:
-        for p in patterns:
-            if isinstance(p, URLResolver):
-                visit(p.url_patterns, p.namespace or namespace)
-            elif isinstance(p, URLPattern):
-                if namespace in PUBLIC_NAMESPACES:
-                    found.append((f"{namespace}:{p.name}", list(p.pattern.converters)))
-                elif namespace not in NOT_PUBLIC:
-                    unknown.append(f"{namespace}:{p.name}")
-
-    visit(get_resolver().url_patterns, None)
+    found, unknown = patterns_by_namespace(PUBLIC_NAMESPACES, NOT_PUBLIC)
     assert not unknown, f"URL modules neither walked nor named as not public: {unknown}"
     return found
 
