@@ -10,6 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Activity, Player, Tournament
+from tournaments.reads import registration as reads
 from tournaments.services import registration as service
 from tournaments.services.tournaments import create_tournament
 
@@ -104,7 +105,7 @@ def test_another_events_pass_is_refused_with_the_reason(desk_client, event):
 
 def test_a_revoked_pass_is_refused_and_the_new_one_works(desk_client, event):
     scanned = accepted(event, "Ann Lee")
-    reg = service.pass_of(scanned.rstrip("/").rsplit("/", 1)[1]).registration
+    reg = reads.pass_of(scanned.rstrip("/").rsplit("/", 1)[1]).registration
     new = service.revoke(event, reg.pk, by="d")
     assert "revoked" in scan(desk_client, event, scanned, **JSON).json()["refusal"]
     assert check_in(desk_client, event, scanned, **JSON).status_code == 422

@@ -7,13 +7,13 @@ import json
 import pytest
 
 from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seating
+from tournaments.names import name_key
 from tournaments.reads.export import export_results
 from tournaments.reads.people import person_page
 from tournaments.services import ServiceError
 from tournaments.services.people import (
     decide_proposal,
     merge_people,
-    name_key,
     recompute_ratings,
     split_person,
 )

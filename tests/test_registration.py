@@ -21,6 +21,7 @@ from tournaments.models import (
     RegistrationPass,
     Tournament,
 )
+from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, transfer
 from tournaments.services import registration as service
 from tournaments.services.tournaments import create_tournament
@@ -173,8 +174,8 @@ def test_registration_is_throttled_per_event(client, event, settings):
 def test_over_the_cap_applications_go_to_the_waitlist_in_order(event):
     regs = [apply(event, f"Player {n}").registration for n in range(1, 7)]
     assert [r.status for r in regs] == ["pending"] * 4 + ["waitlist"] * 2
-    assert service.standing(regs[5]).waitlist == 2
-    assert service.standing(regs[2]).place == 3
+    assert reads.standing(regs[5]).waitlist == 2
+    assert reads.standing(regs[2]).place == 3
 
 
 def test_a_division_cap_waitlists_that_division_only(event):
@@ -339,7 +340,7 @@ def test_the_rating_of_a_known_person_suggests_the_division(director_client, eve
         )
         apply(event, name)
     regs = list(Registration.objects.all())
-    suggested = service.suggested_divisions(event, regs)
+    suggested = reads.suggested_divisions(event, regs)
     assert {r.name: suggested[r.pk] for r in regs} == {"Strong Sam": "A", "Weak Will": "B"}
     page = director_client.get(reverse("director:registrations", args=[event.slug]))
     assert "rating suggests A" in page.content.decode()
@@ -499,7 +500,7 @@ def test_the_hall_imports_the_signed_list_once_and_twice_changes_nothing(event, 
     again = transfer.import_signed(hall, accepted_list, key, by="hall")
     assert (again.added, again.unchanged) == ([], 3)
     assert hall.players.count() == 3
-    assert service.read_pass(hall, tokens[0]).player.tournament == hall
+    assert reads.read_pass(hall, tokens[0]).player.tournament == hall
 
 
 def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):

@@ -3,7 +3,7 @@
 The find-your-seat list on the screen and the printed one, the players' pages, the
 console and the sheets all sort with ``sort_key``, so a name sits in the same place
 wherever it is read. Matching a person across events is a different question with its
-own key (``services.people.name_key``).
+own key, ``name_key`` below.
 
 ``clean_name`` and ``name_problem`` are the one rule of writing a name: the register and
 edit forms, the players' CSV and the results file refuse the same names.
@@ -82,3 +82,11 @@ def name_problem(name: str) -> str | None:
         # would show a name reversed on every sheet and screen).
         return "the name contains control or invisible formatting characters"
     return None
+
+
+def name_key(name: str) -> str:
+    """The name as matching a person across events sees it (``Person.name_key``): no
+    accents, no case, no punctuation, single spaces."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
+    return " ".join(letters.casefold().split())[:80]

@@ -3,9 +3,10 @@ the writing, so the write transaction never waits for rapidfuzz.
 
 For a file of 3,000 players a close-name search against every person inside the write
 transaction held SQLite's only writer lock for seconds while the desks and tablets queued
-(issue 20, item 18). So ``plan_links`` reads and compares with no transaction and no lock,
-and ``write_links`` only writes: an exact name key matching exactly one free person links
-to them, anyone else becomes a new person with the close names proposed.
+(issue 20, item 18). So ``plan_links`` (``reads.linking``) reads and compares with no
+transaction and no lock, and ``write_links`` only writes: an exact name key matching
+exactly one free person links to them, anyone else becomes a new person with the close
+names proposed.
 ``link_players`` chains the two inside the caller's transaction, which is right for one
 registration.
 """
@@ -14,22 +15,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
 
-from rapidfuzz import fuzz, process
-
 from ..models import Person, PersonEvent, PersonLink, PersonProposal, Player, Tournament
+from ..names import name_key
+from ..reads.linking import LinkPlan, plan_links
 from . import now_or
-from .people import CLOSE, PROPOSALS_PER_PERSON, name_key
-
-
-@dataclass(frozen=True)
-class LinkPlan:
-    """Per name key, the people whose keys are close (best first), as read before the
-    write; ``write_links`` drops any merged or taken meanwhile."""
-
-    close: dict[str, list[tuple[int, float]]]
+from .people import PROPOSALS_PER_PERSON
 
 
 def link_players(players: Sequence[Player], *, by: str, now: datetime | None = None) -> int:
@@ -52,25 +44,6 @@ def _unlinked(players: Sequence[Player]) -> list[Player]:
     )
     # A house player is a stand-in for one event (§6): never a person, never rated.
     return [p for p in players if p.pk not in linked and not p.house]
-
-
-def plan_links(names: Sequence[str], club: int) -> LinkPlan:
-    """The close-name search of every name against every person of the club: read only."""
-    keys = {name_key(n) for n in names}
-    pool = dict(
-        Person.objects.filter(merged_into__isnull=True, club=club).values_list("pk", "name_key")
-    )
-    close: dict[str, list[tuple[int, float]]] = {}
-    for key in keys:
-        # Every candidate over the cut, not only the best few: some may be taken by an
-        # exact match of this same import and are dropped when writing.
-        close[key] = [
-            (candidate, score)
-            for _, score, candidate in process.extract(
-                key, pool, scorer=fuzz.token_sort_ratio, score_cutoff=CLOSE, limit=None
-            )
-        ]
-    return LinkPlan(close)
 
 
 def write_links(

@@ -3,7 +3,7 @@ and the ratings (``tournaments.domain.rating``) kept on each person.
 
 Matching: a player whose folded name (case, accents and spacing ignored) is exactly one
 person's, who did not already play in that tournament, is that person. Anyone else
-becomes a new person, and close names (rapidfuzz token-sort ratio >= ``CLOSE``) are
+becomes a new person, and close names (rapidfuzz token-sort ratio >= ``reads.linking.CLOSE``) are
 *proposed* to the director, who accepts (merges) or rejects them. Nothing is merged on a
 guess. A merge moves every player of one person to the other and keeps the merged
 person as history; a split moves chosen players to a new person. Both are logged with
@@ -12,7 +12,6 @@ who, when and why.
 
 from __future__ import annotations
 
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
@@ -37,19 +36,12 @@ from ..models import (
     Seating,
     Tournament,
 )
+from ..names import name_key
 from . import ServiceError, now_or
 
-CLOSE = 85.0
 # pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).
 PEOPLE_LOCK = 0x736E6F77
 PROPOSALS_PER_PERSON = 3
-
-
-def name_key(name: str) -> str:
-    """The name as matching sees it: no accents, no case, no punctuation, single spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
-    return " ".join(letters.casefold().split())[:80]
 
 
 def _history(

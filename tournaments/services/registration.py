@@ -13,7 +13,6 @@ Nothing here merges people: an accepted registrant becomes a ``Player`` through
 
 from __future__ import annotations
 
-import re
 import secrets
 import uuid
 from dataclasses import dataclass
@@ -21,15 +20,12 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from django.conf import settings as django_settings
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
-from ..domain.rating import PlayerId, Rating, split_divisions
 from ..models import (
     PLACE_HOLDING,
     Division,
-    Person,
     Player,
     Registration,
     RegistrationAttempt,
@@ -38,20 +34,22 @@ from ..models import (
     RegistrationStatus,
     Tournament,
 )
-from ..names import clean_name, fold, name_problem
+from ..names import clean_name, name_problem
 from ..reads.players import read_csv_lines
-from ..roles import DESK_GROUP, DIRECTOR_GROUP
+from ..reads.registration import (
+    folded_name,
+    pass_of,
+    place_holders,
+    read_pass,
+    staff_names,
+)
 from . import Conflict, NotFound, ServiceError, log, now_or
-from .linking import plan_links
-from .people import name_key
 from .players import register_player, set_checked_in
 from .players import set_withdrawn as withdraw_player
 
 Status = RegistrationStatus
 CONTACT_MAX = 120
 MESSAGE_MAX = 500
-# Slug characters only (token_urlsafe), so a token fits a URL path and the desk's parser.
-TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 ONLINE = "online"
 
 
@@ -61,11 +59,6 @@ class Throttled(ServiceError):
 
 def new_token() -> str:
     return secrets.token_urlsafe(24)
-
-
-def folded_name(name: str) -> str:
-    """The name as the one-application-per-name rule compares it (``names.fold``)."""
-    return " ".join(fold(name).split())
 
 
 def settings_for(tournament: Tournament) -> RegistrationSettings:
@@ -122,21 +115,6 @@ def throttle(tournament: Tournament, address: str, *, now: datetime | None = Non
     ).delete()
 
 
-def staff_names() -> set[str]:
-    """The folded names and usernames of every account with a role in a club (or, as
-    before clubs, a role group) or the staff flag."""
-    users = get_user_model().objects.filter(
-        Q(is_staff=True)
-        | Q(is_superuser=True)
-        | Q(memberships__isnull=False)
-        | Q(groups__name__in=[DIRECTOR_GROUP, DESK_GROUP])
-    )
-    names: set[str] = set()
-    for username, first, last in users.values_list("username", "first_name", "last_name"):
-        names.update(folded_name(n) for n in (username, f"{first} {last}", first) if folded_name(n))
-    return names
-
-
 def check_application(name: str, division: str, contact: str) -> tuple[str, str, str]:
     """The application's name, division and contact cleaned, or a refusal."""
     name = clean_name(name)
@@ -157,13 +135,9 @@ def check_application(name: str, division: str, contact: str) -> tuple[str, str,
 # --- places and the waitlist ---------------------------------------------------------------
 
 
-def _holders(tournament: Tournament) -> QuerySet[Registration]:
-    return Registration.objects.filter(tournament=tournament, status__in=PLACE_HOLDING)
-
-
 def _fits(tournament: Tournament, reg_settings: RegistrationSettings, division: str) -> bool:
     """Whether one more application asking for ``division`` fits under the caps."""
-    holders = _holders(tournament)
+    holders = place_holders(tournament)
     if reg_settings.cap_total is not None and holders.count() >= reg_settings.cap_total:
         return False
     cap = {"A": reg_settings.cap_a, "B": reg_settings.cap_b}.get(division)
@@ -366,22 +340,6 @@ def change_application(
 # --- the private link ----------------------------------------------------------------------
 
 
-def pass_of(token: str) -> RegistrationPass:
-    """The live pass of a private link; a revoked or unknown one is refused."""
-    if not TOKEN_RE.fullmatch(token):
-        raise NotFound("No such registration link.")
-    found = (
-        RegistrationPass.objects.select_related("registration__tournament")
-        .filter(token=token)
-        .first()
-    )
-    if found is None:
-        raise NotFound("No such registration link.")
-    if found.revoked_at is not None:
-        raise NotFound("This link was revoked by the director; ask for the new one.")
-    return found
-
-
 def withdraw(token: str, *, now: datetime | None = None) -> Registration:
     """One tap from the player's link, before the day: the place frees and the waitlist
     moves up. A second tap (or a copy racing the first) finds it withdrawn: same answer."""
@@ -405,32 +363,6 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
         if held:
             _promote(tournament, reg_settings, at)
     return locked
-
-
-@dataclass(frozen=True)
-class Standing:
-    """Where an application stands, as its player reads it."""
-
-    status: str
-    place: int | None
-    of: int | None
-    waitlist: int | None
-
-
-def standing(registration: Registration) -> Standing:
-    t = registration.tournament
-    if registration.status in PLACE_HOLDING:
-        holders = _holders(t)
-        place = holders.filter(queue__lte=registration.queue).count()
-        rs = settings_for(t)
-        of = rs.cap_total or {"A": rs.cap_a, "B": rs.cap_b}.get(registration.division)
-        return Standing(registration.status, place, of or holders.count(), None)
-    if registration.status == Status.WAITLIST:
-        ahead = Registration.objects.filter(
-            tournament=t, status=Status.WAITLIST, queue__lte=registration.queue
-        ).count()
-        return Standing(registration.status, None, None, ahead)
-    return Standing(registration.status, None, None, None)
 
 
 # --- the director's decisions --------------------------------------------------------------
@@ -617,121 +549,7 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
     return report
 
 
-# --- what the director reads beside each application ----------------------------------------
-
-
-@dataclass(frozen=True)
-class Match:
-    person_id: int
-    name: str
-    score: float
-    rating: float | None
-
-
-def close_people(
-    tournament: Tournament, registrations: list[Registration]
-) -> dict[int, list[Match]]:
-    """Per application, the people whose names are close (best first, at most 3): shown
-    to the director, never linked until the registrant is accepted (then proposed)."""
-    if not registrations:
-        return {}
-    # An event's applications: matched against its own club's people only.
-    club = tournament.club_id
-    plan = plan_links([r.name for r in registrations], club)
-    ids = {pk for found in plan.close.values() for pk, _ in found}
-    people = {p.pk: p for p in Person.objects.filter(pk__in=ids).only("name", "rating_mu")}
-    exact: dict[str, list[int]] = {}
-    for pk, key in Person.objects.filter(
-        merged_into__isnull=True,
-        club=club,
-        name_key__in={name_key(r.name) for r in registrations},
-    ).values_list("pk", "name_key"):
-        exact.setdefault(key, []).append(pk)
-    out = {}
-    for r in registrations:
-        found = plan.close.get(name_key(r.name), [])
-        out[r.pk] = [
-            Match(pk, people[pk].name, score, people[pk].rating_mu)
-            for pk, score in found[:3]
-            if pk in people
-        ]
-    return out
-
-
-def suggested_divisions(
-    tournament: Tournament, registrations: list[Registration]
-) -> dict[int, str]:
-    """A division for each application whose name is exactly one rated person's of the
-    event's club: the stronger half of the rated applicants in A (docs/rating.md)."""
-    keys = {r.pk: name_key(r.name) for r in registrations}
-    by_key: dict[str, list[Person]] = {}
-    for person in Person.objects.filter(
-        merged_into__isnull=True,
-        club=tournament.club_id,
-        name_key__in=set(keys.values()),
-        rating_mu__isnull=False,
-    ):
-        by_key.setdefault(person.name_key, []).append(person)
-    rated: dict[PlayerId, Rating] = {}
-    for pk, key in keys.items():
-        found = by_key.get(key, [])
-        if len(found) == 1:
-            p = found[0]
-            rated[pk] = Rating(
-                cast(float, p.rating_mu), cast(float, p.rating_sigma), p.rating_matches
-            )
-    return {cast(int, pk): d for pk, d in split_divisions(rated).items()}
-
-
-# --- check-in by scan -----------------------------------------------------------------------
-
-PASS_IN_URL = re.compile(r"/e/([-a-zA-Z0-9_]+)/r/([A-Za-z0-9_-]{20,64})/?(?:[?#].*)?$")
-
-
-@dataclass(frozen=True)
-class Scan:
-    """What the desk reads from a scanned pass: the player, or why it is refused."""
-
-    refusal: str
-    registration: Registration | None = None
-    player: Player | None = None
-    checked_in_at: datetime | None = None
-
-
-def read_pass(tournament: Tournament, scanned: str) -> Scan:
-    """The pass's player in this event, or the reason it is refused (read only).
-
-    The token decides, not the address around it: the pass's link names the club site's
-    event, and the hall's event that imported the list has a slug of its own (the club
-    site keeps the registration event under the club's slug, so the results the hall
-    publishes must arrive under another)."""
-    scanned = scanned.strip()[:2000]
-    url = PASS_IN_URL.search(scanned)
-    token = url.group(2) if url else scanned
-    if not TOKEN_RE.fullmatch(token):
-        return Scan("This is not a pass of Snowman: scan the QR code on the player's link.")
-    found = (
-        RegistrationPass.objects.select_related("registration__tournament", "registration__player")
-        .filter(token=token)
-        .first()
-    )
-    if found is None and url and url.group(1) != tournament.slug:
-        # A pass of an event this server may not even know (another club's).
-        other = Tournament.objects.filter(slug=url.group(1)).values_list("name", flat=True).first()
-        return Scan(f"This pass is for another event ({other or url.group(1)}).")
-    if found is None:
-        return Scan("Unknown pass: not on this event's registration list.")
-    reg = found.registration
-    if reg.tournament_id != tournament.pk:
-        return Scan(f"This pass is for another event ({reg.tournament.name}).")
-    if found.revoked_at is not None:
-        return Scan("This pass was revoked; ask for the player's new link.", reg)
-    if reg.status != Status.ACCEPTED or reg.player is None:
-        return Scan(f"{reg.name} is not accepted ({reg.get_status_display()}).", reg)
-    player = reg.player
-    if player.withdrawn:
-        return Scan(f"{player.name} has withdrawn.", reg, player)
-    return Scan("", reg, player, player.checked_in_at if player.checked_in else None)
+# --- check-in by scan (the scan itself is read by ``reads.registration.read_pass``) --------
 
 
 @dataclass(frozen=True)

@@ -32,14 +32,16 @@ from ..models import (
     Tournament,
     WinnerOverride,
 )
+from ..names import name_key
+from ..reads.linking import LinkPlan, plan_links
 from ..replay import entry_of_json
 from ..results_file import SEATS, TEAM_OF, Checked, InvalidResults, _Game, digest_of, parse
 
 __all__ = ["digest_of"]  # publish.py reads it here
 from . import ServiceError, log, now_or
 from .clubs import site_club
-from .linking import LinkPlan, plan_links, write_links
-from .people import name_key, recompute_ratings
+from .linking import write_links
+from .people import recompute_ratings
 from .series import add_event
 from .tournaments import rule_values
 

@@ -28,12 +28,11 @@ from ..models import (
     RegistrationSettings,
     Tournament,
 )
+from ..reads.registration import TOKEN_RE, folded_name
 from . import ServiceError, log, now_or
 from .players import check_player, register_player
 from .registration import (
-    TOKEN_RE,
     Status,
-    folded_name,
     lock_registrations,
     settings_for,
     take_queue,

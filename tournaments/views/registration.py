@@ -22,6 +22,7 @@ from snowman.throttle import client_ip
 
 from ..forms_public import ChangeApplicationForm, InvitationAnswerForm, RegistrationForm
 from ..reads import queries
+from ..reads import registration as reads
 from ..services import ServiceError, transfer
 from ..services import registration as service
 from . import public
@@ -84,7 +85,7 @@ class LinkGone(Exception):
 
 def _pass_or_404(slug: str, token: str) -> RegistrationPass:
     try:
-        found = service.pass_of(token)
+        found = reads.pass_of(token)
     except ServiceError as exc:
         raise LinkGone(_(exc.message)) from None
     if found.registration.tournament.slug != slug:
@@ -128,7 +129,7 @@ def _status_page(
         "tournament": t,
         "reg": reg,
         "token": token,
-        "standing": service.standing(reg),
+        "standing": reads.standing(reg),
         "form": form,
         "error": error,
         "started": t.status != queries.TournamentStatus.REGISTRATION,

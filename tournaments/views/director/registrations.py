@@ -29,6 +29,7 @@ from ...forms import (
 )
 from ...ids import parse_id
 from ...reads import queries
+from ...reads import registration as reads
 from ...services import ServiceError, transfer
 from ...services import registration as service
 from .common import desk_required, director_required, tournament_or_404, who
@@ -49,7 +50,7 @@ class Row:
     """An application as the director's page lists it."""
 
     reg: Registration
-    close: list[service.Match]
+    close: list[reads.Match]
     suggested: str
     link: str
 
@@ -59,8 +60,8 @@ def _page(request: HttpRequest, slug: str, **extra: Any) -> HttpResponse:
     reg_settings = service.settings_for(t)
     regs = list(queries.registrations(t))
     live = [r for r in regs if r.status in ("pending", "change", "waitlist")]
-    close = service.close_people(t, live)
-    suggested = service.suggested_divisions(t, live)
+    close = reads.close_people(t, live)
+    suggested = reads.suggested_divisions(t, live)
     rows = [
         Row(
             r,
@@ -269,7 +270,7 @@ def _fetch(url: str, key: str) -> bytes:
 # --- the desk: check-in by scanning a pass ----------------------------------------------------
 
 
-def _scan_json(scan: service.Scan) -> dict[str, object]:
+def _scan_json(scan: reads.Scan) -> dict[str, object]:
     player = scan.player
     at = timezone.localtime(scan.checked_in_at).strftime("%H:%M") if scan.checked_in_at else ""
     return {
@@ -287,7 +288,7 @@ def scan(request: HttpRequest, slug: str) -> HttpResponse:
     scanned pass shows name and division, one tap checks in."""
     t = tournament_or_404(request, slug)
     scanned = request.GET.get("pass", "")
-    found = service.read_pass(t, scanned) if scanned.strip() else None
+    found = reads.read_pass(t, scanned) if scanned.strip() else None
     ctx = {
         "tournament": t,
         "scanned": scanned,
