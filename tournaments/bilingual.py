@@ -26,7 +26,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import formats, timezone, translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 SEPARATOR = " / "
 BOTH = "both"
@@ -131,3 +131,30 @@ def printed(at: datetime) -> Said:
             local, CLOCKS.get(translation.get_language() or "", DEFAULT_CLOCK)
         )
     )
+
+
+def each_short(make: Callable[[], str]) -> Said:
+    """As ``each``, for a letter or two: "O/W" reads as one mark, "O / W" as two."""
+    said = each(make)
+    return Said(said.parts, separator="/")
+
+
+def seat(position: str) -> Said:
+    """A seat's letter: West is "O" (Ouest) in French; the same words as the pages'."""
+    letters: dict[str, Callable[[], str]] = {
+        "N": lambda: pgettext("seat North", "N"),
+        "E": lambda: pgettext("seat East", "E"),
+        "S": lambda: pgettext("seat South", "S"),
+        "W": lambda: pgettext("seat West", "W"),
+    }
+    make = letters.get(position)
+    return each_short(make) if make else Said([position])
+
+
+def team(value: str) -> Said:
+    """A team's letters: EW is "EO" in French."""
+    if value == "NS":
+        return each_short(lambda: gettext("NS"))
+    if value == "EW":
+        return each_short(lambda: gettext("EW"))
+    return Said([value])

@@ -9,6 +9,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
+from .. import bilingual
 from ..bilingual import tr as _
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import Team
@@ -107,7 +108,7 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
                     str(game.number),
                     str(game.score_ns),
                     str(game.score_ew),
-                    game.winner.value if game.winner else st.head(game.status),
+                    bilingual.team(game.winner.value) if game.winner else st.head(game.status),
                 ]
             )
         rows.append(

@@ -15,6 +15,7 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
+from .. import bilingual
 from ..bilingual import tr as _
 from ..domain.hands import SEATS, Seat
 from ..domain.match import dealer_for
@@ -25,13 +26,14 @@ MIN_ROWS = 20  # on Letter; taller paper gets the extra rows it has room for
 LETTER_HEIGHT = 792
 SPARE_ROWS = 6
 ROW_HEIGHT = 17
+BILINGUAL_ROW_HEIGHT = 15.5
 
 
 def hand_row(line: HandLine) -> list[str]:
     return [
         str(line.number),
-        line.dealer.value,
-        line.makers.value if line.makers else "",
+        bilingual.seat(line.dealer.value),
+        bilingual.team(line.makers.value) if line.makers else "",
         _("yes") if line.alone else "",
         "" if line.tricks is None else str(line.tricks),
         line.note,
@@ -46,7 +48,7 @@ def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     def cell(seat: Seat) -> str:
         player = sheet.seats.get(seat)
         name = f"{player.name} ({player.division})" if player else f"({_('empty')})"
-        return st.fit(f"{seat.value}   {name}", fonts.regular, 11, width / 2 - 10)
+        return st.fit(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11, width / 2 - 10)
 
     rows = [
         [_("Team NS"), _("Team EW")],
@@ -82,11 +84,16 @@ def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -
     # A bilingual header stacks its languages: the row grows, the grid loses no column.
     header_lines = max(cell.count("\n") + 1 for cell in header)
     rows: list[list[Any]] = [header, *(hand_row(h) for h in sheet.hands)]
+    circle_team = f"{bilingual.team('NS')} / {bilingual.team('EW')}"
     rows_on_page = MIN_ROWS + max(0, int((page_height - LETTER_HEIGHT) // ROW_HEIGHT))
     count = max(rows_on_page, len(sheet.hands) + SPARE_ROWS)
     for number in range(len(sheet.hands) + 1, count + 1):
-        dealer = dealer_for(sheet.first_dealer, number).value if sheet.first_dealer else ""
-        rows.append([str(number), dealer, "NS / EW", "", "", "", "", "", "", ""])
+        dealer = (
+            bilingual.seat(dealer_for(sheet.first_dealer, number).value)
+            if sheet.first_dealer
+            else ""
+        )
+        rows.append([str(number), dealer, circle_team, "", "", "", "", "", "", ""])
     narrow = 0.55 * inch
     widths = [0.45 * inch, narrow, 0.7 * inch, narrow, narrow, 0, narrow, narrow, narrow, narrow]
     widths[5] = width - sum(widths)
@@ -107,8 +114,11 @@ def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -
         ("TEXTCOLOR", (1, filled + 1), (1, -1), st.MUTED),
     ]
     top = 22 if header_lines <= 2 else 7.5 * header_lines + 4
+    # Two languages take the notes' room: the rows give a point and a half each, never a
+    # row (a match to 10 can take 19 hands), so the sheet stays on its page.
+    row_height = ROW_HEIGHT if len(bilingual.current()) == 1 else BILINGUAL_ROW_HEIGHT
     return Table(
-        rows, colWidths=widths, rowHeights=[top] + [ROW_HEIGHT] * (len(rows) - 1), style=style
+        rows, colWidths=widths, rowHeights=[top] + [row_height] * (len(rows) - 1), style=style
     )
 
 
@@ -124,8 +134,10 @@ def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
         return "·".join(dict.fromkeys(getattr(word, "parts", (word,))))
 
     yes_no = f"   {either(_('yes'))}  /  {either(_('no'))}"
-    score = "   NS ______   EW ______"
-    circle = "   NS  /  EW"
+    ns, ew = bilingual.team("NS"), bilingual.team("EW")
+    score = f"   {ns} ______   {ew} ______"
+    circle = f"   {ns}  /  {ew}"
+    points = f"   {ns} ____   {ew} ____"
     if sheets.final:
         rows = [
             [box(_("Final score"), score), box(_("Game won by (circle)"), circle)],
@@ -143,8 +155,8 @@ def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
             ],
             [box(_("Final score"), score), box(_("Winner (circle)"), circle)],
             [
-                box(_("Reach bonus (+%(n)s)", n=rules.reach_bonus), "   NS ____   EW ____"),
-                box(_("Skunk bonus (+%(n)s)", n=rules.skunk_bonus), "   NS ____   EW ____"),
+                box(_("Reach bonus (+%(n)s)", n=rules.reach_bonus), points),
+                box(_("Skunk bonus (+%(n)s)", n=rules.skunk_bonus), points),
             ],
             [
                 box(_("Lone march award (%(n)s)", n=f"{rules.alone_march_award:+d}"), seats),
@@ -219,14 +231,16 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
         if sheet.game is not None:
             title = _("Table %(n)s · game %(game)s", n=sheet.table, game=sheet.game)
         title = st.head(title)
-        title_size = 26.0
+        # Bilingual, the event's line takes two languages' words: the table number less.
+        split = 0.45 if len(bilingual.current()) == 1 else 0.33
+        title_size = 26.0 if "\n" not in title else 18.0
         while (
             title_size > 12
             and max(
                 st.pdfmetrics.stringWidth(line, fonts.bold, title_size)
                 for line in title.split("\n")
             )
-            > width * 0.45 - 8
+            > width * split - 8
         ):
             title_size -= 1
         subtitle = _("Backup scoresheet · %(round)s", round=sheets.round_label)
@@ -240,7 +254,7 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
                     title,
                 ]
             ],
-            colWidths=[width * 0.55, width * 0.45],
+            colWidths=[width * (1 - split), width * split],
             style=[
                 ("FONTNAME", (1, 0), (1, 0), fonts.bold),
                 ("FONTSIZE", (1, 0), (1, 0), title_size),
@@ -272,13 +286,22 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
             dealer_text = _(
                 "First dealer: %(seat)s · the deal passes clockwise (N, E, S, W) after "
                 "every hand, misdeals and reneges included.",
-                seat=f"<b>{sheet.first_dealer.value}</b>",
+                seat=bilingual.Said(
+                    [f"<b>{p}</b>" for p in bilingual.seat(sheet.first_dealer.value).parts]
+                ),
             )
         else:
             dealer_text = _(
                 "First dealer (circle): %(seats)s · the deal passes clockwise (N, E, S, W) "
                 "after every hand, misdeals and reneges included.",
-                seats="  /  ".join(seat.value for seat in SEATS),
+                seats=bilingual.Said(
+                    [
+                        "  /  ".join(letters)
+                        for letters in zip(
+                            *(bilingual.seat(seat.value).parts for seat in SEATS), strict=True
+                        )
+                    ]
+                ),
             )
         if sheet.hands:
             dealer_text = _(

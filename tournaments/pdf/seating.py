@@ -22,6 +22,7 @@ from reportlab.platypus import (
     Table,
 )
 
+from .. import bilingual
 from ..bilingual import tr as _
 from ..bilingual import trn as ngettext
 from ..domain.hands import Seat, Team
@@ -36,9 +37,9 @@ TITLE_HEIGHT = 0.85 * inch
 
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
-        return f"{seat.value}  ({_('empty')})"
+        return f"{bilingual.seat(seat.value)}  ({_('empty')})"
     mark = _("house") if player.house else player.division
-    return st.fit(f"{seat.value}  {player.name} ({mark})", font, size, width)
+    return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({mark})", font, size, width)
 
 
 def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
@@ -140,7 +141,7 @@ def build(
             [
                 st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
                 str(p.table),
-                p.seat.value,
+                bilingual.seat(p.seat.value),
                 st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
             ],
         )

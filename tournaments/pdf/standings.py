@@ -49,7 +49,21 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         ),
     )
     width = doc.width
-    fixed = sum(FIXED.values())
+    # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
+    # and a column whose word is longer in French (Victoires) widens to hold it.
+    heads = {
+        "rank": st.head(_("Rank")),
+        "bonus": st.head(_("Bonus")),
+        "awards": st.head(_("Awards")),
+        "total": st.head(_("Total")),
+        "wins": st.head(_("Wins")),
+        "margin": st.head(_("Margin")),
+    }
+    widths_of = {
+        key: max(FIXED[key], st.widest(heads[key], fonts.bold, s.cell.fontSize) + 7)
+        for key in FIXED
+    }
+    fixed = sum(widths_of.values())
     # Many rounds squeeze the round columns before the names lose their room.
     round_width = min(
         ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
@@ -73,17 +87,16 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             return text
         return Paragraph(st.escape(text), s.cell)
 
-    # Headers stack in two lines when the sheet is bilingual: the columns are narrow.
     header = [
-        st.head(_("Rank")),
+        heads["rank"],
         st.head(_("Player")),
         # Translators: a round's column on the standings sheet, "R3"; keep it short.
         *(_("R%(n)s", n=n) for n in sheet.rounds),
-        st.head(_("Bonus")),
-        st.head(_("Awards")),
-        st.head(_("Total")),
-        st.head(_("Wins")),
-        st.head(_("Margin")),
+        heads["bonus"],
+        heads["awards"],
+        heads["total"],
+        heads["wins"],
+        heads["margin"],
     ]
     rows: list[list[Any]] = [header]
     for line in sheet.lines:
@@ -102,14 +115,14 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     if not sheet.lines:
         rows.append(["", _("No players registered in this division."), *[""] * (len(header) - 2)])
     widths = [
-        FIXED["rank"],
+        widths_of["rank"],
         name_width,
         *[round_width] * len(sheet.rounds),
-        FIXED["bonus"],
-        FIXED["awards"],
-        FIXED["total"],
-        FIXED["wins"],
-        FIXED["margin"],
+        widths_of["bonus"],
+        widths_of["awards"],
+        widths_of["total"],
+        widths_of["wins"],
+        widths_of["margin"],
     ]
     total_col = 2 + len(sheet.rounds) + 2
     table = st.header_table(

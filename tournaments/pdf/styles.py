@@ -108,6 +108,11 @@ def head(words: str) -> str:
     return "\n".join(dict.fromkeys(getattr(words, "parts", (words,))))
 
 
+def widest(text: str, font: str, size: float) -> float:
+    """The width of the longest line of ``text`` (a header may hold two)."""
+    return max(pdfmetrics.stringWidth(line, font, size) for line in text.split("\n"))
+
+
 def stacked(text: bilingual.Said, style: ParagraphStyle, markup: bool = False) -> list[Any]:
     """A paragraph in each of the sheet's languages, one under the other, the second
     in italics: a long note reads better stacked than split by slashes. ``markup``:
@@ -253,6 +258,13 @@ def ranking_table(
     """A ranking at 9 points: rank, name, then numbers right-aligned, the first in bold
     (what ranks); a ranking with no lines says so."""
     empty = [["", _("No results yet."), *[""] * (len(header) - 2)]]
+    # A header longer in French than its column (Victoires) widens it; the name gives.
+    widths = list(widths)
+    for index, text in enumerate(header):
+        need = widest(text, fonts.bold, 9) + 7
+        if index != 1 and need > widths[index]:
+            widths[1] -= need - widths[index]
+            widths[index] = need
     return header_table(
         [header, *(lines or empty)],
         widths,

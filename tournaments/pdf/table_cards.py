@@ -194,7 +194,11 @@ def draw_card(
     c.setFillColor(st.MUTED)
     partners = _("Partners sit opposite: North with South, East with West.")
     room = width - 2 * st.MARGIN - (2 * PLAYERS_QR + 12 if players_url else 0)
-    c.drawCentredString(mid, st.MARGIN - 4, st.fit(partners, fonts.regular, 8, room))
+    # Bilingual: one line per language, the first above the usual line's place.
+    lines = list(dict.fromkeys(getattr(partners, "parts", (partners,))))
+    for index, part in enumerate(lines):
+        y = st.MARGIN - 4 + 9 * (len(lines) - 1 - index)
+        c.drawCentredString(mid, y, st.fit(part, fonts.regular, 8, room))
     c.setFillColor(st.INK)
     if players_url:
         # Players' own phones: a smaller code in the corner, apart from the tablet's.

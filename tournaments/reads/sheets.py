@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
 from datetime import datetime
+from functools import partial
 
 from .. import bilingual
 from ..bilingual import tr as _
@@ -328,13 +328,14 @@ def table_cards(
 
 def _hand_note(entry: HandEntry) -> str:
     if entry.outcome == HandEntry.Outcome.MISDEAL:
-        return "misdeal"
+        return _("misdeal")
     if entry.outcome == HandEntry.Outcome.RENEGE:
-        return f"renege by {entry.renege_by}"
+        return _("renege by %(seat)s", seat=bilingual.seat(str(entry.renege_by)))
     if entry.phase == HandEntry.Phase.TIEBREAK:
-        return "tie-break"
+        # Translators: a hand played on after time, while the scores were tied.
+        return _("tie-break")
     if entry.phase == HandEntry.Phase.AT_CALL:
-        return "at the call"
+        return _("at the call")
     return ""
 
 
