@@ -84,21 +84,18 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
 
     story.append(Paragraph(st.escape(_("The final")), s.heading))
     if results.pairs:
+        side = 0.85 * inch
+        team_width = width / 2 - side - 6
+
+        def team_head(label: str, team: Team) -> str:
+            # The team's name in each language, then its pair once.
+            return st.head(label) + "\n" + st.fit(pair(results, team), fonts.bold, 10, team_width)
+
         rows: list[list[Any]] = [
             [
                 st.head(_("Game")),
-                st.fit(
-                    _("Team NS (A): %(pair)s", pair=pair(results, Team.NS)),
-                    fonts.bold,
-                    9,
-                    width / 2 - 0.5 * inch,
-                ),
-                st.fit(
-                    _("Team EW (B): %(pair)s", pair=pair(results, Team.EW)),
-                    fonts.bold,
-                    9,
-                    width / 2 - 0.5 * inch,
-                ),
+                team_head(_("Team NS (A)"), Team.NS),
+                team_head(_("Team EW (B)"), Team.EW),
                 st.head(_("Won by")),
             ]
         ]
@@ -117,12 +114,13 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
         story.append(
             Table(
                 rows,
-                colWidths=[0.6 * inch, width / 2 - 0.6 * inch, width / 2 - 0.6 * inch, 0.6 * inch],
+                colWidths=[side, width / 2 - side, width / 2 - side, side],
                 style=st.table_style(zebra=False, fonts=fonts)
                 + [
                     ("FONTNAME", (0, -1), (-1, -1), fonts.bold),
                     ("LINEABOVE", (0, -1), (-1, -1), 0.8, st.INK),
                     ("FONTSIZE", (0, 0), (-1, -1), 10),
+                    ("LEADING", (0, 0), (-1, -1), 12),
                     ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                     ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
                 ],
