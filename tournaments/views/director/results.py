@@ -15,6 +15,7 @@ from django_tables2 import RequestConfig
 from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
 from ...ids import parse_id
+from ...logtext import action_label
 from ...reads import queries
 from ...reads import standings as standing_reads
 from ...services import ServiceError
@@ -299,7 +300,7 @@ def activity(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": t,
             "table": table,
-            "actions": queries.activity_actions(t),
+            "actions": [(a, action_label(a)) for a in queries.activity_actions(t)],
             "action": action,
         },
     )
