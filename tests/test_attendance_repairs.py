@@ -73,7 +73,7 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     assert m.version > before  # versioned: a page or tablet that saw the old holder is stale
     entry = Activity.objects.filter(action="substitute-replace").get()
     assert (entry.actor, entry.reason, entry.match) == ("director", "picked the wrong name", m)
-    assert "Right Rita" in entry.summary and "Wrong Wanda" in entry.summary
+    assert "Right Rita" in entry.text and "Wrong Wanda" in entry.text
     play.record_hand(m, made("N", 5, alone=True), client_key="h3", by="t")  # NS +4 -> 7
     m.refresh_from_db()
     assert m.is_over
@@ -95,7 +95,7 @@ def test_a_substitution_with_no_hand_played_under_it_is_undone(make_tournament):
     assert r1.seats.get(position="S").player == out
     assert not Substitution.objects.exists()
     entry = Activity.objects.filter(action="substitute-undo").get()
-    assert entry.reason == "wrong table" and "Hasty Hal" in entry.summary
+    assert entry.reason == "wrong table" and "Hasty Hal" in entry.text
     # Hal is waiting again: he can come in elsewhere.
     assert sub_player in substitutes_for(m)
 
@@ -261,7 +261,7 @@ def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_th
     assert set(SitOut.objects.filter(round=r1).values_list("player_id", flat=True)) == set(
         proposal.proposed
     )
-    assert "drawn by lot" in Activity.objects.get(action="draw").summary
+    assert "drawn by lot" in Activity.objects.get(action="draw").text
 
 
 def test_the_director_chooses_who_sits_out_round_one(make_tournament):
@@ -276,7 +276,7 @@ def test_the_director_chooses_who_sits_out_round_one(make_tournament):
     seated = set(r1.seats.values_list("player_id", flat=True))
     assert not seated & choice and len(seated) == 8
     entry = Activity.objects.get(action="draw")
-    assert "chosen by the director" in entry.summary and entry.reason == "they asked"
+    assert "chosen by the director" in entry.text and entry.reason == "they asked"
 
 
 def test_a_sit_out_choice_that_does_not_fit_is_refused_and_draws_nothing(make_tournament):

@@ -58,3 +58,47 @@ def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     assert running.number == 3
     assert demo.rounds.filter(status=Round.Status.FINISHED).count() == 2
     assert HandEntry.objects.filter(match__round=running).exists()
+
+
+# --- the director's language (issue 24) ----------------------------------------------------
+
+
+def test_a_command_speaks_the_language_chosen_by_option_or_environment(
+    tournament, tmp_path, monkeypatch
+):
+    path = tmp_path / "joueurs.csv"
+    # The header as a French download writes it is read as a header, not as a player.
+    path.write_text("nom,division\nAnn Lee,A\n")
+    out = io.StringIO()
+    call_command("import_players", tournament.slug, str(path), language="fr", stdout=out)
+    assert out.getvalue() == "1 joueur importé dans Spring Snowman.\n"
+    assert list(Player.objects.values_list("name", flat=True)) == ["Ann Lee"]
+    monkeypatch.setenv("SNOWMAN_LANGUAGE", "fr")
+    with pytest.raises(CommandError) as err:
+        call_command("export_results", "nowhere")
+    assert str(err.value) == "Aucun tournoi n’a le slug 'nowhere'."
+    # The option wins over the environment; without either, the site's LANGUAGE_CODE.
+    with pytest.raises(CommandError) as err:
+        call_command("export_results", "nowhere", language="en")
+    assert str(err.value) == "No tournament with slug 'nowhere'."
+    monkeypatch.delenv("SNOWMAN_LANGUAGE")
+    with pytest.raises(CommandError, match="^No tournament with slug 'nowhere'.$"):
+        call_command("export_results", "nowhere")
+
+
+def test_every_snowman_command_takes_the_language_option():
+    from django.core.management import get_commands, load_command_class
+
+    from tournaments.management.base import TranslatedCommand
+
+    ours = [name for name, app in get_commands().items() if app == "tournaments"]
+    # Translation tooling itself needs no language; every command the director runs does.
+    tools = {"update_translations", "compile_translations"}
+    assert len(ours) > 10
+    untranslated = [
+        name
+        for name in ours
+        if name not in tools
+        and not isinstance(load_command_class("tournaments", name), TranslatedCommand)
+    ]
+    assert untranslated == []

@@ -501,3 +501,36 @@ def test_the_directors_choice_follows_the_account_to_another_browser(
     phone = Client()
     phone.get(reverse("language", args=["en"]), {"next": "/"})
     assert AccountLanguage.objects.count() == 1
+
+
+# --- CSV files (issue 24: headers where a person reads them) -----------------------------
+
+
+@pytest.mark.django_db
+def test_csv_downloads_have_headers_in_the_readers_language(director_client, make_tournament):
+    t = make_tournament(2)
+    rounds.draw_first_round(t, by="test", seed=11)
+    seating = reverse("director:seating_csv", args=[t.slug, 1])
+    standings = reverse("director:standings_csv", args=[t.slug, "A"])
+
+    def first_line(address: str) -> str:
+        return director_client.get(address).content.decode().splitlines()[0]
+
+    assert first_line(seating) == "name,division,table,seat,partner,opponents"
+    assert first_line(standings).startswith("rank,player,round 1,round 2,bonuses,")
+    director_client.cookies["django_language"] = "fr"
+    assert first_line(seating) == "nom,division,table,place,partenaire,adversaires"
+    assert first_line(standings).startswith("rang,joueur,ronde 1,ronde 2,bonis,")
+
+
+@pytest.mark.django_db
+def test_the_import_formats_take_their_header_in_either_language(make_tournament) -> None:
+    from tournaments.services import registration
+    from tournaments.services.players import import_players
+
+    t = make_tournament(1)
+    for header in ("name,division", "nom,division", "Nom,Division"):
+        report = import_players(t, f"{header}\nNew {len(header)},A\n", by="test")
+        assert report.ok and [r.name for r in report.rows] == [f"New {len(header)}"]
+    invited = registration.invite(t, "nom\nInvited Ida\n", by="test")
+    assert [name for name, _token in invited.invited] == ["Invited Ida"]

@@ -117,7 +117,7 @@ def test_on_my_way_then_resolved_are_seen_by_the_table_and_logged_with_the_time_
     assert seen["status"] == "resolved" and seen["resolved_by"] == "dora"
     line = help_reads.request_log(event)[0]
     assert line.request.resolved_by == "dora" and line.took.startswith("1 min 3")
-    assert Activity.objects.filter(action="help_resolved", summary__contains="dora").exists()
+    assert any("dora" in a.text for a in Activity.objects.filter(action="help_resolved"))
     # Once resolved a while ago, the table's screen lets it go.
     later = t0 + help_reads.RESOLVED_SHOWN_FOR + timedelta(seconds=96)
     assert help_reads.table_request(event.pk, 1, later) is None

@@ -196,9 +196,7 @@ def test_a_withdrawal_promotes_the_first_on_the_waitlist_and_logs_it(client, eve
     assert statuses["Player 2"] == "withdrawn"
     assert statuses["Player 5"] == "pending"
     assert statuses["Player 6"] == "waitlist"
-    assert Activity.objects.filter(
-        action="waitlist", summary__contains="Promoted Player 5"
-    ).exists()
+    assert any("Promoted Player 5" in a.text for a in Activity.objects.filter(action="waitlist"))
     # The second tap finds it withdrawn: the same answer, nothing promoted twice.
     again = client.post(
         reverse("public:registration_withdraw", args=[event.slug, applied[1].token])

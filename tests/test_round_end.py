@@ -216,7 +216,7 @@ def test_calling_time_keeps_running_extensions_unless_included(event):
     assert replay.table_call(m2, now) is None
     assert 14 * 60 < replay.table_remaining(m2, now).total_seconds() <= 25 * 60
     log = Activity.objects.filter(action="call time").get()
-    assert "extended tables keep their extension: 2" in log.summary
+    assert "extended tables keep their extension: 2" in log.text
 
 
 def test_calling_time_including_extended_tables_ends_their_extensions(event):

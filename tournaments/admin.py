@@ -414,9 +414,9 @@ class TableLinkAdmin(ReadOnlyAdmin):
 
 @admin.register(Activity)
 class ActivityAdmin(ReadOnlyAdmin):
-    list_display = ("at", "tournament", "actor", "action", "summary", "reason")
+    list_display = ("at", "tournament", "actor", "action", "text", "reason")
     list_filter = ("action", ("tournament", admin.RelatedOnlyFieldListFilter))
-    search_fields = ("summary", "reason", "actor")
+    search_fields = ("summary", "message", "args", "reason", "actor")
     list_select_related = ("tournament",)
     date_hierarchy = "at"
 

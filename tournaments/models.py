@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.rules import RuleSettings
+from .logtext import render
 
 
 class Division(models.TextChoices):
@@ -753,7 +754,11 @@ class Activity(models.Model):
     at = models.DateTimeField()
     actor = models.CharField(max_length=150)
     action = models.CharField(max_length=40)
-    summary = models.TextField()
+    # The line as a msgid and its arguments, read in the reader's language (logtext.py);
+    # ``summary`` is the English text of the rows written before (issue 24), empty since.
+    message = models.TextField(blank=True)
+    args = models.JSONField(default=dict, blank=True)
+    summary = models.TextField(blank=True)
     reason = models.TextField(blank=True)
     match = models.ForeignKey(
         Match, null=True, blank=True, on_delete=models.SET_NULL, related_name="activity"
@@ -770,7 +775,12 @@ class Activity(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.summary}"
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.text}"
+
+    @property
+    def text(self) -> str:
+        """The line in the active language (an old row's stored English otherwise)."""
+        return render(self.message, self.args) if self.message else self.summary
 
 
 # --- The Snowman Series: people across events, series and their standings (issue 16) ---

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
+from .logtext import action_label
 from .models import Activity, Player
 from .reads.players import attendance_state
 from .reads.standings import StandingRow
@@ -319,7 +320,8 @@ class ActivityTable(LeanTable):
     )
     actor = tables.Column(verbose_name=gettext_lazy("Who"))
     action = tables.Column(verbose_name=gettext_lazy("What"))
-    summary = tables.Column(verbose_name=gettext_lazy("Details"), orderable=False)
+    # The line in the reader's language (Activity.text: a msgid and its arguments).
+    summary = tables.Column(accessor="text", verbose_name=gettext_lazy("Details"), orderable=False)
     reason = tables.Column(verbose_name=gettext_lazy("Why"), orderable=False)
 
     class Meta:
@@ -329,6 +331,9 @@ class ActivityTable(LeanTable):
         order_by = ("-at",)
         template_name = "django_tables2/lean.html"
 
+    def render_action(self, value: str) -> str:
+        return action_label(value)
+
     def render_summary(self, record: Activity, value: str) -> str:
         match = record.match
         if match is None:
@@ -336,4 +341,4 @@ class ActivityTable(LeanTable):
         url = reverse(
             "director:table", args=[record.tournament.slug, match.round.number, match.table]
         )
-        return format_html('{} <a href="{}">open table</a>', value, url)
+        return format_html('{} <a href="{}">{}</a>', value, url, _("open table"))

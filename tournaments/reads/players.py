@@ -8,7 +8,10 @@ import csv
 import io
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db.models import Count, Q
+from django.utils import translation
+from django.utils.translation import pgettext
 
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
 from ..names import clean_name, name_problem
@@ -91,6 +94,17 @@ class ImportReport:
         return "\n".join(f"line {line}: {message}" for line, message in self.errors)
 
 
+def header_names(header: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """``header`` (an import format's English first line) and its words in every language
+    the app speaks, as the downloads write them ("nom,division"): a file saved from a
+    French screen imports too."""
+    found = {header}
+    for code, _name in settings.LANGUAGES:
+        with translation.override(code):
+            found.add(tuple(pgettext("CSV header", word).lower() for word in header))
+    return found
+
+
 def read_csv_lines(
     data: bytes | str, header: tuple[str, ...] = ("name", "division")
 ) -> tuple[list[tuple[int, list[str]]], str]:
@@ -108,10 +122,11 @@ def read_csv_lines(
     except csv.Error as exc:
         return [], f"The file is not valid CSV: {exc}"
     out = []
+    headers = header_names(header)
     for number, cells in enumerate(lines, start=1):
         if not cells or all(not c.strip() for c in cells):
             continue
-        if number == 1 and tuple(c.strip().lower() for c in cells[: len(header)]) == header:
+        if number == 1 and tuple(c.strip().lower() for c in cells[: len(header)]) in headers:
             continue
         out.append((number, cells))
     return out, ""

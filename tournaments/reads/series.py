@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
+from django.utils.translation import pgettext
+
 from ..bilingual import tr as _
 from ..domain.series import (
     TIEBREAK_CHAIN,
@@ -178,9 +180,16 @@ def describe(series: Series) -> str:
 
 def series_csv_rows(table: SeriesTable) -> list[list[object]]:
     """The standings as CSV rows, for ``csvcells`` to write (names are anyone's text)."""
-    rows: list[list[object]] = [
-        ["rank", "person", "points", "best", "events", *(t.name for t in table.events)]
+    # Read in a spreadsheet, imported by nothing: in the reader's language.
+    header = [
+        pgettext("CSV header", "rank"),
+        pgettext("CSV header", "person"),
+        pgettext("CSV header", "points"),
+        pgettext("CSV header", "best"),
+        pgettext("CSV header", "events"),
     ]
+    rows: list[list[object]] = [[*header, *(t.name for t in table.events)]]
+    not_counted = " (" + pgettext("CSV cell", "not counted") + ")"
     for row in table.rows:
         cells = []
         for t in table.events:
@@ -188,7 +197,7 @@ def series_csv_rows(table: SeriesTable) -> list[list[object]]:
             if score is None:
                 cells.append("")
             else:
-                mark = "" if score.counted else " (not counted)"
+                mark = "" if score.counted else not_counted
                 cells.append(f"{score.points}{mark} [{score.finish.division}{score.finish.place}]")
         rows.append(
             [

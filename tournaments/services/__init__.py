@@ -16,6 +16,7 @@ from ..errors import BadRequest as BadRequest  # the services' refusals, named h
 from ..errors import Conflict as Conflict
 from ..errors import NotFound as NotFound
 from ..errors import ServiceError as ServiceError
+from ..logtext import Said
 from ..models import Activity, Match, Tournament
 from ..reads import now_or as now_or
 
@@ -54,17 +55,23 @@ def log(
     tournament: Tournament,
     actor: str,
     action: str,
-    summary: str,
+    line: Said,
     *,
     reason: str = "",
     match: Match | None = None,
     at: datetime | None = None,
 ) -> Activity:
+    """Write one line of the activity log. ``line`` is a msgid and its arguments
+    (``said(gettext_noop(...), ...)``), never a sentence already formatted: the log is read
+    in each reader's language (logtext.py)."""
+    if not isinstance(line, Said):
+        raise TypeError("log() takes said(gettext_noop(...), ...), not formatted text")
     activity = Activity(
         tournament=tournament,
         actor=actor,
         action=action,
-        summary=summary,
+        message=line.msgid,
+        args=line.stored(),
         reason=reason,
         match=match,
         at=now_or(at),

@@ -23,9 +23,11 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import Said, of_choice, of_duration, said
 from ..models import HelpRequest, Match, Tournament
-from ..reads.help_requests import duration_text, phone_seat
+from ..reads.help_requests import phone_seat
 from . import Conflict, NotFound, ServiceError, log, now_or
 
 # After a request is resolved the table waits this long before it can call again.
@@ -56,8 +58,14 @@ def _latest_match(tournament_id: int, table: int) -> Match | None:
     )
 
 
-def _reason_text(request: HelpRequest) -> str:
-    return f" ({request.get_reason_display()})" if request.reason else ""
+def _called(request: HelpRequest) -> Said:
+    if not request.reason:
+        return said(gettext_noop("Table %(table)s called the director."), table=request.table)
+    return said(
+        gettext_noop("Table %(table)s called the director (%(reason)s)."),
+        table=request.table,
+        reason=of_choice(HelpRequest.Reason(request.reason).label),
+    )
 
 
 def call_director(
@@ -101,7 +109,7 @@ def call_director(
                 tournament,
                 by,
                 "help_called",
-                f"Table {table} called the director{_reason_text(request)}.",
+                _called(request),
                 match=match,
                 at=now,
             )
@@ -144,12 +152,16 @@ def _answer(
         request.version += 1
         if to == HelpRequest.Status.COMING:
             request.coming_by, request.coming_at = by, now
-            summary = f"Table {request.table}: {by} is on the way."
+            summary = said(
+                gettext_noop("Table %(table)s: %(by)s is on the way."), table=request.table, by=by
+            )
         else:
             request.resolved_by, request.resolved_at = by, now
-            summary = (
-                f"Table {request.table}'s call resolved by {by} after "
-                f"{duration_text(now - request.raised_at)}."
+            summary = said(
+                gettext_noop("Table %(table)s's call resolved by %(by)s after %(took)s."),
+                table=request.table,
+                by=by,
+                took=of_duration(now - request.raised_at),
             )
         request.save()
         log(

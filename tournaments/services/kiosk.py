@@ -15,7 +15,9 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import Arg, Joined, said
 from ..models import TableLink, Tournament
 from . import ServiceError, log, now_or
 
@@ -94,8 +96,15 @@ def check_pin(
                 tournament,
                 f"Table {link.table} tablet",
                 "pin_locked",
-                f"Table {link.table}: {TRIES} wrong director PINs; locked for "
-                f"{int(LOCK_FOR.total_seconds() // 60)} min.",
+                said(
+                    gettext_noop(
+                        "Table %(table)s: %(tries)s wrong director PINs; locked for "
+                        "%(minutes)s min."
+                    ),
+                    table=link.table,
+                    tries=TRIES,
+                    minutes=int(LOCK_FOR.total_seconds() // 60),
+                ),
                 at=now,
             )
             raise_after = PinLocked(link.pin_locked_until, now)
@@ -128,14 +137,22 @@ def update_device_settings(
         )
     with transaction.atomic():
         old = Tournament.objects.select_for_update().get(pk=tournament.pk)
-        changed = []
+        changed: list[Arg] = []
         if old.kiosk != kiosk:
-            changed.append(f"kiosk mode {'on' if kiosk else 'off'}")
+            changed.append(
+                said(gettext_noop("kiosk mode on"))
+                if kiosk
+                else said(gettext_noop("kiosk mode off"))
+            )
         if old.director_pin != pin:
-            changed.append("director PIN changed")
+            changed.append(said(gettext_noop("director PIN changed")))
         if old.silent_after_seconds != silent_after_seconds:
             changed.append(
-                f"a tablet is silent after {old.silent_after_seconds} → {silent_after_seconds} s"
+                said(
+                    gettext_noop("a tablet is silent after %(old)s → %(new)s s"),
+                    old=old.silent_after_seconds,
+                    new=silent_after_seconds,
+                )
             )
         Tournament.objects.filter(pk=tournament.pk).update(
             kiosk=kiosk, director_pin=pin, silent_after_seconds=silent_after_seconds
@@ -143,4 +160,7 @@ def update_device_settings(
         tournament.kiosk, tournament.director_pin = kiosk, pin
         tournament.silent_after_seconds = silent_after_seconds
         if changed:
-            log(tournament, by, "settings", "Device settings changed: " + ", ".join(changed) + ".")
+            line = said(
+                gettext_noop("Device settings changed: %(changes)s."), changes=Joined(changed)
+            )
+            log(tournament, by, "settings", line)

@@ -18,11 +18,12 @@ from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .. import compiled
 from ..domain.clock import RoundClock
 from ..domain.final import final_state
-from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
+from ..domain.hands import Hand, HandScore, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
     InvalidMatch,
     MatchState,
@@ -32,6 +33,7 @@ from ..domain.match import (
     extend,
     with_winner,
 )
+from ..logtext import Arg, of_choice, of_match, said
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
 from ..replay import (
     _READ_WITH_LOCK,
@@ -55,6 +57,13 @@ class NotAtTable(ServiceError):
 
 class NotAllowed(ServiceError):
     """The speaker's permission (``AtTable.allowed``) no longer holds."""
+
+
+def _score_said(score: HandScore) -> Arg:
+    """What a hand is worth ("NS +2, E +1": seats and teams read the same in French)."""
+    if not any(score.points.values()) and not any(score.individual.values()):
+        return said(gettext_noop("no points"))
+    return score.describe
 
 
 @dataclass(frozen=True)
@@ -327,8 +336,22 @@ def set_first_dealer(
             match.round.tournament,
             by,
             "first dealer",
-            f"{match}: first dealer set to {seat.value}"
-            + (f" (was {was}); the dealers of {len(entries)} hands follow." if was else "."),
+            said(
+                gettext_noop(
+                    "%(match)s: first dealer set to %(seat)s (was %(was)s); the dealers of "
+                    "%(n)s hands follow."
+                ),
+                match=of_match(match),
+                seat=seat.value,
+                was=was,
+                n=len(entries),
+            )
+            if was
+            else said(
+                gettext_noop("%(match)s: first dealer set to %(seat)s."),
+                match=of_match(match),
+                seat=seat.value,
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -500,8 +523,15 @@ def _record(
             match.round.tournament,
             by,
             "late sync",
-            f"{match}: hand {next_number} arrived after the call, entered at "
-            f"{entered_at:%H:%M:%S} by the tablet's clock: kept as a regular hand.",
+            said(
+                gettext_noop(
+                    "%(match)s: hand %(n)s arrived after the call, entered at %(at)s by the "
+                    "tablet's clock: kept as a regular hand."
+                ),
+                match=of_match(match),
+                n=next_number,
+                at=f"{entered_at:%H:%M:%S}",
+            ),
             match=match,
             at=now,
         )
@@ -638,13 +668,22 @@ def answer_time_call(
                 match.status = Match.Status.FINISHED
                 match.confirmed_by, match.confirmed_at = "", None
         _refresh(match, state, now)
-        said = "a hand was being played" if in_progress else "no hand was being played"
+        answer = (
+            gettext_noop("%(match)s: at the call, a hand was being played.")
+            if in_progress
+            else gettext_noop("%(match)s: at the call, no hand was being played.")
+        )
+        if before is not None:
+            answer = (
+                gettext_noop("%(match)s: at the call, a hand was being played (was: no).")
+                if in_progress
+                else gettext_noop("%(match)s: at the call, no hand was being played (was: yes).")
+            )
         log(
             match.round.tournament,
             by,
             "answer" if before is None else "change answer",
-            f"{match}: at the call, {said}"
-            + ("." if before is None else f" (was: {'yes' if before else 'no'})."),
+            said(answer, match=of_match(match)),
             reason=reason,
             match=match,
             at=now,
@@ -697,7 +736,9 @@ def undo_last_hand(
             match.round.tournament,
             by,
             "undo",
-            f"{match}: undid hand {last.number}.",
+            said(
+                gettext_noop("%(match)s: undid hand %(n)s."), match=of_match(match), n=last.number
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -791,7 +832,12 @@ def correct_hand(
             match.round.tournament,
             by,
             "correct",
-            f"{match}: hand {entry.number} corrected ({scored.describe}).",
+            said(
+                gettext_noop("%(match)s: hand %(n)s corrected (%(score)s)."),
+                match=of_match(match),
+                n=entry.number,
+                score=_score_said(scored),
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -916,8 +962,20 @@ def insert_hand(
             match.round.tournament,
             by,
             "insert hand",
-            f"{match}: hand inserted at {position}"
-            + (f"; hands {position}–{len(entries)} moved one up." if moved else "."),
+            said(
+                gettext_noop(
+                    "%(match)s: hand inserted at %(n)s; hands %(n)s–%(last)s moved one up."
+                ),
+                match=of_match(match),
+                n=position,
+                last=len(entries),
+            )
+            if moved
+            else said(
+                gettext_noop("%(match)s: hand inserted at %(n)s."),
+                match=of_match(match),
+                n=position,
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -983,8 +1041,18 @@ def review_late_sync(
             match.round.tournament,
             by,
             "late sync",
-            f"{match}: late-synced hand {entry.number} "
-            + ("accepted as regular." if accept else f"reclassified as {entry.phase}."),
+            said(
+                gettext_noop("%(match)s: late-synced hand %(n)s accepted as regular."),
+                match=of_match(match),
+                n=entry.number,
+            )
+            if accept
+            else said(
+                gettext_noop("%(match)s: late-synced hand %(n)s reclassified as %(phase)s."),
+                match=of_match(match),
+                n=entry.number,
+                phase=of_choice(HandEntry.Phase(entry.phase).label),
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -1011,7 +1079,12 @@ def override_winner(
             match.round.tournament,
             by,
             "override",
-            f"{match}: winner set to {winner.value} (recorded {match.recorded_winner}).",
+            said(
+                gettext_noop("%(match)s: winner set to %(winner)s (recorded %(recorded)s)."),
+                match=of_match(match),
+                winner=winner.value,
+                recorded=match.recorded_winner,
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -1067,7 +1140,13 @@ def confirm_match(
             match.round.tournament,
             by,
             "confirm" if agree else "dispute",
-            f"{match}: result {'confirmed' if agree else 'disputed'} by {by}.",
+            said(
+                gettext_noop("%(match)s: result confirmed by %(by)s.")
+                if agree
+                else gettext_noop("%(match)s: result disputed by %(by)s."),
+                match=of_match(match),
+                by=by,
+            ),
             reason=note,
             match=match,
             at=now,
@@ -1086,9 +1165,7 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
                 _("%(match)s is not over: %(score_ns)s–%(score_ew)s.")
                 % {"match": match.label(), "score_ns": match.score_ns, "score_ew": match.score_ew}
             )
-        # The log's line is English whoever reads the page (issue 24 keeps the log's text).
         disputed = match.status == Match.Status.DISPUTED
-        was = "Disputed" if disputed else "Finished"
         match.status = Match.Status.CONFIRMED
         match.confirmed_by, match.confirmed_at = by, now
         match.version += 1  # under the row lock
@@ -1097,7 +1174,12 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
             match.round.tournament,
             by,
             "resolve" if disputed else "close",
-            f"{match}: {'dispute resolved' if disputed else 'closed'} ({was}); result accepted.",
+            said(
+                gettext_noop("%(match)s: dispute resolved (Disputed); result accepted.")
+                if disputed
+                else gettext_noop("%(match)s: closed (Finished); result accepted."),
+                match=of_match(match),
+            ),
             reason=note,
             match=match,
             at=now,

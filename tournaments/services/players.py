@@ -9,7 +9,9 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import Joined, of_round, said
 from ..models import Division, Player, Round, Seating, Tournament
 from ..names import clean_name, name_problem, sort_key
 from ..reads.people import division_suggestions
@@ -52,7 +54,12 @@ def register_player(
     name, division = check_player(tournament, name, division)
     with transaction.atomic():
         player = _create(tournament, name, division, now_or(now) if checked_in else None)
-        log(tournament, by, "register", f"Registered {name} in division {division}.", at=now)
+        line = said(
+            gettext_noop("Registered %(name)s in division %(division)s."),
+            name=name,
+            division=division,
+        )
+        log(tournament, by, "register", line, at=now)
         if not tournament.rehearsal:  # linked when it becomes real (services/rehearsal.py)
             link_players([player], by=by)
     return player
@@ -90,10 +97,16 @@ def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
             % {"player": player.name}
         )
     with transaction.atomic():
-        old = f"{player.name} ({player.division})"
+        line = said(
+            gettext_noop("%(old)s (%(old_division)s) is now %(name)s (%(division)s)."),
+            old=player.name,
+            old_division=player.division,
+            name=name,
+            division=division,
+        )
         player.name, player.division = name, division
         player.save(update_fields=["name", "division"])
-        log(player.tournament, by, "edit player", f"{old} is now {name} ({division}).")
+        log(player.tournament, by, "edit player", line)
     return player
 
 
@@ -106,8 +119,12 @@ def set_checked_in(
         # The time of check-in orders the waiting line (§6: longest waiting first).
         count = players.update(checked_in=value, checked_in_at=timezone.now() if value else None)
         if count:
-            verb = "Checked in" if value else "Undid check-in of"
-            log(tournament, by, "check-in", f"{verb} {', '.join(names)}.")
+            line = (
+                gettext_noop("Checked in %(names)s.")
+                if value
+                else gettext_noop("Undid check-in of %(names)s.")
+            )
+            log(tournament, by, "check-in", said(line, names=Joined(names)))
     return count
 
 
@@ -154,6 +171,7 @@ def set_withdrawn(
         if not value and not locked.withdrawn:
             raise ServiceError(_("%(locked)s is not withdrawn.") % {"locked": locked.name})
         notes = []
+        discarded = None
         if value:
             after = _started_rounds(tournament)
             pending = Round.objects.filter(
@@ -163,25 +181,38 @@ def set_withdrawn(
                 pending is not None
                 and Seating.objects.filter(round=pending, player=locked).exists()
             ):
-                discard_unstarted_round(pending, by=by, why=f"{locked.name} withdrew")
+                withdrew = said(gettext_noop("%(name)s withdrew"), name=locked.name)
+                discard_unstarted_round(pending, by=by, why=withdrew)
                 notes.append(
                     _("The seating of %(round)s was discarded: seat it again.")
                     % {"round": pending.label()}
                 )
+                discarded = of_round(pending)
             locked.withdrawn, locked.withdrawn_after_round = True, after
             summary = (
-                f"Withdrew {locked.name} after round {after}."
+                said(
+                    gettext_noop("Withdrew %(name)s after round %(n)s."), name=locked.name, n=after
+                )
                 if after
-                else (f"Withdrew {locked.name} before round 1.")
+                else said(gettext_noop("Withdrew %(name)s before round 1."), name=locked.name)
             )
         else:
             locked.withdrawn, locked.withdrawn_after_round = False, None
             locked.checked_in, locked.checked_in_at = True, now_or(now)
-            summary = f"Reinstated {locked.name}: waiting for the next round."
+            summary = said(
+                gettext_noop("Reinstated %(name)s: waiting for the next round."), name=locked.name
+            )
         locked.save(
             update_fields=["withdrawn", "withdrawn_after_round", "checked_in", "checked_in_at"]
         )
-        log(tournament, by, "withdraw", " ".join([summary, *notes]), reason=reason, at=now)
+        line = summary
+        if discarded is not None:
+            line = said(
+                gettext_noop("%(withdrew)s The seating of %(round)s was discarded: seat it again."),
+                withdrew=summary,
+                round=discarded,
+            )
+        log(tournament, by, "withdraw", line, reason=reason, at=now)
     player.withdrawn, player.withdrawn_after_round = locked.withdrawn, locked.withdrawn_after_round
     player.checked_in = locked.checked_in
     return Withdrawal(player, notes)
@@ -195,7 +226,12 @@ def add_house_player(
     name, division = check_player(tournament, name, division)
     with transaction.atomic():
         player = _create(tournament, name, division, timezone.now(), house=True)
-        log(tournament, by, "house", f"Added house player {name} ({division}).", reason=reason)
+        line = said(
+            gettext_noop("Added house player %(name)s (%(division)s)."),
+            name=name,
+            division=division,
+        )
+        log(tournament, by, "house", line, reason=reason)
     return player
 
 
@@ -243,7 +279,8 @@ def import_players(
             )
             if not tournament.rehearsal:
                 link_players(created, by=by, now=now)
-            log(tournament, by, "import", f"Imported {len(report.rows)} players from CSV.", at=now)
+            line = said(gettext_noop("Imported %(n)s players from CSV."), n=len(report.rows))
+            log(tournament, by, "import", line, at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))
     return report

@@ -6,7 +6,9 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import said
 from ..models import DefinedPrize, Tournament
 from . import NotFound, log, now_or
 
@@ -31,7 +33,8 @@ def define_prize(
             created_by=by,
             created_at=now_or(now),
         )
-        log(tournament, by, "prize-add", _("Prize added: %(name)s.") % {"name": prize.name}, at=now)
+        line = said(gettext_noop("Prize added: %(name)s."), name=prize.name)
+        log(tournament, by, "prize-add", line, at=now)
     return prize
 
 
@@ -47,6 +50,6 @@ def remove_prize(tournament: Tournament, pk: int, *, by: str, now: datetime | No
             tournament,
             by,
             "prize-remove",
-            _("Prize removed: %(name)s.") % {"name": prize.name},
+            said(gettext_noop("Prize removed: %(name)s."), name=prize.name),
             at=now,
         )

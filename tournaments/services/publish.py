@@ -27,7 +27,9 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
 from ..reads.export import export_results
 from . import ServiceError, log, now_or
@@ -118,7 +120,7 @@ def configure(tournament: Tournament, *, club_url: str, token: str, by: str) -> 
         publication, _created = Publication.objects.update_or_create(
             tournament=tournament, defaults={"club_url": club_url, "token": token}
         )
-        log(tournament, by, "publish", f"Results go to {club_url}.")
+        log(tournament, by, "publish", said(gettext_noop("Results go to %(url)s."), url=club_url))
     return publication
 
 
@@ -189,9 +191,9 @@ def publish(
             tournament,
             by,
             "publish",
-            f"Results published to {publication.club_url}."
+            said(gettext_noop("Results published to %(url)s."), url=publication.club_url)
             if not error
-            else f"Publishing failed: {error}",
+            else said(gettext_noop("Publishing failed: %(error)s"), error=error),
             at=at,
         )
     publication.refresh_from_db()

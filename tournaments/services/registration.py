@@ -22,7 +22,9 @@ from typing import cast
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext_noop
 
+from ..logtext import Joined, said
 from ..models import (
     PLACE_HOLDING,
     Division,
@@ -156,7 +158,10 @@ def _promote(tournament: Tournament, reg_settings: RegistrationSettings, at: dat
                 tournament,
                 ONLINE,
                 "waitlist",
-                f"Promoted {waiting.name} from the waitlist: a place freed.",
+                said(
+                    gettext_noop("Promoted %(name)s from the waitlist: a place freed."),
+                    name=waiting.name,
+                ),
                 at=at,
             )
             promoted.append(waiting.name)
@@ -178,17 +183,18 @@ def save_settings(
         reg_settings.open, reg_settings.cap_total = open, cap_total
         reg_settings.cap_a, reg_settings.cap_b = cap_a, cap_b
         reg_settings.save(update_fields=["open", "cap_total", "cap_a", "cap_b"])
-        caps = ", ".join(
-            f"{label} {value}"
-            for label, value in (("total", cap_total), ("A", cap_a), ("B", cap_b))
-            if value is not None
+        caps = [
+            said(gettext_noop("total %(n)s"), n=n) if label == "total" else f"{label} {n}"
+            for label, n in (("total", cap_total), ("A", cap_a), ("B", cap_b))
+            if n is not None
+        ]
+        line = (
+            gettext_noop("Online registration open; caps: %(caps)s.")
+            if open
+            else gettext_noop("Online registration closed; caps: %(caps)s.")
         )
-        log(
-            tournament,
-            by,
-            "registration",
-            f"Online registration {'open' if open else 'closed'}; caps: {caps or 'none'}.",
-        )
+        none = said(gettext_noop("none"))
+        log(tournament, by, "registration", said(line, caps=Joined(caps) if caps else none))
         return _promote(tournament, reg_settings, now_or(None))
 
 
@@ -262,8 +268,12 @@ def apply(
                 created_at=at,
             )
             token = _new_pass(registration, at).token
-            where = "on the waitlist" if status == Status.WAITLIST else "for a place"
-            log(tournament, ONLINE, "apply", f"{name} applied online, {where}.", at=at)
+            line = (
+                gettext_noop("%(name)s applied online, on the waitlist.")
+                if status == Status.WAITLIST
+                else gettext_noop("%(name)s applied online, for a place.")
+            )
+            log(tournament, ONLINE, "apply", said(line, name=name), at=at)
     except IntegrityError:
         # A copy that raced past the lock's first read (another server's): the first
         # one's answer, or a name taken meanwhile.
@@ -309,8 +319,12 @@ def answer_invitation(
         locked.division, locked.contact, locked.consent = division, contact, True
         locked.queue = take_queue(reg_settings)
         locked.save(update_fields=["status", "division", "contact", "consent", "queue"])
-        where = "for a place" if fits else "on the waitlist"
-        log(tournament, ONLINE, "apply", f"{locked.name} took up the invitation, {where}.", at=at)
+        line = (
+            gettext_noop("%(name)s took up the invitation, for a place.")
+            if fits
+            else gettext_noop("%(name)s took up the invitation, on the waitlist.")
+        )
+        log(tournament, ONLINE, "apply", said(line, name=locked.name), at=at)
     return locked
 
 
@@ -333,7 +347,8 @@ def change_application(
         locked.name, locked.folded, locked.division = name, folded, division
         locked.status, locked.message = Status.PENDING, ""
         locked.save(update_fields=["name", "folded", "division", "status", "message"])
-        log(tournament, ONLINE, "apply", f"{old} changed the application ({name}).", at=at)
+        line = said(gettext_noop("%(old)s changed the application (%(name)s)."), old=old, name=name)
+        log(tournament, ONLINE, "apply", line, at=at)
     return locked
 
 
@@ -359,7 +374,8 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
             withdraw_player(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
         locked.status = Status.WITHDRAWN
         locked.save(update_fields=["status"])
-        log(tournament, ONLINE, "withdraw", f"{locked.name} withdrew online.", at=at)
+        line = said(gettext_noop("%(name)s withdrew online."), name=locked.name)
+        log(tournament, ONLINE, "withdraw", line, at=at)
         if held:
             _promote(tournament, reg_settings, at)
     return locked
@@ -404,7 +420,11 @@ def decide(
             player = register_player(tournament, reg.name, division, by=by, now=at)
             reg.player, reg.division = player, division
             reg.status = Status.ACCEPTED
-            summary = f"Accepted {reg.name}'s application in division {division}."
+            summary = said(
+                gettext_noop("Accepted %(name)s's application in division %(division)s."),
+                name=reg.name,
+                division=division,
+            )
         elif action == "change":
             if reg.status == Status.CHANGE and reg.message == message:
                 return reg
@@ -413,7 +433,7 @@ def decide(
             if not message:
                 raise ServiceError("Say what should change: the player reads it.")
             reg.status = Status.CHANGE
-            summary = f"Asked {reg.name} to change the application."
+            summary = said(gettext_noop("Asked %(name)s to change the application."), name=reg.name)
         elif action == "decline":
             if reg.status == Status.DECLINED:
                 return reg
@@ -435,7 +455,7 @@ def decide(
                 if not reg.player.withdrawn:
                     withdraw_player(reg.player, True, by=by, reason=message)
             reg.status = Status.DECLINED
-            summary = f"Declined {reg.name}'s application."
+            summary = said(gettext_noop("Declined %(name)s's application."), name=reg.name)
         else:
             raise ServiceError("Accept, ask for a change, or decline.")
         reg.message, reg.decided_at, reg.decided_by = message, at, by
@@ -475,7 +495,11 @@ def reorder(
             tournament,
             by,
             "waitlist",
-            f"Moved {moving.name} to place {position} on the waitlist.",
+            said(
+                gettext_noop("Moved %(name)s to place %(n)s on the waitlist."),
+                name=moving.name,
+                n=position,
+            ),
             reason=reason,
         )
     return line
@@ -489,7 +513,8 @@ def revoke(tournament: Tournament, pk: int, *, by: str, now: datetime | None = N
         reg = _registration(tournament, pk)
         reg.passes.filter(revoked_at__isnull=True).update(revoked_at=at)
         token = _new_pass(reg, at).token
-        log(tournament, by, "registration", f"Revoked {reg.name}'s link; a new one was made.")
+        line = said(gettext_noop("Revoked %(name)s's link; a new one was made."), name=reg.name)
+        log(tournament, by, "registration", line)
     return token
 
 
@@ -545,7 +570,8 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
                 created_at=at,
             )
             report.invited.append((name, _new_pass(reg, at).token))
-        log(tournament, by, "invite", f"Invited {len(rows)} players from CSV.", at=at)
+        line = said(gettext_noop("Invited %(n)s players from CSV."), n=len(rows))
+        log(tournament, by, "invite", line, at=at)
     return report
 
 

@@ -16,7 +16,9 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import said
 from ..models import ImportedEvent, Player, Round, SeriesEvent, Tournament
 from . import ServiceError, log, now_or
 from .linking import link_players
@@ -48,7 +50,8 @@ def make_real(tournament: Tournament, *, by: str, now: datetime | None = None) -
         locked.save(update_fields=["rehearsal"])
         # The people links a rehearsal never made (services/players.py), made now.
         link_players(list(Player.objects.filter(tournament=locked)), by=by, now=now)
-        log(locked, by, "rehearsal", "Turned the rehearsal into a real event.", at=now_or(now))
+        line = said(gettext_noop("Turned the rehearsal into a real event."))
+        log(locked, by, "rehearsal", line, at=now_or(now))
     return locked
 
 
@@ -74,5 +77,6 @@ def make_rehearsal(tournament: Tournament, *, by: str, now: datetime | None = No
             )
         locked.rehearsal = True
         locked.save(update_fields=["rehearsal"])
-        log(locked, by, "rehearsal", "Turned the event into a rehearsal.", at=now_or(now))
+        line = said(gettext_noop("Turned the event into a rehearsal."))
+        log(locked, by, "rehearsal", line, at=now_or(now))
     return locked

@@ -14,8 +14,10 @@ from datetime import datetime
 from typing import cast
 
 from django.db import DatabaseError, IntegrityError, connection, models, transaction
+from django.utils.translation import gettext_noop
 
 from ..domain.hands import Team
+from ..logtext import said
 from ..models import (
     Club,
     EventResult,
@@ -402,8 +404,15 @@ def _write(
         rows.tournament,
         by,
         "import",
-        f"Imported {len(players)} players and {len(rows.matches)} matches from "
-        f"{filename or 'a results file'} ({rows.imported.digest[:12]}).",
+        said(
+            gettext_noop(
+                "Imported %(players)s players and %(matches)s matches from %(file)s (%(digest)s)."
+            ),
+            players=len(players),
+            matches=len(rows.matches),
+            file=filename or said(gettext_noop("a results file")),
+            digest=rows.imported.digest[:12],
+        ),
         at=at,
     )
     return ImportOutcome(rows.tournament, True, len(players), len(rows.matches), proposals)

@@ -12,6 +12,7 @@ from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..domain.seating import (
     FirstRoundRemedy,
@@ -23,6 +24,7 @@ from ..domain.seating import (
     first_round_remedies,
     swap,
 )
+from ..logtext import Arg, Joined, Said, of_match, of_round, said
 from ..models import (
     HandEntry,
     Match,
@@ -135,7 +137,7 @@ def draw_first_round(
         a_ids = [p.pk for p in players if p.division == "A"]
         b_ids = [p.pk for p in players if p.division == "B"]
         sit_outs: list[PlayerId] = []
-        note = ""
+        notes: list[Said] = []
         try:
             if not remedy:
                 seating = draw(a_ids, b_ids, random.Random(seed))
@@ -145,12 +147,15 @@ def draw_first_round(
                 seating, sit_outs = draw_with_remedy(
                     a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"], sit_out
                 )
-                note = " Remedy: " + chosen.describe
+                notes.append(said(gettext_noop("Remedy: %(remedy)s."), remedy=_remedy_said(chosen)))
                 if sit_outs:
                     names = dict(players.values_list("pk", "name"))
-                    how = "drawn by lot" if sit_out is None else "chosen by the director"
-                    out = ", ".join(names[cast(int, p)] for p in sit_outs)
-                    note += f" Sitting out ({how}): {out}."
+                    how = (
+                        gettext_noop("Sitting out (drawn by lot): %(names)s.")
+                        if sit_out is None
+                        else gettext_noop("Sitting out (chosen by the director): %(names)s.")
+                    )
+                    notes.append(said(how, names=Joined([names[cast(int, p)] for p in sit_outs])))
         except SeatingError as exc:
             raise ServiceError(str(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
@@ -158,9 +163,40 @@ def draw_first_round(
         SitOut.objects.bulk_create(SitOut(round=rnd, player_id=cast(int, p)) for p in sit_outs)
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
-        summary = f"Drew round 1: {len(seating)} tables, seed {seed}.{note}"
+        summary = said(
+            gettext_noop("Drew round 1: %(tables)s tables, seed %(seed)s.%(notes)s"),
+            tables=len(seating),
+            seed=seed,
+            notes=Joined(["", *notes], " ") if notes else "",
+        )
         log(tournament, by, "draw", summary, reason=reason, at=now)
     return rnd
+
+
+# How a seat of the next round was filled (domain.seating.Change.kind), as the log says it.
+CHANGE_KINDS: dict[str, Said] = {
+    "waiting": said(gettext_noop("waiting")),
+    "house": said(gettext_noop("house")),
+    "closed": said(gettext_noop("closed table")),
+    "pass-on": said(gettext_noop("pass-on")),
+}
+
+
+def _remedy_said(remedy: FirstRoundRemedy) -> Said:
+    """The remedy chosen for round 1, for the log (the domain's ``describe`` is English)."""
+    if remedy.kind == "sit-out":
+        return said(
+            gettext_noop("%(tables)s tables; sitting out round 1: %(a)s in A, %(b)s in B"),
+            tables=remedy.tables,
+            a=remedy.sit_out_a,
+            b=remedy.sit_out_b,
+        )
+    return said(
+        gettext_noop("%(tables)s tables with house players: %(a)s in A, %(b)s in B"),
+        tables=remedy.tables,
+        a=remedy.house_a,
+        b=remedy.house_b,
+    )
 
 
 def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
@@ -205,12 +241,17 @@ def _house_for(
                 checked_in_at=now_or(None),
                 house=True,
             )
-            log(tournament, by, "house", f"Added house player {name} ({division}) for round 1.")
+            line = said(
+                gettext_noop("Added house player %(name)s (%(division)s) for round 1."),
+                name=name,
+                division=division,
+            )
+            log(tournament, by, "house", line)
             house[division].append(p.pk)
     return {d: house[d][: (remedy.house_a if d == "A" else remedy.house_b)] for d in "AB"}
 
 
-def discard_unstarted_round(rnd: Round, *, by: str, why: str) -> None:
+def discard_unstarted_round(rnd: Round, *, by: str, why: Said) -> None:
     """Drop a seated round that has not started, so it can be seated again."""
     rnd = _lock_round(rnd)
     if rnd.status != Round.Status.SEATED:
@@ -222,7 +263,10 @@ def discard_unstarted_round(rnd: Round, *, by: str, why: str) -> None:
         Tournament.objects.filter(pk=rnd.tournament_id).update(
             status=Tournament.Status.REGISTRATION
         )
-    log(rnd.tournament, by, "discard", f"Seating of {rnd} discarded: {why}.")
+    line = said(
+        gettext_noop("Seating of %(round)s discarded: %(why)s."), round=of_round(rnd), why=why
+    )
+    log(rnd.tournament, by, "discard", line)
     rnd.delete()
 
 
@@ -247,7 +291,12 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
             rnd.tournament,
             by,
             "swap",
-            f"{rnd}: swapped {first.name} and {second.name}.",
+            said(
+                gettext_noop("%(round)s: swapped %(first)s and %(second)s."),
+                round=of_round(rnd),
+                first=first.name,
+                second=second.name,
+            ),
             reason=reason,
         )
 
@@ -266,7 +315,8 @@ def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
             raise ServiceError(_("Finalize the previous round first."))
         rnd.status, rnd.started_at = Round.Status.RUNNING, now
         rnd.save(update_fields=["status", "started_at"])
-        log(rnd.tournament, by, "start", f"{rnd} started.", at=now)
+        line = said(gettext_noop("%(round)s started."), round=of_round(rnd))
+        log(rnd.tournament, by, "start", line, at=now)
     return rnd
 
 
@@ -289,7 +339,8 @@ def pause_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         if not rnd.has_pauses:
             rnd.has_pauses = True
             rnd.save(update_fields=["has_pauses"])
-        log(rnd.tournament, by, "pause", f"{rnd} paused.", at=now)
+        line = said(gettext_noop("%(round)s paused."), round=of_round(rnd))
+        log(rnd.tournament, by, "pause", line, at=now)
     return rnd
 
 
@@ -300,7 +351,8 @@ def resume_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         updated = rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
         if not updated:
             raise ServiceError(_("%(round)s is not paused.") % {"round": rnd.label()})
-        log(rnd.tournament, by, "resume", f"{rnd} resumed.", at=now)
+        line = said(gettext_noop("%(round)s resumed."), round=of_round(rnd))
+        log(rnd.tournament, by, "resume", line, at=now)
     return rnd
 
 
@@ -338,12 +390,22 @@ def call_time(
         Match.objects.bulk_update(called, ["time_called_at"], batch_size=500)
         rnd.called_at = now
         rnd.save(update_fields=["called_at"])
-        summary = f"Time called in {rnd}"
         if kept:
-            summary += f"; extended tables keep their extension: {', '.join(map(str, kept))}"
+            line = said(
+                gettext_noop(
+                    "Time called in %(round)s; extended tables keep their extension: %(tables)s."
+                ),
+                round=of_round(rnd),
+                tables=Joined(kept),
+            )
         elif including_extended:
-            summary += ", extended tables included"
-        log(rnd.tournament, by, "call time", summary + ".", at=now)
+            line = said(
+                gettext_noop("Time called in %(round)s, extended tables included."),
+                round=of_round(rnd),
+            )
+        else:
+            line = said(gettext_noop("Time called in %(round)s."), round=of_round(rnd))
+        log(rnd.tournament, by, "call time", line, at=now)
     return rnd
 
 
@@ -376,7 +438,11 @@ def extend_table(
             match.round.tournament,
             by,
             "extend",
-            f"{match}: extension set to {minutes} min.",
+            said(
+                gettext_noop("%(match)s: extension set to %(minutes)s min."),
+                match=of_match(match),
+                minutes=minutes,
+            ),
             reason=reason,
             match=match,
             at=now,
@@ -441,7 +507,8 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
             )
         rnd.status, rnd.finished_at = Round.Status.FINISHED, now
         rnd.save(update_fields=["status", "finished_at"])
-        log(rnd.tournament, by, "finalize", f"{rnd} finalized.", at=now)
+        line = said(gettext_noop("%(round)s finalized."), round=of_round(rnd))
+        log(rnd.tournament, by, "finalize", line, at=now)
     return rnd
 
 
@@ -525,12 +592,20 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
         if tournament.status != Tournament.Status.PRELIMINARY:
             tournament.status = Tournament.Status.PRELIMINARY
             tournament.save(update_fields=["status"])
-        dropped = ", ".join(str(r) for r in later)
+        line = (
+            said(
+                gettext_noop("%(round)s reopened; the seating of %(dropped)s was discarded."),
+                round=of_round(rnd),
+                dropped=Joined([of_round(r) for r in later]),
+            )
+            if later
+            else said(gettext_noop("%(round)s reopened."), round=of_round(rnd))
+        )
         log(
             tournament,
             by,
             "reopen",
-            f"{rnd} reopened" + (f"; the seating of {dropped} was discarded." if later else "."),
+            line,
             reason=reason,
             at=now,
         )
@@ -568,16 +643,40 @@ def seat_next_round(
         def name(pid: PlayerId) -> str:
             return plan.names[cast(int, pid)]
 
-        lines = [f"Seated {rnd} by rotation"]
+        lines: list[Arg] = [""]
         if plan.seating.closed:
-            lines.append("closed table(s) " + ", ".join(map(str, plan.seating.closed)))
+            lines.append(
+                said(gettext_noop("closed table(s) %(tables)s"), tables=Joined(plan.seating.closed))
+            )
         for c in plan.seating.changes:
-            label = "house player " if c.into in plan.house else ""
-            out = f" (for {name(c.out)})" if c.out is not None else ""
-            lines.append(f"table {c.table} {c.seat.value}: {label}{name(c.into)}{out} [{c.kind}]")
+            into: Arg = name(c.into)
+            if c.into in plan.house:
+                into = said(gettext_noop("house player %(name)s"), name=name(c.into))
+            lines.append(
+                said(
+                    gettext_noop("table %(table)s %(seat)s: %(player)s (for %(out)s) [%(kind)s]")
+                    if c.out is not None
+                    else gettext_noop("table %(table)s %(seat)s: %(player)s [%(kind)s]"),
+                    table=c.table,
+                    seat=c.seat.value,
+                    player=into,
+                    out=name(c.out) if c.out is not None else "",
+                    kind=CHANGE_KINDS.get(c.kind, c.kind),
+                )
+            )
         if plan.seating.sit_outs:
-            lines.append("sitting out: " + ", ".join(name(p) for p in plan.seating.sit_outs))
-        log(tournament, by, "seat", "; ".join(lines) + ".", at=now)
+            lines.append(
+                said(
+                    gettext_noop("sitting out: %(names)s"),
+                    names=Joined([name(p) for p in plan.seating.sit_outs]),
+                )
+            )
+        line = said(
+            gettext_noop("Seated %(round)s by rotation%(changes)s."),
+            round=of_round(rnd),
+            changes=Joined(lines, "; ") if len(lines) > 1 else "",
+        )
+        log(tournament, by, "seat", line, at=now)
     return rnd
 
 
@@ -604,5 +703,6 @@ def revoke_link(
             token=secrets.token_urlsafe(32),
             code=table_codes.new_codes(1)[0],
         )
-        log(tournament, by, "relink", f"Table {table}: tablet link reissued.", at=now)
+        line = said(gettext_noop("Table %(table)s: tablet link reissued."), table=table)
+        log(tournament, by, "relink", line, at=now)
     return link

@@ -9,9 +9,11 @@ from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
+from ..logtext import Arg, Joined, said
 from ..models import Match, Player, Round, TieBreak, Tournament
 from ..reads.standings import champions as champions  # simulate.py reads it here
 from ..reads.standings import final_entries, final_readiness, final_round
@@ -59,7 +61,11 @@ def break_tie(
             tournament,
             by,
             "tie break",
-            f"Division {division} tie broken: " + ", ".join(names[p] for p in order) + ".",
+            said(
+                gettext_noop("Division %(division)s tie broken: %(names)s."),
+                division=division,
+                names=Joined([names[p] for p in order]),
+            ),
             reason=reason,
             at=now,
         )
@@ -112,15 +118,29 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
         names: dict[PlayerId, str] = dict(
             Player.objects.filter(pk__in=seated).values_list("pk", "name")
         )
-        skipped = [f"{p.name} ({why})" for e in entries.values() for p, why in e.skipped]
+        skipped: list[Arg] = [
+            said(
+                gettext_noop("%(name)s (withdrawn after round %(n)s)"),
+                name=p.name,
+                n=p.withdrawn_after_round,
+            )
+            if p.withdrawn_after_round
+            else said(gettext_noop("%(name)s (withdrawn)"), name=p.name)
+            for e in entries.values()
+            for p, _why in e.skipped
+        ]
+        seats = Joined([f"{s.value} {names[p]}" for s, p in seating.seats.items()])
         log(
             tournament,
             by,
             "final",
-            "Final seeded: "
-            + ", ".join(f"{s.value} {names[p]}" for s, p in seating.seats.items())
-            + "."
-            + (" Skipped: " + "; ".join(skipped) + "." if skipped else ""),
+            said(
+                gettext_noop("Final seeded: %(seats)s. Skipped: %(skipped)s."),
+                seats=seats,
+                skipped=Joined(skipped, "; "),
+            )
+            if skipped
+            else said(gettext_noop("Final seeded: %(seats)s."), seats=seats),
             at=now,
         )
     return rnd
@@ -147,7 +167,10 @@ def finish_tournament(
             tournament,
             by,
             "finish",
-            f"Tournament finished: division {winner} pair champions.",
+            said(
+                gettext_noop("Tournament finished: division %(division)s pair champions."),
+                division=winner,
+            ),
             at=now,
         )
     # The finished event's matches now count in every person's rating.
@@ -172,5 +195,6 @@ def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> T
             raise Conflict(_("The standings are not hidden now: nothing to reveal."))
         locked.standings_revealed_at = now_or(now)
         locked.save(update_fields=["standings_revealed_at"])
-        log(locked, by, "reveal", "Standings revealed to the players.", at=now)
+        line = said(gettext_noop("Standings revealed to the players."))
+        log(locked, by, "reveal", line, at=now)
     return locked

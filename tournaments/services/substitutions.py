@@ -12,11 +12,13 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .. import compiled
 from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
+from ..logtext import Arg, Said, of_match, said
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
 from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
 
@@ -88,15 +90,21 @@ def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
     return player_in
 
 
-def _named(player: Player) -> str:
-    return player.name + (" (house)" if player.house else "")
+def _named(player: Player) -> Arg:
+    return said(gettext_noop("%(name)s (house)"), name=player.name) if player.house else player.name
 
 
 def _log(
-    match: Match, signed: Signed, action: str, what: str, sub: Substitution, now: datetime
+    match: Match, signed: Signed, action: str, what: Said, sub: Substitution, now: datetime
 ) -> None:
     """The activity log's line for a seat changing hands: who, when, why, which match."""
-    summary = f"{match} seat {sub.position}: {what} from hand {sub.from_hand}."
+    summary = said(
+        gettext_noop("%(match)s seat %(position)s: %(what)s from hand %(hand)s."),
+        match=of_match(match),
+        position=sub.position,
+        what=what,
+        hand=sub.from_hand,
+    )
     log(
         match.round.tournament,
         signed.by,
@@ -180,7 +188,10 @@ def substitute(
             raise ServiceError(_("That substitution is already recorded.")) from exc
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["in_sat_out"])
-        _log(match, signed, "substitute", f"{_named(player_in)} replaces {out.name}", sub, now)
+        what = said(
+            gettext_noop("%(player)s replaces %(out)s"), player=_named(player_in), out=out.name
+        )
+        _log(match, signed, "substitute", what, sub, now)
     return sub
 
 
@@ -237,7 +248,11 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
         sub.player_in = player_in
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["player_in", "in_sat_out"])
-        summary = f"{_named(player_in)} instead of {wrong.name} (corrected)"
+        summary = said(
+            gettext_noop("%(player)s instead of %(wrong)s (corrected)"),
+            player=_named(player_in),
+            wrong=wrong.name,
+        )
         _log(match, signed, "substitute-replace", summary, sub, now)
     return sub
 
@@ -272,7 +287,11 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         _leave_seat(match, sub)
         sub.delete()
         _take_seat(match, seat, back)
-        summary = f"substitution of {sub.player_in.name} for {back.name} undone"
+        summary = said(
+            gettext_noop("substitution of %(player)s for %(back)s undone"),
+            player=sub.player_in.name,
+            back=back.name,
+        )
         _log(match, signed, "substitute-undo", summary, sub, now)
 
 

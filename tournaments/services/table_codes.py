@@ -14,7 +14,9 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
+from ..logtext import said
 from ..models import Match, TableLink, Tournament
 from . import NotFound, log, now_or
 
@@ -57,7 +59,8 @@ def reissue_code(
             raise NotFound(_("Table %(table)s has no live tablet link.") % {"table": table})
         link.code = new_codes(1)[0]
         link.save(update_fields=["code"])
-        log(tournament, by, "code", f"Table {table}: table code re-issued.", at=now)
+        line = said(gettext_noop("Table %(table)s: table code re-issued."), table=table)
+        log(tournament, by, "code", line, at=now)
     return link.code
 
 
@@ -84,7 +87,10 @@ def take_over(typed: str, *, now: datetime | None = None) -> TableLink:
             link.tournament,
             f"Table {link.table} device {link.device}",
             "takeover",
-            f"Table {link.table}: a new device took the table over with its code.",
+            said(
+                gettext_noop("Table %(table)s: a new device took the table over with its code."),
+                table=link.table,
+            ),
             # About the table's match: only this table's tablets read their state again.
             match=Match.objects.filter(round__tournament_id=link.tournament_id, table=link.table)
             .order_by("-round__number", "-game")

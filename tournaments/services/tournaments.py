@@ -10,8 +10,10 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..domain.rules import InvalidSettings, RuleSettings
+from ..logtext import Joined, said
 from ..models import Club, Tournament
 from . import ServiceError, free_slug, log
 from .clubs import site_club
@@ -72,8 +74,12 @@ def create_tournament(
             bilingual_sheets=bilingual_sheets,
             **rule_values(rules),
         )
-        kind = "rehearsal" if rehearsal else "tournament"
-        log(tournament, by, "create", f"Created {kind} {name}.", at=now)
+        line = (
+            gettext_noop("Created rehearsal %(name)s.")
+            if rehearsal
+            else gettext_noop("Created tournament %(name)s.")
+        )
+        log(tournament, by, "create", said(line, name=name), at=now)
     return tournament
 
 
@@ -153,7 +159,13 @@ def update_tournament(
             for k in Tournament.RULE_FIELDS + ("tiebreaks", "sit_out_score")
             if getattr(old, k) != getattr(rules, k)
         ]
-        log(tournament, by, "settings", "Settings changed: " + (", ".join(changed) or "name"))
+        # The settings are named by their field (the names the rules and exports use).
+        line = (
+            said(gettext_noop("Settings changed: %(changes)s"), changes=Joined(changed))
+            if changed
+            else said(gettext_noop("Settings changed: name"))
+        )
+        log(tournament, by, "settings", line)
     return tournament
 
 

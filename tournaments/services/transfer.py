@@ -19,7 +19,9 @@ from datetime import datetime
 
 from django.core import signing
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext_noop
 
+from ..logtext import said
 from ..models import (
     Division,
     Player,
@@ -193,7 +195,10 @@ def _import_rows(
                 tournament,
                 by,
                 "import",
-                f"Imported {len(added)} registrations from the club site's signed list.",
+                said(
+                    gettext_noop("Imported %(n)s registrations from the club site's signed list."),
+                    n=len(added),
+                ),
                 at=at,
             )
     return Imported(added, len(rows) - len(added))

@@ -1,11 +1,13 @@
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
 from tournaments.services.backup import backups, take_backup
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Back up the database now into BACKUP_DIR (var/backups), or --list the backups."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -15,12 +17,18 @@ class Command(BaseCommand):
         if options["list"]:
             found = backups()
             for b in found:
-                self.stdout.write(f"{b.path}  {b.size:>10,} bytes  {b.reason}")
+                self.stdout.write(
+                    _("%(path)s  %(size)s bytes  %(reason)s")
+                    % {"path": b.path, "size": f"{b.size:>10,}", "reason": b.reason}
+                )
             if not found:
-                self.stdout.write(f"No backups in {settings.BACKUP_DIR}.")
+                self.stdout.write(_("No backups in %(dir)s.") % {"dir": settings.BACKUP_DIR})
             return
         try:
             made = take_backup("manual")
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
-        self.stdout.write(f"Backed up to {made.path} ({made.size:,} bytes).")
+        self.stdout.write(
+            _("Backed up to %(path)s (%(size)s bytes).")
+            % {"path": made.path, "size": f"{made.size:,}"}
+        )

@@ -1,12 +1,14 @@
 import secrets
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER, assign
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Create a sign-in for a role (director: everything; desk: check-in, seats, sheets)."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -19,12 +21,17 @@ class Command(BaseCommand):
         username, role = str(options["username"]).strip(), str(options["role"])
         User = get_user_model()
         if not username or User.objects.filter(username=username).exists():
-            raise CommandError(f"{username!r} is empty or already taken.")
+            raise CommandError(
+                _("%(username)r is empty or already taken.") % {"username": username}
+            )
         password = secrets.token_urlsafe(12)
         # Directors also use the admin, which wants the staff flag; the desk does not.
         user = User.objects.create_user(username, password=password, is_staff=role != DESK_GROUP)
         assign(user, role)
         self.stdout.write(
-            f"{role} login: {username} / {password}\n"
-            f"Shown once; a new one: .venv/bin/python manage.py changepassword {username}"
+            _(
+                "%(role)s login: %(username)s / %(password)s\n"
+                "Shown once; a new one: .venv/bin/python manage.py changepassword %(username)s"
+            )
+            % {"role": role, "username": username, "password": password}
         )

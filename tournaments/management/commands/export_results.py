@@ -1,12 +1,14 @@
 import json
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.models import Tournament
 from tournaments.reads.export import export_results
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Print a tournament's results as snowman.results/1 JSON."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -17,8 +19,10 @@ class Command(BaseCommand):
         try:
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist:
-            raise CommandError(f"No tournament with slug {slug!r}.") from None
+            raise CommandError(_("No tournament with slug %(slug)r.") % {"slug": slug}) from None
         if tournament.rehearsal:
             # Issue 25: a rehearsal's results go to no series, by file or otherwise.
-            raise CommandError(f"{slug} is a rehearsal: make it a real event to export it.")
+            raise CommandError(
+                _("%(slug)s is a rehearsal: make it a real event to export it.") % {"slug": slug}
+            )
         self.stdout.write(json.dumps(export_results(tournament), indent=1, ensure_ascii=False))

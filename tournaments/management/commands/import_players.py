@@ -1,12 +1,15 @@
 from pathlib import Path
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.models import Tournament
 from tournaments.services.players import import_players
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Import players from a CSV file with columns name,division (all or nothing)."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -22,14 +25,22 @@ class Command(BaseCommand):
         try:
             tournament = Tournament.objects.get(slug=slug)
         except Tournament.DoesNotExist:
-            raise CommandError(f"No tournament with slug {slug!r}.") from None
+            raise CommandError(_("No tournament with slug %(slug)r.") % {"slug": slug}) from None
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise CommandError(f"Cannot read {path}: {exc.strerror}.") from exc
+            raise CommandError(
+                _("Cannot read %(path)s: %(error)s.") % {"path": path, "error": exc.strerror}
+            ) from exc
         report = import_players(
             tournament, data, by="import_players command", checked_in=bool(options["checked_in"])
         )
         if not report.ok:
-            raise CommandError("Nothing was imported:\n" + report.error_text())
-        self.stdout.write(f"Imported {len(report.rows)} players into {tournament.name}.")
+            raise CommandError(_("Nothing was imported:") + "\n" + report.error_text())
+        n = len(report.rows)
+        self.stdout.write(
+            ngettext(
+                "Imported %(n)s player into %(name)s.", "Imported %(n)s players into %(name)s.", n
+            )
+            % {"n": n, "name": tournament.name}
+        )

@@ -1,14 +1,16 @@
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
 from tournaments.services.people import recompute_ratings
 from tournaments.services.results_import import import_event
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = (
         "Import past events from snowman.results/1 files. Each file is imported whole or not "
         "at all; a file imported before changes nothing."
@@ -39,15 +41,27 @@ class Command(BaseCommand):
             if outcome.created:
                 changed = True
                 self.stdout.write(
-                    f"{path}: imported {outcome.tournament.name} ({outcome.tournament.slug}): "
-                    f"{outcome.players} players, {outcome.matches} matches, "
-                    f"{outcome.proposals} close name matches to review."
+                    _(
+                        "%(path)s: imported %(name)s (%(slug)s): %(players)s players, "
+                        "%(matches)s matches, %(proposals)s close name matches to review."
+                    )
+                    % {
+                        "path": path,
+                        "name": outcome.tournament.name,
+                        "slug": outcome.tournament.slug,
+                        "players": outcome.players,
+                        "matches": outcome.matches,
+                        "proposals": outcome.proposals,
+                    }
                 )
             else:
                 self.stdout.write(
-                    f"{path}: already imported as {outcome.tournament.slug}; nothing changed."
+                    _("%(path)s: already imported as %(slug)s; nothing changed.")
+                    % {"path": path, "slug": outcome.tournament.slug}
                 )
         if changed and not options["no_ratings"]:
-            self.stdout.write(f"Ratings recomputed from {recompute_ratings()} matches.")
+            self.stdout.write(
+                _("Ratings recomputed from %(n)s matches.") % {"n": recompute_ratings()}
+            )
         if failed:
-            raise CommandError("Not imported:\n" + "\n".join(failed))
+            raise CommandError(_("Not imported:") + "\n" + "\n".join(failed))

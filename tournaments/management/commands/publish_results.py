@@ -2,12 +2,14 @@
 
 import time
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.services.publish import publish_pending
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = (
         "Publish to the club site the results of every event not published yet (run it when "
         "the connection returns, or with --every to keep trying)."
@@ -22,7 +24,7 @@ class Command(BaseCommand):
         every = int(options["every"])  # type: ignore[call-overload]
         while True:
             for publication in publish_pending(by="publish_results"):
-                outcome = publication.last_error or "published"
+                outcome = publication.last_error or _("published")
                 self.stdout.write(f"{publication.tournament.slug}: {outcome}")
             if every <= 0:
                 return

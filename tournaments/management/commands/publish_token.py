@@ -1,12 +1,14 @@
 """On the club site: make the token a hall uses to publish one event's results."""
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.models import Club, Series
 from tournaments.services.publish import grant
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = (
         "Print a new token for publishing the event SLUG's results here (any earlier token "
         "of the event stops working); --series adds the event to that series."
@@ -24,11 +26,11 @@ class Command(BaseCommand):
         if options["club"]:
             club = Club.objects.filter(slug=options["club"]).first()
             if club is None:
-                raise CommandError(f"No club with slug {options['club']!r}.")
+                raise CommandError(_("No club with slug %(slug)r.") % {"slug": options["club"]})
         series = None
         if options["series"]:
             in_club = Series.objects.filter(club=club) if club else Series.objects.all()
             series = in_club.filter(slug=options["series"]).first()
             if series is None:
-                raise CommandError(f"No series with slug {options['series']!r}.")
+                raise CommandError(_("No series with slug %(slug)r.") % {"slug": options["series"]})
         self.stdout.write(grant(str(options["slug"]), series=series, club=club, by="publish_token"))

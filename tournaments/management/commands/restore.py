@@ -2,13 +2,15 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
 from tournaments.services.backup import backups, restore
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = (
         "Put a backup in place of the database (stop the server first). Without a file, "
         "the newest backup in BACKUP_DIR (var/backups) or in --from DIR."
@@ -27,12 +29,13 @@ class Command(BaseCommand):
             directory = options["directory"] or Path(settings.BACKUP_DIR)
             found = backups(directory)
             if not found:
-                raise CommandError(f"No backups in {directory}.")
+                raise CommandError(_("No backups in %(dir)s.") % {"dir": directory})
             source = found[-1].path
         try:
             restore(source, force=bool(options["force"]))
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(
-            f"Restored {source.name}. Start the server (bin/serve); tablets resend what they hold."
+            _("Restored %(name)s. Start the server (bin/serve); tablets resend what they hold.")
+            % {"name": source.name}
         )

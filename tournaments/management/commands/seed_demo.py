@@ -3,9 +3,11 @@ from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import CommandParser
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.models import Tournament
 from tournaments.roles import assign
 from tournaments.services.simulate import demo_event
@@ -17,7 +19,7 @@ DEMO_PASSWORD = "snowman-demo"
 RESET = ".venv/bin/python manage.py changepassword {}"
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = (
         "Create a demo tournament part-way through (round 3 running) and a demo director. "
         "With --event the director gets a random password, printed once."
@@ -53,23 +55,33 @@ class Command(BaseCommand):
             self.print_login(username, password, event)
         else:
             assign(user, "owner")
-            how = "" if not event else f"; a new password: {RESET.format(username)}"
-            self.stdout.write(f"Director login: {username} (already exists{how})")
+            self.stdout.write(
+                _("Director login: %(username)s (already exists; a new password: %(reset)s)")
+                % {"username": username, "reset": RESET.format(username)}
+                if event
+                else _("Director login: %(username)s (already exists)") % {"username": username}
+            )
         existing = Tournament.objects.filter(name=DEMO_NAME).first()
         if existing is None:
             started = timezone.now() - timedelta(minutes=7)
             existing = demo_event(int(options["tables"]), DEMO_NAME, round_started=started)
-            self.stdout.write(f"Created demo tournament {existing.slug}.")
+            self.stdout.write(_("Created demo tournament %(slug)s.") % {"slug": existing.slug})
         else:
-            self.stdout.write(f"Demo tournament {existing.slug} already exists.")
+            self.stdout.write(
+                _("Demo tournament %(slug)s already exists.") % {"slug": existing.slug}
+            )
 
     def print_login(self, username: str, password: str, event: bool) -> None:
         if not event:
-            self.stdout.write(f"Director login: {username} / {password}")
+            self.stdout.write(
+                _("Director login: %(username)s / %(password)s")
+                % {"username": username, "password": password}
+            )
             return
         line = "=" * 72
-        self.stdout.write(
-            f"{line}\nDirector login: {username} / {password}\n"
-            "Write it down now: it is shown this once. A new one any time:\n"
-            f"    {RESET.format(username)}\n{line}"
-        )
+        login = _("Director login: %(username)s / %(password)s") % {
+            "username": username,
+            "password": password,
+        }
+        once = _("Write it down now: it is shown this once. A new one any time:")
+        self.stdout.write(f"{line}\n{login}\n{once}\n    {RESET.format(username)}\n{line}")

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
 from django.db import connections
+from django.utils.translation import gettext as _
 
 from snowman.hall import hall_addresses, qr_code
+from tournaments.management.base import TranslatedCommand
 from tournaments.reads import queries
 from tournaments.services.backup import Timer
 
@@ -35,7 +37,7 @@ def hall_url(address: str, port: int, https: bool) -> str:
 EVENTS_LISTED = 5
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Run the event server (granian) on the hall network; see README."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -49,22 +51,24 @@ class Command(BaseCommand):
 
     def handle(self, *args: object, **options: Any) -> None:
         if settings.DEBUG:
-            raise CommandError("The event server runs with DEBUG=0 (bin/serve sets it).")
+            raise CommandError(_("The event server runs with DEBUG=0 (bin/serve sets it)."))
         port = int(options["port"])
         cert, key = str(options["tls_cert"]), str(options["tls_key"])
         if bool(cert) != bool(key):
-            raise CommandError("TLS needs both TLS_CERT and TLS_KEY.")
+            raise CommandError(_("TLS needs both TLS_CERT and TLS_KEY."))
         for path in filter(None, (cert, key)):
             if not Path(path).is_file():
-                raise CommandError(f"{path} does not exist.")
+                raise CommandError(_("%(path)s does not exist.") % {"path": path})
         https = bool(cert)
         if https and not settings.HTTPS:
-            raise CommandError("With a certificate set HTTPS=1 (bin/serve does).")
+            raise CommandError(_("With a certificate set HTTPS=1 (bin/serve does)."))
         if settings.HTTPS and not https and not settings.TRUSTED_PROXIES:
             raise CommandError(
-                "HTTPS is on, but there is no certificate (TLS_CERT, TLS_KEY) and no TLS "
-                "proxy (TRUSTED_PROXIES): over plain HTTP nobody could sign in. Set one, or "
-                "HTTPS=0 for a hall's plain-HTTP network."
+                _(
+                    "HTTPS is on, but there is no certificate (TLS_CERT, TLS_KEY) and no TLS "
+                    "proxy (TRUSTED_PROXIES): over plain HTTP nobody could sign in. Set one, "
+                    "or HTTPS=0 for a hall's plain-HTTP network."
+                )
             )
 
         addresses = hall_addresses()
@@ -110,7 +114,7 @@ class Command(BaseCommand):
             if timer:
                 timer.stop()
         if code not in (0, -signal.SIGTERM, -signal.SIGINT):
-            raise CommandError(f"granian stopped with status {code}.")
+            raise CommandError(_("granian stopped with status %(code)s.") % {"code": code})
 
     def players_banner(self, base: str) -> None:
         """Where the players look: each open event's page (their seat, clock and standings
@@ -119,37 +123,54 @@ class Command(BaseCommand):
         events = list(queries.open_tournaments(EVENTS_LISTED))
         for t in events:
             write(f"  {t.name}:")
-            write(f"    Players' phones:      {base}/e/{t.slug}/ (QR on the projector and sheets)")
-            write(f"    Projector:            {base}/p/{t.slug}/ (the hall's screen)")
+            write(
+                _("    Players' phones:      %(url)s (QR on the projector and sheets)")
+                % {"url": f"{base}/e/{t.slug}/"}
+            )
+            write(
+                _("    Projector:            %(url)s (the hall's screen)")
+                % {"url": f"{base}/p/{t.slug}/"}
+            )
         if not events:
-            write(f"  Players' phones:        {base}/ (each event's page is /e/<event>/)")
-            write(f"  Projector:              {base}/p/<event>/ (the console links it)")
+            write(
+                _("  Players' phones:        %(url)s (each event's page is /e/<event>/)")
+                % {"url": f"{base}/"}
+            )
+            write(
+                _("  Projector:              %(url)s (the console links it)")
+                % {"url": f"{base}/p/<event>/"}
+            )
 
     def banner(self, url: str, addresses: list[str], port: int, https: bool) -> None:
         write = self.stdout.write
         write("")
         write(
-            "Snowman event server" + (" (HTTPS)" if https else " (plain HTTP on the hall network)")
+            _("Snowman event server (HTTPS)")
+            if https
+            else _("Snowman event server (plain HTTP on the hall network)")
         )
         if url:
-            write(f"  Console for this hall:  {url}/director/")
-            write("  Tablet links and table-card QR codes use this address.")
+            write(_("  Console for this hall:  %(url)s") % {"url": f"{url}/director/"})
+            write(_("  Tablet links and table-card QR codes use this address."))
         else:
-            write("  No network address found: only this laptop can reach the server.")
+            write(_("  No network address found: only this laptop can reach the server."))
         for address in addresses:
-            write(f"  Also reachable at:      {hall_url(address, port, https)}/")
+            write(
+                _("  Also reachable at:      %(url)s")
+                % {"url": f"{hall_url(address, port, https)}/"}
+            )
         local = hall_url("127.0.0.1", port, https)
-        write(f"  On this laptop:         {local}/ (tablets cannot use it)")
+        write(_("  On this laptop:         %(url)s (tablets cannot use it)") % {"url": f"{local}/"})
         self.players_banner(url or local)
         if url:
-            write("  Scan to open the console on a phone or tablet:")
+            write(_("  Scan to open the console on a phone or tablet:"))
             qr = qr_code(f"{url}/director/")
             qr.terminal(out=self.stdout._out, compact=True)  # type: ignore[arg-type]
         if settings.BACKUP_MINUTES > 0:
             write(
-                f"  Backups every {settings.BACKUP_MINUTES:g} min and at each finalize: "
-                f"{settings.BACKUP_DIR}"
+                _("  Backups every %(minutes)s min and at each finalize: %(dir)s")
+                % {"minutes": f"{settings.BACKUP_MINUTES:g}", "dir": settings.BACKUP_DIR}
             )
-        write("  Stop with Ctrl+C.")
+        write(_("  Stop with Ctrl+C."))
         write("")
         self.stdout.flush()

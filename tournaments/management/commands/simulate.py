@@ -1,11 +1,13 @@
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import CommandError, CommandParser
+from django.utils.translation import gettext as _
 
+from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
 from tournaments.services.simulate import simulate
 
 
-class Command(BaseCommand):
+class Command(TranslatedCommand):
     help = "Play a whole simulated event through the service layer; print its slug."
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -23,11 +25,14 @@ class Command(BaseCommand):
         tables = options["tables"]
         assert isinstance(tables, int)
         if not 1 <= tables <= 2000:
-            raise CommandError("--tables must be between 1 and 2000.")
+            raise CommandError(_("--tables must be between 1 and 2000."))
         mess = {k: options[k] for k in ("withdraw", "late", "house")}
         for key, value in mess.items():
             if not 0 <= int(value) <= 4 * tables:  # type: ignore[call-overload]
-                raise CommandError(f"--{key} must be between 0 and {4 * tables}.")
+                raise CommandError(
+                    _("--%(option)s must be between 0 and %(most)s.")
+                    % {"option": key, "most": 4 * tables}
+                )
         # Nobody reads the statements a simulation runs, and with DEBUG on (development's
         # default) Django formats and keeps each one: a sixth of a 100-table event's time
         # (issue 22). The setting is this process's alone.

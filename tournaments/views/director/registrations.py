@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from snowman.hall import absolute_url
@@ -200,7 +201,9 @@ def invitations_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """Each invitee's private link, to send them: name and link, no contact."""
     t = tournament_or_404(request, slug)
     response, writer = csvcells.attachment(f"{t.slug}-invitations.csv")
-    writer.writerow(["name", "link"])
+    # To send the links from a spreadsheet; the invitations import reads a first line
+    # "name" in either language (reads.players.read_csv_lines).
+    writer.writerow([pgettext("CSV header", "name"), pgettext("CSV header", "link")])
     for reg in queries.registrations(t):
         token = getattr(reg, "token", "")
         if reg.status == service.Status.INVITED and token:

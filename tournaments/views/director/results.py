@@ -9,12 +9,14 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from ... import csvcells
 from ...forms import FirstDealerForm, HandForm
 from ...ids import parse_id
+from ...logtext import action_label
 from ...reads import queries
 from ...reads import standings as standing_reads
 from ...services import ServiceError
@@ -83,23 +85,25 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     rows = standing_reads.standings(t)[division]
     response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
+    # Read in a spreadsheet, imported by nothing: the headers are in the reader's language.
     writer.writerow(
         [
-            "rank",
-            "player",
-            *[f"round {n}" for n in rounds],
-            "bonuses",
-            "awards and penalties",
-            "total",
-            "wins",
-            "margin",
-            "tie broken by lot",
-            "withdrawn",
-            "played",
-            "sit-outs",
-            "withdrawn after round",
+            pgettext("CSV header", "rank"),
+            pgettext("CSV header", "player"),
+            *[pgettext("CSV header", "round %(n)s") % {"n": n} for n in rounds],
+            pgettext("CSV header", "bonuses"),
+            pgettext("CSV header", "awards and penalties"),
+            pgettext("CSV header", "total"),
+            pgettext("CSV header", "wins"),
+            pgettext("CSV header", "margin"),
+            pgettext("CSV header", "tie broken by lot"),
+            pgettext("CSV header", "withdrawn"),
+            pgettext("CSV header", "played"),
+            pgettext("CSV header", "sit-outs"),
+            pgettext("CSV header", "withdrawn after round"),
         ]
     )
+    yes = pgettext("CSV cell", "yes")
     for row in rows:
         r = row.record
         writer.writerow(
@@ -112,8 +116,8 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
                 r.total,
                 r.wins,
                 r.margin,
-                "yes" if row.standing.decided_by_lot else "",
-                "yes" if row.player.withdrawn else "",
+                yes if row.standing.decided_by_lot else "",
+                yes if row.player.withdrawn else "",
                 row.played,
                 row.sit_outs,
                 row.player.withdrawn_after_round if row.player.withdrawn else "",
@@ -299,7 +303,7 @@ def activity(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": t,
             "table": table,
-            "actions": queries.activity_actions(t),
+            "actions": [(a, action_label(a)) for a in queries.activity_actions(t)],
             "action": action,
         },
     )

@@ -10,6 +10,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
@@ -179,14 +180,26 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     rnd = round_or_404(tournament_or_404(request, slug), number)
     response, writer = csvcells.attachment(f"{rnd.tournament.slug}-round-{rnd.number}-seats.csv")
-    writer.writerow(["name", "division", "table", "seat", "partner", "opponents"])
+    # For the desk's spreadsheet, imported by nothing (the players import reads two
+    # columns): headers and words in the reader's language.
+    writer.writerow(
+        [
+            pgettext("CSV header", "name"),
+            pgettext("CSV header", "division"),
+            pgettext("CSV header", "table"),
+            pgettext("CSV header", "seat"),
+            pgettext("CSV header", "partner"),
+            pgettext("CSV header", "opponents"),
+        ]
+    )
     # §6: house players are marked "house"; sit-outs are listed with no table.
     house = queries.house_names(rnd.tournament)
+    house_mark, sits_out = pgettext("CSV cell", "house"), pgettext("CSV cell", "sits out")
     for line in find_your_seat(seating_tables(rnd)):
-        division = "house" if line.name in house else line.division
+        division = house_mark if line.name in house else line.division
         writer.writerow([line.name, division, line.table, line.seat, line.partner, line.opponents])
     for name, division in queries.sit_outs(rnd):
-        writer.writerow([name, division, "", "sits out", "", ""])
+        writer.writerow([name, division, "", sits_out, "", ""])
     return response
 
 

@@ -1,0 +1,157 @@
+"""The activity log's lines are a msgid and its arguments, read in the reader's language
+(issue 24): a line written from an English console reads in French, an old row keeps its
+stored English, and no service logs a sentence it formatted itself."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone, translation
+
+from tournaments.logtext import Joined, render, said
+from tournaments.models import Activity
+from tournaments.services import log, players, rounds
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = sorted((ROOT / "tournaments").rglob("*.py"))
+# Calls that give text in the writer's language, never a line for the log (a helper that
+# returns ``said(...)`` is fine: mypy and log() itself refuse anything else).
+TRANSLATING = {"_", "gettext", "ngettext", "pgettext", "str", "format_html"}
+
+
+def _is_msgid(node: ast.AST, names: dict[str, list[ast.AST]]) -> bool:
+    """``gettext_noop("literal")``, a choice between such, or a name only ever given one."""
+    if isinstance(node, ast.Call):
+        return (
+            isinstance(node.func, ast.Name)
+            and node.func.id == "gettext_noop"
+            and len(node.args) == 1
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+        )
+    if isinstance(node, ast.IfExp):
+        return _is_msgid(node.body, names) and _is_msgid(node.orelse, names)
+    if isinstance(node, ast.Name):
+        given = names.get(node.id, [])
+        return bool(given) and all(_is_msgid(value, {}) for value in given)
+    return False
+
+
+def _assignments(function: ast.AST) -> dict[str, list[ast.AST]]:
+    names: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    names.setdefault(target.id, []).append(node.value)
+    return names
+
+
+def _calls(name: str) -> list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]:
+    found = []
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            names = _assignments(function)
+            for node in ast.walk(function):
+                if (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == name
+                ):
+                    where = f"{path.relative_to(ROOT)}:{node.lineno}"
+                    found.append((where, node, names))
+    return found
+
+
+def test_every_log_call_passes_a_msgid_and_arguments_never_a_formatted_sentence() -> None:
+    formatted = (ast.JoinedStr, ast.BinOp, ast.Constant)
+    logs = _calls("log")
+    assert len(logs) > 50  # every service's log(...) is looked at
+    offenders = []
+    for where, call, _names in logs:
+        line = call.args[3] if len(call.args) > 3 else None
+        if line is None or isinstance(line, formatted):
+            offenders.append(where)
+        elif isinstance(line, ast.Call) and (
+            isinstance(line.func, ast.Attribute)  # "…".format(), ", ".join()
+            or ast.unparse(line.func) in TRANSLATING
+        ):
+            offenders.append(where)  # a sentence made in the writer's language
+    assert offenders == []
+    # Each said(...) names its msgid literally (makemessages finds it; nothing formatted).
+    bad = [where for where, call, names in _calls("said") if not _is_msgid(call.args[0], names)]
+    assert bad == []
+
+
+def test_log_refuses_a_sentence_already_formatted(make_tournament) -> None:
+    t = make_tournament(1)
+    with pytest.raises(TypeError):
+        log(t, "director", "note", "Checked in Ann.")  # type: ignore[arg-type]
+    assert not Activity.objects.filter(action="note").exists()
+
+
+def test_a_line_written_from_an_english_console_reads_in_french(make_tournament) -> None:
+    t = make_tournament(2)
+    with translation.override("en"):
+        rnd = rounds.draw_first_round(t, by="director")
+        rounds.start_round(rnd, by="director")
+        players.add_house_player(t, "Hal House", "A", by="director")
+    started = Activity.objects.get(tournament=t, action="start")
+    drew = Activity.objects.get(tournament=t, action="draw")
+    house = Activity.objects.get(tournament=t, action="house")
+    assert started.summary == "" and started.message == "%(round)s started."
+    with translation.override("en"):
+        assert started.text == "Round 1 started."
+        assert house.text == "Added house player Hal House (A)."
+    with translation.override("fr"):
+        assert started.text == "Ronde 1\u00a0: départ donné."
+        assert house.text == "Substitut Hal House ajouté (A)."
+        assert drew.text.startswith("Tirage de la ronde 1\u00a0: 2 tables, germe ")
+
+
+def test_the_activity_page_reads_each_line_and_action_in_the_directors_language(
+    director_client, make_tournament
+) -> None:
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="director")
+    rounds.call_time(rounds.start_round(rnd, by="director"), by="director")
+    page = reverse("director:activity", args=[t.slug])
+    english = director_client.get(page).content.decode()
+    assert "Time called in Round 1." in english and ">call time<" in english
+    director_client.cookies["django_language"] = "fr"
+    french = director_client.get(page).content.decode()
+    assert "Ronde 1\u00a0: temps écoulé." in french
+    assert "Round 1" not in french and ">temps écoulé<" in french
+    assert 'value="call time"' in french  # the filter still names the stored key
+
+
+@pytest.mark.django_db
+def test_a_row_written_before_the_messages_shows_its_stored_text(make_tournament) -> None:
+    t = make_tournament(1)
+    old = Activity.objects.create(
+        tournament=t, at=timezone.now(), actor="director", action="draw", summary="Drew round 1."
+    )
+    with translation.override("fr"):
+        assert old.text == "Drew round 1."
+
+
+def test_words_inside_the_arguments_are_read_in_the_same_language() -> None:
+    line = said(
+        "%(round)s reopened; the seating of %(dropped)s was discarded.",
+        round=said("Round %(n)s", n=3),
+        dropped=Joined([said("Round %(n)s", n=4), said("Final")]),
+    )
+    stored = line.stored()
+    assert stored["round"] == {"m": "Round %(n)s", "a": {"n": 3}}
+    with translation.override("fr"):
+        assert render(line.msgid, stored) == (
+            "Ronde 3 rouverte; le placement de Ronde 4, Finale a été annulé."
+        )
+    # A translation that does not fit its arguments falls back to the English.
+    assert render("%(missing)s x", {}) == "%(missing)s x"

@@ -1,0 +1,184 @@
+"""The activity log's lines as a message and its arguments (issue 24).
+
+A service logs ``said(gettext_noop("Registered %(name)s in division %(division)s."),
+name=..., division=...)``: the row keeps the English msgid and the arguments (JSON), and
+each reader sees the line in their own language, rendered when the page is read. So a log
+written from an English console reads in French, and a translation fixed later mends the
+old lines too. An argument that is itself words (a round's name, a list of changes) is a
+``said`` of its own or a ``Joined`` list, rendered in the same language; names, numbers
+and what a person typed stay as they were given.
+
+Rows written before this (migration 0020) have no message: their English ``summary`` is
+shown as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any, Union
+
+from django.utils.translation import gettext, gettext_noop, override, pgettext_lazy
+
+if TYPE_CHECKING:
+    from .models import Match, Round
+
+Arg = Union[str, int, float, "Said", "Joined"]
+
+
+@dataclass(frozen=True)
+class Said:
+    """One sentence to be read later: its msgid (English, untranslated) and arguments."""
+
+    msgid: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+
+    def stored(self) -> dict[str, Any]:
+        """The arguments as the row's JSON keeps them."""
+        return {key: _stored(value) for key, value in self.args.items()}
+
+    def __str__(self) -> str:
+        return render(self.msgid, self.stored())
+
+
+@dataclass(frozen=True)
+class Joined:
+    """Items read one after another, each in the reader's language ("; " between the
+    parts of a seating, ", " between names)."""
+
+    items: Sequence[Arg]
+    sep: str = ", "
+
+
+def said(msgid: str, /, **args: Arg) -> Said:
+    """The line ``msgid`` (wrapped in ``gettext_noop`` so makemessages finds it) with its
+    named arguments."""
+    return Said(msgid, args)
+
+
+def _stored(value: Arg) -> Any:
+    if isinstance(value, Said):
+        return {"m": value.msgid, "a": value.stored()}
+    if isinstance(value, Joined):
+        return {"j": [_stored(v) for v in value.items], "s": value.sep}
+    return value
+
+
+def _shown(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "m" in value:
+            return render(str(value["m"]), value.get("a") or {})
+        if "j" in value:
+            return str(value.get("s", ", ")).join(str(_shown(v)) for v in value["j"])
+    return value
+
+
+def render(msgid: str, args: Mapping[str, Any]) -> str:
+    """The line in the active language. A translation that does not fit its arguments
+    (a placeholder misspelt) falls back to the English, never to an error page."""
+    values = {key: _shown(value) for key, value in args.items()}
+    for text in (gettext(msgid), msgid):
+        try:
+            return text % values
+        except (KeyError, ValueError, TypeError):
+            continue
+    return msgid
+
+
+# --- the words the log's lines share ---------------------------------------------------------
+
+
+def of_round(rnd: Round) -> Said:
+    """ "Round 3" or "Final", as ``Round.label`` says it, in the reader's language."""
+    if rnd.kind == "final":
+        return said(gettext_noop("Final"))
+    return said(gettext_noop("Round %(n)s"), n=rnd.number)
+
+
+def of_match(match: Match) -> Said:
+    """ "Round 3 table 7" or "Final game 2", as ``Match.label`` says it."""
+    if match.round.kind == "final":
+        return said(
+            gettext_noop("%(round)s game %(game)s"), round=of_round(match.round), game=match.game
+        )
+    return said(
+        gettext_noop("%(round)s table %(table)s"), round=of_round(match.round), table=match.table
+    )
+
+
+def of_choice(label: Any) -> Said:
+    """A choice's label (``gettext_lazy`` in a model's choices, no context) as its msgid,
+    so the reader reads it in their language."""
+    with override(None):
+        return Said(str(label))
+
+
+def of_duration(span: timedelta) -> Said:
+    """ "3 min 07 s", as the help desk shows a wait."""
+    seconds = max(0, int(span.total_seconds()))
+    return said(gettext_noop("%(m)s min %(s)s s"), m=seconds // 60, s=f"{seconds % 60:02d}")
+
+
+# The log's ``action`` keys (stored, filtered on) as the reader reads them.
+ACTIONS = {
+    "answer": pgettext_lazy("activity log action", "answer at the call"),
+    "apply": pgettext_lazy("activity log action", "application"),
+    "call time": pgettext_lazy("activity log action", "call time"),
+    "change answer": pgettext_lazy("activity log action", "change answer"),
+    "check-in": pgettext_lazy("activity log action", "check-in"),
+    "close": pgettext_lazy("activity log action", "close match"),
+    "code": pgettext_lazy("activity log action", "table code"),
+    "confirm": pgettext_lazy("activity log action", "confirm"),
+    "correct": pgettext_lazy("activity log action", "correct hand"),
+    "create": pgettext_lazy("activity log action", "create"),
+    "discard": pgettext_lazy("activity log action", "discard seating"),
+    "dispute": pgettext_lazy("activity log action", "dispute"),
+    "draw": pgettext_lazy("activity log action", "draw"),
+    "edit player": pgettext_lazy("activity log action", "edit player"),
+    "extend": pgettext_lazy("activity log action", "extend"),
+    "final": pgettext_lazy("activity log action", "final"),
+    "finalize": pgettext_lazy("activity log action", "finalize"),
+    "finish": pgettext_lazy("activity log action", "finish"),
+    "first dealer": pgettext_lazy("activity log action", "first dealer"),
+    "help_called": pgettext_lazy("activity log action", "help called"),
+    "help_coming": pgettext_lazy("activity log action", "help coming"),
+    "help_resolved": pgettext_lazy("activity log action", "help resolved"),
+    "house": pgettext_lazy("activity log action", "house player"),
+    "import": pgettext_lazy("activity log action", "import"),
+    "insert hand": pgettext_lazy("activity log action", "insert hand"),
+    "invite": pgettext_lazy("activity log action", "invite"),
+    "late sync": pgettext_lazy("activity log action", "late sync"),
+    "override": pgettext_lazy("activity log action", "override winner"),
+    "pause": pgettext_lazy("activity log action", "pause"),
+    "pin_locked": pgettext_lazy("activity log action", "PIN locked"),
+    "prize-add": pgettext_lazy("activity log action", "add prize"),
+    "prize-remove": pgettext_lazy("activity log action", "remove prize"),
+    "publish": pgettext_lazy("activity log action", "publish"),
+    "register": pgettext_lazy("activity log action", "register"),
+    "registration": pgettext_lazy("activity log action", "registration"),
+    "rehearsal": pgettext_lazy("activity log action", "rehearsal"),
+    "relink": pgettext_lazy("activity log action", "new tablet link"),
+    "reopen": pgettext_lazy("activity log action", "reopen"),
+    "resolve": pgettext_lazy("activity log action", "resolve dispute"),
+    "resume": pgettext_lazy("activity log action", "resume"),
+    "reveal": pgettext_lazy("activity log action", "reveal standings"),
+    "seat": pgettext_lazy("activity log action", "seat"),
+    "settings": pgettext_lazy("activity log action", "settings"),
+    "start": pgettext_lazy("activity log action", "start"),
+    "substitute": pgettext_lazy("activity log action", "substitute"),
+    "substitute-replace": pgettext_lazy("activity log action", "correct substitute"),
+    "substitute-undo": pgettext_lazy("activity log action", "undo substitute"),
+    "swap": pgettext_lazy("activity log action", "swap"),
+    "takeover": pgettext_lazy("activity log action", "tablet takeover"),
+    "tie break": pgettext_lazy("activity log action", "tie break"),
+    "undo": pgettext_lazy("activity log action", "undo hand"),
+    "waitlist": pgettext_lazy("activity log action", "waitlist"),
+    "withdraw": pgettext_lazy("activity log action", "withdraw"),
+}
+
+
+def action_label(action: str) -> str:
+    """An action key in the reader's language (an unknown key as it is stored)."""
+    label = ACTIONS.get(action)
+    return str(label) if label is not None else action
