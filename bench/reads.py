@@ -38,7 +38,7 @@ def build_event(tables: int, seed: int):
     from tournaments.domain.simulation import random_hand
     from tournaments.models import HandEntry
     from tournaments.services import play, rounds
-    from tournaments.services.simulate import Simulation
+    from tournaments.simulate import Simulation
 
     sim = Simulation(tables, seed, name=f"Reads {tables} tables")
     t = sim.setup()

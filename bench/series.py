@@ -69,7 +69,7 @@ MORE_LAST = (
 
 def names(count: int, seed: int) -> list[str]:
     # The simulator's names, and more of them: 2,000 people need a larger pool.
-    from tournaments.services.simulate import FIRST, LAST
+    from tournaments.simulate import FIRST, LAST
 
     rng = random.Random(seed)
     pool = [f"{f} {last}" for f in (*FIRST, *MORE_FIRST) for last in (*LAST, *MORE_LAST)]

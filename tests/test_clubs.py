@@ -21,7 +21,7 @@ from tournaments.roles import DESK, DIRECTOR, OWNER, assign, ensure_groups
 from tournaments.services import ServiceError
 from tournaments.services import clubs as club_service
 from tournaments.services.series import add_event, create_series
-from tournaments.services.simulate import demo_event
+from tournaments.simulate import demo_event
 
 pytestmark = pytest.mark.django_db
 BEFORE = [("tournaments", "0015_prizes")]

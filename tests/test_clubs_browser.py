@@ -12,7 +12,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tournaments.roles import OWNER, assign
 from tournaments.services import clubs as club_service
-from tournaments.services.simulate import demo_event
+from tournaments.simulate import demo_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -68,7 +68,7 @@ HALL_PLAY = """
 from django.utils import timezone
 from tournaments.models import Tournament
 from tournaments.services import rounds, standings
-from tournaments.services.simulate import Simulation
+from tournaments.simulate import Simulation
 t = Tournament.objects.get(slug=%r)
 sim = Simulation(0, seed=26)
 sim.tournament, sim.clock = t, timezone.now()

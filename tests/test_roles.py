@@ -40,7 +40,7 @@ CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 def event(db):
     from django.utils import timezone
 
-    from tournaments.services.simulate import demo_event
+    from tournaments.simulate import demo_event
 
     # Two rounds played, round 3 running: every kind of page has something to show.
     return demo_event(2, "Roles Open", round_started=timezone.now())

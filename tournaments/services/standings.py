@@ -10,6 +10,7 @@ from typing import cast
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from ..backup import backup_after_finalize
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
 from ..models import Match, Player, Round, TieBreak, Tournament
@@ -17,7 +18,6 @@ from ..reads.standings import champions as champions  # simulate.py reads it her
 from ..reads.standings import final_entries, final_readiness, final_round
 from ..reads.visibility import of_event
 from . import Conflict, ServiceError, log, now_or
-from .backup import backup_after_finalize
 from .people import recompute_ratings
 from .rounds import lock_tournament, write_seating
 

@@ -1,8 +1,8 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournaments.backup import backups, take_backup
 from tournaments.services import ServiceError
-from tournaments.services.backup import backups, take_backup
 
 
 class Command(BaseCommand):

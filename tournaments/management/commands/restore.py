@@ -4,8 +4,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournaments.backup import backups, restore
 from tournaments.services import ServiceError
-from tournaments.services.backup import backups, restore
 
 
 class Command(BaseCommand):

@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from tournaments.models import Tournament
 from tournaments.roles import assign
-from tournaments.services.simulate import demo_event
+from tournaments.simulate import demo_event
 
 DEMO_NAME = "Snowman Demo Open"
 

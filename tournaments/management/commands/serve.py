@@ -20,8 +20,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from snowman.hall import hall_addresses, qr_code
+from tournaments.backup import Timer
 from tournaments.reads import queries
-from tournaments.services.backup import Timer
 
 
 def hall_url(address: str, port: int, https: bool) -> str:

@@ -2,7 +2,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournaments.services import ServiceError
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 
 class Command(BaseCommand):
