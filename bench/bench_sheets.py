@@ -229,7 +229,7 @@ def play_final(t: Any, seed: int) -> None:
             result = play.record_hand(game, random_hand(rng), client_key=f"bench-final-{n}", by=BY)
             if result.state.over:
                 break
-    standings.finish_tournament(t, by=BY)
+    standings.finish_event(t, by=BY, backup=False)
 
 
 def timed(action: Callable[[], Any], repeat: int) -> tuple[float, Any]:

@@ -455,8 +455,9 @@ def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
     assert import_cycles(graph) == [["people", "players", "standings"]]
 
 
-# A workflow's steps are called by its service only: the views and commands call the
-# workflow (finish_round, finish_event, import_event), so each sequence is written once.
+# A workflow's steps are called by its service only: the views, the commands, the simulation
+# and the benches call the workflow (finish_round, finish_event, import_event), so each
+# sequence is written once (``backup=False`` where an event is made to test or measure).
 WORKFLOW_STEPS = {
     "finalize_round": "finish_round",
     "finish_tournament": "finish_event",
@@ -465,6 +466,8 @@ WORKFLOW_STEPS = {
 CALLERS = [
     *sorted(VIEWS.rglob("*.py")),
     *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),
+    ROOT / "tournaments" / "simulate.py",
+    *sorted((ROOT / "bench").glob("*.py")),
 ]
 
 

@@ -301,7 +301,7 @@ class Simulation:
         end = deadline + timedelta(minutes=8)
         for m in matches:
             play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
-        rounds.finalize_round(rnd, by=SIM, now=end)
+        rounds.finish_round(rnd.tournament, rnd, by=SIM, now=end, backup=False, seat=False)
         self.clock = end + timedelta(minutes=10)
         if self.messy:
             self.withdraw_between(rnd.number)
@@ -319,7 +319,7 @@ class Simulation:
             with self.match_transaction():
                 self.play_match(game, self.clock, None)
             self.clock += timedelta(minutes=25)
-        standings.finish_tournament(t, by=SIM, now=self.clock)
+        standings.finish_event(t, by=SIM, now=self.clock, backup=False)
         t.refresh_from_db()
         return t
 

@@ -383,14 +383,28 @@ class RoundFinished:
 
 
 def finish_round(
-    tournament: Tournament, rnd: Round, *, by: str, now: datetime | None = None
+    tournament: Tournament,
+    rnd: Round,
+    *,
+    by: str,
+    now: datetime | None = None,
+    backup: bool = True,
+    seat: bool = True,
 ) -> RoundFinished:
     """The director's "finalize": finalize ``rnd`` (a refusal raises and changes nothing),
-    back the event up, then seat the next round by rotation where nothing else changes."""
+    back the event up, then seat the next round by rotation where nothing else changes.
+
+    ``backup=False`` takes no backup: the simulation and the benches make events to test
+    and to measure, not to keep. ``seat=False`` leaves the next round to the caller (the
+    simulation seats it when its clock says so, after the players it withdraws between
+    rounds; a bench times the seating apart); ``seated`` is then None."""
     finalize_round(rnd, by=by, now=now)
-    backup_after_finalize(f"round-{rnd.number}")  # never raises: a failed backup is logged
+    if backup:
+        backup_after_finalize(f"round-{rnd.number}")  # never raises: a failed backup is logged
     if rnd.number >= tournament.preliminary_rounds:
         return RoundFinished(rnd, last=True)
+    if not seat:
+        return RoundFinished(rnd)
     try:
         seated = seat_by_rotation(tournament, by=by, now=now)
     except ServiceError as exc:

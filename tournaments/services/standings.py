@@ -155,11 +155,15 @@ def finish_tournament(
     return tournament
 
 
-def finish_event(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
+def finish_event(
+    tournament: Tournament, *, by: str, now: datetime | None = None, backup: bool = True
+) -> Tournament:
     """The director's "finish": finish the tournament (a refusal raises and changes
-    nothing), then back the event up."""
+    nothing), then back the event up (``backup=False``: not the simulation's or a bench's
+    events, made to test and to measure)."""
     tournament = finish_tournament(tournament, by=by, now=now)
-    backup_after_finalize("finish")  # never raises: a failed backup is logged
+    if backup:
+        backup_after_finalize("finish")  # never raises: a failed backup is logged
     return tournament
 
 
