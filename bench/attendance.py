@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from django.conf import settings
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     user = get_user_model().objects.create_user("bench-director", password="x", is_staff=True)

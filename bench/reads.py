@@ -69,7 +69,7 @@ def director_cookie() -> str:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user, _ = User.objects.get_or_create(username="bench-director", defaults={"is_staff": True})
     user.set_password("bench-director-password")

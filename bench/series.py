@@ -205,7 +205,8 @@ def main() -> None:
 
     from bench.rating import simulate_series
     from tournaments.models import HandEntry, Person, PersonProposal
-    from tournaments.roles import DIRECTOR_GROUP, assign
+    from tournaments.roles import DIRECTOR_GROUP
+    from tournaments.services.clubs import assign
     from tournaments.services.people import recompute_ratings
     from tournaments.services.results_import import import_event
     from tournaments.services.series import create_series

@@ -31,7 +31,7 @@ from tournaments.models import (
     Substitution,
 )
 from tournaments.reads.prizes import event_prizes, winner_text
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 
 # ---------------------------------------------------------------- the rules, by hand
 

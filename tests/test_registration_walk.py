@@ -35,7 +35,7 @@ NAMES = [f"{first} {last}" for last in LAST for first in FIRST]  # 40 names
 
 STAFF = f"""
 from django.contrib.auth import get_user_model
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 user = get_user_model().objects.create_user("director", password={PASSWORD!r}, is_staff=True)
 assign(user, "director")
 """

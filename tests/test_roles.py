@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 
 from tournaments.models import Player
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 from tournaments.urls import director as director_urls
 from tournaments.urls import sheets as sheet_urls
 

@@ -3,7 +3,8 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER, assign
+from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER
+from tournaments.services.clubs import assign
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.utils import timezone
 
 from tournaments.models import Tournament
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 from tournaments.simulate import demo_event
 
 DEMO_NAME = "Snowman Demo Open"
