@@ -95,8 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     from tournaments.models import Player, Seating, SitOut
     from tournaments.reads import rounds as round_reads
     from tournaments.services import players, rounds
-    from tournaments.services.simulate import player_names
     from tournaments.services.tournaments import create_tournament
+    from tournaments.simulate import player_names
 
     rng = random.Random(args.seed)
     began = time.perf_counter()
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from django.conf import settings
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     user = get_user_model().objects.create_user("bench-director", password="x", is_staff=True)

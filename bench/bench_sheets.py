@@ -188,8 +188,8 @@ def build_event(tables: int, rounds: int, seed: int) -> Any:
     from tournaments.domain.rules import RuleSettings
     from tournaments.services import players
     from tournaments.services import rounds as round_service
-    from tournaments.services.simulate import player_names
     from tournaments.services.tournaments import create_tournament
+    from tournaments.simulate import player_names
 
     rng = random.Random(seed)
     t = create_tournament(NAME, by=BY, lot_seed=seed, rules=RuleSettings(preliminary_rounds=rounds))
@@ -229,7 +229,7 @@ def play_final(t: Any, seed: int) -> None:
             result = play.record_hand(game, random_hand(rng), client_key=f"bench-final-{n}", by=BY)
             if result.state.over:
                 break
-    standings.finish_tournament(t, by=BY)
+    standings.finish_event(t, by=BY, backup=False)
 
 
 def timed(action: Callable[[], Any], repeat: int) -> tuple[float, Any]:

@@ -114,8 +114,8 @@ def hand_path(match_ids: list[int], hands: int, seed: int = 22) -> float:
 
 
 def simulate(tables: int) -> float:
-    """Seconds for a whole simulated event (``services.simulate``)."""
-    from tournaments.services.simulate import simulate as play_event
+    """Seconds for a whole simulated event (``tournaments.simulate``)."""
+    from tournaments.simulate import simulate as play_event
 
     started = clock()
     play_event(tables, seed=tables)

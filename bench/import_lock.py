@@ -64,7 +64,7 @@ def main() -> None:
     who = names(args.players * 2, 1)
     files = [json.dumps(document(e, who, 1000 + e.number)) for e in events]
     for text in files[:-1]:
-        results_import.import_results(text, by="bench")
+        results_import.import_event(text, by="bench", ratings=False)
     print(f"{args.db}: {Person.objects.count()} people before the measured import")
 
     held: list[float] = []
@@ -98,7 +98,7 @@ def main() -> None:
     thread = threading.Thread(target=check_ins)
     thread.start()
     t0 = time.perf_counter()
-    outcome = results_import.import_results(files[-1], by="bench")
+    outcome = results_import.import_event(files[-1], by="bench", ratings=False)
     took = time.perf_counter() - t0
     done.set()
     thread.join()

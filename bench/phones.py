@@ -516,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             tablets.hands, tablets.states = Log(), Log()
             phones.reset_log()
             # Finalized and seated back to back: no phone has seen the round over.
-            rounds.finalize_round(Round.objects.get(pk=r1.pk), by=BY)
+            rounds.finish_round(t, Round.objects.get(pk=r1.pk), by=BY, backup=False, seat=False)
             cpu0 = server.cpu_seconds()
             t0 = time.monotonic()
             seat_started = time.perf_counter()

@@ -38,7 +38,7 @@ def build_event(tables: int, seed: int):
     from tournaments.domain.simulation import random_hand
     from tournaments.models import HandEntry
     from tournaments.services import play, rounds
-    from tournaments.services.simulate import Simulation
+    from tournaments.simulate import Simulation
 
     sim = Simulation(tables, seed, name=f"Reads {tables} tables")
     t = sim.setup()
@@ -69,7 +69,7 @@ def director_cookie() -> str:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user, _ = User.objects.get_or_create(username="bench-director", defaults={"is_staff": True})
     user.set_password("bench-director-password")

@@ -67,7 +67,7 @@ def matches(rnd: Round) -> dict[int, int]:
 def next_round(t: Tournament) -> Round:
     """Finalize the round the tablets finished and start the next one."""
     current = t.rounds.order_by("-number").first()
-    rounds.finalize_round(current, by=BY)
+    rounds.finish_round(t, current, by=BY, backup=False, seat=False)
     return rounds.start_round(rounds.seat_next_round(t, by=BY), by=BY)
 
 

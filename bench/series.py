@@ -69,7 +69,7 @@ MORE_LAST = (
 
 def names(count: int, seed: int) -> list[str]:
     # The simulator's names, and more of them: 2,000 people need a larger pool.
-    from tournaments.services.simulate import FIRST, LAST
+    from tournaments.simulate import FIRST, LAST
 
     rng = random.Random(seed)
     pool = [f"{f} {last}" for f in (*FIRST, *MORE_FIRST) for last in (*LAST, *MORE_LAST)]
@@ -205,10 +205,11 @@ def main() -> None:
 
     from bench.rating import simulate_series
     from tournaments.models import HandEntry, Person, PersonProposal
-    from tournaments.roles import DIRECTOR_GROUP, assign
+    from tournaments.roles import DIRECTOR_GROUP
+    from tournaments.services.clubs import assign
     from tournaments.services.people import recompute_ratings
-    from tournaments.services.results_import import import_results
-    from tournaments.services.series import add_event, create_series
+    from tournaments.services.results_import import import_event
+    from tournaments.services.series import create_series
 
     _, events = simulate_series(args.people, args.events, args.seed)
     who = names(args.people, args.seed)
@@ -221,9 +222,9 @@ def main() -> None:
     series = create_series("Bench series", best_of=8)
     for text in files:
         t0 = time.perf_counter()
-        outcome = import_results(text, by="bench")
+        # The import and the series' new event, as the series page's "import" does.
+        import_event(text, by="bench", series=series, ratings=False)
         per_file.append(time.perf_counter() - t0)
-        add_event(series, outcome.tournament)
     took = time.perf_counter() - start
     print(
         f"import: {took:.1f} s for {len(files)} events ({Person.objects.count()} people, "
@@ -232,7 +233,7 @@ def main() -> None:
         f"max {max(per_file) * 1000:.0f} ms"
     )
     t0 = time.perf_counter()
-    again = sum(not import_results(text, by="bench").created for text in files[:10])
+    again = sum(not import_event(text, by="bench", ratings=False).created for text in files[:10])
     print(f"re-import of 10 files: {again} unchanged, {time.perf_counter() - t0:.2f} s")
 
     times = []

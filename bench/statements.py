@@ -66,7 +66,7 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
     link = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True)
     at = play.AtTable(t.pk, 1, allowed=live_link(TableScope(t.pk, 1, link.pk)))
     with transaction.atomic():
-        locked = play._lock(match.pk, at)
+        locked = play.lock(match.pk, at)
     seats = list(Seating.objects.filter(round_id=locked.round_id, table=1))
     now = timezone.now()
     counter = iter(range(30000))
@@ -86,7 +86,7 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
         (
             "lock the match (with round, tournament, link check)",
             lambda: locking_matches().annotate(allowed=at.allowed).get(pk=match.pk),
-            lambda: play._lock(match.pk, at),
+            lambda: play.lock(match.pk, at),
         ),
         (
             "read the match's entries",
@@ -97,8 +97,8 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
             # Both columns compiled: the lock and the entries read apart, and in one
             # statement (the hand path's since issue 22's third pass).
             "lock + entries, compiled: 2 statements → 1",
-            lambda: play.history(play._lock(match.pk, at)),
-            lambda: play.history(play._lock(match.pk, at, history=True)),
+            lambda: play.history(play.lock(match.pk, at)),
+            lambda: play.history(play.lock(match.pk, at, history=True)),
         ),
         ("insert the entry", lambda: entry().save(), lambda: compiled.insert(entry())),
         ("update the match", lambda: locked.save(), lambda: compiled.update(locked)),

@@ -257,7 +257,7 @@ REGISTRATION_LIMIT_PER_ADDRESS = (
 )
 REGISTRATION_LIMIT_PER_EVENT = (int(os.environ.get("REGISTRATION_LIMIT_PER_EVENT", "120")), 60)
 
-# Online backups of the SQLite database (tournaments/services/backup.py) every few
+# Online backups of the SQLite database (tournaments/backup.py) every few
 # minutes while bin/serve runs and at every finalize; the last BACKUP_KEEP are kept.
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "24"))

@@ -75,7 +75,7 @@ def strong_password_hashing(settings) -> None:
 
 @pytest.fixture
 def director(django_user_model):
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user = django_user_model.objects.create_user(
         "director", "director@example.com", "a-long-director-password", is_staff=True

@@ -54,7 +54,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
 ):
     from django.contrib.auth import get_user_model
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user = get_user_model().objects.create_user(
         "director", password="a-long-pass-word", is_staff=True
@@ -151,7 +151,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
 def sign_in(live_server, page: Page) -> str:
     from django.contrib.auth import get_user_model
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user = get_user_model().objects.create_user(
         "director", password="a-long-pass-word", is_staff=True

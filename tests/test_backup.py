@@ -23,9 +23,9 @@ from django.utils import timezone
 from bench import scenario
 from bench.load import Tablet, at_once, open_all, plan, send_all
 from bench.server import ROOT, Server, database_url, free_port, production_env
+from tournaments import backup as backup_service
 from tournaments.models import HandEntry
 from tournaments.services import ServiceError
-from tournaments.services import backup as backup_service
 
 
 @pytest.fixture(scope="module")

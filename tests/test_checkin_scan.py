@@ -36,7 +36,7 @@ def accepted(t: Tournament, name: str, division: str = "A") -> str:
 
 @pytest.fixture
 def desk_client(client, django_user_model):
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user = django_user_model.objects.create_user("desk1", password="a-long-desk-password")
     assign(user, "desk")

@@ -27,12 +27,13 @@ from tournaments.models import (
     Series,
     Tournament,
 )
-from tournaments.roles import DESK, DIRECTOR, OWNER, assign
+from tournaments.roles import DESK, DIRECTOR, OWNER
 from tournaments.services import clubs as club_service
+from tournaments.services.clubs import assign
 from tournaments.services.help_requests import call_director
 from tournaments.services.prizes import define_prize
 from tournaments.services.series import add_event, create_series
-from tournaments.services.simulate import demo_event
+from tournaments.simulate import demo_event
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"

@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournaments.models import Club, Invitation, Membership, Person, Series, Tournament
-from tournaments.roles import DESK, DIRECTOR, OWNER, assign, ensure_groups
+from tournaments.roles import DESK, DIRECTOR, OWNER, ensure_groups
 from tournaments.services import ServiceError
 from tournaments.services import clubs as club_service
+from tournaments.services.clubs import assign
 from tournaments.services.series import add_event, create_series
-from tournaments.services.simulate import demo_event
+from tournaments.simulate import demo_event
 
 pytestmark = pytest.mark.django_db
 BEFORE = [("tournaments", "0015_prizes")]

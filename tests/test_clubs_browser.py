@@ -10,9 +10,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tournaments.roles import OWNER, assign
+from tournaments.roles import OWNER
 from tournaments.services import clubs as club_service
-from tournaments.services.simulate import demo_event
+from tournaments.services.clubs import assign
+from tournaments.simulate import demo_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from tournaments.models import Match, TableLink
 from tournaments.reads.console import live_board
-from tournaments.roles import assign
 from tournaments.services import device_health, rounds
+from tournaments.services.clubs import assign
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,7 @@ from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Tournament
 from tournaments.reads.console import seating_tables
 from tournaments.services import play, rounds, standings
-from tournaments.services.simulate import Simulation
+from tournaments.simulate import Simulation
 
 pytestmark = pytest.mark.django_db
 

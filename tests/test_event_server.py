@@ -248,7 +248,7 @@ def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_h
     from playwright.sync_api import expect
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     user = django_user_model.objects.create_user("hall-director", password="hall-director-pw-1")
     assign(user, "director")

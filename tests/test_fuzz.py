@@ -520,7 +520,7 @@ class RoundEndMachine(RuleBasedStateMachine):
             client = Client()
             assert client.get(f"/t/{token}/").status_code == 302
             self.tablets.append(client)
-        from tournaments.roles import assign
+        from tournaments.services.clubs import assign
 
         user_model = get_user_model()
         user = user_model.objects.filter(username="fuzz-director").first()

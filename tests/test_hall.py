@@ -22,7 +22,7 @@ from pypdf import PdfReader
 from snowman.hall import is_loopback
 from tournaments.models import Player, TableLink
 from tournaments.services import rounds
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HALL = "http://192.168.7.20:8000"

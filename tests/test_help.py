@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from tournaments.models import Activity, HelpRequest, TableLink
 from tournaments.reads import help_requests as help_reads
-from tournaments.roles import assign
 from tournaments.services import Conflict, help_requests, rounds
+from tournaments.services.clubs import assign
 
 pytestmark = pytest.mark.django_db
 

@@ -455,8 +455,9 @@ def test_the_cycle_check_finds_the_cycle_issue_21_broke() -> None:
     assert import_cycles(graph) == [["people", "players", "standings"]]
 
 
-# A workflow's steps are called by its service only: the views and commands call the
-# workflow (finish_round, finish_event, import_event), so each sequence is written once.
+# A workflow's steps are called by its service only: the views, the commands, the simulation
+# and the benches call the workflow (finish_round, finish_event, import_event), so each
+# sequence is written once (``backup=False`` where an event is made to test or measure).
 WORKFLOW_STEPS = {
     "finalize_round": "finish_round",
     "finish_tournament": "finish_event",
@@ -465,6 +466,8 @@ WORKFLOW_STEPS = {
 CALLERS = [
     *sorted(VIEWS.rglob("*.py")),
     *sorted((ROOT / "tournaments" / "management" / "commands").glob("*.py")),
+    ROOT / "tournaments" / "simulate.py",
+    *sorted((ROOT / "bench").glob("*.py")),
 ]
 
 
@@ -555,3 +558,46 @@ def test_the_layout_check_finds_a_path_that_is_gone() -> None:
     paths = layout_paths(probe)
     assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
     assert not (ROOT / paths[0]).exists()
+
+
+# The commands are one room of the house, not a third of it (issue 21): services/ stays under
+# 5,500 lines and under a fifth of the Python under tournaments/ and snowman/ (migrations
+# aside). A read that grows there belongs in reads/, a mapping of rows in replay.py.
+SERVICES_MAX_LINES = 5_500
+SERVICES_MAX_SHARE = 0.20
+
+
+def house_lines() -> dict[Path, int]:
+    return {
+        path: len(path.read_text().splitlines())
+        for folder in ("tournaments", "snowman")
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+    }
+
+
+def services_oversize(lines: dict[Path, int]) -> list[str]:
+    services = sum(n for path, n in lines.items() if path.is_relative_to(SERVICES))
+    house = sum(lines.values())
+    problems = []
+    if services >= SERVICES_MAX_LINES:
+        problems.append(f"services/ has {services} lines, {SERVICES_MAX_LINES} at most")
+    if services >= SERVICES_MAX_SHARE * house:
+        problems.append(f"services/ has {services} of {house} lines, {services / house:.1%}")
+    return problems
+
+
+def test_services_stays_under_5500_lines_and_a_fifth_of_the_house() -> None:
+    lines = house_lines()
+    assert ROOT / "tournaments" / "services" / "play.py" in lines
+    assert not any("migrations" in path.parts for path in lines)
+    assert services_oversize(lines) == []
+
+
+def test_the_size_check_finds_services_too_long_and_too_large_a_share() -> None:
+    other = ROOT / "tournaments" / "models.py"
+    long = services_oversize({SERVICES / "a.py": 5_500, other: 100_000})
+    assert len(long) == 1 and "5500 at most" in long[0]
+    share = services_oversize({SERVICES / "a.py": 2_000, other: 8_000})
+    assert len(share) == 1 and "20.0%" in share[0]
+    assert services_oversize({SERVICES / "a.py": 1_999, other: 8_000}) == []

@@ -19,8 +19,8 @@ from tournaments.services.people import (
 )
 from tournaments.services.players import import_players, register_player
 from tournaments.services.results_import import import_results
-from tournaments.services.simulate import simulate
 from tournaments.services.tournaments import create_tournament
+from tournaments.simulate import simulate
 
 pytestmark = pytest.mark.django_db
 

@@ -31,7 +31,7 @@ from tournaments.models import (
     Substitution,
 )
 from tournaments.reads.prizes import event_prizes, winner_text
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 
 # ---------------------------------------------------------------- the rules, by hand
 
@@ -154,7 +154,7 @@ def test_an_event_without_results_has_every_prize_and_no_winner() -> None:
 
 @pytest.fixture
 def event(db):
-    from tournaments.services.simulate import simulate
+    from tournaments.simulate import simulate
 
     return simulate(4, seed=5, name="Prize Night")
 
@@ -381,7 +381,7 @@ PRIZES_QUERIES = 13
 def test_the_prizes_page_costs_the_same_queries_at_any_size(
     tables, director_client, django_assert_num_queries
 ):
-    from tournaments.services.simulate import simulate
+    from tournaments.simulate import simulate
 
     t = simulate(tables, seed=5, name=f"Size {tables}")
     DefinedPrize.objects.create(
@@ -404,7 +404,7 @@ def test_in_a_browser_the_director_reads_the_prizes_and_adds_one(
 ):
     from playwright.sync_api import expect
 
-    from tournaments.services.simulate import simulate
+    from tournaments.simulate import simulate
 
     t = simulate(4, seed=5, name="Prize Night")
     expected = recompute(t)

@@ -44,7 +44,7 @@ from tournaments.services.clubs import site_club
 from tournaments.services.people import merge_people
 from tournaments.services.players import register_player
 from tournaments.services.series import create_series
-from tournaments.services.simulate import Simulation, simulate
+from tournaments.simulate import Simulation, simulate
 
 pytestmark = pytest.mark.django_db
 

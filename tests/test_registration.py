@@ -361,7 +361,7 @@ def test_asking_for_a_change_shows_the_message_and_the_player_answers(client, ev
 
 
 def test_a_desk_account_cannot_decide(client, event, django_user_model):
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     desk = django_user_model.objects.create_user("desk1", password="x-long-password")
     assign(desk, "desk")

@@ -50,7 +50,7 @@ def test_players_register_on_phones_one_withdraws_the_waitlist_moves_and_the_des
 ):
     from django.contrib.auth import get_user_model
 
-    from tournaments.roles import assign
+    from tournaments.services.clubs import assign
 
     # Every phone of this test comes from one address.
     settings.REGISTRATION_LIMIT_PER_ADDRESS = (100, 3600)

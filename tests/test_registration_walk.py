@@ -35,7 +35,7 @@ NAMES = [f"{first} {last}" for last in LAST for first in FIRST]  # 40 names
 
 STAFF = f"""
 from django.contrib.auth import get_user_model
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 user = get_user_model().objects.create_user("director", password={PASSWORD!r}, is_staff=True)
 assign(user, "director")
 """
@@ -68,7 +68,7 @@ HALL_PLAY = """
 from django.utils import timezone
 from tournaments.models import Tournament
 from tournaments.services import rounds, standings
-from tournaments.services.simulate import Simulation
+from tournaments.simulate import Simulation
 t = Tournament.objects.get(slug=%r)
 sim = Simulation(0, seed=26)
 sim.tournament, sim.clock = t, timezone.now()

@@ -21,14 +21,14 @@ from tournaments.models import (
     TournamentQuerySet,
 )
 from tournaments.reads import queries
-from tournaments.reads.people import person_page
+from tournaments.reads.people import person_page, rating_history
 from tournaments.reads.series import series_csv_rows, series_table
 from tournaments.services import ServiceError, rounds
-from tournaments.services.people import rating_history, recompute_ratings
+from tournaments.services.people import recompute_ratings
 from tournaments.services.rehearsal import make_real, make_rehearsal
 from tournaments.services.series import add_event, create_series
-from tournaments.services.simulate import simulate
 from tournaments.services.tournaments import create_tournament
+from tournaments.simulate import simulate
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import URLPattern, reverse
 
 from tournaments.models import Player
-from tournaments.roles import assign
+from tournaments.services.clubs import assign
 from tournaments.urls import director as director_urls
 from tournaments.urls import sheets as sheet_urls
 
@@ -40,7 +40,7 @@ CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 def event(db):
     from django.utils import timezone
 
-    from tournaments.services.simulate import demo_event
+    from tournaments.simulate import demo_event
 
     # Two rounds played, round 3 running: every kind of page has something to show.
     return demo_event(2, "Roles Open", round_started=timezone.now())

@@ -137,7 +137,7 @@ def csp_of(response) -> str:
 
 @pytest.fixture
 def played_event(db):
-    from tournaments.services.simulate import simulate
+    from tournaments.simulate import simulate
 
     return simulate(2, seed=11)
 

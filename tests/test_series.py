@@ -14,7 +14,7 @@ from tournaments.reads.export import export_results
 from tournaments.reads.series import series_table
 from tournaments.services.results_import import import_results
 from tournaments.services.series import add_event, create_series
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 PLACE = PointsTable("place", (10, 6, 3))
 

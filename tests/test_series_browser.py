@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tournaments.models import Person, PersonLink, Series, Tournament
 from tournaments.reads.export import export_results
 from tournaments.services import rounds
-from tournaments.services.simulate import SIM, Simulation, simulate
+from tournaments.simulate import SIM, Simulation, simulate
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

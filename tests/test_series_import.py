@@ -26,7 +26,7 @@ from tournaments.reads.standings import standings
 from tournaments.services import results_import
 from tournaments.services.results_import import InvalidResults, import_results
 from tournaments.services.series import create_series
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 pytestmark = pytest.mark.django_db
 
@@ -329,8 +329,8 @@ def special_hands(monkeypatch):
 
 
 def with_rules(monkeypatch, **rules):
+    from tournaments import simulate as simulate_module
     from tournaments.domain.rules import RuleSettings
-    from tournaments.services import simulate as simulate_module
 
     create = simulate_module.create_tournament
 

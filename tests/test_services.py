@@ -409,7 +409,7 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
     def hold_match_lock() -> None:
         try:
             with transaction.atomic():
-                play._lock(match)
+                play.lock(match)
                 locked.set()
                 release.wait(10)
         finally:
@@ -612,7 +612,7 @@ def test_the_lock_that_reads_the_entries_gives_the_rows_the_orm_gives(running):
     assert all(type(e) is HandEntry and not e._state.adding for e in ours_entries)
     # What a write's ``history`` takes from the lock is the same list, once.
     with transaction.atomic():
-        again = play._lock(match.pk, history=True)
+        again = play.lock(match.pk, history=True)
         assert [_attributes(e) for e in play.history(again)] == [
             _attributes(e) for e in theirs_entries
         ]

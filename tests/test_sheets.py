@@ -22,7 +22,7 @@ from tournaments.reads import sheets
 from tournaments.reads.standings import standings
 from tournaments.services.players import edit_player
 from tournaments.services.rounds import draw_first_round, revoke_link
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 PRINTED = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 

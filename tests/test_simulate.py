@@ -267,12 +267,12 @@ def event_rows(t) -> dict[str, list[str]]:
 def test_a_match_per_transaction_stores_the_event_the_per_hand_path_stores(
     tables, seed, mess, monkeypatch
 ):
-    """The simulation commits a match's hands together (services.simulate says why): the
+    """The simulation commits a match's hands together (tournaments.simulate says why): the
     event it stores is the one hand-by-hand transactions store, row for row."""
     from django.utils import timezone
 
     from tournaments.models import HandEntry
-    from tournaments.services.simulate import EPOCH, Simulation
+    from tournaments.simulate import EPOCH, Simulation
 
     # A house player is added at the wall clock's time (services.players takes no time
     # for it): the same instant for both runs.

@@ -17,7 +17,7 @@ from tournaments.reads import queries
 from tournaments.reads.console import find_your_seat, seating_tables
 from tournaments.reads.standings import standings
 from tournaments.services.players import add_house_player, set_withdrawn
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 from tournaments.tables import (
     ActivityTable,
     LeanTable,

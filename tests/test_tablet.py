@@ -565,7 +565,7 @@ def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_t
 
 def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tournament):
     from tournaments.reads.tablet.state import table_seats
-    from tournaments.services.simulate import Simulation
+    from tournaments.simulate import Simulation
 
     t = make_tournament(12)
     rnd = rounds.draw_first_round(t, by="test", seed=2)

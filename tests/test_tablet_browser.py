@@ -512,7 +512,7 @@ def test_hands_the_server_lost_to_a_restored_backup_are_sent_again_once(
     with transaction.atomic():
         HandEntry.objects.filter(match=match, number__gte=2).delete()
         locked = Match.objects.select_for_update().get(pk=match.pk)
-        play._refresh(locked, play.match_state(locked), timezone.now())
+        play.rewrite_results(locked, timezone.now())
     assert len(standing(match)) == 1
     page.reload()  # a fresh page: the poll sees the server behind the tablet
     page.wait_for_function(

@@ -15,8 +15,8 @@ from pypdf import PdfReader
 
 from tournaments.models import HelpRequest, Match, TableLink
 from tournaments.reads.tablet.link import shown
-from tournaments.roles import assign
 from tournaments.services import rounds, table_codes
+from tournaments.services.clubs import assign
 
 pytestmark = pytest.mark.django_db
 

@@ -11,6 +11,12 @@ Django's own) and then only executed, with new parameters.
 sentinel went among the parameters; ``insert``, ``update`` and ``update_many`` write the
 columns named, as ``Model.save()`` would (no signals are involved: the project has none,
 docs/architecture rule 4), converting each value with the field's own ``get_db_prep_save``.
+``PreparedRows`` does the same for an import's thousands of rows: converted once before
+the write transaction, inserted with one ``executemany`` inside it.
+
+Statement building is the database layer's, not a command's (it locks nothing and decides
+nothing): ``replay.py`` reads a match's entries through it as the services do, so it sits
+beside ``models.py`` below both.
 """
 
 from __future__ import annotations
@@ -20,9 +26,9 @@ import json
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from django.db import DEFAULT_DB_ALIAS, connections, models, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.backends.base.operations import BaseDatabaseOperations
 from django.db.models import Model, QuerySet, signals
@@ -428,3 +434,34 @@ def insert(obj: Model) -> None:
     obj.pk = pk
     obj._state.adding = False
     obj._state.db = conn.alias
+
+
+class PreparedRows:
+    """Rows of one model prepared for the database before the write transaction: every
+    column's value converted once, outside the lock. Inside, only the parents' new ids
+    are filled in and the rows go in with one ``executemany`` (a 3,000-player file has
+    45,000 hands; ``bulk_create`` spent 15 s of the writer lock converting them)."""
+
+    def __init__(self, model: type[models.Model], objs: Sequence[models.Model]) -> None:
+        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+        self.objs = objs
+        self.parents = [(i, f) for i, f in enumerate(fields) if f.is_relation]
+        quote = connection.ops.quote_name
+        columns = ", ".join(quote(cast(str, f.column)) for f in fields)
+        marks = ", ".join(["%s"] * len(fields))
+        table = quote(model._meta.db_table)
+        self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
+        self.rows = [
+            [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs
+        ]
+
+    def run(self) -> None:
+        for obj, row in zip(self.objs, self.rows, strict=True):
+            for i, parent in self.parents:
+                # The parent was inserted first (bulk_create gave it its id).
+                related = getattr(obj, parent.name)
+                if related is not None:
+                    row[i] = related.pk
+        with connection.cursor() as cursor:
+            for start in range(0, len(self.rows), 5000):
+                cursor.executemany(self.sql, self.rows[start : start + 5000])

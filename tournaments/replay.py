@@ -10,15 +10,18 @@ the round's clock and a table's time call (docs/rules.md §7), a hand's awards a
 final's game winners, read alike by the services that write and the readers that show.
 The one write here is ``observe_call``'s: the first sight of a table's call is stored as
 the table's fact, so the call never moves once seen.
+
+Seats and rules: a seating of the rules becomes its seat rows (``seat_rows``), a
+``RuleSettings`` its tournament's columns (``rule_values``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 from operator import attrgetter
-from typing import Any
+from typing import Any, cast
 
 from django.utils import timezone
 
@@ -35,7 +38,8 @@ from .domain.match import (
     replay,
 )
 from .domain.rules import RuleSettings
-from .models import HandEntry, Match, Round
+from .domain.seating import PlayerId, TableSeating
+from .models import HandEntry, Match, Round, Seating, Tournament
 
 # Every hand field of snowman.results/1, in the order the export writes them.
 HAND_FIELDS = (
@@ -352,3 +356,34 @@ def match_state(match: Match, now: datetime | None = None) -> MatchState:
 def game_winners(games: Sequence[Match]) -> list[Team | None]:
     """Each final game's winner in order, None for a game still in play."""
     return [Team(g.winner) if g.is_over and g.winner else None for g in games]
+
+
+def rule_values(rules: RuleSettings) -> dict[str, object]:
+    values = {name: getattr(rules, name) for name in Tournament.RULE_FIELDS}
+    values["tiebreaks"] = ",".join(rules.tiebreaks)
+    values["sit_out_score"] = str(rules.sit_out_score).strip().lower()
+    return values
+
+
+def seat_rows(
+    rnd: Round,
+    seating: Iterable[TableSeating],
+    *,
+    only: Iterable[PlayerId] | None = None,
+    changed_at: datetime | None = None,
+) -> list[Seating]:
+    """The seat rows of a seating (the one place they are built): all of them, or only
+    the seats of the players in ``only``."""
+    keep = None if only is None else set(only)
+    return [
+        Seating(
+            round=rnd,
+            table=t.table,
+            position=seat.value,
+            player_id=cast(int, pid),
+            changed_at=changed_at,
+        )
+        for t in seating
+        for seat, pid in t.seats.items()
+        if keep is None or pid in keep
+    ]

@@ -41,19 +41,3 @@ def ensure_groups(group_model: Any, permission_model: Any) -> None:
     director.permissions.add(*app_perms)
     desk, _ = group_model.objects.get_or_create(name=DESK_GROUP)
     desk.permissions.add(*app_perms.filter(codename="work_desk"))
-
-
-def assign(user: Any, role: str, club: Any = None, events: Any = ()) -> Any:
-    """Make ``user`` ``role`` of ``club`` (the site's club when None: the hall laptop's
-    one club), limited to ``events`` when given; returns the membership. The admin's
-    group of the same name comes with it (model permissions for the admin)."""
-    from django.contrib.auth.models import Group, Permission
-
-    from .services.clubs import set_membership, site_club
-
-    if role not in RANK:
-        raise ValueError(f"role must be one of {', '.join(RANK)}, not {role!r}")
-    ensure_groups(Group, Permission)
-    group = DESK_GROUP if role == DESK else DIRECTOR_GROUP
-    user.groups.add(Group.objects.get(name=group))
-    return set_membership(user, club or site_club(), role, events)

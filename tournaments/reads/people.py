@@ -11,7 +11,7 @@ from typing import cast
 from django.db.models import Q
 
 from ..domain.hands import Seat
-from ..domain.rating import PlayerId, Rating, split_divisions
+from ..domain.rating import MatchResult, PlayerId, Rating, split_divisions
 from ..models import (
     EventResult,
     HandEntry,
@@ -236,3 +236,28 @@ def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[S
     players = sorted(Player.objects.filter(tournament=tournament), key=lambda p: sort_key(p.name))
     out = [Suggestion(p, ratings.get(p.pk), suggested.get(p.pk)) for p in players]
     return sorted(out, key=lambda s: (s.rating is None, -(s.rating.mu if s.rating else 0)))
+
+
+def rating_history() -> list[MatchResult]:
+    """Every decided preliminary match between four linked players, oldest event first."""
+    # A rehearsal's matches rate no one (issue 25).
+    counted = Tournament.objects.counted()
+    person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
+    seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
+    for round_id, table, pos, player_id in Seating.objects.filter(
+        round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted
+    ).values_list("round_id", "table", "position", "player_id"):
+        seats[(round_id, table)][pos] = player_id
+    results = []
+    for round_id, table, winner in (
+        Match.objects.filter(round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted)
+        .exclude(winner="")
+        .order_by("round__tournament__created_at", "round__tournament_id", "round__number", "table")
+        .values_list("round_id", "table", "winner")
+    ):
+        at = seats.get((round_id, table), {})
+        ids = [person_of.get(at[p]) if p in at else None for p in "NSEW"]
+        if None in ids or len(set(ids)) != 4:
+            continue  # a house player or an unlinked seat: not rated
+        results.append(MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS"))
+    return results

@@ -1,6 +1,7 @@
 """The players as the desk and the round read them: each one's attendance state (§6),
-the counts per division, and a players' CSV checked against those registered (nothing
-written). Registering, checking in and withdrawing are ``services.players``."""
+the counts per division, a player's name and division and a players' CSV checked against
+those registered (nothing written), the rounds a withdrawal counts. Registering, checking
+in and withdrawing are ``services.players``."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from dataclasses import dataclass, field
 from django.conf import settings
 from django.db.models import Count, Q
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from ..errors import ServiceError
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
 from ..names import clean_name, name_problem
 
@@ -171,3 +174,36 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
     if not report.rows and not report.errors:
         report.errors.append((0, "The file has no players."))
     return report
+
+
+def check_player(
+    tournament: Tournament, name: str, division: str, *, exclude: Player | None = None
+) -> tuple[str, str]:
+    name = clean_name(name)
+    division = division.strip().upper()
+    problem = name_problem(name)
+    if problem:
+        raise ServiceError(f"{problem[0].upper()}{problem[1:]}.")
+    if division not in Division.values:
+        raise ServiceError(
+            _("Division must be A or B, not %(division)s.")
+            % {"division": repr(division or "empty")}
+        )
+    clash = Player.objects.filter(tournament=tournament, name__iexact=name)
+    if exclude is not None:
+        clash = clash.exclude(pk=exclude.pk)
+    if clash.exists():
+        raise ServiceError(_("%(name)s is already registered.") % {"name": name})
+    return name, division
+
+
+def started_rounds(tournament: Tournament) -> int:
+    """The number of the last preliminary round that has started (0 before round 1)."""
+    last = (
+        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
+        .exclude(status=Round.Status.SEATED)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )
+    return last or 0

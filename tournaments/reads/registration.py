@@ -8,6 +8,7 @@ everything here only reads, so the pages and the desk's scan run no transaction.
 
 from __future__ import annotations
 
+import hmac
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -215,3 +216,14 @@ def read_pass(tournament: Tournament, scanned: str) -> Scan:
     if player.withdrawn:
         return Scan(f"{player.name} has withdrawn.", reg, player)
     return Scan("", reg, player, player.checked_in_at if player.checked_in else None)
+
+
+def key_matches(tournament: Tournament, key: str) -> bool:
+    """Whether ``key`` is the event's (compared in constant time); an event that never
+    had registration settings has no key."""
+    own = (
+        RegistrationSettings.objects.filter(tournament=tournament)
+        .values_list("transfer_key", flat=True)
+        .first()
+    )
+    return own is not None and hmac.compare_digest(own.encode(), key.encode())

@@ -1,6 +1,7 @@
 """The rounds as the director's pages read them before a command: round 1's remedies and
 the lot's sit-out proposal, the next round's plan (the preview, and its fingerprint the
-confirm checks). ``services.rounds`` draws, seats and finalizes."""
+confirm checks), the tables a finalize waits for and a round whose limit has passed (the
+rule changes check it). ``services.rounds`` draws, seats and finalizes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ import hashlib
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import cast
 
 from django.utils.translation import gettext as _
@@ -28,6 +30,7 @@ from ..domain.seating import (
 )
 from ..errors import ServiceError
 from ..models import (
+    Match,
     Player,
     Round,
     Seating,
@@ -35,6 +38,8 @@ from ..models import (
     Tournament,
 )
 from ..names import sort_key
+from ..replay import round_clock
+from . import now_or
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
@@ -182,3 +187,54 @@ def fingerprint(plan: NextRoundPlan) -> str:
         )
     )
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
+    """The ways to seat round 1 when the checked-in counts do not fit (§1, §6)."""
+    counts = {"A": 0, "B": 0}
+    for division in Player.objects.filter(
+        tournament=tournament, checked_in=True, withdrawn=False, house=False
+    ).values_list("division", flat=True):
+        counts[division] += 1
+    return first_round_remedies(counts["A"], counts["B"])
+
+
+def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round | None:
+    """A running preliminary round whose limit has passed (or whose time was called), if
+    any: its minutes can no longer change (docs/rules.md §7)."""
+    now = now_or(now)
+    for rnd in Round.objects.filter(
+        tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.RUNNING
+    ).select_related("tournament"):
+        if rnd.called_at is not None or round_clock(rnd).is_called(now):
+            return rnd
+    return None
+
+
+def limit_moved_into_the_past(
+    tournament: Tournament, minutes: int, now: datetime | None = None
+) -> tuple[Round, timedelta] | None:
+    """A running preliminary round whose limit, at ``minutes``, would be at or before
+    ``now`` (with the time it has run): a change that would record the call in the past,
+    turning hands already entered into after-call hands (RULES.md §7 refuses it)."""
+    now = now_or(now)
+    for rnd in Round.objects.filter(
+        tournament=tournament,
+        kind=Round.Kind.PRELIMINARY,
+        status=Round.Status.RUNNING,
+        started_at__isnull=False,
+    ).select_related("tournament"):
+        clock = replace(round_clock(rnd), limit=timedelta(minutes=minutes))
+        if clock.is_called(now):
+            return rnd, clock.running_time(now)
+    return None
+
+
+def unfinished_tables(rnd: Round) -> list[str]:
+    problems = []
+    for m in rnd.matches.order_by("table", "game"):
+        if m.status == Match.Status.DISPUTED:
+            problems.append(f"table {m.table} (disputed)")
+        elif not m.is_over:
+            problems.append(f"table {m.table} ({m.score_ns}–{m.score_ew}, not finished)")
+    return problems

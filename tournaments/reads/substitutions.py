@@ -1,11 +1,17 @@
 """Substitutions as they read: the table page's lines with the corrections each allows,
-who may come in, and who held a seat before its present holder (the tablet's hand list).
-Substituting, replacing and undoing are ``services.substitutions``."""
+who may come in (all of them, or whether this one may: ``incoming_player``, which the
+commands ask under their lock), and who held a seat before its present holder (the
+tablet's hand list). Substituting, replacing and undoing are ``services.substitutions``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
+from ..domain.hands import Seat
+from ..domain.seating import SEAT_DIVISION
+from ..errors import ServiceError
 from ..models import Match, Player, Seating, Substitution
 from ..names import sort_key
 
@@ -64,3 +70,35 @@ def earlier_holders(match: Match) -> list[dict[str, object]]:
             )
         start, holder = sub.from_hand, sub.player_in
     return earlier
+
+
+def incoming_player(match: Match, position: str, player_in: Player) -> Player:
+    """The player who is to take ``position``: in the tournament, not withdrawn, of the
+    seat's division (a house player takes any seat) and not seated in the round."""
+    rnd = match.round
+    player_in = Player.objects.get(pk=player_in.pk)
+    if player_in.tournament_id != rnd.tournament_id:
+        raise ServiceError(_("That player is not in this tournament."))
+    if player_in.withdrawn:
+        raise ServiceError(_("%(player)s has withdrawn.") % {"player": player_in.name})
+    division = SEAT_DIVISION[Seat(position)]
+    if not player_in.house and player_in.division != division:
+        raise ServiceError(
+            _(
+                "Seat %(position)s is a division %(division)s seat; %(player)s plays in "
+                "division %(own_division)s (a house player can take any seat)."
+            )
+            % {
+                "position": position,
+                "division": division,
+                "player": player_in.name,
+                "own_division": player_in.division,
+            }
+        )
+    elsewhere = Seating.objects.filter(round=rnd, player=player_in).first()
+    if elsewhere is not None:
+        raise ServiceError(
+            _("%(player)s is already seated at table %(table)s in %(round)s.")
+            % {"player": player_in.name, "table": elsewhere.table, "round": rnd.label()}
+        )
+    return player_in

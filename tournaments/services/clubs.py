@@ -7,11 +7,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
+from django.contrib.auth.models import Group, Permission
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
 from ..models import Club, Invitation, Membership, StaffRole, Tournament
-from ..roles import OWNER, RANK
+from ..roles import DESK, DESK_GROUP, DIRECTOR_GROUP, OWNER, RANK, ensure_groups
 from . import ServiceError, now_or
 
 # The hall laptop's one club, and the club migration 0016 moved every existing row into.
@@ -161,3 +162,15 @@ def _outranks(current: Membership, invitation: Invitation) -> bool:
         return RANK[current.role] > RANK[invitation.role]
     # Same role: a club-wide membership is wider than one for named events.
     return not current.events.exists()
+
+
+def assign(user: Any, role: str, club: Any = None, events: Any = ()) -> Any:
+    """Make ``user`` ``role`` of ``club`` (the site's club when None: the hall laptop's
+    one club), limited to ``events`` when given; returns the membership. The admin's
+    group of the same name comes with it (model permissions for the admin)."""
+    if role not in RANK:
+        raise ValueError(f"role must be one of {', '.join(RANK)}, not {role!r}")
+    ensure_groups(Group, Permission)
+    group = DESK_GROUP if role == DESK else DIRECTOR_GROUP
+    user.groups.add(Group.objects.get(name=group))
+    return set_membership(user, club or site_club(), role, events)

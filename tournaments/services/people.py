@@ -12,7 +12,6 @@ who, when and why.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Iterable
 from datetime import datetime
 from typing import cast
@@ -22,21 +21,18 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from ..domain.rating import (
-    MatchResult,
     Ratings,
     RatingSettings,
 )
 from ..models import (
-    Match,
     Person,
     PersonEvent,
     PersonLink,
     PersonProposal,
-    Round,
-    Seating,
     Tournament,
 )
 from ..names import name_key
+from ..reads.people import rating_history
 from . import ServiceError, now_or
 
 # pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).
@@ -237,31 +233,6 @@ def decide_proposal(
 
 
 # --- Ratings -------------------------------------------------------------------------
-
-
-def rating_history() -> list[MatchResult]:
-    """Every decided preliminary match between four linked players, oldest event first."""
-    # A rehearsal's matches rate no one (issue 25).
-    counted = Tournament.objects.counted()
-    person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
-    seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)
-    for round_id, table, pos, player_id in Seating.objects.filter(
-        round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted
-    ).values_list("round_id", "table", "position", "player_id"):
-        seats[(round_id, table)][pos] = player_id
-    results = []
-    for round_id, table, winner in (
-        Match.objects.filter(round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted)
-        .exclude(winner="")
-        .order_by("round__tournament__created_at", "round__tournament_id", "round__number", "table")
-        .values_list("round_id", "table", "winner")
-    ):
-        at = seats.get((round_id, table), {})
-        ids = [person_of.get(at[p]) if p in at else None for p in "NSEW"]
-        if None in ids or len(set(ids)) != 4:
-            continue  # a house player or an unlinked seat: not rated
-        results.append(MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS"))
-    return results
 
 
 def recompute_ratings(settings: RatingSettings | None = None) -> int:

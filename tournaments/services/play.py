@@ -1202,3 +1202,17 @@ def touch(match: Match, now: datetime | None = None) -> None:
     if contact_due(match.last_contact_at, now):
         Match.objects.filter(pk=match.pk).update(last_contact_at=now)
         match.last_contact_at = now
+
+
+# --- public seams (the tests and the benches stand where a write stands) -------------------
+
+
+def lock(match: Match | int, at: AtTable | None = None, *, history: bool = False) -> Match:
+    """The match's row lock as every write here takes it, in the caller's transaction."""
+    return _lock(match, at, history=history)
+
+
+def rewrite_results(match: Match, now: datetime | None = None) -> None:
+    """Rewrite a locked match's and its seats' result columns from its standing hands, as
+    every write here ends (in the caller's transaction): what a restore of fewer hands needs."""
+    _refresh(match, match_state(match, now), now_or(now))

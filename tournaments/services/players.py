@@ -12,34 +12,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from ..logtext import Joined, of_round, said
-from ..models import Division, Player, Round, Seating, Tournament
-from ..names import clean_name, name_problem, sort_key
+from ..models import Player, Round, Seating, Tournament
+from ..names import sort_key
 from ..reads.people import division_suggestions
-from ..reads.players import ImportReport, parse_players_csv
+from ..reads.players import ImportReport, check_player, parse_players_csv, started_rounds
 from . import ServiceError, log, now_or
 from .linking import link_players
 from .rounds import discard_unstarted_round
-
-
-def check_player(
-    tournament: Tournament, name: str, division: str, *, exclude: Player | None = None
-) -> tuple[str, str]:
-    name = clean_name(name)
-    division = division.strip().upper()
-    problem = name_problem(name)
-    if problem:
-        raise ServiceError(f"{problem[0].upper()}{problem[1:]}.")
-    if division not in Division.values:
-        raise ServiceError(
-            _("Division must be A or B, not %(division)s.")
-            % {"division": repr(division or "empty")}
-        )
-    clash = Player.objects.filter(tournament=tournament, name__iexact=name)
-    if exclude is not None:
-        clash = clash.exclude(pk=exclude.pk)
-    if clash.exists():
-        raise ServiceError(_("%(name)s is already registered.") % {"name": name})
-    return name, division
 
 
 def register_player(
@@ -128,18 +107,6 @@ def set_checked_in(
     return count
 
 
-def _started_rounds(tournament: Tournament) -> int:
-    """The number of the last preliminary round that has started (0 before round 1)."""
-    last = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
-        .exclude(status=Round.Status.SEATED)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    return last or 0
-
-
 @dataclass(frozen=True)
 class Withdrawal:
     """A withdrawal or reinstatement done, with what else it did that the director must
@@ -173,7 +140,7 @@ def set_withdrawn(
         notes = []
         discarded = None
         if value:
-            after = _started_rounds(tournament)
+            after = started_rounds(tournament)
             pending = Round.objects.filter(
                 tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.SEATED
             ).newest()

@@ -20,7 +20,6 @@ import json
 import secrets
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.core.exceptions import ValidationError
@@ -32,6 +31,7 @@ from django.utils.translation import gettext_noop
 from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
 from ..reads.export import export_results
+from ..reads.publish import state
 from . import ServiceError, log, now_or
 from .clubs import site_club
 from .results_import import ImportOutcome, digest_of, import_event
@@ -122,25 +122,6 @@ def configure(tournament: Tournament, *, club_url: str, token: str, by: str) -> 
         )
         log(tournament, by, "publish", said(gettext_noop("Results go to %(url)s."), url=club_url))
     return publication
-
-
-@dataclass(frozen=True)
-class PublishState:
-    publication: Publication | None
-    # The results as they stand differ from what the club site last acknowledged.
-    pending: bool
-
-    @property
-    def configured(self) -> bool:
-        return self.publication is not None
-
-
-def state(tournament: Tournament) -> PublishState:
-    publication = Publication.objects.filter(tournament=tournament).first()
-    if publication is None:
-        return PublishState(None, False)
-    current = digest_of(export_results(tournament))
-    return PublishState(publication, publication.published_digest != current)
 
 
 def publish(

@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import cast
 
-from django.db import DatabaseError, IntegrityError, connection, models, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.translation import gettext_noop
 
-from ..domain.hands import Team
 from ..logtext import said
 from ..models import (
     Club,
@@ -36,8 +34,8 @@ from ..models import (
 )
 from ..names import name_key
 from ..reads.linking import LinkPlan, plan_links
-from ..replay import entry_of_json
-from ..results_file import SEATS, TEAM_OF, Checked, InvalidResults, _Game, digest_of, parse
+from ..results_file import InvalidResults, digest_of, parse
+from ..results_rows import Rows, event_rows
 
 __all__ = ["digest_of"]  # publish.py reads it here
 from . import ServiceError, log, now_or
@@ -45,7 +43,6 @@ from .clubs import site_club
 from .linking import write_links
 from .people import recompute_ratings
 from .series import add_event
-from .tournaments import rule_values
 
 
 @dataclass(frozen=True)
@@ -137,7 +134,7 @@ def import_results(
         house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
         plan = plan_links([n for pid, n in checked.names.items() if pid not in house], club.pk)
         filename = "".join(c for c in filename if c.isprintable())[:200]
-        rows = _rows(checked, digest, by=by, filename=filename, at=at, club=club)
+        rows = event_rows(checked, digest, by=by, filename=filename, at=at, club=club)
         try:
             with transaction.atomic():
                 return _replace(previous, rows, by=by, filename=filename, at=at, plan=plan)
@@ -157,7 +154,7 @@ def import_results(
     house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
     plan = plan_links([n for pid, n in checked.names.items() if pid not in house], club.pk)
     filename = "".join(c for c in filename if c.isprintable())[:200]
-    rows = _rows(checked, digest, by=by, filename=filename, at=at, club=club)
+    rows = event_rows(checked, digest, by=by, filename=filename, at=at, club=club)
     try:
         with transaction.atomic():
             return _write(rows, by=by, filename=filename, at=at, plan=plan, link=link)
@@ -182,198 +179,8 @@ _REFUSED = (
 )
 
 
-@dataclass
-class _Rows:
-    """Every row of one import, built (unsaved) before the write transaction opens, so
-    that the transaction only inserts them; each list in the order it is inserted."""
-
-    tournament: Tournament
-    imported: ImportedEvent
-    players: list[Player]
-    rounds: list[Round]
-    seats: list[Seating]
-    sit_outs: list[SitOut]
-    matches: list[Match]
-    overrides: list[WinnerOverride]
-    hands: list[HandEntry]
-    subs: list[Substitution]
-    results: list[EventResult]
-    seat_rows: _Insert | None = None
-    hand_rows: _Insert | None = None
-
-
-def _rows(
-    checked: Checked, digest: str, *, by: str, filename: str, at: datetime, club: Club
-) -> _Rows:
-    doc = checked.doc
-    info = doc["tournament"]
-    tournament = Tournament(
-        club=club,
-        name=info["name"].strip(),
-        slug=info["slug"],
-        status=Tournament.Status.FINISHED,
-        lot_seed=info["lot_seed"],
-        **rule_values(checked.rules),
-    )
-    imported = ImportedEvent(
-        tournament=tournament,
-        digest=digest,
-        filename=filename,
-        imported_at=at,
-        imported_by=by,
-    )
-    # In the file's id order: the lot draws by id order, so the imported event ranks
-    # its players exactly as the source did.
-    sources = sorted(doc["players"], key=lambda p: p["id"])
-    players = [
-        Player(
-            tournament=tournament,
-            name=checked.names[p["id"]],
-            division=p["division"],
-            withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
-            house=p.get("status") == "house",
-            withdrawn_after_round=p.get("withdrawn_after_round"),
-        )
-        for p in sources
-    ]
-    player_of = {p["id"]: row for p, row in zip(sources, players, strict=True)}
-    rounds: list[tuple[Round, list[tuple[int, int, _Game]], list[int]]] = []
-    for source in checked.rounds:
-        row = Round(
-            tournament=tournament,
-            number=source.number,
-            kind=Round.Kind.PRELIMINARY,
-            status=source.status,
-            started_at=None if source.status == "seated" else at,
-            finished_at=at if source.status == "finished" else None,
-        )
-        held = [(table, 1, game) for table, game in source.matches]
-        rounds.append((row, held, [pid for _, pid, _ in source.sit_outs]))
-    if doc["final"] is not None:
-        number = max((r.number for r in checked.rounds), default=0) + 1
-        row = Round(
-            tournament=tournament,
-            number=number,
-            kind=Round.Kind.FINAL,
-            status=Round.Status.FINISHED,
-            started_at=at,
-            finished_at=at,
-        )
-        rounds.append((row, [(1, i + 1, g) for i, g in enumerate(checked.final)], []))
-    seats: list[Seating] = []
-    sit_outs: list[SitOut] = []
-    matches: list[Match] = []
-    overrides: list[WinnerOverride] = []
-    hands: list[HandEntry] = []
-    subs: list[Substitution] = []
-    for stored, held, outs in rounds:
-        sit_outs += [SitOut(round=stored, player=player_of[pid]) for pid in outs]
-        for table, number, game in held:
-            if stored.kind == Round.Kind.PRELIMINARY or number == 1:
-                seats += _seats(stored, table, game, player_of)
-            match = _match(stored, table, number, game)
-            matches.append(match)
-            if game.override is not None:
-                overrides.append(
-                    WinnerOverride(
-                        match=match,
-                        winner=game.override["winner"],
-                        reason=game.override["reason"],
-                        created_by=by,
-                        created_at=at,
-                    )
-                )
-            for h in game.hands:
-                hands.append(
-                    entry_of_json(
-                        h,
-                        match=match,
-                        # Unique: the digest is unique to the file, the count to the hand.
-                        client_key=f"import-{digest[:24]}-{len(hands) + 1}",
-                        source=HandEntry.Source.IMPORTED,
-                        entered_at=at,
-                        entered_by=by,
-                    )
-                )
-            subs += [
-                Substitution(
-                    match=match,
-                    position=sub.position,
-                    from_hand=sub.from_hand,
-                    player_out=player_of[sub.out],
-                    player_in=player_of[sub.into],
-                    out_team_score=sub.out_team,
-                    out_individual=sub.out_individual,
-                    reason="imported",
-                    created_by=by,
-                    created_at=at,
-                )
-                for sub in game.subs
-            ]
-    results = [
-        EventResult(
-            tournament=tournament,
-            player=player_of[row["player"]],
-            division=division,
-            rank=row["rank"],
-            total=row["total"],
-            wins=row["wins"],
-            margin=row["margin"],
-            played=row.get("played", checked.played.get(row["player"], 0)),
-        )
-        for division, rows in doc["standings"].items()
-        for row in rows
-    ]
-    return _Rows(
-        tournament,
-        imported,
-        players,
-        [r for r, _, _ in rounds],
-        seats,
-        sit_outs,
-        matches,
-        overrides,
-        hands,
-        subs,
-        results,
-        seat_rows=_Insert(Seating, seats),
-        hand_rows=_Insert(HandEntry, hands),
-    )
-
-
-class _Insert:
-    """Rows of one model prepared for the database before the write transaction: every
-    column's value converted once, outside the lock. Inside, only the parents' new ids
-    are filled in and the rows go in with one ``executemany`` (a 3,000-player file has
-    45,000 hands; ``bulk_create`` spent 15 s of the writer lock converting them)."""
-
-    def __init__(self, model: type[models.Model], objs: Sequence[models.Model]) -> None:
-        fields = [f for f in model._meta.concrete_fields if not f.primary_key]
-        self.objs = objs
-        self.parents = [(i, f) for i, f in enumerate(fields) if f.is_relation]
-        quote = connection.ops.quote_name
-        columns = ", ".join(quote(cast(str, f.column)) for f in fields)
-        marks = ", ".join(["%s"] * len(fields))
-        table = quote(model._meta.db_table)
-        self.sql = f"INSERT INTO {table} ({columns}) VALUES ({marks})"
-        self.rows = [
-            [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in fields] for obj in objs
-        ]
-
-    def run(self) -> None:
-        for obj, row in zip(self.objs, self.rows, strict=True):
-            for i, parent in self.parents:
-                # The parent was inserted first (bulk_create gave it its id).
-                related = getattr(obj, parent.name)
-                if related is not None:
-                    row[i] = related.pk
-        with connection.cursor() as cursor:
-            for start in range(0, len(self.rows), 5000):
-                cursor.executemany(self.sql, self.rows[start : start + 5000])
-
-
 def _write(
-    rows: _Rows,
+    rows: Rows,
     *,
     by: str,
     filename: str,
@@ -419,7 +226,7 @@ def _write(
 
 
 def _replace(
-    previous: Tournament, rows: _Rows, *, by: str, filename: str, at: datetime, plan: LinkPlan
+    previous: Tournament, rows: Rows, *, by: str, filename: str, at: datetime, plan: LinkPlan
 ) -> ImportOutcome:
     """A newer file of an event imported before: everything of the event is the file's
     (docs/series.md, "Publishing from the hall"), written over the same tournament row so
@@ -463,49 +270,4 @@ def _replace(
     outcome = _write(rows, by=by, filename=filename, at=at, plan=plan, link=relink)
     return ImportOutcome(
         outcome.tournament, False, outcome.players, outcome.matches, outcome.proposals, True
-    )
-
-
-def _seats(rnd: Round, table: int, game: _Game, player_of: dict[int, Player]) -> list[Seating]:
-    out = []
-    final = rnd.kind == Round.Kind.FINAL
-    for position in SEATS:
-        seat = Seating(
-            round=rnd, table=table, position=position, player=player_of[game.seats[position]]
-        )
-        r = game.results.get(position)
-        if not final and r is not None and r.points is not None:
-            seat.team_score = r.team_score
-            seat.bonus = r.bonus
-            seat.individual = r.individual
-            seat.points = r.points
-            seat.won = game.winner == TEAM_OF[position]
-            seat.margin = r.margin
-        out.append(seat)
-    return out
-
-
-def _match(rnd: Round, table: int, number: int, game: _Game) -> Match:
-    state = game.state
-    over = state.over
-    return Match(
-        round=rnd,
-        table=table,
-        game=number,
-        status=Match.Status.CONFIRMED
-        if over
-        else Match.Status.PLAYING
-        if game.hands
-        else Match.Status.WAITING,
-        score_ns=state.score[Team.NS],
-        score_ew=state.score[Team.EW],
-        bonus_ns=state.bonuses.get(Team.NS, 0),
-        bonus_ew=state.bonuses.get(Team.EW, 0),
-        hands_played=len(game.hands),
-        recorded_winner=game.recorded_winner,
-        winner=game.winner or "",
-        has_override=game.override is not None,
-        has_renege=any(h["outcome"] == "renege" for h in game.hands),
-        first_dealer=game.hands[0]["dealer"] if game.hands else "",
-        hand_in_progress_at_call=game.hand_in_progress,
     )

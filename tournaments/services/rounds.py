@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -14,6 +14,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from ..backup import backup_after_finalize
 from ..domain.seating import (
     FirstRoundRemedy,
     PlayerId,
@@ -36,10 +37,9 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..reads.rounds import fingerprint, plan_next_round, seating_of
-from ..replay import observe_call, round_clock
+from ..reads.rounds import fingerprint, plan_next_round, seating_of, unfinished_tables
+from ..replay import observe_call, round_clock, seat_rows
 from . import ServiceError, lock_match, log, now_or, table_codes
-from .backup import backup_after_finalize
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:
@@ -50,30 +50,6 @@ def _lock_round(rnd: Round) -> Round:
     # of=("self",): on PostgreSQL a plain FOR UPDATE would also lock the joined tournament
     # row, serialising every write of the event behind it.
     return Round.objects.select_for_update(of=("self",)).select_related("tournament").get(pk=rnd.pk)
-
-
-def seat_rows(
-    rnd: Round,
-    seating: Iterable[TableSeating],
-    *,
-    only: Iterable[PlayerId] | None = None,
-    changed_at: datetime | None = None,
-) -> list[Seating]:
-    """The seat rows of a seating (the one place they are built): all of them, or only
-    the seats of the players in ``only``."""
-    keep = None if only is None else set(only)
-    return [
-        Seating(
-            round=rnd,
-            table=t.table,
-            position=seat.value,
-            player_id=cast(int, pid),
-            changed_at=changed_at,
-        )
-        for t in seating
-        for seat, pid in t.seats.items()
-        if keep is None or pid in keep
-    ]
 
 
 def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
@@ -197,16 +173,6 @@ def _remedy_said(remedy: FirstRoundRemedy) -> Said:
         a=remedy.house_a,
         b=remedy.house_b,
     )
-
-
-def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
-    """The ways to seat round 1 when the checked-in counts do not fit (§1, §6)."""
-    counts = {"A": 0, "B": 0}
-    for division in Player.objects.filter(
-        tournament=tournament, checked_in=True, withdrawn=False, house=False
-    ).values_list("division", flat=True):
-        counts[division] += 1
-    return first_round_remedies(counts["A"], counts["B"])
 
 
 def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
@@ -450,47 +416,6 @@ def extend_table(
     return match
 
 
-def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round | None:
-    """A running preliminary round whose limit has passed (or whose time was called), if
-    any: its minutes can no longer change (docs/rules.md §7)."""
-    now = now_or(now)
-    for rnd in Round.objects.filter(
-        tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.RUNNING
-    ).select_related("tournament"):
-        if rnd.called_at is not None or round_clock(rnd).is_called(now):
-            return rnd
-    return None
-
-
-def limit_moved_into_the_past(
-    tournament: Tournament, minutes: int, now: datetime | None = None
-) -> tuple[Round, timedelta] | None:
-    """A running preliminary round whose limit, at ``minutes``, would be at or before
-    ``now`` (with the time it has run): a change that would record the call in the past,
-    turning hands already entered into after-call hands (RULES.md §7 refuses it)."""
-    now = now_or(now)
-    for rnd in Round.objects.filter(
-        tournament=tournament,
-        kind=Round.Kind.PRELIMINARY,
-        status=Round.Status.RUNNING,
-        started_at__isnull=False,
-    ).select_related("tournament"):
-        clock = replace(round_clock(rnd), limit=timedelta(minutes=minutes))
-        if clock.is_called(now):
-            return rnd, clock.running_time(now)
-    return None
-
-
-def unfinished_tables(rnd: Round) -> list[str]:
-    problems = []
-    for m in rnd.matches.order_by("table", "game"):
-        if m.status == Match.Status.DISPUTED:
-            problems.append(f"table {m.table} (disputed)")
-        elif not m.is_over:
-            problems.append(f"table {m.table} ({m.score_ns}–{m.score_ew}, not finished)")
-    return problems
-
-
 def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
     now = now_or(now)
     with transaction.atomic():
@@ -525,14 +450,28 @@ class RoundFinished:
 
 
 def finish_round(
-    tournament: Tournament, rnd: Round, *, by: str, now: datetime | None = None
+    tournament: Tournament,
+    rnd: Round,
+    *,
+    by: str,
+    now: datetime | None = None,
+    backup: bool = True,
+    seat: bool = True,
 ) -> RoundFinished:
     """The director's "finalize": finalize ``rnd`` (a refusal raises and changes nothing),
-    back the event up, then seat the next round by rotation where nothing else changes."""
+    back the event up, then seat the next round by rotation where nothing else changes.
+
+    ``backup=False`` takes no backup: the simulation and the benches make events to test
+    and to measure, not to keep. ``seat=False`` leaves the next round to the caller (the
+    simulation seats it when its clock says so, after the players it withdraws between
+    rounds; a bench times the seating apart); ``seated`` is then None."""
     finalize_round(rnd, by=by, now=now)
-    backup_after_finalize(f"round-{rnd.number}")  # never raises: a failed backup is logged
+    if backup:
+        backup_after_finalize(f"round-{rnd.number}")  # never raises: a failed backup is logged
     if rnd.number >= tournament.preliminary_rounds:
         return RoundFinished(rnd, last=True)
+    if not seat:
+        return RoundFinished(rnd)
     try:
         seated = seat_by_rotation(tournament, by=by, now=now)
     except ServiceError as exc:

@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
+from ..backup import backup_after_finalize
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
 from ..logtext import Arg, Joined, said
@@ -19,7 +20,6 @@ from ..reads.standings import champions as champions  # simulate.py reads it her
 from ..reads.standings import final_entries, final_readiness, final_round
 from ..reads.visibility import of_event
 from . import Conflict, ServiceError, log, now_or
-from .backup import backup_after_finalize
 from .people import recompute_ratings
 from .rounds import lock_tournament, write_seating
 
@@ -178,11 +178,15 @@ def finish_tournament(
     return tournament
 
 
-def finish_event(tournament: Tournament, *, by: str, now: datetime | None = None) -> Tournament:
+def finish_event(
+    tournament: Tournament, *, by: str, now: datetime | None = None, backup: bool = True
+) -> Tournament:
     """The director's "finish": finish the tournament (a refusal raises and changes
-    nothing), then back the event up."""
+    nothing), then back the event up (``backup=False``: not the simulation's or a bench's
+    events, made to test and to measure)."""
     tournament = finish_tournament(tournament, by=by, now=now)
-    backup_after_finalize("finish")  # never raises: a failed backup is logged
+    if backup:
+        backup_after_finalize("finish")  # never raises: a failed backup is logged
     return tournament
 
 

@@ -17,9 +17,9 @@ from django.utils.translation import gettext_noop
 from .. import compiled
 from ..domain.hands import Seat
 from ..domain.match import MatchState
-from ..domain.seating import SEAT_DIVISION
 from ..logtext import Arg, Said, of_match, said
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
+from ..reads.substitutions import incoming_player
 from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
 
 
@@ -56,38 +56,6 @@ def _locked_running(match: Match, signed: Signed) -> Match:
             % {"match": match.label()}
         )
     return match
-
-
-def _check_incoming(match: Match, position: str, player_in: Player) -> Player:
-    """The player who is to take ``position``: in the tournament, not withdrawn, of the
-    seat's division (a house player takes any seat) and not seated in the round."""
-    rnd = match.round
-    player_in = Player.objects.get(pk=player_in.pk)
-    if player_in.tournament_id != rnd.tournament_id:
-        raise ServiceError(_("That player is not in this tournament."))
-    if player_in.withdrawn:
-        raise ServiceError(_("%(player)s has withdrawn.") % {"player": player_in.name})
-    division = SEAT_DIVISION[Seat(position)]
-    if not player_in.house and player_in.division != division:
-        raise ServiceError(
-            _(
-                "Seat %(position)s is a division %(division)s seat; %(player)s plays in "
-                "division %(own_division)s (a house player can take any seat)."
-            )
-            % {
-                "position": position,
-                "division": division,
-                "player": player_in.name,
-                "own_division": player_in.division,
-            }
-        )
-    elsewhere = Seating.objects.filter(round=rnd, player=player_in).first()
-    if elsewhere is not None:
-        raise ServiceError(
-            _("%(player)s is already seated at table %(table)s in %(round)s.")
-            % {"player": player_in.name, "table": elsewhere.table, "round": rnd.label()}
-        )
-    return player_in
 
 
 def _named(player: Player) -> Arg:
@@ -162,7 +130,7 @@ def substitute(
                 % {"last_hand": match.hands_played + 1, "recorded": match.hands_played}
             )
         seat = _locked_seat(match, position)
-        player_in = _check_incoming(match, position, player_in)
+        player_in = incoming_player(match, position, player_in)
         last = _latest(match, position)
         if last is not None and from_hand <= last.from_hand:
             raise ServiceError(
@@ -243,7 +211,7 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
                 % {"player_out": sub.player_out.name}
             )
         seat = _locked_seat(match, sub.position)
-        player_in = _check_incoming(match, sub.position, player_in)
+        player_in = incoming_player(match, sub.position, player_in)
         _leave_seat(match, sub)
         sub.player_in = player_in
         sub.in_sat_out = _take_seat(match, seat, player_in)

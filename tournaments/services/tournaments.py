@@ -15,9 +15,10 @@ from django.utils.translation import gettext_noop
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..logtext import Joined, said
 from ..models import Club, Tournament
+from ..reads.rounds import limit_moved_into_the_past, limit_passed
+from ..replay import rule_values
 from . import ServiceError, free_slug, log
 from .clubs import site_club
-from .rounds import limit_moved_into_the_past, limit_passed
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.
@@ -31,13 +32,6 @@ EDITABLE_AFTER_START = (
 
 def scoring_locked(tournament: Tournament) -> bool:
     return tournament.rounds.filter(kind="preliminary").exists()
-
-
-def rule_values(rules: RuleSettings) -> dict[str, object]:
-    values = {name: getattr(rules, name) for name in Tournament.RULE_FIELDS}
-    values["tiebreaks"] = ",".join(rules.tiebreaks)
-    values["sit_out_score"] = str(rules.sit_out_score).strip().lower()
-    return values
 
 
 def create_tournament(

@@ -11,7 +11,6 @@ Importing is idempotent: an application already imported (its ``uid``) is left a
 
 from __future__ import annotations
 
-import hmac
 import json
 import uuid
 from dataclasses import dataclass
@@ -27,12 +26,12 @@ from ..models import (
     Player,
     Registration,
     RegistrationPass,
-    RegistrationSettings,
     Tournament,
 )
+from ..reads.players import check_player
 from ..reads.registration import TOKEN_RE, folded_name
 from . import ServiceError, log, now_or
-from .players import check_player, register_player
+from .players import register_player
 from .registration import (
     Status,
     lock_registrations,
@@ -73,17 +72,6 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
     }
     text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return _signer(settings_for(tournament).transfer_key).sign(text) + "\n"
-
-
-def key_matches(tournament: Tournament, key: str) -> bool:
-    """Whether ``key`` is the event's (compared in constant time); an event that never
-    had registration settings has no key."""
-    own = (
-        RegistrationSettings.objects.filter(tournament=tournament)
-        .values_list("transfer_key", flat=True)
-        .first()
-    )
-    return own is not None and hmac.compare_digest(own.encode(), key.encode())
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ def signed_list(request: HttpRequest, slug: str) -> HttpResponse:
     key (``Authorization: Bearer <key>``)."""
     t = _tournament_or_404(slug)
     scheme, _sep, key = request.headers.get("Authorization", "").partition(" ")
-    if scheme.lower() != "bearer" or not key or not transfer.key_matches(t, key.strip()):
+    if scheme.lower() != "bearer" or not key or not reads.key_matches(t, key.strip()):
         return HttpResponse(
             _("Give the event's key as a bearer token."), status=403, content_type="text/plain"
         )

@@ -5,7 +5,8 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
-from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER, assign
+from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER
+from tournaments.services.clubs import assign
 
 
 class Command(TranslatedCommand):

@@ -5,9 +5,9 @@ from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from tournaments.backup import backups, restore
 from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
-from tournaments.services.backup import backups, restore
 
 
 class Command(TranslatedCommand):

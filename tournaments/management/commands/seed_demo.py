@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
 from tournaments.models import Tournament
-from tournaments.roles import assign
-from tournaments.services.simulate import demo_event
+from tournaments.services.clubs import assign
+from tournaments.simulate import demo_event
 
 DEMO_NAME = "Snowman Demo Open"
 

@@ -21,9 +21,9 @@ from django.db import connections
 from django.utils.translation import gettext as _
 
 from snowman.hall import hall_addresses, qr_code
+from tournaments.backup import Timer
 from tournaments.management.base import TranslatedCommand
 from tournaments.reads import queries
-from tournaments.services.backup import Timer
 
 
 def hall_url(address: str, port: int, https: bool) -> str:

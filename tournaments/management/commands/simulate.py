@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
 from tournaments.services import ServiceError
-from tournaments.services.simulate import simulate
+from tournaments.simulate import simulate
 
 
 class Command(TranslatedCommand):

@@ -14,12 +14,12 @@ if TYPE_CHECKING:  # annotations only: the views read through reads
     from ...models import Club
 
 from ...forms import TournamentForm
+from ...reads import publish as publish_reads
 from ...reads import queries, staff
 from ...reads.console import readiness
 from ...reads.standings import champions
 from ...roles import DESK, DIRECTOR, allows
 from ...services import ServiceError
-from ...services import publish as publish_service
 from ...services import rehearsal as rehearsal_service
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
 from ..access import league_staff, staff_required
@@ -104,7 +104,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         "form": form,
         "tournament": t,
         "creating": False,
-        "publish_state": publish_service.state(t),
+        "publish_state": publish_reads.state(t),
         "play_started": queries.play_started(t),
     }
     if request.method == "POST":

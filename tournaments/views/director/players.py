@@ -17,9 +17,9 @@ from ...forms import HouseForm, ImportForm, PlayerForm
 from ...reads import players as player_reads
 from ...reads import queries
 from ...reads.console import readiness
+from ...reads.rounds import remedies
 from ...services import ServiceError
 from ...services import players as player_service
-from ...services.rounds import remedies
 from ...tables import PlayerTable, checkin_cell, csrf_field
 from .common import HtmxRequest, desk_required, director_required, tournament_or_404, who
 

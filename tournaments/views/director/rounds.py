@@ -61,7 +61,7 @@ def draw(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except ServiceError as exc:
         messages.error(request, exc.message)
-        if round_service.remedies(t) and not queries.has_rounds(t):
+        if round_reads.remedies(t) and not queries.has_rounds(t):
             # Uneven counts: the remedies page proposes what the director may choose.
             return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
@@ -412,7 +412,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
         "director/rounds/remedy.html",
         {
             "tournament": t,
-            "remedies": round_service.remedies(t),
+            "remedies": round_reads.remedies(t),
             "counts": counts,
             "problem": queries.draw_problem(counts),
             "proposal": proposal,

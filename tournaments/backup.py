@@ -7,6 +7,9 @@ copy of the secret key, so the folder alone carries the event to another machine
 PostgreSQL: the same schedule with ``pg_dump`` (custom format) and ``pg_restore``.
 
 Nothing here takes part in a request's transaction: a backup reads a committed snapshot.
+It copies and puts back the database's file as a whole, below the rows and the rules, so
+it sits beside the database layer (as ``compiled.py`` does) rather than among the
+services, which call it after a finalize (``rounds.finish_round``, ``standings.finish_event``).
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from django.utils.translation import gettext as _
 
 from snowman.sqlite.base import private_database_file
 
-from . import ServiceError
+from .errors import ServiceError
 
 log = logging.getLogger(__name__)
 

@@ -1,8 +1,10 @@
 """A whole event played through the service layer on a simulated clock.
 
-Used by the ``simulate`` and ``seed_demo`` commands and by the tests: it exercises the
-same services as the tablets and the director, so a green simulation means the rules,
-the rotation, the standings and the final hold together.
+Used by the ``simulate`` and ``seed_demo`` commands, the benches and the tests: it
+exercises the same services as the tablets and the director, so a green simulation means
+the rules, the rotation, the standings and the final hold together. It is a caller of the
+commands, as the views and the management commands are, not a command itself: it locks
+nothing and writes nothing but through ``services``, so it lives above them.
 
 Where it differs from a room of tablets, and why (issue 22):
 
@@ -27,15 +29,16 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 
-from ..domain.hands import SEATS, Seat
-from ..domain.seating import SEAT_DIVISION
-from ..domain.simulation import Mess, hand_duration, plan_mess, random_hand
-from ..models import Club, HandEntry, Match, Player, Round, Seating, Tournament
-from ..reads.substitutions import substitutes_for
-from . import play, rounds, standings
-from . import players as player_service
-from .substitutions import Signed, substitute
-from .tournaments import create_tournament
+from .domain.hands import SEATS, Seat
+from .domain.seating import SEAT_DIVISION
+from .domain.simulation import Mess, hand_duration, plan_mess, random_hand
+from .models import Club, HandEntry, Match, Player, Round, Seating, Tournament
+from .reads import rounds as reads_rounds
+from .reads.substitutions import substitutes_for
+from .services import play, rounds, standings
+from .services import players as player_service
+from .services.substitutions import Signed, substitute
+from .services.tournaments import create_tournament
 
 FIRST = [
     "Ann",
@@ -157,8 +160,8 @@ class Simulation:
         for i in range(self.house):
             player_service.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
         remedy = ""
-        if rounds.remedies(t):
-            remedy = self.rng.choice([r.kind for r in rounds.remedies(t)])
+        if reads_rounds.remedies(t):
+            remedy = self.rng.choice([r.kind for r in reads_rounds.remedies(t)])
         rounds.draw_first_round(
             t, by=SIM, seed=self.rng.getrandbits(48), remedy=remedy, now=self.clock
         )
@@ -298,7 +301,7 @@ class Simulation:
         end = deadline + timedelta(minutes=8)
         for m in matches:
             play.confirm_match(m, agree=True, by=f"Table {m.table}", now=end)
-        rounds.finalize_round(rnd, by=SIM, now=end)
+        rounds.finish_round(rnd.tournament, rnd, by=SIM, now=end, backup=False, seat=False)
         self.clock = end + timedelta(minutes=10)
         if self.messy:
             self.withdraw_between(rnd.number)
@@ -316,7 +319,7 @@ class Simulation:
             with self.match_transaction():
                 self.play_match(game, self.clock, None)
             self.clock += timedelta(minutes=25)
-        standings.finish_tournament(t, by=SIM, now=self.clock)
+        standings.finish_event(t, by=SIM, now=self.clock, backup=False)
         t.refresh_from_db()
         return t
 
