@@ -73,6 +73,12 @@ def test_a_command_speaks_the_language_chosen_by_option_or_environment(
     call_command("import_players", tournament.slug, str(path), language="fr", stdout=out)
     assert out.getvalue() == "1 joueur importé dans Spring Snowman.\n"
     assert list(Player.objects.values_list("name", flat=True)) == ["Ann Lee"]
+    path.write_text("nom,division\nBob Ray,Q\n")
+    with pytest.raises(CommandError) as err:
+        call_command("import_players", tournament.slug, str(path), language="fr")
+    assert str(err.value) == (
+        "Rien n’a été importé\u00a0:\nligne 2\u00a0: la division doit être A ou B, pas 'Q'."
+    )
     monkeypatch.setenv("SNOWMAN_LANGUAGE", "fr")
     with pytest.raises(CommandError) as err:
         call_command("export_results", "nowhere")

@@ -517,10 +517,12 @@ def test_csv_downloads_have_headers_in_the_readers_language(director_client, mak
         return director_client.get(address).content.decode().splitlines()[0]
 
     assert first_line(seating) == "name,division,table,seat,partner,opponents"
-    assert first_line(standings).startswith("rank,player,round 1,round 2,bonuses,")
+    assert first_line(standings).startswith("rank,player,round 1,round 2,")
+    assert ",bonuses,awards and penalties,total,wins,margin," in first_line(standings)
     director_client.cookies["django_language"] = "fr"
     assert first_line(seating) == "nom,division,table,place,partenaire,adversaires"
-    assert first_line(standings).startswith("rang,joueur,ronde 1,ronde 2,bonis,")
+    assert first_line(standings).startswith("rang,joueur,ronde 1,ronde 2,")
+    assert ",bonis,primes et pénalités,total,victoires,écart," in first_line(standings)
 
 
 @pytest.mark.django_db
@@ -529,8 +531,8 @@ def test_the_import_formats_take_their_header_in_either_language(make_tournament
     from tournaments.services.players import import_players
 
     t = make_tournament(1)
-    for header in ("name,division", "nom,division", "Nom,Division"):
-        report = import_players(t, f"{header}\nNew {len(header)},A\n", by="test")
-        assert report.ok and [r.name for r in report.rows] == [f"New {len(header)}"]
+    for n, header in enumerate(("name,division", "nom,division", "Nom,Division")):
+        report = import_players(t, f"{header}\nNew {n},A\n", by="test")
+        assert report.ok and [r.name for r in report.rows] == [f"New {n}"]
     invited = registration.invite(t, "nom\nInvited Ida\n", by="test")
     assert [name for name, _token in invited.invited] == ["Invited Ida"]

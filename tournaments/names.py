@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from django.utils.translation import gettext as _
+
 from .models import Player
 
 # Letters that Unicode does not decompose into a base letter and an accent.
@@ -74,13 +76,13 @@ def name_problem(name: str) -> str | None:
     """Why a player's name (after ``clean_name``) is refused, or None: one rule for the
     register and edit forms and the CSV import alike."""
     if not name:
-        return "the name is empty"
+        return _("the name is empty")
     if len(name) > NAME_MAX:
-        return f"the name is longer than {NAME_MAX} characters"
+        return _("the name is longer than %(n)s characters") % {"n": NAME_MAX}
     if not name.isprintable():
         # Control characters and invisible format characters (a right-to-left override
         # would show a name reversed on every sheet and screen).
-        return "the name contains control or invisible formatting characters"
+        return _("the name contains control or invisible formatting characters")
     return None
 
 

@@ -94,7 +94,10 @@ class ImportReport:
         return not self.errors and bool(self.rows)
 
     def error_text(self) -> str:
-        return "\n".join(f"line {line}: {message}" for line, message in self.errors)
+        return "\n".join(
+            _("line %(n)s: %(message)s") % {"n": line, "message": message} if line else message
+            for line, message in self.errors
+        )
 
 
 def header_names(header: tuple[str, ...]) -> set[tuple[str, ...]]:
@@ -118,12 +121,12 @@ def read_csv_lines(
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            return [], "The file is not UTF-8 text; save it as CSV UTF-8."
+            return [], _("The file is not UTF-8 text; save it as CSV UTF-8.")
     data = data.lstrip("\ufeff")
     try:
         lines = list(csv.reader(io.StringIO(data, newline="")))
     except csv.Error as exc:
-        return [], f"The file is not valid CSV: {exc}"
+        return [], _("The file is not valid CSV: %(error)s") % {"error": exc}
     out = []
     headers = header_names(header)
     for number, cells in enumerate(lines, start=1):
@@ -151,7 +154,10 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
         report.cells[number] = cells
         if len(cells) != 2:
             report.errors.append(
-                (number, f"expected 2 columns (name,division), found {len(cells)}.")
+                (
+                    number,
+                    _("expected 2 columns (name,division), found %(n)s.") % {"n": len(cells)},
+                )
             )
             continue
         name, division = clean_name(cells[0]), cells[1].strip().upper()
@@ -160,19 +166,22 @@ def parse_players_csv(tournament: Tournament, data: bytes | str) -> ImportReport
         if problem:
             problems.append(problem)
         if division not in Division.values:
-            problems.append(f"division must be A or B, not {division or 'empty'!r}")
+            problems.append(
+                _("division must be A or B, not %(division)s")
+                % {"division": repr(division or _("empty"))}
+            )
         key = name.casefold()
         if name and key in existing:
-            problems.append(f"{name} is already registered")
+            problems.append(_("%(name)s is already registered") % {"name": name})
         elif name and key in seen:
-            problems.append(f"{name} is also on line {seen[key]}")
+            problems.append(_("%(name)s is also on line %(n)s") % {"name": name, "n": seen[key]})
         if problems:
             report.errors.append((number, "; ".join(problems) + "."))
         else:
             seen[key] = number
             report.rows.append(ImportRow(number, name, division))
     if not report.rows and not report.errors:
-        report.errors.append((0, "The file has no players."))
+        report.errors.append((0, _("The file has no players.")))
     return report
 
 
