@@ -179,7 +179,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     t = make_tournament(2, preliminary_rounds=3, target=2)
     extra = register_player(t, "Extra Ed", "A", by="desk", checked_in=True)
     never = register_player(t, "Never Nell", "B", by="desk")
-    remedies = {r.kind: r for r in rounds.remedies(t)}
+    remedies = {r.kind: r for r in round_reads.remedies(t)}
     assert remedies["sit-out"].sit_out_a == 1
     r1 = rounds.draw_first_round(t, by="test", seed=5, remedy="sit-out")
     out1 = SitOut.objects.get(round=r1).player

@@ -67,12 +67,13 @@ print(create_tournament("Winter Open night", by="test", lot_seed=5).slug)
 HALL_PLAY = """
 from django.utils import timezone
 from tournaments.models import Tournament
+from tournaments.reads.rounds import remedies
 from tournaments.services import rounds, standings
 from tournaments.simulate import Simulation
 t = Tournament.objects.get(slug=%r)
 sim = Simulation(0, seed=26)
 sim.tournament, sim.clock = t, timezone.now()
-remedy = rounds.remedies(t)[0].kind if rounds.remedies(t) else ""
+remedy = remedies(t)[0].kind if remedies(t) else ""
 rounds.draw_first_round(t, by="sim", seed=26, remedy=remedy, now=sim.clock)
 for number in range(1, t.preliminary_rounds + 1):
     if number > 1:

@@ -267,7 +267,7 @@ EXPECTED_TABLES = frozenset(
 def _known_migrations() -> set[str]:
     """This checkout's migrations of the tournaments app (a backup may be older: the
     server migrates it on start; a newer one's schema is unknown here)."""
-    folder = Path(__file__).resolve().parent.parent / "migrations"
+    folder = Path(__file__).resolve().parent / "migrations"
     return {p.stem for p in folder.glob("[0-9][0-9][0-9][0-9]_*.py")}
 
 
