@@ -1,6 +1,7 @@
-"""The activity log's lines are a msgid and its arguments, read in the reader's language
+"""The activity log's lines are a key and its arguments, read in the reader's language
 (issue 24): a line written from an English console reads in French, an old row keeps its
-stored English, and no service logs a sentence it formatted itself."""
+stored English, a sentence mended later reads mended in the rows already written, and no
+service logs a sentence it formatted itself."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from tournaments import loglines
 from tournaments.logtext import Joined, render, said
 from tournaments.models import Activity
 from tournaments.services import log, players, rounds
@@ -22,21 +24,16 @@ SOURCES = sorted((ROOT / "tournaments").rglob("*.py"))
 TRANSLATING = {"_", "gettext", "ngettext", "pgettext", "str", "format_html"}
 
 
-def _is_msgid(node: ast.AST, names: dict[str, list[ast.AST]]) -> bool:
-    """``gettext_noop("literal")``, a choice between such, or a name only ever given one."""
-    if isinstance(node, ast.Call):
-        return (
-            isinstance(node.func, ast.Name)
-            and node.func.id == "gettext_noop"
-            and len(node.args) == 1
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, str)
-        )
+def _is_key(node: ast.AST, names: dict[str, list[ast.AST]]) -> bool:
+    """A literal key of ``loglines.LINES``, a choice between such, or a name only ever
+    given one."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and node.value in loglines.LINES
     if isinstance(node, ast.IfExp):
-        return _is_msgid(node.body, names) and _is_msgid(node.orelse, names)
+        return _is_key(node.body, names) and _is_key(node.orelse, names)
     if isinstance(node, ast.Name):
         given = names.get(node.id, [])
-        return bool(given) and all(_is_msgid(value, {}) for value in given)
+        return bool(given) and all(_is_key(value, {}) for value in given)
     return False
 
 
@@ -84,9 +81,35 @@ def test_every_log_call_passes_a_msgid_and_arguments_never_a_formatted_sentence(
         ):
             offenders.append(where)  # a sentence made in the writer's language
     assert offenders == []
-    # Each said(...) names its msgid literally (makemessages finds it; nothing formatted).
-    bad = [where for where, call, names in _calls("said") if not _is_msgid(call.args[0], names)]
+    # Each said(...) names its line's key literally (nothing formatted, nothing computed).
+    bad = [where for where, call, names in _calls("said") if not _is_key(call.args[0], names)]
     assert bad == []
+
+
+def test_every_line_in_the_catalogue_is_written_somewhere_and_no_key_is_unknown() -> None:
+    written = {
+        node.value
+        for path in SOURCES
+        if path.name != "loglines.py"
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    assert set(loglines.LINES) - written == set()  # a line no code writes any more
+    with pytest.raises(KeyError):
+        said("rounds.no_such_line")
+
+
+def test_a_line_mended_later_reads_mended_in_the_rows_already_written(
+    make_tournament, monkeypatch
+) -> None:
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="director")
+    rounds.start_round(rnd, by="director")
+    started = Activity.objects.get(tournament=t, action="start")
+    assert started.message == "rounds.started"
+    monkeypatch.setitem(loglines.LINES, "rounds.started", "%(round)s under way.")
+    with translation.override("en"):
+        assert Activity.objects.get(pk=started.pk).text == "Round 1 under way."
 
 
 def test_log_refuses_a_sentence_already_formatted(make_tournament) -> None:
@@ -105,7 +128,7 @@ def test_a_line_written_from_an_english_console_reads_in_french(make_tournament)
     started = Activity.objects.get(tournament=t, action="start")
     drew = Activity.objects.get(tournament=t, action="draw")
     house = Activity.objects.get(tournament=t, action="house")
-    assert started.summary == "" and started.message == "%(round)s started."
+    assert started.summary == "" and started.message == "rounds.started"
     with translation.override("en"):
         assert started.text == "Round 1 started."
         assert house.text == "Added house player Hal House (A)."
@@ -143,14 +166,14 @@ def test_a_row_written_before_the_messages_shows_its_stored_text(make_tournament
 
 def test_words_inside_the_arguments_are_read_in_the_same_language() -> None:
     line = said(
-        "%(round)s reopened; the seating of %(dropped)s was discarded.",
-        round=said("Round %(n)s", n=3),
-        dropped=Joined([said("Round %(n)s", n=4), said("Final")]),
+        "rounds.reopened_seating_discarded",
+        round=said("words.round", n=3),
+        dropped=Joined([said("words.round", n=4), said("words.final")]),
     )
     stored = line.stored()
-    assert stored["round"] == {"m": "Round %(n)s", "a": {"n": 3}}
+    assert stored["round"] == {"m": "words.round", "a": {"n": 3}}
     with translation.override("fr"):
-        assert render(line.msgid, stored) == (
+        assert render(line.key, stored) == (
             "Ronde 3 rouverte; le placement de Ronde 4, Finale a été annulé."
         )
     # A translation that does not fit its arguments falls back to the English.

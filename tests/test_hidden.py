@@ -555,11 +555,17 @@ def test_no_public_version_moves_when_a_hidden_rounds_score_changes(client, make
     # The director's correction: the score, the points, logged against the match.
     Match.objects.filter(pk=m.pk).update(score_ns=10, score_ew=9, bonus_ns=0, hands_played=9)
     Seating.objects.filter(round=r4, table=1, position__in="NS").update(team_score=10, points=10)
-    log(t, "director", "correct", said("%(match)s: hand 3 corrected.", match=str(m)), match=m)
+    log(
+        t,
+        "director",
+        "correct",
+        said("play.hand_corrected", match=str(m), n=3, score="NS +2"),
+        match=m,
+    )
     assert set(answered(held).values()) == {304}
     # A correction of a visible round does move the standings players see, and their version.
     earlier = t.rounds.get(number=3).matches.first()
-    line = said("%(match)s: hand 1 corrected.", match=str(earlier))
+    line = said("play.hand_corrected", match=str(earlier), n=1, score="NS +2")
     log(t, "director", "correct", line, match=earlier)
     assert answered(held)[url("standings", t.slug) + "?division=A"] == 200
 

@@ -1,12 +1,13 @@
 """The activity log's lines as a message and its arguments (issue 24).
 
-A service logs ``said(gettext_noop("Registered %(name)s in division %(division)s."),
-name=..., division=...)``: the row keeps the English msgid and the arguments (JSON), and
-each reader sees the line in their own language, rendered when the page is read. So a log
-written from an English console reads in French, and a translation fixed later mends the
-old lines too. An argument that is itself words (a round's name, a list of changes) is a
-``said`` of its own or a ``Joined`` list, rendered in the same language; names, numbers
-and what a person typed stay as they were given.
+A service logs ``said("players.registered_division", name=..., division=...)``: the row
+keeps the line's key (tournaments/loglines.py, where each key's English sentence is) and the
+arguments (JSON), and each reader sees the line in their own language, rendered when the
+page is read. So a log written from an English console reads in French, and a sentence or
+a translation mended later mends the old lines too: the row holds the key, not the words.
+An argument that is itself words (a round's name, a list of changes) is a ``said`` of its
+own or a ``Joined`` list, rendered in the same language; names, numbers and what a person
+typed stay as they were given.
 
 Rows written before this (migration 0020) have no message: their English ``summary`` is
 shown as it was.
@@ -19,19 +20,24 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Union
 
-from django.utils.translation import gettext, gettext_noop, override, pgettext_lazy
+from django.utils.translation import gettext, override, pgettext_lazy
+
+from .loglines import LINES
 
 if TYPE_CHECKING:
-    from .models import Match, Round
+    from .domain.hands import HandScore
+    from .domain.seating import FirstRoundRemedy
+    from .models import Match, Player, Round
 
 Arg = Union[str, int, float, "Said", "Joined"]
 
 
 @dataclass(frozen=True)
 class Said:
-    """One sentence to be read later: its msgid (English, untranslated) and arguments."""
+    """One sentence to be read later: its key in ``loglines.LINES`` (or, for a choice's
+    label, the label's own msgid) and its arguments."""
 
-    msgid: str
+    key: str
     args: Mapping[str, Arg] = field(default_factory=dict)
 
     def stored(self) -> dict[str, Any]:
@@ -39,7 +45,7 @@ class Said:
         return {key: _stored(value) for key, value in self.args.items()}
 
     def __str__(self) -> str:
-        return render(self.msgid, self.stored())
+        return render(self.key, self.stored())
 
 
 @dataclass(frozen=True)
@@ -51,15 +57,17 @@ class Joined:
     sep: str = ", "
 
 
-def said(msgid: str, /, **args: Arg) -> Said:
-    """The line ``msgid`` (wrapped in ``gettext_noop`` so makemessages finds it) with its
-    named arguments."""
-    return Said(msgid, args)
+def said(key: str, /, **args: Arg) -> Said:
+    """The line ``key`` of ``loglines.LINES`` with its named arguments. An unknown key is
+    refused here, when the line is written, not shown as a key when it is read."""
+    if key not in LINES:
+        raise KeyError(f"no line {key!r} in tournaments/loglines.py")
+    return Said(key, args)
 
 
 def _stored(value: Arg) -> Any:
     if isinstance(value, Said):
-        return {"m": value.msgid, "a": value.stored()}
+        return {"m": value.key, "a": value.stored()}
     if isinstance(value, Joined):
         return {"j": [_stored(v) for v in value.items], "s": value.sep}
     return value
@@ -74,10 +82,11 @@ def _shown(value: Any) -> Any:
     return value
 
 
-def render(msgid: str, args: Mapping[str, Any]) -> str:
+def render(key: str, args: Mapping[str, Any]) -> str:
     """The line in the active language. A translation that does not fit its arguments
     (a placeholder misspelt) falls back to the English, never to an error page."""
-    values = {key: _shown(value) for key, value in args.items()}
+    msgid = LINES.get(key, key)
+    values = {name: _shown(value) for name, value in args.items()}
     for text in (gettext(msgid), msgid):
         try:
             return text % values
@@ -92,19 +101,15 @@ def render(msgid: str, args: Mapping[str, Any]) -> str:
 def of_round(rnd: Round) -> Said:
     """ "Round 3" or "Final", as ``Round.label`` says it, in the reader's language."""
     if rnd.kind == "final":
-        return said(gettext_noop("Final"))
-    return said(gettext_noop("Round %(n)s"), n=rnd.number)
+        return said("words.final")
+    return said("words.round", n=rnd.number)
 
 
 def of_match(match: Match) -> Said:
     """ "Round 3 table 7" or "Final game 2", as ``Match.label`` says it."""
     if match.round.kind == "final":
-        return said(
-            gettext_noop("%(round)s game %(game)s"), round=of_round(match.round), game=match.game
-        )
-    return said(
-        gettext_noop("%(round)s table %(table)s"), round=of_round(match.round), table=match.table
-    )
+        return said("words.game", round=of_round(match.round), game=match.game)
+    return said("words.table", round=of_round(match.round), table=match.table)
 
 
 def of_choice(label: Any) -> Said:
@@ -117,7 +122,7 @@ def of_choice(label: Any) -> Said:
 def of_duration(span: timedelta) -> Said:
     """ "3 min 07 s", as the help desk shows a wait."""
     seconds = max(0, int(span.total_seconds()))
-    return said(gettext_noop("%(m)s min %(s)s s"), m=seconds // 60, s=f"{seconds % 60:02d}")
+    return said("words.min", m=seconds // 60, s=f"{seconds % 60:02d}")
 
 
 # The log's ``action`` keys (stored, filtered on) as the reader reads them.
@@ -182,3 +187,42 @@ def action_label(action: str) -> str:
     """An action key in the reader's language (an unknown key as it is stored)."""
     label = ACTIONS.get(action)
     return str(label) if label is not None else action
+
+
+def of_player(player: Player) -> Arg:
+    """A player's name, marked "(house)" for a house player in the reader's language."""
+    return said("substitutions.house", name=player.name) if player.house else player.name
+
+
+def of_score(score: HandScore) -> Arg:
+    """What a hand is worth ("NS +2, E +1": seats and teams read the same in French)."""
+    if not any(score.points.values()) and not any(score.individual.values()):
+        return said("play.no_points")
+    return score.describe
+
+
+# How a seat of the next round was filled (domain.seating.Change.kind).
+_CHANGE_KINDS = {
+    "waiting": said("rounds.waiting"),
+    "house": said("rounds.house"),
+    "closed": said("rounds.closed_table"),
+    "pass-on": said("rounds.pass_on"),
+}
+
+
+def of_change_kind(kind: str) -> Arg:
+    return _CHANGE_KINDS.get(kind, kind)
+
+
+def of_remedy(remedy: FirstRoundRemedy) -> Said:
+    """The remedy chosen for round 1 (the domain's ``describe`` is English)."""
+    if remedy.kind == "sit-out":
+        return said(
+            "rounds.tables_sitting_out_round",
+            tables=remedy.tables,
+            a=remedy.sit_out_a,
+            b=remedy.sit_out_b,
+        )
+    return said(
+        "rounds.tables_with_house_players", tables=remedy.tables, a=remedy.house_a, b=remedy.house_b
+    )

@@ -61,16 +61,16 @@ def log(
     match: Match | None = None,
     at: datetime | None = None,
 ) -> Activity:
-    """Write one line of the activity log. ``line`` is a msgid and its arguments
-    (``said(gettext_noop(...), ...)``), never a sentence already formatted: the log is read
-    in each reader's language (logtext.py)."""
+    """Write one line of the activity log. ``line`` is a line's key and its arguments
+    (``said("rounds.started", round=...)``), never a sentence already formatted: the log is
+    read in each reader's language (logtext.py, loglines.py)."""
     if not isinstance(line, Said):
-        raise TypeError("log() takes said(gettext_noop(...), ...), not formatted text")
+        raise TypeError("log() takes said(key, ...), not formatted text")
     activity = Activity(
         tournament=tournament,
         actor=actor,
         action=action,
-        message=line.msgid,
+        message=line.key,
         args=line.stored(),
         reason=reason,
         match=match,

@@ -23,7 +23,6 @@ from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import Said, of_choice, of_duration, said
 from ..models import HelpRequest, Match, Tournament
@@ -60,9 +59,9 @@ def _latest_match(tournament_id: int, table: int) -> Match | None:
 
 def _called(request: HelpRequest) -> Said:
     if not request.reason:
-        return said(gettext_noop("Table %(table)s called the director."), table=request.table)
+        return said("help_requests.table_called_director_2", table=request.table)
     return said(
-        gettext_noop("Table %(table)s called the director (%(reason)s)."),
+        "help_requests.table_called_director",
         table=request.table,
         reason=of_choice(HelpRequest.Reason(request.reason).label),
     )
@@ -152,13 +151,11 @@ def _answer(
         request.version += 1
         if to == HelpRequest.Status.COMING:
             request.coming_by, request.coming_at = by, now
-            summary = said(
-                gettext_noop("Table %(table)s: %(by)s is on the way."), table=request.table, by=by
-            )
+            summary = said("help_requests.table_on_way", table=request.table, by=by)
         else:
             request.resolved_by, request.resolved_at = by, now
             summary = said(
-                gettext_noop("Table %(table)s's call resolved by %(by)s after %(took)s."),
+                "help_requests.table_call_resolved_after",
                 table=request.table,
                 by=by,
                 took=of_duration(now - request.raised_at),

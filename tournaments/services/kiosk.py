@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import Arg, Joined, said
 from ..models import TableLink, Tournament
@@ -97,10 +96,7 @@ def check_pin(
                 f"Table {link.table} tablet",
                 "pin_locked",
                 said(
-                    gettext_noop(
-                        "Table %(table)s: %(tries)s wrong director PINs; locked for "
-                        "%(minutes)s min."
-                    ),
+                    "kiosk.table_wrong_director_pins",
                     table=link.table,
                     tries=TRIES,
                     minutes=int(LOCK_FOR.total_seconds() // 60),
@@ -139,17 +135,13 @@ def update_device_settings(
         old = Tournament.objects.select_for_update().get(pk=tournament.pk)
         changed: list[Arg] = []
         if old.kiosk != kiosk:
-            changed.append(
-                said(gettext_noop("kiosk mode on"))
-                if kiosk
-                else said(gettext_noop("kiosk mode off"))
-            )
+            changed.append(said("kiosk.kiosk_mode_on") if kiosk else said("kiosk.kiosk_mode_off"))
         if old.director_pin != pin:
-            changed.append(said(gettext_noop("director PIN changed")))
+            changed.append(said("kiosk.director_pin_changed"))
         if old.silent_after_seconds != silent_after_seconds:
             changed.append(
                 said(
-                    gettext_noop("a tablet is silent after %(old)s → %(new)s s"),
+                    "kiosk.tablet_silent_after",
                     old=old.silent_after_seconds,
                     new=silent_after_seconds,
                 )
@@ -160,7 +152,5 @@ def update_device_settings(
         tournament.kiosk, tournament.director_pin = kiosk, pin
         tournament.silent_after_seconds = silent_after_seconds
         if changed:
-            line = said(
-                gettext_noop("Device settings changed: %(changes)s."), changes=Joined(changed)
-            )
+            line = said("kiosk.device_settings_changed", changes=Joined(changed))
             log(tournament, by, "settings", line)

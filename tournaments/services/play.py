@@ -18,12 +18,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from .. import compiled
 from ..domain.clock import RoundClock
 from ..domain.final import final_state
-from ..domain.hands import Hand, HandScore, InvalidHand, Outcome, Seat, Team
+from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
     InvalidMatch,
     MatchState,
@@ -33,7 +32,7 @@ from ..domain.match import (
     extend,
     with_winner,
 )
-from ..logtext import Arg, of_choice, of_match, said
+from ..logtext import of_choice, of_match, of_score, said
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
 from ..replay import (
     _READ_WITH_LOCK,
@@ -57,13 +56,6 @@ class NotAtTable(ServiceError):
 
 class NotAllowed(ServiceError):
     """The speaker's permission (``AtTable.allowed``) no longer holds."""
-
-
-def _score_said(score: HandScore) -> Arg:
-    """What a hand is worth ("NS +2, E +1": seats and teams read the same in French)."""
-    if not any(score.points.values()) and not any(score.individual.values()):
-        return said(gettext_noop("no points"))
-    return score.describe
 
 
 @dataclass(frozen=True)
@@ -337,21 +329,14 @@ def set_first_dealer(
             by,
             "first dealer",
             said(
-                gettext_noop(
-                    "%(match)s: first dealer set to %(seat)s (was %(was)s); the dealers of "
-                    "%(n)s hands follow."
-                ),
+                "play.first_dealer_set_dealers",
                 match=of_match(match),
                 seat=seat.value,
                 was=was,
                 n=len(entries),
             )
             if was
-            else said(
-                gettext_noop("%(match)s: first dealer set to %(seat)s."),
-                match=of_match(match),
-                seat=seat.value,
-            ),
+            else said("play.first_dealer_set", match=of_match(match), seat=seat.value),
             reason=reason,
             match=match,
             at=now,
@@ -524,10 +509,7 @@ def _record(
             by,
             "late sync",
             said(
-                gettext_noop(
-                    "%(match)s: hand %(n)s arrived after the call, entered at %(at)s by the "
-                    "tablet's clock: kept as a regular hand."
-                ),
+                "play.hand_arrived_after_call",
                 match=of_match(match),
                 n=next_number,
                 at=f"{entered_at:%H:%M:%S}",
@@ -668,17 +650,9 @@ def answer_time_call(
                 match.status = Match.Status.FINISHED
                 match.confirmed_by, match.confirmed_at = "", None
         _refresh(match, state, now)
-        answer = (
-            gettext_noop("%(match)s: at the call, a hand was being played.")
-            if in_progress
-            else gettext_noop("%(match)s: at the call, no hand was being played.")
-        )
+        answer = "play.call_hand_being_played" if in_progress else "play.call_no_hand_being"
         if before is not None:
-            answer = (
-                gettext_noop("%(match)s: at the call, a hand was being played (was: no).")
-                if in_progress
-                else gettext_noop("%(match)s: at the call, no hand was being played (was: yes).")
-            )
+            answer = "play.call_hand_being_played_2" if in_progress else "play.call_no_hand_being_2"
         log(
             match.round.tournament,
             by,
@@ -736,9 +710,7 @@ def undo_last_hand(
             match.round.tournament,
             by,
             "undo",
-            said(
-                gettext_noop("%(match)s: undid hand %(n)s."), match=of_match(match), n=last.number
-            ),
+            said("play.undid_hand", match=of_match(match), n=last.number),
             reason=reason,
             match=match,
             at=now,
@@ -833,10 +805,10 @@ def correct_hand(
             by,
             "correct",
             said(
-                gettext_noop("%(match)s: hand %(n)s corrected (%(score)s)."),
+                "play.hand_corrected",
                 match=of_match(match),
                 n=entry.number,
-                score=_score_said(scored),
+                score=of_score(scored),
             ),
             reason=reason,
             match=match,
@@ -963,19 +935,13 @@ def insert_hand(
             by,
             "insert hand",
             said(
-                gettext_noop(
-                    "%(match)s: hand inserted at %(n)s; hands %(n)s–%(last)s moved one up."
-                ),
+                "play.hand_inserted_hands_moved",
                 match=of_match(match),
                 n=position,
                 last=len(entries),
             )
             if moved
-            else said(
-                gettext_noop("%(match)s: hand inserted at %(n)s."),
-                match=of_match(match),
-                n=position,
-            ),
+            else said("play.hand_inserted", match=of_match(match), n=position),
             reason=reason,
             match=match,
             at=now,
@@ -1041,14 +1007,10 @@ def review_late_sync(
             match.round.tournament,
             by,
             "late sync",
-            said(
-                gettext_noop("%(match)s: late-synced hand %(n)s accepted as regular."),
-                match=of_match(match),
-                n=entry.number,
-            )
+            said("play.late_synced_hand_accepted", match=of_match(match), n=entry.number)
             if accept
             else said(
-                gettext_noop("%(match)s: late-synced hand %(n)s reclassified as %(phase)s."),
+                "play.late_synced_hand_reclassified",
                 match=of_match(match),
                 n=entry.number,
                 phase=of_choice(HandEntry.Phase(entry.phase).label),
@@ -1080,7 +1042,7 @@ def override_winner(
             by,
             "override",
             said(
-                gettext_noop("%(match)s: winner set to %(winner)s (recorded %(recorded)s)."),
+                "play.winner_set_recorded",
                 match=of_match(match),
                 winner=winner.value,
                 recorded=match.recorded_winner,
@@ -1141,9 +1103,7 @@ def confirm_match(
             by,
             "confirm" if agree else "dispute",
             said(
-                gettext_noop("%(match)s: result confirmed by %(by)s.")
-                if agree
-                else gettext_noop("%(match)s: result disputed by %(by)s."),
+                "play.result_confirmed" if agree else "play.result_disputed",
                 match=of_match(match),
                 by=by,
             ),
@@ -1175,9 +1135,9 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
             by,
             "resolve" if disputed else "close",
             said(
-                gettext_noop("%(match)s: dispute resolved (Disputed); result accepted.")
+                "play.dispute_resolved_disputed_result"
                 if disputed
-                else gettext_noop("%(match)s: closed (Finished); result accepted."),
+                else "play.closed_finished_result_accepted",
                 match=of_match(match),
             ),
             reason=note,

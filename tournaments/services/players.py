@@ -9,7 +9,6 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import Joined, of_round, said
 from ..models import Player, Round, Seating, Tournament
@@ -33,11 +32,7 @@ def register_player(
     name, division = check_player(tournament, name, division)
     with transaction.atomic():
         player = _create(tournament, name, division, now_or(now) if checked_in else None)
-        line = said(
-            gettext_noop("Registered %(name)s in division %(division)s."),
-            name=name,
-            division=division,
-        )
+        line = said("players.registered_division", name=name, division=division)
         log(tournament, by, "register", line, at=now)
         if not tournament.rehearsal:  # linked when it becomes real (services/rehearsal.py)
             link_players([player], by=by)
@@ -77,7 +72,7 @@ def edit_player(player: Player, *, name: str, division: str, by: str) -> Player:
         )
     with transaction.atomic():
         line = said(
-            gettext_noop("%(old)s (%(old_division)s) is now %(name)s (%(division)s)."),
+            "players.now",
             old=player.name,
             old_division=player.division,
             name=name,
@@ -98,11 +93,7 @@ def set_checked_in(
         # The time of check-in orders the waiting line (§6: longest waiting first).
         count = players.update(checked_in=value, checked_in_at=timezone.now() if value else None)
         if count:
-            line = (
-                gettext_noop("Checked in %(names)s.")
-                if value
-                else gettext_noop("Undid check-in of %(names)s.")
-            )
+            line = "players.checked" if value else "players.undid_check"
             log(tournament, by, "check-in", said(line, names=Joined(names)))
     return count
 
@@ -148,7 +139,7 @@ def set_withdrawn(
                 pending is not None
                 and Seating.objects.filter(round=pending, player=locked).exists()
             ):
-                withdrew = said(gettext_noop("%(name)s withdrew"), name=locked.name)
+                withdrew = said("players.withdrew", name=locked.name)
                 discard_unstarted_round(pending, by=by, why=withdrew)
                 notes.append(
                     _("The seating of %(round)s was discarded: seat it again.")
@@ -157,28 +148,20 @@ def set_withdrawn(
                 discarded = of_round(pending)
             locked.withdrawn, locked.withdrawn_after_round = True, after
             summary = (
-                said(
-                    gettext_noop("Withdrew %(name)s after round %(n)s."), name=locked.name, n=after
-                )
+                said("players.withdrew_after_round", name=locked.name, n=after)
                 if after
-                else said(gettext_noop("Withdrew %(name)s before round 1."), name=locked.name)
+                else said("players.withdrew_before_round_1", name=locked.name)
             )
         else:
             locked.withdrawn, locked.withdrawn_after_round = False, None
             locked.checked_in, locked.checked_in_at = True, now_or(now)
-            summary = said(
-                gettext_noop("Reinstated %(name)s: waiting for the next round."), name=locked.name
-            )
+            summary = said("players.reinstated_waiting_for_next", name=locked.name)
         locked.save(
             update_fields=["withdrawn", "withdrawn_after_round", "checked_in", "checked_in_at"]
         )
         line = summary
         if discarded is not None:
-            line = said(
-                gettext_noop("%(withdrew)s The seating of %(round)s was discarded: seat it again."),
-                withdrew=summary,
-                round=discarded,
-            )
+            line = said("players.seating_discarded_seat_it", withdrew=summary, round=discarded)
         log(tournament, by, "withdraw", line, reason=reason, at=now)
     player.withdrawn, player.withdrawn_after_round = locked.withdrawn, locked.withdrawn_after_round
     player.checked_in = locked.checked_in
@@ -193,11 +176,7 @@ def add_house_player(
     name, division = check_player(tournament, name, division)
     with transaction.atomic():
         player = _create(tournament, name, division, timezone.now(), house=True)
-        line = said(
-            gettext_noop("Added house player %(name)s (%(division)s)."),
-            name=name,
-            division=division,
-        )
+        line = said("players.added_house_player", name=name, division=division)
         log(tournament, by, "house", line, reason=reason)
     return player
 
@@ -246,7 +225,7 @@ def import_players(
             )
             if not tournament.rehearsal:
                 link_players(created, by=by, now=now)
-            line = said(gettext_noop("Imported %(n)s players from CSV."), n=len(report.rows))
+            line = said("players.imported_players_from_csv", n=len(report.rows))
             log(tournament, by, "import", line, at=now)
     except IntegrityError:
         report.errors.append((0, "Another import added some of these names meanwhile; retry."))

@@ -6,7 +6,6 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import DefinedPrize, Tournament
@@ -33,7 +32,7 @@ def define_prize(
             created_by=by,
             created_at=now_or(now),
         )
-        line = said(gettext_noop("Prize added: %(name)s."), name=prize.name)
+        line = said("prizes.prize_added", name=prize.name)
         log(tournament, by, "prize-add", line, at=now)
     return prize
 
@@ -50,6 +49,6 @@ def remove_prize(tournament: Tournament, pk: int, *, by: str, now: datetime | No
             tournament,
             by,
             "prize-remove",
-            said(gettext_noop("Prize removed: %(name)s."), name=prize.name),
+            said("prizes.prize_removed", name=prize.name),
             at=now,
         )

@@ -26,7 +26,6 @@ from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
@@ -120,7 +119,7 @@ def configure(tournament: Tournament, *, club_url: str, token: str, by: str) -> 
         publication, _created = Publication.objects.update_or_create(
             tournament=tournament, defaults={"club_url": club_url, "token": token}
         )
-        log(tournament, by, "publish", said(gettext_noop("Results go to %(url)s."), url=club_url))
+        log(tournament, by, "publish", said("publish.results_go", url=club_url))
     return publication
 
 
@@ -172,9 +171,9 @@ def publish(
             tournament,
             by,
             "publish",
-            said(gettext_noop("Results published to %(url)s."), url=publication.club_url)
+            said("publish.results_published", url=publication.club_url)
             if not error
-            else said(gettext_noop("Publishing failed: %(error)s"), error=error),
+            else said("publish.publishing_failed", error=error),
             at=at,
         )
     publication.refresh_from_db()

@@ -22,7 +22,6 @@ from typing import cast
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
-from django.utils.translation import gettext_noop
 
 from ..logtext import Joined, said
 from ..models import (
@@ -158,10 +157,7 @@ def _promote(tournament: Tournament, reg_settings: RegistrationSettings, at: dat
                 tournament,
                 ONLINE,
                 "waitlist",
-                said(
-                    gettext_noop("Promoted %(name)s from the waitlist: a place freed."),
-                    name=waiting.name,
-                ),
+                said("registration.promoted_from_waitlist_place", name=waiting.name),
                 at=at,
             )
             promoted.append(waiting.name)
@@ -184,16 +180,16 @@ def save_settings(
         reg_settings.cap_a, reg_settings.cap_b = cap_a, cap_b
         reg_settings.save(update_fields=["open", "cap_total", "cap_a", "cap_b"])
         caps = [
-            said(gettext_noop("total %(n)s"), n=n) if label == "total" else f"{label} {n}"
+            said("registration.total", n=n) if label == "total" else f"{label} {n}"
             for label, n in (("total", cap_total), ("A", cap_a), ("B", cap_b))
             if n is not None
         ]
         line = (
-            gettext_noop("Online registration open; caps: %(caps)s.")
+            "registration.online_registration_open_caps"
             if open
-            else gettext_noop("Online registration closed; caps: %(caps)s.")
+            else "registration.online_registration_closed_caps"
         )
-        none = said(gettext_noop("none"))
+        none = said("registration.none")
         log(tournament, by, "registration", said(line, caps=Joined(caps) if caps else none))
         return _promote(tournament, reg_settings, now_or(None))
 
@@ -269,9 +265,9 @@ def apply(
             )
             token = _new_pass(registration, at).token
             line = (
-                gettext_noop("%(name)s applied online, on the waitlist.")
+                "registration.applied_online_on_waitlist"
                 if status == Status.WAITLIST
-                else gettext_noop("%(name)s applied online, for a place.")
+                else "registration.applied_online_for_place"
             )
             log(tournament, ONLINE, "apply", said(line, name=name), at=at)
     except IntegrityError:
@@ -320,9 +316,7 @@ def answer_invitation(
         locked.queue = take_queue(reg_settings)
         locked.save(update_fields=["status", "division", "contact", "consent", "queue"])
         line = (
-            gettext_noop("%(name)s took up the invitation, for a place.")
-            if fits
-            else gettext_noop("%(name)s took up the invitation, on the waitlist.")
+            "registration.took_up_invitation_for" if fits else "registration.took_up_invitation_on"
         )
         log(tournament, ONLINE, "apply", said(line, name=locked.name), at=at)
     return locked
@@ -347,7 +341,7 @@ def change_application(
         locked.name, locked.folded, locked.division = name, folded, division
         locked.status, locked.message = Status.PENDING, ""
         locked.save(update_fields=["name", "folded", "division", "status", "message"])
-        line = said(gettext_noop("%(old)s changed the application (%(name)s)."), old=old, name=name)
+        line = said("registration.changed_application", old=old, name=name)
         log(tournament, ONLINE, "apply", line, at=at)
     return locked
 
@@ -374,7 +368,7 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
             withdraw_player(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
         locked.status = Status.WITHDRAWN
         locked.save(update_fields=["status"])
-        line = said(gettext_noop("%(name)s withdrew online."), name=locked.name)
+        line = said("registration.withdrew_online", name=locked.name)
         log(tournament, ONLINE, "withdraw", line, at=at)
         if held:
             _promote(tournament, reg_settings, at)
@@ -421,9 +415,7 @@ def decide(
             reg.player, reg.division = player, division
             reg.status = Status.ACCEPTED
             summary = said(
-                gettext_noop("Accepted %(name)s's application in division %(division)s."),
-                name=reg.name,
-                division=division,
+                "registration.accepted_application_division", name=reg.name, division=division
             )
         elif action == "change":
             if reg.status == Status.CHANGE and reg.message == message:
@@ -433,7 +425,7 @@ def decide(
             if not message:
                 raise ServiceError("Say what should change: the player reads it.")
             reg.status = Status.CHANGE
-            summary = said(gettext_noop("Asked %(name)s to change the application."), name=reg.name)
+            summary = said("registration.asked_change_application", name=reg.name)
         elif action == "decline":
             if reg.status == Status.DECLINED:
                 return reg
@@ -455,7 +447,7 @@ def decide(
                 if not reg.player.withdrawn:
                     withdraw_player(reg.player, True, by=by, reason=message)
             reg.status = Status.DECLINED
-            summary = said(gettext_noop("Declined %(name)s's application."), name=reg.name)
+            summary = said("registration.declined_application", name=reg.name)
         else:
             raise ServiceError("Accept, ask for a change, or decline.")
         reg.message, reg.decided_at, reg.decided_by = message, at, by
@@ -495,11 +487,7 @@ def reorder(
             tournament,
             by,
             "waitlist",
-            said(
-                gettext_noop("Moved %(name)s to place %(n)s on the waitlist."),
-                name=moving.name,
-                n=position,
-            ),
+            said("registration.moved_place_on_waitlist", name=moving.name, n=position),
             reason=reason,
         )
     return line
@@ -513,7 +501,7 @@ def revoke(tournament: Tournament, pk: int, *, by: str, now: datetime | None = N
         reg = _registration(tournament, pk)
         reg.passes.filter(revoked_at__isnull=True).update(revoked_at=at)
         token = _new_pass(reg, at).token
-        line = said(gettext_noop("Revoked %(name)s's link; a new one was made."), name=reg.name)
+        line = said("registration.revoked_link_new_one", name=reg.name)
         log(tournament, by, "registration", line)
     return token
 
@@ -570,7 +558,7 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
                 created_at=at,
             )
             report.invited.append((name, _new_pass(reg, at).token))
-        line = said(gettext_noop("Invited %(n)s players from CSV."), n=len(rows))
+        line = said("registration.invited_players_from_csv", n=len(rows))
         log(tournament, by, "invite", line, at=at)
     return report
 

@@ -16,7 +16,6 @@ from datetime import datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import ImportedEvent, Player, Round, SeriesEvent, Tournament
@@ -50,7 +49,7 @@ def make_real(tournament: Tournament, *, by: str, now: datetime | None = None) -
         locked.save(update_fields=["rehearsal"])
         # The people links a rehearsal never made (services/players.py), made now.
         link_players(list(Player.objects.filter(tournament=locked)), by=by, now=now)
-        line = said(gettext_noop("Turned the rehearsal into a real event."))
+        line = said("rehearsal.turned_rehearsal_into_real")
         log(locked, by, "rehearsal", line, at=now_or(now))
     return locked
 
@@ -77,6 +76,6 @@ def make_rehearsal(tournament: Tournament, *, by: str, now: datetime | None = No
             )
         locked.rehearsal = True
         locked.save(update_fields=["rehearsal"])
-        line = said(gettext_noop("Turned the event into a rehearsal."))
+        line = said("rehearsal.turned_event_into_rehearsal")
         log(locked, by, "rehearsal", line, at=now_or(now))
     return locked

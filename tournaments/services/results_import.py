@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import DatabaseError, IntegrityError, transaction
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import (
@@ -212,12 +211,10 @@ def _write(
         by,
         "import",
         said(
-            gettext_noop(
-                "Imported %(players)s players and %(matches)s matches from %(file)s (%(digest)s)."
-            ),
+            "results_import.imported_players_matches_from",
             players=len(players),
             matches=len(rows.matches),
-            file=filename or said(gettext_noop("a results file")),
+            file=filename or said("results_import.results_file"),
             digest=rows.imported.digest[:12],
         ),
         at=at,

@@ -12,7 +12,6 @@ from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..backup import backup_after_finalize
 from ..domain.seating import (
@@ -25,7 +24,7 @@ from ..domain.seating import (
     first_round_remedies,
     swap,
 )
-from ..logtext import Arg, Joined, Said, of_match, of_round, said
+from ..logtext import Arg, Joined, Said, of_change_kind, of_match, of_remedy, of_round, said
 from ..models import (
     HandEntry,
     Match,
@@ -123,13 +122,13 @@ def draw_first_round(
                 seating, sit_outs = draw_with_remedy(
                     a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"], sit_out
                 )
-                notes.append(said(gettext_noop("Remedy: %(remedy)s."), remedy=_remedy_said(chosen)))
+                notes.append(said("rounds.remedy", remedy=of_remedy(chosen)))
                 if sit_outs:
                     names = dict(players.values_list("pk", "name"))
                     how = (
-                        gettext_noop("Sitting out (drawn by lot): %(names)s.")
+                        "rounds.sitting_out_drawn_lot"
                         if sit_out is None
-                        else gettext_noop("Sitting out (chosen by the director): %(names)s.")
+                        else "rounds.sitting_out_chosen_director"
                     )
                     notes.append(said(how, names=Joined([names[cast(int, p)] for p in sit_outs])))
         except SeatingError as exc:
@@ -140,39 +139,13 @@ def draw_first_round(
         tournament.status = Tournament.Status.PRELIMINARY
         tournament.save(update_fields=["status"])
         summary = said(
-            gettext_noop("Drew round 1: %(tables)s tables, seed %(seed)s.%(notes)s"),
+            "rounds.drew_round_1_tables",
             tables=len(seating),
             seed=seed,
             notes=Joined(["", *notes], " ") if notes else "",
         )
         log(tournament, by, "draw", summary, reason=reason, at=now)
     return rnd
-
-
-# How a seat of the next round was filled (domain.seating.Change.kind), as the log says it.
-CHANGE_KINDS: dict[str, Said] = {
-    "waiting": said(gettext_noop("waiting")),
-    "house": said(gettext_noop("house")),
-    "closed": said(gettext_noop("closed table")),
-    "pass-on": said(gettext_noop("pass-on")),
-}
-
-
-def _remedy_said(remedy: FirstRoundRemedy) -> Said:
-    """The remedy chosen for round 1, for the log (the domain's ``describe`` is English)."""
-    if remedy.kind == "sit-out":
-        return said(
-            gettext_noop("%(tables)s tables; sitting out round 1: %(a)s in A, %(b)s in B"),
-            tables=remedy.tables,
-            a=remedy.sit_out_a,
-            b=remedy.sit_out_b,
-        )
-    return said(
-        gettext_noop("%(tables)s tables with house players: %(a)s in A, %(b)s in B"),
-        tables=remedy.tables,
-        a=remedy.house_a,
-        b=remedy.house_b,
-    )
 
 
 def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
@@ -207,11 +180,7 @@ def _house_for(
                 checked_in_at=now_or(None),
                 house=True,
             )
-            line = said(
-                gettext_noop("Added house player %(name)s (%(division)s) for round 1."),
-                name=name,
-                division=division,
-            )
+            line = said("rounds.added_house_player_for", name=name, division=division)
             log(tournament, by, "house", line)
             house[division].append(p.pk)
     return {d: house[d][: (remedy.house_a if d == "A" else remedy.house_b)] for d in "AB"}
@@ -229,9 +198,7 @@ def discard_unstarted_round(rnd: Round, *, by: str, why: Said) -> None:
         Tournament.objects.filter(pk=rnd.tournament_id).update(
             status=Tournament.Status.REGISTRATION
         )
-    line = said(
-        gettext_noop("Seating of %(round)s discarded: %(why)s."), round=of_round(rnd), why=why
-    )
+    line = said("rounds.seating_discarded", round=of_round(rnd), why=why)
     log(rnd.tournament, by, "discard", line)
     rnd.delete()
 
@@ -257,12 +224,7 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
             rnd.tournament,
             by,
             "swap",
-            said(
-                gettext_noop("%(round)s: swapped %(first)s and %(second)s."),
-                round=of_round(rnd),
-                first=first.name,
-                second=second.name,
-            ),
+            said("rounds.swapped", round=of_round(rnd), first=first.name, second=second.name),
             reason=reason,
         )
 
@@ -281,7 +243,7 @@ def start_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
             raise ServiceError(_("Finalize the previous round first."))
         rnd.status, rnd.started_at = Round.Status.RUNNING, now
         rnd.save(update_fields=["status", "started_at"])
-        line = said(gettext_noop("%(round)s started."), round=of_round(rnd))
+        line = said("rounds.started", round=of_round(rnd))
         log(rnd.tournament, by, "start", line, at=now)
     return rnd
 
@@ -305,7 +267,7 @@ def pause_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         if not rnd.has_pauses:
             rnd.has_pauses = True
             rnd.save(update_fields=["has_pauses"])
-        line = said(gettext_noop("%(round)s paused."), round=of_round(rnd))
+        line = said("rounds.paused", round=of_round(rnd))
         log(rnd.tournament, by, "pause", line, at=now)
     return rnd
 
@@ -317,7 +279,7 @@ def resume_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round:
         updated = rnd.pauses.filter(ended_at__isnull=True).update(ended_at=now)
         if not updated:
             raise ServiceError(_("%(round)s is not paused.") % {"round": rnd.label()})
-        line = said(gettext_noop("%(round)s resumed."), round=of_round(rnd))
+        line = said("rounds.resumed", round=of_round(rnd))
         log(rnd.tournament, by, "resume", line, at=now)
     return rnd
 
@@ -358,19 +320,12 @@ def call_time(
         rnd.save(update_fields=["called_at"])
         if kept:
             line = said(
-                gettext_noop(
-                    "Time called in %(round)s; extended tables keep their extension: %(tables)s."
-                ),
-                round=of_round(rnd),
-                tables=Joined(kept),
+                "rounds.time_called_extended_tables", round=of_round(rnd), tables=Joined(kept)
             )
         elif including_extended:
-            line = said(
-                gettext_noop("Time called in %(round)s, extended tables included."),
-                round=of_round(rnd),
-            )
+            line = said("rounds.time_called_extended_tables_2", round=of_round(rnd))
         else:
-            line = said(gettext_noop("Time called in %(round)s."), round=of_round(rnd))
+            line = said("rounds.time_called", round=of_round(rnd))
         log(rnd.tournament, by, "call time", line, at=now)
     return rnd
 
@@ -404,11 +359,7 @@ def extend_table(
             match.round.tournament,
             by,
             "extend",
-            said(
-                gettext_noop("%(match)s: extension set to %(minutes)s min."),
-                match=of_match(match),
-                minutes=minutes,
-            ),
+            said("rounds.extension_set_min", match=of_match(match), minutes=minutes),
             reason=reason,
             match=match,
             at=now,
@@ -432,7 +383,7 @@ def finalize_round(rnd: Round, *, by: str, now: datetime | None = None) -> Round
             )
         rnd.status, rnd.finished_at = Round.Status.FINISHED, now
         rnd.save(update_fields=["status", "finished_at"])
-        line = said(gettext_noop("%(round)s finalized."), round=of_round(rnd))
+        line = said("rounds.finalized", round=of_round(rnd))
         log(rnd.tournament, by, "finalize", line, at=now)
     return rnd
 
@@ -533,12 +484,12 @@ def reopen_round(rnd: Round, *, by: str, reason: str, now: datetime | None = Non
             tournament.save(update_fields=["status"])
         line = (
             said(
-                gettext_noop("%(round)s reopened; the seating of %(dropped)s was discarded."),
+                "rounds.reopened_seating_discarded",
                 round=of_round(rnd),
                 dropped=Joined([of_round(r) for r in later]),
             )
             if later
-            else said(gettext_noop("%(round)s reopened."), round=of_round(rnd))
+            else said("rounds.reopened", round=of_round(rnd))
         )
         log(
             tournament,
@@ -584,34 +535,27 @@ def seat_next_round(
 
         lines: list[Arg] = [""]
         if plan.seating.closed:
-            lines.append(
-                said(gettext_noop("closed table(s) %(tables)s"), tables=Joined(plan.seating.closed))
-            )
+            lines.append(said("rounds.closed_table_2", tables=Joined(plan.seating.closed)))
         for c in plan.seating.changes:
             into: Arg = name(c.into)
             if c.into in plan.house:
-                into = said(gettext_noop("house player %(name)s"), name=name(c.into))
+                into = said("rounds.house_player", name=name(c.into))
             lines.append(
                 said(
-                    gettext_noop("table %(table)s %(seat)s: %(player)s (for %(out)s) [%(kind)s]")
-                    if c.out is not None
-                    else gettext_noop("table %(table)s %(seat)s: %(player)s [%(kind)s]"),
+                    "rounds.table_for" if c.out is not None else "rounds.table",
                     table=c.table,
                     seat=c.seat.value,
                     player=into,
                     out=name(c.out) if c.out is not None else "",
-                    kind=CHANGE_KINDS.get(c.kind, c.kind),
+                    kind=of_change_kind(c.kind),
                 )
             )
         if plan.seating.sit_outs:
             lines.append(
-                said(
-                    gettext_noop("sitting out: %(names)s"),
-                    names=Joined([name(p) for p in plan.seating.sit_outs]),
-                )
+                said("rounds.sitting_out", names=Joined([name(p) for p in plan.seating.sit_outs]))
             )
         line = said(
-            gettext_noop("Seated %(round)s by rotation%(changes)s."),
+            "rounds.seated_rotation",
             round=of_round(rnd),
             changes=Joined(lines, "; ") if len(lines) > 1 else "",
         )
@@ -642,6 +586,6 @@ def revoke_link(
             token=secrets.token_urlsafe(32),
             code=table_codes.new_codes(1)[0],
         )
-        line = said(gettext_noop("Table %(table)s: tablet link reissued."), table=table)
+        line = said("rounds.table_tablet_link_reissued", table=table)
         log(tournament, by, "relink", line, at=now)
     return link

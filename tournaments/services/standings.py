@@ -9,7 +9,6 @@ from typing import cast
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..backup import backup_after_finalize
 from ..domain.final import seed_final as seed_final_rule
@@ -62,7 +61,7 @@ def break_tie(
             by,
             "tie break",
             said(
-                gettext_noop("Division %(division)s tie broken: %(names)s."),
+                "standings.division_tie_broken",
                 division=division,
                 names=Joined([names[p] for p in order]),
             ),
@@ -119,13 +118,9 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             Player.objects.filter(pk__in=seated).values_list("pk", "name")
         )
         skipped: list[Arg] = [
-            said(
-                gettext_noop("%(name)s (withdrawn after round %(n)s)"),
-                name=p.name,
-                n=p.withdrawn_after_round,
-            )
+            said("standings.withdrawn_after_round", name=p.name, n=p.withdrawn_after_round)
             if p.withdrawn_after_round
-            else said(gettext_noop("%(name)s (withdrawn)"), name=p.name)
+            else said("standings.withdrawn", name=p.name)
             for e in entries.values()
             for p, _why in e.skipped
         ]
@@ -134,13 +129,9 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             tournament,
             by,
             "final",
-            said(
-                gettext_noop("Final seeded: %(seats)s. Skipped: %(skipped)s."),
-                seats=seats,
-                skipped=Joined(skipped, "; "),
-            )
+            said("standings.final_seeded_skipped", seats=seats, skipped=Joined(skipped, "; "))
             if skipped
-            else said(gettext_noop("Final seeded: %(seats)s."), seats=seats),
+            else said("standings.final_seeded", seats=seats),
             at=now,
         )
     return rnd
@@ -167,10 +158,7 @@ def finish_tournament(
             tournament,
             by,
             "finish",
-            said(
-                gettext_noop("Tournament finished: division %(division)s pair champions."),
-                division=winner,
-            ),
+            said("standings.tournament_finished_division_pair", division=winner),
             at=now,
         )
     # The finished event's matches now count in every person's rating.
@@ -199,6 +187,6 @@ def reveal(tournament: Tournament, *, by: str, now: datetime | None = None) -> T
             raise Conflict(_("The standings are not hidden now: nothing to reveal."))
         locked.standings_revealed_at = now_or(now)
         locked.save(update_fields=["standings_revealed_at"])
-        line = said(gettext_noop("Standings revealed to the players."))
+        line = said("standings.standings_revealed_players")
         log(locked, by, "reveal", line, at=now)
     return locked

@@ -12,12 +12,11 @@ from datetime import datetime
 
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from .. import compiled
 from ..domain.hands import Seat
 from ..domain.match import MatchState
-from ..logtext import Arg, Said, of_match, said
+from ..logtext import Said, of_match, of_player, said
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
 from ..reads.substitutions import incoming_player
 from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
@@ -58,16 +57,12 @@ def _locked_running(match: Match, signed: Signed) -> Match:
     return match
 
 
-def _named(player: Player) -> Arg:
-    return said(gettext_noop("%(name)s (house)"), name=player.name) if player.house else player.name
-
-
 def _log(
     match: Match, signed: Signed, action: str, what: Said, sub: Substitution, now: datetime
 ) -> None:
     """The activity log's line for a seat changing hands: who, when, why, which match."""
     summary = said(
-        gettext_noop("%(match)s seat %(position)s: %(what)s from hand %(hand)s."),
+        "substitutions.seat_from_hand",
         match=of_match(match),
         position=sub.position,
         what=what,
@@ -156,9 +151,7 @@ def substitute(
             raise ServiceError(_("That substitution is already recorded.")) from exc
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["in_sat_out"])
-        what = said(
-            gettext_noop("%(player)s replaces %(out)s"), player=_named(player_in), out=out.name
-        )
+        what = said("substitutions.replaces", player=of_player(player_in), out=out.name)
         _log(match, signed, "substitute", what, sub, now)
     return sub
 
@@ -217,9 +210,7 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
         sub.in_sat_out = _take_seat(match, seat, player_in)
         sub.save(update_fields=["player_in", "in_sat_out"])
         summary = said(
-            gettext_noop("%(player)s instead of %(wrong)s (corrected)"),
-            player=_named(player_in),
-            wrong=wrong.name,
+            "substitutions.instead_corrected", player=of_player(player_in), wrong=wrong.name
         )
         _log(match, signed, "substitute-replace", summary, sub, now)
     return sub
@@ -256,9 +247,7 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         sub.delete()
         _take_seat(match, seat, back)
         summary = said(
-            gettext_noop("substitution of %(player)s for %(back)s undone"),
-            player=sub.player_in.name,
-            back=back.name,
+            "substitutions.substitution_for_undone", player=sub.player_in.name, back=back.name
         )
         _log(match, signed, "substitute-undo", summary, sub, now)
 

@@ -14,7 +14,6 @@ from datetime import datetime
 from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import Match, TableLink, Tournament
@@ -59,7 +58,7 @@ def reissue_code(
             raise NotFound(_("Table %(table)s has no live tablet link.") % {"table": table})
         link.code = new_codes(1)[0]
         link.save(update_fields=["code"])
-        line = said(gettext_noop("Table %(table)s: table code re-issued."), table=table)
+        line = said("table_codes.table_table_code_re", table=table)
         log(tournament, by, "code", line, at=now)
     return link.code
 
@@ -87,10 +86,7 @@ def take_over(typed: str, *, now: datetime | None = None) -> TableLink:
             link.tournament,
             f"Table {link.table} device {link.device}",
             "takeover",
-            said(
-                gettext_noop("Table %(table)s: a new device took the table over with its code."),
-                table=link.table,
-            ),
+            said("table_codes.table_new_device_took", table=link.table),
             # About the table's match: only this table's tablets read their state again.
             match=Match.objects.filter(round__tournament_id=link.tournament_id, table=link.table)
             .order_by("-round__number", "-game")

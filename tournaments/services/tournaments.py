@@ -10,7 +10,6 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..logtext import Joined, said
@@ -68,11 +67,7 @@ def create_tournament(
             bilingual_sheets=bilingual_sheets,
             **rule_values(rules),
         )
-        line = (
-            gettext_noop("Created rehearsal %(name)s.")
-            if rehearsal
-            else gettext_noop("Created tournament %(name)s.")
-        )
+        line = "tournaments.created_rehearsal" if rehearsal else "tournaments.created_tournament"
         log(tournament, by, "create", said(line, name=name), at=now)
     return tournament
 
@@ -155,9 +150,9 @@ def update_tournament(
         ]
         # The settings are named by their field (the names the rules and exports use).
         line = (
-            said(gettext_noop("Settings changed: %(changes)s"), changes=Joined(changed))
+            said("tournaments.settings_changed", changes=Joined(changed))
             if changed
-            else said(gettext_noop("Settings changed: name"))
+            else said("tournaments.settings_changed_name")
         )
         log(tournament, by, "settings", line)
     return tournament

@@ -18,7 +18,6 @@ from datetime import datetime
 
 from django.core import signing
 from django.db import IntegrityError, transaction
-from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import (
@@ -183,10 +182,7 @@ def _import_rows(
                 tournament,
                 by,
                 "import",
-                said(
-                    gettext_noop("Imported %(n)s registrations from the club site's signed list."),
-                    n=len(added),
-                ),
+                said("transfer.imported_registrations_from_club", n=len(added)),
                 at=at,
             )
     return Imported(added, len(rows) - len(added))
