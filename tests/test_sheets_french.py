@@ -197,3 +197,15 @@ def test_the_events_language_costs_no_query(client, make_tournament) -> None:
                 again = client.get(address, HTTP_IF_NONE_MATCH=r["ETag"])
             assert again.status_code == 304 and len(q) == 1, name
     assert all(c["fr"] == c["en"] for c in counts.values()), counts
+
+
+def test_the_club_page_offers_english_and_francais_and_reads_in_the_one_in_its_address(
+    client, make_tournament
+):
+    t = make_tournament(1)
+    page = reverse("club_public:club", args=[t.club.slug])
+    english = client.get(page).content.decode()
+    assert '<a href="?lang=fr" lang="fr" hreflang="fr">Français</a>' in english
+    assert "Upcoming and running events" in english
+    french = client.get(page, {"lang": "fr"}).content.decode()
+    assert '<html lang="fr">' in french and "Tournois à venir et en cours" in french
