@@ -35,11 +35,11 @@ from tournaments.reads import public as svc
 from tournaments.reads.series import series_table
 from tournaments.reads.standings import standings
 from tournaments.reads.visibility import of_event
+from tournaments.registrations_file import FORMAT
 from tournaments.services import log, rounds
 from tournaments.services.linking import link_players
 from tournaments.services.registration import new_token, settings_for
 from tournaments.services.series import add_event, create_series
-from tournaments.services.transfer import FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -2,7 +2,7 @@
 
 from datetime import UTC, datetime, timedelta
 
-from tournaments.domain.clock import Pause, RoundClock
+from tournaments.domain.clock import MIN_HAND_SECONDS, Pause, RoundClock, late_sync_holds
 from tournaments.domain.rules import RuleSettings
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
@@ -55,3 +55,23 @@ def test_settings_default_to_the_rule_sheet_and_refuse_nonsense():
         target=0, renege_penalty=2, alone_march_award=-1, tiebreaks=("wins", "total")
     ).errors()
     assert set(errors) == {"target", "renege_penalty", "alone_march_award", "tiebreaks"}
+
+
+def test_a_late_synced_hand_holds_only_if_its_claim_is_possible() -> None:
+    start = datetime(2026, 12, 2, 14, 0)
+    call = start + timedelta(minutes=20)
+    held = dict(started_at=start, called_at=call, previous_at=call - timedelta(minutes=3))
+    grace = timedelta(minutes=15)
+    claimed = call - timedelta(minutes=1)
+    assert late_sync_holds(**held, claimed=claimed, now=call + timedelta(minutes=2), grace=grace)
+    # Not after the call, not from the future, not later than the grace, not too soon
+    # after the hand before, never before the round started or with no call.
+    assert not late_sync_holds(**held, claimed=call, now=call, grace=grace)
+    assert not late_sync_holds(**held, claimed=claimed, now=claimed - timedelta(1), grace=grace)
+    assert not late_sync_holds(**held, claimed=claimed, now=call + grace * 2, grace=grace)
+    soon = dict(held, previous_at=claimed - timedelta(seconds=MIN_HAND_SECONDS - 1))
+    assert not late_sync_holds(**soon, claimed=claimed, now=call, grace=grace)
+    first = dict(held, previous_at=None)
+    assert late_sync_holds(**first, claimed=start, now=call, grace=grace)
+    assert not late_sync_holds(**first, claimed=start - timedelta(1), now=call, grace=grace)
+    assert not late_sync_holds(**dict(held, called_at=None), claimed=claimed, now=call, grace=grace)

@@ -79,3 +79,29 @@ class RoundClock:
         if self.paused(now):
             return None
         return now + self.remaining(now, extension)
+
+
+# The least a hand takes: a late-synced hand claimed sooner after the one before is refused.
+MIN_HAND_SECONDS = 30
+
+
+def late_sync_holds(
+    *,
+    started_at: datetime | None,
+    called_at: datetime | None,
+    previous_at: datetime | None,
+    claimed: datetime,
+    now: datetime,
+    grace: timedelta,
+) -> bool:
+    """A hand sent after the call is taken as entered before it only if the tablet's
+    claim is possible (docs/rules.md §7): before the call, not after its arrival, at least
+    30 seconds after the previous hand (or after the start), and sent within the grace
+    window."""
+    if called_at is None or started_at is None:
+        return False
+    if previous_at is not None:
+        earliest = previous_at + timedelta(seconds=MIN_HAND_SECONDS)
+    else:
+        earliest = started_at
+    return earliest <= claimed < called_at and claimed <= now and now <= called_at + grace

@@ -20,7 +20,7 @@ from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from .. import compiled
-from ..domain.clock import RoundClock
+from ..domain.clock import RoundClock, late_sync_holds
 from ..domain.final import final_state
 from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
@@ -462,7 +462,15 @@ def _record(
         raise ServiceError(str(exc)) from exc
     late_sync = False
     if phase is not Phase.REGULAR and entered_at is not None:
-        late_sync = _late_sync_holds(match, entries, entered_at, now)
+        last = entries[-1] if entries else None
+        late_sync = late_sync_holds(
+            started_at=match.round.started_at,
+            called_at=match.time_called_at,
+            previous_at=(last.claimed_at or last.entered_at) if last else None,
+            claimed=entered_at,
+            now=now,
+            grace=timedelta(minutes=match.round.tournament.late_sync_grace_minutes),
+        )
         if late_sync:
             # Entered before the call and sent late: it keeps its place as a regular
             # hand, flagged for the director (docs/rules.md §7).
@@ -523,28 +531,6 @@ def _record(
 
 # No hand is played faster than this (docs/rules.md §7): a claimed entry time closer to the
 # previous hand's is not believed.
-MIN_HAND_SECONDS = 30
-
-
-def _late_sync_holds(
-    match: Match, entries: Sequence[HandEntry], claimed: datetime, now: datetime
-) -> bool:
-    """A hand sent after the call is taken as entered before it only if the tablet's
-    claim is possible: before the call, not after its arrival, at least 30 seconds after
-    the previous hand (or after the start), and sent within the grace window."""
-    called_at = match.time_called_at
-    rnd = match.round
-    if called_at is None or rnd.started_at is None:
-        return False
-    grace = timedelta(minutes=rnd.tournament.late_sync_grace_minutes)
-    if entries:
-        last = entries[-1]
-        earliest = (last.claimed_at or last.entered_at) + timedelta(seconds=MIN_HAND_SECONDS)
-    else:
-        earliest = rnd.started_at
-    return earliest <= claimed < called_at and claimed <= now and now <= called_at + grace
-
-
 @dataclass(frozen=True)
 class Answers:
     """The state an answer, an agreement or a dispute answers (docs/rules.md §7): the count of

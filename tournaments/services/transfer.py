@@ -1,11 +1,8 @@
 """The registration list from the club site to the hall (docs/series.md, "The
 registration list travels to the hall").
 
-The club site and the hall are different servers with different SECRET_KEYs, so the list
-is signed with the event's own key (``RegistrationSettings.transfer_key``): the club site
-shows it to the director, who types it at the hall. The file is the list as JSON with an
-HMAC-SHA256 signature after it (``django.core.signing.Signer`` keyed with the event's key);
-the hall refuses a file whose signature does not match, byte for byte, and stores nothing.
+The file itself (what it holds, its signature, its checks) is tournaments/registrations_file.py;
+here the club site writes it and the hall imports it: a file refused there stores nothing.
 Importing is idempotent: an application already imported (its ``uid``) is left alone.
 """
 
@@ -16,19 +13,18 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.core import signing
 from django.db import IntegrityError, transaction
 
+from .. import registrations_file
 from ..logtext import said
 from ..models import (
-    Division,
     Player,
     Registration,
     RegistrationPass,
     Tournament,
 )
 from ..reads.players import check_player
-from ..reads.registration import TOKEN_RE, folded_name
+from ..reads.registration import folded_name
 from . import ServiceError, log, now_or
 from .players import register_player
 from .registration import (
@@ -38,15 +34,6 @@ from .registration import (
     take_queue,
 )
 
-FORMAT = "snowman.registrations/1"
-SALT = FORMAT
-# A list of 10,000 registrations is under 2 MB; anything far larger is not ours.
-MAX_BYTES = 5_000_000
-
-
-def _signer(key: str) -> signing.Signer:
-    return signing.Signer(key=key.strip(), salt=SALT, algorithm="sha256")
-
 
 def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str:
     """The accepted list, signed with the event's key: no contact, no message."""
@@ -54,7 +41,7 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
         tournament=tournament, status=Status.ACCEPTED
     ).prefetch_related("passes")
     payload = {
-        "format": FORMAT,
+        "format": registrations_file.FORMAT,
         "event": {"name": tournament.name, "slug": tournament.slug},
         "exported_at": now_or(now).isoformat(),
         "players": [
@@ -70,52 +57,13 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
         ],
     }
     text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return _signer(settings_for(tournament).transfer_key).sign(text) + "\n"
+    return registrations_file.signer(settings_for(tournament).transfer_key).sign(text) + "\n"
 
 
 @dataclass(frozen=True)
 class Imported:
     added: list[str]
     unchanged: int
-
-
-def _verified(text: str, key: str) -> dict[str, object]:
-    if not key.strip():
-        raise ServiceError("Type the event's key, as the club site shows it.")
-    if len(text) > MAX_BYTES:
-        raise ServiceError("This file is far too large to be a registration list.")
-    # An editor's final newline is not part of what was signed; nothing else is forgiven.
-    body = text[:-1] if text.endswith("\n") else text
-    try:
-        data = json.loads(_signer(key).unsign(body))
-    except signing.BadSignature:
-        raise ServiceError(
-            "The file's signature does not match this key: the file was changed, or it is "
-            "another event's, or the key is mistyped. Nothing was imported."
-        ) from None
-    except ValueError:
-        raise ServiceError("The signed text is not a registration list.") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ServiceError(f"This is not a {FORMAT} file.")
-    return data
-
-
-def _rows(data: dict[str, object]) -> list[tuple[uuid.UUID, str, str, bool, str]]:
-    players = data.get("players")
-    if not isinstance(players, list):
-        raise ServiceError("The list has no players.")
-    rows = []
-    for n, entry in enumerate(players, start=1):
-        try:
-            assert isinstance(entry, dict)
-            uid = uuid.UUID(str(entry["uid"]))
-            name, division = str(entry["name"]), str(entry["division"])
-            token, consent = str(entry.get("token", "")), bool(entry.get("consent", False))
-            assert division in Division.values and (not token or TOKEN_RE.fullmatch(token))
-        except (AssertionError, KeyError, ValueError):
-            raise ServiceError(f"Player {n} of the list is malformed.") from None
-        rows.append((uid, name, division, consent, token))
-    return rows
 
 
 def import_signed(
@@ -127,7 +75,7 @@ def import_signed(
     A name the door already typed in (a player with no registration) is that player:
     the list's pass is given to them rather than a second player made."""
     at = now_or(now)
-    rows = _rows(_verified(text, key))
+    rows = registrations_file.rows(registrations_file.verified(text, key))
     try:
         return _import_rows(tournament, rows, by=by, at=at)
     except IntegrityError:

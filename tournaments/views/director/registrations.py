@@ -20,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from snowman.hall import absolute_url
 
-from ... import csvcells
+from ... import csvcells, registrations_file
 from ...forms import (
     DecisionForm,
     InvitationsForm,
@@ -230,7 +230,7 @@ def import_signed(request: HttpRequest, slug: str) -> HttpResponse:
     d = form.cleaned_data
     try:
         if d["file"]:
-            raw = d["file"].read(transfer.MAX_BYTES + 1)
+            raw = d["file"].read(registrations_file.MAX_BYTES + 1)
         elif d["url"]:
             raw = _fetch(d["url"], d["key"])
         else:
@@ -257,7 +257,7 @@ def _fetch(url: str, key: str) -> bytes:
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key.strip()}"})
     try:
         with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as answer:  # noqa: S310
-            body: bytes = answer.read(transfer.MAX_BYTES + 1)
+            body: bytes = answer.read(registrations_file.MAX_BYTES + 1)
             return body
     except urllib.error.HTTPError as exc:
         raise ServiceError(
