@@ -45,11 +45,12 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
     from django.db import transaction
     from django.utils import timezone
 
+    from tournaments import compiled
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
     from tournaments.models import Activity, HandEntry, Match, Seating, TableLink
     from tournaments.reads.tablet.link import TableScope, live_link
-    from tournaments.services import compiled, locking_matches, log, play
+    from tournaments.services import locking_matches, log, play
 
     from .core import floor
     from .scenario import matches, prepare_event

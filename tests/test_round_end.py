@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments import replay
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import Activity, HandEntry, Match, Round, TableLink
 from tournaments.reads.export import export_results
@@ -212,8 +213,8 @@ def test_calling_time_keeps_running_extensions_unless_included(event):
     m1, m2 = match_at(event, 1), match_at(event, 2)
     now = timezone.now()
     assert m1.time_called_at is not None and m2.time_called_at is None
-    assert play.table_call(m2, now) is None
-    assert 14 * 60 < play.table_remaining(m2, now).total_seconds() <= 25 * 60
+    assert replay.table_call(m2, now) is None
+    assert 14 * 60 < replay.table_remaining(m2, now).total_seconds() <= 25 * 60
     log = Activity.objects.filter(action="call time").get()
     assert "extended tables keep their extension: 2" in log.summary
 

@@ -6,8 +6,10 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import replay
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
+from tournaments.reads import handtext
 from tournaments.services import Conflict, ServiceError, play, rounds
 from tournaments.services.players import import_players, register_player
 
@@ -492,10 +494,10 @@ def test_a_hands_individual_awards_are_numbers_and_the_log_formats_them(running)
     alone = record(match, made("E", 5, alone=True), "k1").entry
     renege = record(match, Hand(Outcome.RENEGE, renege_by=Seat.N), "k2").entry
     rules = t.rules
-    assert play.individual_awards(alone, rules) == {Seat.E: rules.alone_march_award}
-    assert play.individual_awards(renege, rules) == {Seat.N: rules.renege_penalty}
-    assert play.individual_awards(renege, rules, final=True) == {}
-    assert play.individual_points(renege, rules) == f"N −{-rules.renege_penalty}"
+    assert replay.individual_awards(alone, rules) == {Seat.E: rules.alone_march_award}
+    assert replay.individual_awards(renege, rules) == {Seat.N: rules.renege_penalty}
+    assert replay.individual_awards(renege, rules, final=True) == {}
+    assert handtext.individual_points(renege, rules) == f"N −{-rules.renege_penalty}"
 
 
 def test_standing_hands_and_live_links_have_one_query_each(running):
@@ -512,14 +514,14 @@ def test_standing_hands_and_live_links_have_one_query_each(running):
 
 
 def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(running):
-    """Issue 22: ``services.compiled`` skips a field's ``get_db_prep_save`` for a value it
+    """Issue 22: ``tournaments.compiled`` skips a field's ``get_db_prep_save`` for a value it
     would give back unchanged; for every column of the rows the hand path writes (and a
     choice's enum member, a bool in an integer column, None), the value sent is the
     field's own conversion, of the same type."""
     from django.db import connection
 
+    from tournaments import compiled
     from tournaments.models import Seating
-    from tournaments.services import compiled
 
     _, rnd, match = running
     entry = record(match, made("N", 3), "w1").entry
@@ -544,11 +546,11 @@ def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(r
 
 
 def test_the_compiled_reads_build_the_instances_django_builds(running):
-    """Issue 22: ``services.compiled`` builds the hand path's rows without
+    """Issue 22: ``tournaments.compiled`` builds the hand path's rows without
     ``Model.__init__`` where that is only setting attributes; the match it locks (with
     its round and tournament) and the entries it reads are the ORM's, attribute for
     attribute and state for state."""
-    from tournaments.services import compiled
+    from tournaments import compiled
 
     t, _, match = running
     record(match, made("N", 3), "w1")
@@ -565,7 +567,7 @@ def test_the_compiled_reads_build_the_instances_django_builds(running):
             assert _attributes(ours) == _attributes(theirs)
             assert (ours._state.adding, ours._state.db) == (False, theirs._state.db)
     ours_entries = play.history(match)
-    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*play.HISTORY_ORDER))
+    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*replay.HISTORY_ORDER))
     assert [_attributes(e) for e in ours_entries] == [_attributes(e) for e in theirs_entries]
     assert all(
         compiled._plain_instances(type(e), [f.attname for f in e._meta.concrete_fields])
@@ -602,10 +604,10 @@ def test_the_lock_that_reads_the_entries_gives_the_rows_the_orm_gives(running):
         assert type(ours) is type(theirs)
         assert _attributes(ours) == _attributes(theirs)
         assert (ours._state.adding, ours._state.db) == (False, theirs._state.db)
-    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*play.HISTORY_ORDER))
+    theirs_entries = list(HandEntry.objects.filter(match=match).order_by(*replay.HISTORY_ORDER))
     assert len(theirs_entries) == 4
     assert {e.state for e in theirs_entries} == set(HandEntry.State)
-    ours_entries = sorted(entries, key=lambda e: [getattr(e, f) for f in play.HISTORY_ORDER])
+    ours_entries = sorted(entries, key=lambda e: [getattr(e, f) for f in replay.HISTORY_ORDER])
     assert [_attributes(e) for e in ours_entries] == [_attributes(e) for e in theirs_entries]
     assert all(type(e) is HandEntry and not e._state.adding for e in ours_entries)
     # What a write's ``history`` takes from the lock is the same list, once.

@@ -12,6 +12,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tournaments import replay
 from tournaments.models import HandEntry, Match, TableLink, Tournament
 from tournaments.services import play, rounds
 
@@ -496,8 +497,6 @@ def test_hands_the_server_lost_to_a_restored_backup_are_sent_again_once(
     from django.db import transaction
     from django.utils import timezone
 
-    from tournaments.services import play
-
     t = seated(make_tournament, tables=2)
     open_table(page, live_server, t, 1)
     start(page, "W")
@@ -545,7 +544,7 @@ def test_the_tablet_revalidates_its_state_and_its_clock_stays_right_through_304s
     # Counted down from the absolute call instant, not from the last full answer.
     match = Match.objects.select_related("round__tournament").get(round__tournament=t, table=1)
     shown = page.locator("#tb-clock").inner_text()
-    left = play.table_remaining(match, timezone.now()).total_seconds()
+    left = replay.table_remaining(match, timezone.now()).total_seconds()
     minutes, seconds = (int(x) for x in shown.split(":"))
     assert abs(minutes * 60 + seconds - left) <= 1.5, (shown, left)
     # A change the director makes reaches the tablet through its next poll.

@@ -14,6 +14,7 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from tournaments.models import HelpRequest, Match, TableLink
+from tournaments.reads.tablet.link import shown
 from tournaments.roles import assign
 from tournaments.services import rounds, table_codes
 
@@ -70,7 +71,7 @@ def test_every_seated_table_has_a_short_unique_code(event):
     assert len(codes) == 2 and len(set(codes)) == 2
     for code in codes:
         assert len(code) == 6 and set(code) <= set(table_codes.ALPHABET)
-    assert table_codes.shown("K7MQ2P") == "K7M Q2P"
+    assert shown("K7MQ2P") == "K7M Q2P"
     assert table_codes.normalise(" k7m-q2p ") == "K7MQ2P"
 
 
@@ -168,7 +169,7 @@ def test_the_director_reissues_a_code_and_only_the_director_may(event, django_us
     r = c.post(url)
     assert r.status_code == 302 and live(event, 2).code != before
     page = c.get(reverse("director:table", args=[event.slug, 1, 2])).content.decode()
-    assert table_codes.shown(live(event, 2).code) in page and "Re-issue the code" in page
+    assert shown(live(event, 2).code) in page and "Re-issue the code" in page
 
 
 def test_the_table_card_prints_the_code_beside_the_qr(event, django_user_model):
@@ -180,5 +181,5 @@ def test_the_table_card_prints_the_code_beside_the_qr(event, django_user_model):
     data = b"".join(r.streaming_content) if r.streaming else r.content
     pages = [p.extract_text() for p in PdfReader(BytesIO(data)).pages]
     for table, text in enumerate(pages, start=1):
-        assert table_codes.shown(live(event, table).code) in text
+        assert shown(live(event, table).code) in text
         assert "type the table code at http://testserver/t/" in text

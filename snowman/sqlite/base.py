@@ -42,7 +42,7 @@ def _qmark(query: str) -> str:
     """Django's "format" to "qmark" rewrite of a statement, kept: the rewrite is a regular
     expression with a look-behind over the whole SQL, about 100-250 µs for the hand path's
     5,600-character lock statement (more than SQLite takes to run it), and the compiled
-    statements (tournaments/services/compiled.py) are the same string every time, so a
+    statements (tournaments/compiled.py) are the same string every time, so a
     cached one costs a dictionary look-up (issue 22)."""
     return base.FORMAT_QMARK_REGEX.sub("?", query).replace("%%", "%")
 

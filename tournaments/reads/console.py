@@ -20,7 +20,7 @@ from ..domain.hands import SEATS, Seat
 from ..domain.seating import shortfall
 from ..models import Match, Player, Round, Seating, TableLink, Tournament
 from ..names import sort_key
-from ..services.play import round_clock, table_call, table_remaining
+from ..replay import round_clock, table_call, table_remaining
 from . import current_round as current_round  # the name the public views import
 from .players import division_counts
 from .standings import StandingRow, final_entries, standings

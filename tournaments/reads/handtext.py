@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..domain.hands import Seat
+from ..domain.rules import RuleSettings
 from ..models import HandEntry
+from ..replay import individual_awards
 
 
 def describe(entry: HandEntry) -> str:
@@ -28,3 +30,8 @@ def awards_text(awards: Mapping[Seat, int]) -> str:
     return ", ".join(
         f"{seat.value} {points:+d}".replace("-", "−") for seat, points in awards.items()
     )
+
+
+def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = False) -> str:
+    """``individual_awards`` as the hand log prints them, e.g. "E −2"."""
+    return awards_text(individual_awards(entry, rules, final=final))

@@ -31,7 +31,7 @@ from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substitution, Tournament
 from ..names import fold, sort_key
-from ..services.play import round_clock
+from ..replay import round_clock
 from . import current_round, instant_of
 from .standings import StandingRow, final_entries, final_progress
 from .visibility import (

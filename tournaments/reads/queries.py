@@ -41,9 +41,10 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..services import play as play_service
+from ..replay import HISTORY_ORDER, match_state, table_call
 from . import standings as standing_service
 from .console import Finalist, TableRow, finalists, seating_tables
+from .handtext import individual_points
 from .standings import FinalEntry
 
 RoundKind = Round.Kind
@@ -231,14 +232,12 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         m.round = rnd
     match = next((m for m in matches if str(m.game) == str(game)), matches[-1])
     hands = list(
-        HandEntry.objects.filter(match=match)
-        .select_related("replaces")
-        .order_by(*play_service.HISTORY_ORDER)
+        HandEntry.objects.filter(match=match).select_related("replaces").order_by(*HISTORY_ORDER)
     )
     t = rnd.tournament
     rules = t.rules
     final = rnd.kind == Round.Kind.FINAL
-    hand_log = [HandLogRow(h, play_service.individual_points(h, rules, final=final)) for h in hands]
+    hand_log = [HandLogRow(h, individual_points(h, rules, final=final)) for h in hands]
     link = TableLink.objects.live().filter(tournament=t, table=table).first()
     state, state_error = match_state_or_error(match)
     # Only this table's seats (every seat of 500 tables was 2,000 rows for four).
@@ -254,7 +253,7 @@ def table_view(rnd: Round, table: int, game: str | None, now: datetime) -> Table
         seats=seats,
         overrides=list(match.overrides.all()),
         timeline=list(Activity.objects.filter(match=match).order_by("at", "id")),
-        time_called_at=play_service.table_call(match, now),
+        time_called_at=table_call(match, now),
     )
 
 
@@ -262,7 +261,7 @@ def match_state_or_error(match: Match) -> tuple[MatchState | None, str | None]:
     """The match's state, or why its history cannot be replayed (a broken history must
     still be shown, to be corrected)."""
     try:
-        return play_service.match_state(match), None
+        return match_state(match), None
     except InvalidMatch as exc:
         return None, str(exc)
 

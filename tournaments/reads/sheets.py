@@ -19,9 +19,9 @@ from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
 from ..names import sort_key as sort_key  # also read by the seating PDF's tests
-from ..services import table_codes
 from . import current_round, now_or
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
+from .tablet.link import shown
 
 
 def event_label(tournament: Tournament) -> str:
@@ -304,7 +304,7 @@ def table_cards(
                 t,
                 link_url(links[t][0]) if t in links else None,
                 seats,
-                table_codes.shown(links[t][1]) if t in links else "",
+                shown(links[t][1]) if t in links else "",
             )
             for t, seats in tables.items()
         ),

@@ -14,7 +14,7 @@ from ..domain.seating import PlayerId
 from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
 from ..models import Player, Round, Seating, SitOut, Substitution, TieBreak, Tournament
 from ..names import sort_key
-from ..services.play import game_winners
+from ..replay import game_winners
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.text import slugify
 
+from .. import compiled
 from ..errors import BadRequest as BadRequest  # the services' refusals, named here too
 from ..errors import Conflict as Conflict
 from ..errors import NotFound as NotFound
 from ..errors import ServiceError as ServiceError
 from ..models import Activity, Match, Tournament
 from ..reads import now_or as now_or
-from . import compiled
 
 
 def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:

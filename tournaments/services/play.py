@@ -12,7 +12,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from operator import attrgetter
 from typing import Any, TypedDict, cast
 
 from django.db import IntegrityError, transaction
@@ -20,220 +19,34 @@ from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
-from ..domain.clock import Pause, RoundClock
+from .. import compiled
+from ..domain.clock import RoundClock
 from ..domain.final import final_state
-from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team, score_hand
+from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
-    NO_CLOCK,
     InvalidMatch,
     MatchState,
     Phase,
     PhasedHand,
-    TimeCall,
     check_next,
     extend,
-    replay,
     with_winner,
 )
-from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
-from ..reads.handtext import awards_text
-from ..replay import entry_of, hand_of
-from . import Conflict, ServiceError, compiled, given_reason, locking_matches, log, now_or
-from .substitutions import attribute as attribute_substitutions
-
-
-def round_clock(rnd: Round, pauses: Sequence[Pause] | None = None) -> RoundClock:
-    if pauses is None:
-        pauses = (
-            [Pause(p.started_at, p.ended_at) for p in rnd.pauses.all()] if rnd.has_pauses else []
-        )
-    return RoundClock(
-        limit=timedelta(minutes=rnd.tournament.round_minutes),
-        started_at=rnd.started_at,
-        pauses=tuple(pauses),
-        called_at=rnd.called_at,
-    )
-
-
-def table_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
-    """When time was called for the match's table (docs/rules.md §7), or None while it is not.
-
-    The stored fact wins. Without one: the room's call (the director's) reached every
-    table but those it left their extension (their fact stays unwritten), and otherwise
-    the table's own limit, as reached by the running clock.
-    """
-    rnd = match.round
-    if rnd.kind == Round.Kind.FINAL or rnd.started_at is None:
-        return None
-    if match.time_called_at is not None:
-        return match.time_called_at
-    if rnd.called_at is not None and rnd.called_at <= now and not match.extension_seconds:
-        return rnd.called_at
-    clock = clock or round_clock(rnd)
-    if rnd.called_at is not None:
-        # The room's call left this table its extension: its own limit counts.
-        clock = replace(clock, called_at=None)
-    at = clock.limit_reached_at(timedelta(seconds=match.extension_seconds))
-    return at if at is not None and at <= now else None
-
-
-def coming_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
-    """When ``table_call`` will name an instant if nothing else changes: None once time is
-    called, before the start, while paused and in the final. The only moment a table's
-    state changes with time alone (the tablet's conditional read checks it)."""
-    rnd = match.round
-    if table_call(match, now, clock) is not None or rnd.kind == Round.Kind.FINAL:
-        return None
-    if rnd.started_at is None:
-        return None
-    clock = clock or round_clock(rnd)
-    due = []
-    if rnd.called_at is not None:
-        if not match.extension_seconds:
-            due.append(rnd.called_at)
-        clock = replace(clock, called_at=None)
-    at = clock.limit_reached_at(timedelta(seconds=match.extension_seconds))
-    if at is not None:
-        due.append(at)
-    return min(due, default=None)
-
-
-def observe_call(match: Match, now: datetime, clock: RoundClock | None = None) -> datetime | None:
-    """``table_call``, written as the table's fact the first time it is seen."""
-    at = table_call(match, now, clock)
-    if at is not None and match.time_called_at is None:
-        match.time_called_at = at
-        compiled.update_if_null(match, "time_called_at")  # the ORM's UPDATE, compiled once
-    return at
-
-
-def table_remaining(match: Match, now: datetime, clock: RoundClock | None = None) -> timedelta:
-    """The table's own countdown: its limit with its extension, zero once called."""
-    if table_call(match, now, clock) is not None:
-        return timedelta(0)
-    clock = clock or round_clock(match.round)
-    if match.round.called_at is not None:
-        clock = replace(clock, called_at=None)
-    return clock.remaining(now, timedelta(seconds=match.extension_seconds))
-
-
-def regular_through(entries: Sequence[HandEntry], called_at: datetime | None) -> int:
-    """K of docs/rules.md §7: the highest hand number entered before the call. An entry undone
-    before the call does not count (its number was then still to be played); one undone
-    after it does, so its number stays regular when entered again."""
-    if called_at is None:
-        return 0
-    return max(
-        (
-            e.number
-            for e in entries
-            if e.phase == HandEntry.Phase.REGULAR
-            and not (
-                e.state == HandEntry.State.UNDONE
-                and e.ended_at is not None
-                and e.ended_at <= called_at
-            )
-        ),
-        default=0,
-    )
-
-
-def match_time(
-    match: Match,
-    now: datetime,
-    clock: RoundClock | None = None,
-    entries: Sequence[HandEntry] | None = None,
-) -> TimeCall:
-    """What the table knows of the clock; ``entries`` is the match's whole history (read
-    here when time is called and it is not given)."""
-    if match.round.kind == Round.Kind.FINAL:
-        return NO_CLOCK
-    at = observe_call(match, now, clock)
-    if at is None:
-        return TimeCall(called=False, hand_in_progress=match.hand_in_progress_at_call)
-    if entries is None:
-        entries = history(match)
-    return TimeCall(
-        called=True,
-        hand_in_progress=match.hand_in_progress_at_call,
-        regular_through=regular_through(entries, at),
-    )
-
-
-def individual_awards(
-    entry: HandEntry, rules: RuleSettings, *, final: bool = False
-) -> dict[Seat, int]:
-    """A hand's individual awards and penalties by seat (none in the final, none for an
-    entry that no longer reads as a hand)."""
-    try:
-        hand = hand_of(entry)
-    except ValueError:
-        return {}
-    return score_hand(hand, rules, individual=not final).individual
-
-
-def individual_points(entry: HandEntry, rules: RuleSettings, *, final: bool = False) -> str:
-    """``individual_awards`` as the hand log prints them, e.g. "E −2"."""
-    return awards_text(individual_awards(entry, rules, final=final))
-
-
-# A match's entries in the order they happened: by hand number, then, for a number
-# entered again after an undo or a correction, by when.
-HISTORY_ORDER = ("number", "entered_at", "pk")
-
-
-_HISTORY = compiled.CompiledSelect(
-    lambda match_id: HandEntry.objects.filter(match_id=match_id).order_by()
+from ..replay import (
+    _READ_WITH_LOCK,
+    entry_of,
+    game_winners,
+    hand_of,
+    history,
+    match_state,
+    match_time,
+    replay_entries,
+    round_clock,
+    standing_of,
 )
-
-
-# Where ``_lock(..., history=True)`` leaves the entries it read with the match, for the
-# first ``history`` of that match to take.
-_READ_WITH_LOCK = "_history_read_with_lock"
-
-
-def history(match: Match) -> list[HandEntry]:
-    """Every entry of the match in order, undone and superseded ones too."""
-    # Sorted here rather than by the query: a match's few dozen entries sort in no time,
-    # and the statement stays one compiled once (services.compiled).
-    read = match.__dict__.pop(_READ_WITH_LOCK, None)
-    entries = sorted(_HISTORY(match.pk) if read is None else read, key=attrgetter(*HISTORY_ORDER))
-    cache = HandEntry.match.field  # each entry's match is this one, as match.hands gives
-    for e in entries:
-        cache.set_cached_value(e, match)
-    return entries
-
-
-def standing_of(entries: Sequence[HandEntry]) -> list[HandEntry]:
-    return [e for e in entries if e.state == HandEntry.State.STANDING]
-
-
-def replay_entries(match: Match, entries: Sequence[HandEntry], time: TimeCall) -> MatchState:
-    if not match.first_dealer:
-        if entries:
-            raise InvalidMatch("The first dealer is not recorded.")
-        return replay(
-            [],
-            first_dealer=Seat.N,
-            rules=match.round.tournament.rules,
-            time=time,
-            final=match.round.kind == Round.Kind.FINAL,
-        )
-    return replay(
-        [PhasedHand(hand_of(e), Phase(e.phase)) for e in entries],
-        first_dealer=Seat(match.first_dealer),
-        rules=match.round.tournament.rules,
-        time=time,
-        final=match.round.kind == Round.Kind.FINAL,
-    )
-
-
-def match_state(match: Match, now: datetime | None = None) -> MatchState:
-    entries = history(match)
-    return replay_entries(
-        match, standing_of(entries), match_time(match, now_or(now), None, entries)
-    )
+from . import Conflict, ServiceError, given_reason, locking_matches, log, now_or
+from .substitutions import attribute as attribute_substitutions
 
 
 class NotAtTable(ServiceError):
@@ -265,7 +78,7 @@ def _build_lock(pk: int, *params: int, allowed: str | None = None) -> QuerySet[M
     return query
 
 
-# Every write's first statement, compiled once (services.compiled); a variant for each
+# Every write's first statement, compiled once (tournaments.compiled); a variant for each
 # permission's SQL (one: the tablet's live link).
 _LOCK = compiled.CompiledSelect(_build_lock)
 # The same, joined with the match's entries: a write that reads the history reads it in
@@ -397,11 +210,6 @@ _SEATS = compiled.CompiledSelect(
     lambda round_id, table: Seating.objects.filter(round_id=round_id, table=table)
 )
 SEAT_RESULTS = ("team_score", "bonus", "individual", "points", "won", "margin")
-
-
-def game_winners(games: Sequence[Match]) -> list[Team | None]:
-    """Each final game's winner in order, None for a game still in play."""
-    return [Team(g.winner) if g.is_over and g.winner else None for g in games]
 
 
 def _sync_final_games(match: Match) -> None:

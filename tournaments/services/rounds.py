@@ -35,9 +35,9 @@ from ..models import (
     Tournament,
 )
 from ..reads.rounds import fingerprint, plan_next_round, seating_of
+from ..replay import observe_call, round_clock
 from . import ServiceError, lock_match, log, now_or, table_codes
 from .backup import backup_after_finalize
-from .play import observe_call, round_clock
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:

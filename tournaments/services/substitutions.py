@@ -13,11 +13,12 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from .. import compiled
 from ..domain.hands import Seat
 from ..domain.match import MatchState
 from ..domain.seating import SEAT_DIVISION
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
-from . import Conflict, ServiceError, compiled, given_reason, lock_match, log, now_or
+from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
 
 
 @dataclass(frozen=True)
@@ -275,7 +276,7 @@ def undo_substitution(sub: Substitution, signed: Signed) -> None:
         _log(match, signed, "substitute-undo", summary, sub, now)
 
 
-# Read at every match's end, on the hand path: compiled once (services.compiled).
+# Read at every match's end, on the hand path: compiled once (tournaments.compiled).
 _SUBSTITUTIONS = compiled.CompiledSelect(
     lambda match_id: Substitution.objects.filter(match_id=match_id).order_by(
         "position", "from_hand"

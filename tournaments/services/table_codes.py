@@ -27,11 +27,6 @@ def normalise(typed: str) -> str:
     return "".join(ch for ch in typed.upper() if ch not in " -\t")
 
 
-def shown(code: str | None) -> str:
-    """A code as printed and shown: two groups of three (``K7M Q2P``)."""
-    return f"{code[:3]} {code[3:]}" if code else ""
-
-
 def new_codes(count: int) -> list[str]:
     """``count`` codes no link holds yet (one query; a clash is drawn again)."""
     codes: set[str] = set()

@@ -30,6 +30,12 @@ COOKIE_SALT = "snowman.tablet.session"
 SESSION_SECONDS = 18 * 60 * 60
 
 
+def shown(code: str | None) -> str:
+    """A table code (``services.table_codes`` issues them) as printed and shown: two
+    groups of three (``K7M Q2P``)."""
+    return f"{code[:3]} {code[3:]}" if code else ""
+
+
 class Forbidden(Exception):
     """No live table session, or a request for another table's data (HTTP 403)."""
 

@@ -13,8 +13,17 @@ from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
 from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
-from ...replay import hand_fields_json
-from ...services import play
+from ...replay import (
+    coming_call,
+    game_winners,
+    hand_fields_json,
+    history,
+    match_time,
+    replay_entries,
+    round_clock,
+    standing_of,
+    table_remaining,
+)
 from .. import now_or
 from ..substitutions import earlier_holders
 from .link import TableScope
@@ -115,16 +124,11 @@ def _base_json(scope: TableScope, now: datetime) -> dict[str, Any]:
     }
 
 
-def table_state(
-    scope: TableScope,
-    now: datetime | None = None,
-    match_id: int | None = None,
-    *,
-    touch: bool = True,
-) -> dict[str, Any]:
-    """Everything the table screen shows, as JSON; notes the tablet's contact unless
-    ``touch`` is false (a refusal carries the state but changes nothing)."""
-    now = now_or(now)
+def table_match(
+    scope: TableScope, match_id: int | None = None
+) -> tuple[Match | None, Round | None]:
+    """The match the table screen shows and the round it goes to next (none when the
+    tablet asks for an earlier match, being offline)."""
     where = table_rounds(scope)
     match, next_round = where.match, where.next_round
     if match_id is not None and not (match is not None and str(match_id) == str(match.pk)):
@@ -134,17 +138,27 @@ def table_state(
             match, next_round = named, None
     if match is not None:
         scope.knows(match.round.tournament)
+    return match, next_round
+
+
+def table_state(
+    scope: TableScope,
+    now: datetime | None = None,
+    match_id: int | None = None,
+    *,
+    at: tuple[Match | None, Round | None] | None = None,
+) -> dict[str, Any]:
+    """Everything the table screen shows, as JSON; ``at`` is ``table_match``'s answer when
+    the caller has it (``services.tablet.table_state`` does, to note the tablet's contact)."""
+    now = now_or(now)
+    match, next_round = at if at is not None else table_match(scope, match_id)
     base = _base_json(scope, now)
     if match is None:
         return base
-    if touch:
-        play.touch(match, now)
-    entries = play.history(match)
-    clock = play.round_clock(match.round)
+    entries = history(match)
+    clock = round_clock(match.round)
     try:
-        state = play.replay_entries(
-            match, play.standing_of(entries), play.match_time(match, now, clock, entries)
-        )
+        state = replay_entries(match, standing_of(entries), match_time(match, now, clock, entries))
     except InvalidMatch as exc:
         # A history the rules cannot replay is the director's to repair; the tablet is
         # told so instead of failing.
@@ -155,40 +169,20 @@ def table_state(
 
 
 def state_after_hand(
-    scope: TableScope, recorded: play.Recorded, now: datetime | None = None
+    scope: TableScope,
+    match: Match,
+    entries: list[HandEntry],
+    clock: RoundClock,
+    state: MatchState,
+    now: datetime | None = None,
 ) -> dict[str, Any]:
-    """The table's state in answer to a hand, from what recording already read.
-
-    At the end of a round every table sends its hands at once, so the answer reads
-    nothing more: its seats carry the hand's awards and points but not who sits there (a
-    hand never changes that; the tablet keeps the names from the table's state, which it
-    asks for again once its queue is sent). While the round runs no next round can be
-    seated (the tablet would show where to go next); otherwise, as for a retry that lost
-    a race, read it all afresh.
-    """
-    if (
-        recorded.match is None
-        or recorded.history is None
-        or recorded.clock is None
-        or recorded.match.round.status != Round.Status.RUNNING
-    ):
-        return table_state(scope, now, match_id=recorded.entry.match_id)
+    """The table's state in answer to a hand, from what recording already read: the
+    locked match as written, every entry of the match in order, the round's clock and the
+    replayed state (``services.tablet.state_after_hand`` says when that is enough)."""
     now = now_or(now)
-    if recorded.duplicate:
-        play.touch(recorded.match, now)  # a new hand already noted the contact
-    scope.knows(recorded.match.round.tournament)
+    scope.knows(match.round.tournament)
     base = _base_json(scope, now)
-    return _match_json(
-        base,
-        scope,
-        recorded.match,
-        None,
-        recorded.history,
-        recorded.clock,
-        recorded.state,
-        now,
-        seating=False,
-    )
+    return _match_json(base, scope, match, None, entries, clock, state, now, seating=False)
 
 
 def _match_json(
@@ -209,7 +203,7 @@ def _match_json(
     final = rnd.kind == Round.Kind.FINAL
     seats = table_seats(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
-    standing = play.standing_of(entries)
+    standing = standing_of(entries)
     rules = tablet_rules(scope.tournament, final)
     history = [entry_json(e) for e in entries]
     base |= {
@@ -337,11 +331,11 @@ def _clock_json(
         "started": started,
         "limit_seconds": t.round_minutes * 60 + match.extension_seconds,
         "remaining_seconds": (
-            play.table_remaining(match, now, clock).total_seconds() if limited else None
+            table_remaining(match, now, clock).total_seconds() if limited else None
         ),
         # The absolute instant the table's time will be called if nothing changes: the
         # tablet counts down to it, and it does not move between reads (the ETag holds it).
-        "call_at": _iso(play.coming_call(match, now, clock)) if limited else None,
+        "call_at": _iso(coming_call(match, now, clock)) if limited else None,
         "time_called": state.time_called,
         "paused": clock.paused(now) if limited else False,
     }
@@ -351,7 +345,7 @@ def _final_games(match: Match) -> dict[str, Any]:
     games = list(Match.objects.filter(round_id=match.round_id).order_by("game"))
     to_win = match.round.tournament.final_games_to_win
     # services.play keeps the games a valid best-of-N on every change.
-    wins = final_state(play.game_winners(games), to_win).wins
+    wins = final_state(game_winners(games), to_win).wins
     return {
         "games": [
             {

@@ -1,6 +1,7 @@
 """The scorekeeper's tablet: what a table does is ``actions`` (record, undo, first dealer,
-answer, confirm, and the note of its contact); what it reads is ``reads.tablet`` (the link
-and session, which match a request acts on, the state as JSON and whether it changed).
+answer, confirm, and the note of its contact, with the state it then reads); what it reads
+is ``reads.tablet`` (the link and session, which match a request acts on, the state as JSON
+and whether it changed).
 
 The requests' shape is checked at the view's edge by ``tournaments.forms_tablet``; every
 change goes through ``services.play``. The names the tablet's views use are importable
@@ -23,9 +24,18 @@ from ...reads.tablet.link import (
     taken_over,
 )
 from ...reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
-from ...reads.tablet.state import entry_json, state_after_hand, table_state
+from ...reads.tablet.state import entry_json
 from ...reads.tablet.version import TableVersion, table_version
-from .actions import answer_call, confirm, first_dealer, note_contact, record, undo
+from .actions import (
+    answer_call,
+    confirm,
+    first_dealer,
+    note_contact,
+    record,
+    state_after_hand,
+    table_state,
+    undo,
+)
 
 __all__ = [
     "COOKIE",

@@ -13,15 +13,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from ...domain.hands import Hand, Seat
-from ...models import Match, Seating
+from ...models import Match, Round, Seating
+from ...reads.tablet import state as reads
 from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
 from ...reads.tablet.lookup import match_for, named_match
 from ...reads.tablet.version import TableVersion
-from .. import ServiceError, play
+from .. import ServiceError, now_or, play
 
 
 @contextmanager
@@ -130,3 +132,47 @@ def note_contact(version: TableVersion, now: datetime) -> None:
     """A tablet answered 304 is in contact too (at most once a ``play.CONTACT_EVERY``)."""
     if version.match_id is not None and play.contact_due(version.last_contact_at, now):
         Match.objects.filter(pk=version.match_id).update(last_contact_at=now)
+
+
+def table_state(
+    scope: TableScope,
+    now: datetime | None = None,
+    match_id: int | None = None,
+    *,
+    touch: bool = True,
+) -> dict[str, Any]:
+    """Everything the table screen shows, as JSON (``reads.tablet.state``); notes the
+    tablet's contact unless ``touch`` is false (a refusal carries the state but changes
+    nothing)."""
+    now = now_or(now)
+    at = reads.table_match(scope, match_id)
+    if touch and at[0] is not None:
+        play.touch(at[0], now)
+    return reads.table_state(scope, now, at=at)
+
+
+def state_after_hand(
+    scope: TableScope, recorded: play.Recorded, now: datetime | None = None
+) -> dict[str, Any]:
+    """The table's state in answer to a hand, from what recording already read.
+
+    At the end of a round every table sends its hands at once, so the answer reads
+    nothing more: its seats carry the hand's awards and points but not who sits there (a
+    hand never changes that; the tablet keeps the names from the table's state, which it
+    asks for again once its queue is sent). While the round runs no next round can be
+    seated (the tablet would show where to go next); otherwise, as for a retry that lost
+    a race, read it all afresh.
+    """
+    if (
+        recorded.match is None
+        or recorded.history is None
+        or recorded.clock is None
+        or recorded.match.round.status != Round.Status.RUNNING
+    ):
+        return table_state(scope, now, match_id=recorded.entry.match_id)
+    now = now_or(now)
+    if recorded.duplicate:
+        play.touch(recorded.match, now)  # a new hand already noted the contact
+    return reads.state_after_hand(
+        scope, recorded.match, recorded.history, recorded.clock, recorded.state, now
+    )

@@ -10,6 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from ...reads.tablet.link import shown
 from ...services import NotFound, device_health, kiosk, table_codes
 from .common import director_required, form_view, round_or_404, tournament_or_404, who
 
@@ -95,6 +96,6 @@ def table_code(request: HttpRequest, slug: str, number: int, table: int) -> Http
     messages.success(
         request,
         _("Table %(table)s: new table code %(code)s; the old code opens nothing.")
-        % {"table": table, "code": table_codes.shown(code)},
+        % {"table": table, "code": shown(code)},
     )
     return redirect("director:table", slug, number, table)

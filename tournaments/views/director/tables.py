@@ -29,10 +29,10 @@ from ...forms import (
 )
 from ...ids import parse_id
 from ...reads import queries
+from ...reads.tablet.link import shown
 from ...replay import hand_fields
 from ...services import play as play_service
 from ...services import rounds as round_service
-from ...services import table_codes
 from ..sheets import MAX_TABLE
 from .common import (
     director_required,
@@ -96,7 +96,7 @@ def _table_context(
         "seats": view.seats,
         "link": link,
         "link_url": url,
-        "code": table_codes.shown(link.code) if link else "",
+        "code": shown(link.code) if link else "",
         "code_url": absolute_url(request, reverse("tablet:code")) if link else "",
         "qr": qr_code(url).svg_inline(scale=4) if url else None,
         "overrides": view.overrides,
