@@ -392,6 +392,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_false",
         help="tablets only send hands while playing (they read their state in the turnover)",
     )
+    parser.add_argument(
+        "--turnover-only",
+        action="store_true",
+        help="the floor, then the round turnover alone (phases 2-4 skipped): issue 22's figure",
+    )
     parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--port", type=int, default=8151)
@@ -443,59 +448,68 @@ def main(argv: list[str] | None = None) -> int:
             w = time.perf_counter()
             fl = floor(port, len(players))
             print(fl.summary("floor (trivial view)", time.perf_counter() - w))
+            floor_p95 = fl.p95()
             print(per_request(server, cpu0, len(fl.seconds), time.perf_counter() - w))
 
-            phones.start()
-            phones.settle(args.period)
-            phones.reset_log()
-            cpu0 = server.cpu_seconds()
-            w = time.perf_counter()
-            time.sleep(args.seconds)
-            quiet = phones.reset_log()
-            print(quiet.summary("phones alone (card poll)", time.perf_counter() - w))
-            print(per_request(server, cpu0, len(quiet.seconds), time.perf_counter() - w))
-            phones.stop()
+            if args.turnover_only:
+                # The phones hold their cards' ETags, as after a round's play.
+                phones.start()
+                phones.settle(args.period)
+            else:
+                phones.start()
+                phones.settle(args.period)
+                phones.reset_log()
+                cpu0 = server.cpu_seconds()
+                w = time.perf_counter()
+                time.sleep(args.seconds)
+                quiet = phones.reset_log()
+                print(quiet.summary("phones alone (card poll)", time.perf_counter() - w))
+                print(per_request(server, cpu0, len(quiet.seconds), time.perf_counter() - w))
+                phones.stop()
 
-            cpu0 = server.cpu_seconds()
-            w = time.perf_counter()
-            tablets.start(send_hands=True, poll_state=args.state_during_play)
-            time.sleep(args.seconds)
-            tablets.stop()
-            wall = time.perf_counter() - w
-            alone_cpu = sum(server.cpu_seconds()) - sum(cpu0)
-            alone = tablets.hands
-            print(alone.summary("tablets alone: hand POST", wall))
-            print(tablets.states.summary("tablets alone: state read", wall))
-            requests = len(alone.seconds) + len(tablets.states.seconds)
-            print(
-                f"  server CPU {alone_cpu / wall:.2f} cores, "
-                f"{alone_cpu * 1000 / max(1, requests):.2f} ms a request (hands and state reads)"
-            )
-            tablets.hands, tablets.states = Log(), Log()
+                cpu0 = server.cpu_seconds()
+                w = time.perf_counter()
+                tablets.start(send_hands=True, poll_state=args.state_during_play)
+                time.sleep(args.seconds)
+                tablets.stop()
+                wall = time.perf_counter() - w
+                alone_cpu = sum(server.cpu_seconds()) - sum(cpu0)
+                alone = tablets.hands
+                print(alone.summary("tablets alone: hand POST", wall))
+                print(tablets.states.summary("tablets alone: state read", wall))
+                requests = len(alone.seconds) + len(tablets.states.seconds)
+                print(
+                    f"  server CPU {alone_cpu / wall:.2f} cores, "
+                    f"{alone_cpu * 1000 / max(1, requests):.2f} ms a request "
+                    "(hands and state reads)"
+                )
+                tablets.hands, tablets.states = Log(), Log()
 
-            phones.start()
-            phones.settle(args.period)
-            phones.reset_log()
-            cpu0 = server.cpu_seconds()
-            w = time.perf_counter()
-            tablets.start(send_hands=True, poll_state=args.state_during_play)
-            time.sleep(args.seconds)
-            tablets.stop()
-            wall = time.perf_counter() - w
-            mixed_cpu = sum(server.cpu_seconds()) - sum(cpu0)
-            mixed_phones = phones.reset_log()
-            mixed = tablets.hands
-            print(mixed.summary("tablets+phones: hand POST", wall))
-            print(tablets.states.summary("tablets+phones: state read", wall))
-            print(mixed_phones.summary("tablets+phones: card poll", wall))
-            requests = len(mixed.seconds) + len(tablets.states.seconds) + len(mixed_phones.seconds)
-            print(
-                f"  server CPU {mixed_cpu / wall:.2f} cores, "
-                f"{mixed_cpu * 1000 / max(1, requests):.2f} ms a request (hands, states, cards)"
-            )
-            cost = mixed.p95() / alone.p95() - 1
-            print(f"hand POST p95 with phones / without: {cost * 100:+.0f}%")
-            ok &= not (alone.failures or mixed.failures or mixed_phones.failures)
+                phones.start()
+                phones.settle(args.period)
+                phones.reset_log()
+                cpu0 = server.cpu_seconds()
+                w = time.perf_counter()
+                tablets.start(send_hands=True, poll_state=args.state_during_play)
+                time.sleep(args.seconds)
+                tablets.stop()
+                wall = time.perf_counter() - w
+                mixed_cpu = sum(server.cpu_seconds()) - sum(cpu0)
+                mixed_phones = phones.reset_log()
+                mixed = tablets.hands
+                print(mixed.summary("tablets+phones: hand POST", wall))
+                print(tablets.states.summary("tablets+phones: state read", wall))
+                print(mixed_phones.summary("tablets+phones: card poll", wall))
+                requests = (
+                    len(mixed.seconds) + len(tablets.states.seconds) + len(mixed_phones.seconds)
+                )
+                print(
+                    f"  server CPU {mixed_cpu / wall:.2f} cores, "
+                    f"{mixed_cpu * 1000 / max(1, requests):.2f} ms a request (hands, states, cards)"
+                )
+                cost = mixed.p95() / alone.p95() - 1
+                print(f"hand POST p95 with phones / without: {cost * 100:+.0f}%")
+                ok &= not (alone.failures or mixed.failures or mixed_phones.failures)
 
             # Round turnover.
             tablets.flush()
@@ -550,7 +564,12 @@ def main(argv: list[str] | None = None) -> int:
             print(spread("tablets with the new seat", tablet_times, len(links)))
             everyone = max(phone_times + tablet_times, default=float("nan"))
             who = "every phone" if args.phones_only_turnover else "every phone and tablet"
-            print(f"ROUND TURNOVER ({who}): {everyone:.1f} s")
+            print(
+                f"ROUND TURNOVER ({who}): max {everyone:.1f} s, "
+                f"p95 {percentile(phone_times + tablet_times, 95):.1f} s "
+                f"(target: max 5 s); the floor's p95 in this run {floor_p95 * 1000:.0f} ms, "
+                f"load {os.getloadavg()[0]:.1f}"
+            )
             ok &= len(phone_times) == len(players) and len(tablet_times) == tablets_expected
             ok &= not turnover_log.failures
     finally:

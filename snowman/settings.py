@@ -96,7 +96,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
+    # django-csp's, with the header built once (snowman/middleware.py).
+    "snowman.middleware.CSPMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "snowman.middleware.NoStoreMiddleware",
     # Last, as django-axes asks: it inspects the response of the login view.

@@ -179,6 +179,59 @@ def test_the_tablet_screen_and_its_refusals_carry_the_policy(client, played_even
     assert assert_every_html_page_has_csp({**refusals, **pages}) >= 3
 
 
+def test_the_policy_built_once_is_the_header_django_csp_builds_each_time(rf, settings):
+    """snowman.middleware.CSPMiddleware keeps the header it built while its setting is
+    the same: every kind of response gets the headers django-csp gives it, and a changed
+    setting (report-only added, the policy replaced) is followed at once."""
+    from csp.decorators import csp_exempt, csp_update
+    from csp.middleware import CSPMiddleware as DjangoCSP
+    from django.http import HttpResponse
+
+    from snowman.middleware import CSPMiddleware
+
+    def plain(request):
+        return HttpResponse()
+
+    def nonce(request):
+        str(request.csp_nonce)
+        return HttpResponse()
+
+    views = {
+        "plain": plain,
+        "nonce": nonce,
+        "updated": csp_update({"img-src": ["https://example.com"]})(plain),
+        "exempt": csp_exempt()(plain),
+    }
+
+    def headers(middleware) -> dict[str, str]:
+        request = rf.get("/t/table/state.json")
+        response = middleware(request)
+        used = getattr(request, "_csp_nonce", None)
+        return {
+            k: v.replace(used, "nonce") if used else v
+            for k, v in response.headers.items()
+            if k.startswith("Content-Security-Policy")
+        }
+
+    # Kept across the changes of setting, as a server keeps its middleware.
+    kept = {kind: CSPMiddleware(v) for kind, v in views.items()}
+    changes = [
+        {},
+        {"CONTENT_SECURITY_POLICY_REPORT_ONLY": {"DIRECTIVES": {"default-src": ["'none'"]}}},
+        {"CONTENT_SECURITY_POLICY": {"DIRECTIVES": {"default-src": ["'self'", "data:"]}}},
+    ]
+    for change in changes:
+        for name, value in change.items():
+            setattr(settings, name, value)
+        for kind, v in views.items():
+            for _ in range(2):
+                assert headers(kept[kind]) == headers(DjangoCSP(v)), (change, kind)
+    last = headers(kept["plain"])
+    assert last["Content-Security-Policy"] == "default-src 'self' data:"
+    assert last["Content-Security-Policy-Report-Only"] == "default-src 'none'"
+    assert headers(kept["exempt"]) == {"Content-Security-Policy-Report-Only": "default-src 'none'"}
+
+
 def test_the_policy_forbids_inline_code_and_framing(client):
     policy = csp_of(client.get(LOGIN))
     directives = dict(

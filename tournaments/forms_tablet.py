@@ -143,6 +143,19 @@ class TabletForm(forms.Form):
         # A JSON object's keys are the fields; Django's widgets read them as given.
         super().__init__(data=dict(data))
 
+    def _clean_fields(self) -> None:
+        # Django's version goes through a bound field and its widget per field to read
+        # ``data[name]``; a JSON body's value is the field's value as it is (a fifth of
+        # the form's CPU in a hand POST, issue 22). Same order, same errors.
+        for name, field in self.fields.items():
+            try:
+                self.cleaned_data[name] = field.clean(self.data.get(name))
+                clean = getattr(self, f"clean_{name}", None)
+                if clean is not None:
+                    self.cleaned_data[name] = clean()
+            except ValidationError as e:
+                self.add_error(name, e)
+
     @property
     def first_error(self) -> str:
         for errors in self.errors.values():
@@ -169,6 +182,9 @@ class Answering(TabletForm):
         return data
 
 
+OUTCOMES = frozenset(o.value for o in Outcome)
+
+
 class HandForm(TabletForm):
     client_key = Text("The client key", limit=64)
     number = WholeNumber("The hand number", low=1, high=1000)
@@ -184,7 +200,7 @@ class HandForm(TabletForm):
 
     def clean_outcome(self) -> Outcome:
         value = self.cleaned_data["outcome"]
-        if not isinstance(value, str) or value not in {o.value for o in Outcome}:
+        if not isinstance(value, str) or value not in OUTCOMES:
             raise ValidationError("The outcome must be played, renege or misdeal.")
         return Outcome(value)
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
+from ... import compiled
 from ...errors import ServiceError
 from ...models import Match, Round, Substitution
 from .link import Forbidden, TableScope
@@ -24,18 +25,32 @@ class TableRounds:
     next_round: Round | None
 
 
-def table_rounds(scope: TableScope) -> TableRounds:
-    """The table's current match, and the seated round its players go to next, if any."""
-    rounds = list(Round.objects.filter(tournament_id=scope.tournament_id).order_by("-number")[:2])
-    if not rounds:
-        return TableRounds(None, None)
-    matches = {
-        (m.round_id, m.game): m
-        for m in Match.objects.filter(round__in=rounds, table=scope.table)
+def _latest_rounds(tournament_id: int) -> QuerySet[Round]:
+    return Round.objects.filter(tournament_id=tournament_id).order_by("-number")[:2]
+
+
+def _table_matches(table: int, *round_ids: int) -> QuerySet[Match]:
+    return (
+        Match.objects.filter(round_id__in=round_ids, table=table)
         .select_related("round__tournament")
         # Whether the state must name earlier holders of a seat (no query when none).
         .annotate(substituted=Exists(Substitution.objects.filter(match=OuterRef("pk"))))
-    }
+    )
+
+
+# Compiled once per connection (tournaments/compiled.py): building these two statements
+# was most of a full state read's CPU, which every tablet pays at a round's turnover.
+_LATEST_ROUNDS = compiled.CompiledSelect(_latest_rounds)
+_TABLE_MATCHES = compiled.CompiledSelect(_table_matches)
+
+
+def table_rounds(scope: TableScope) -> TableRounds:
+    """The table's current match, and the seated round its players go to next, if any."""
+    rounds = _LATEST_ROUNDS(scope.tournament_id)
+    if not rounds:
+        return TableRounds(None, None)
+    ids = [r.pk for r in rounds]
+    matches = {(m.round_id, m.game): m for m in _TABLE_MATCHES(scope.table, *ids, variant=len(ids))}
 
     def latest(rnd: Round) -> Match | None:
         games = [m for (rid, _), m in sorted(matches.items()) if rid == rnd.pk]

@@ -205,6 +205,7 @@ def _match_json(
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = standing_of(entries)
     rules = tablet_rules(scope.tournament, final)
+    history = [entry_json(e) for e in entries]
     base |= {
         "round": {
             "id": rnd.pk,
@@ -217,8 +218,8 @@ def _match_json(
         "match": _match_part(match, state, len(standing), rules["target"], final),
         "rules": rules,
         "seats": _seats_json(state, here if seating else None, final),
-        "hands": _hands_json(standing, state),
-        "history": [entry_json(e) for e in entries],
+        "hands": _hands_json(standing, state, dict(zip(map(id, entries), history, strict=True))),
+        "history": history,
         "clock": _clock_json(scope.tournament, match, clock, state, now, final),
     }
     if seating:
@@ -232,12 +233,16 @@ def _match_json(
     return base
 
 
-def _hands_json(standing: list[HandEntry], state: MatchState) -> list[dict[str, Any]]:
-    """The standing hands, each with the running score after it."""
+def _hands_json(
+    standing: list[HandEntry], state: MatchState, written: dict[int, dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The standing hands, each with the running score after it; ``written``: each
+    entry's JSON by the entry's ``id()``, as the history wrote it (a copy of that row
+    costs a tenth of writing it again, and an answer holds every standing hand twice)."""
     running = {h.number: h.running for h in state.hands}
     hands = []
     for e in standing:
-        row = entry_json(e)
+        row = dict(written[id(e)])
         total = running.get(e.number, {Team.NS: 0, Team.EW: 0})
         row["running"] = {"NS": total[Team.NS], "EW": total[Team.EW]}
         hands.append(row)
