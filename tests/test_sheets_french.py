@@ -9,13 +9,13 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from tournaments.services.simulate import simulate
 
 from tests.test_french import _english_left
 from tests.test_public_phones import event_after, player
 from tests.test_sheets import pages, url
 from tournaments.forms import TournamentForm
 from tournaments.models import Round, Tournament
+from tournaments.simulate import simulate
 
 
 @pytest.fixture
