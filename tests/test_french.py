@@ -210,16 +210,26 @@ def _reader_text(page: str) -> str:
 def _english_left(text: str) -> list[str]:
     """The English of each translated msgid still in ``text``: each literal stretch
     between placeholders, matched as whole words, unless the French has the same words."""
+    return _other_language_left(text, "fr")
+
+
+def _other_language_left(text: str, reader: str, paths: tuple[Path, ...] = (PO,)) -> list[str]:
+    """What ``text`` still says in the language the reader did not choose: for a French
+    reader the English of each translated msgid, for an English reader the French of each
+    msgstr (a French sentence left on an English page), by the rule of ``_english_left``."""
     left = []
-    for e in catalogue():
-        frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
-        for english in filter(None, (e.msgid, e.msgid_plural)):
-            for piece in re.split(r"%\(\w+\)[sd]", english):
-                piece = piece.strip(" :;,.·()*?!")
-                if len(piece) < 3 or any(piece in f for f in frenches):
-                    continue
-                if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text):
-                    left.append(piece)
+    for path in paths:
+        for e in catalogue(path):
+            frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
+            englishes = [m for m in (e.msgid, e.msgid_plural) if m]
+            foreign, own = (englishes, frenches) if reader == "fr" else (frenches, englishes)
+            for sentence in filter(None, foreign):
+                for piece in re.split(r"%\(\w+\)[sd]", sentence):
+                    piece = piece.strip(" :;,.·()*?!")
+                    if len(piece) < 3 or any(piece in o for o in own):
+                        continue
+                    if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text):
+                        left.append(piece)
     return sorted(set(left))
 
 
@@ -501,3 +511,24 @@ def test_the_directors_choice_follows_the_account_to_another_browser(
     phone = Client()
     phone.get(reverse("language", args=["en"]), {"next": "/"})
     assert AccountLanguage.objects.count() == 1
+
+
+@pytest.mark.parametrize(("a", "b"), [(0, 0), (2, 1), (4, 6), (5, 4)])
+def test_why_round_one_cannot_be_drawn_reads_in_french_and_as_the_rules_say_in_english(
+    a: int, b: int
+) -> None:
+    from tournaments.domain.seating import shortfall
+    from tournaments.reads.console import shortfall_text
+
+    assert shortfall_text(a, b) == shortfall(a, b)  # the rules' own sentence, in English
+    with translation.override("fr"):
+        french = shortfall_text(a, b)
+    assert french is not None and french.startswith("Impossible de placer")
+    assert _english_left(french) == []
+
+
+def test_counts_that_seat_exactly_have_no_shortfall_in_either_language() -> None:
+    from tournaments.reads.console import shortfall_text
+
+    with translation.override("fr"):
+        assert shortfall_text(4, 4) is None
