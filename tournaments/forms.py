@@ -6,6 +6,7 @@ import uuid
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.db.models import QuerySet
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
@@ -64,6 +65,21 @@ class TournamentForm(forms.Form):
         initial="average",
         help_text=_("For a player who sits out a round: average, none, or a number of points."),
     )
+    # Issue 24: not rules (they change nothing in the scoring, so never locked); a post
+    # without them (an old form, a script) keeps what the event had.
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        label=_("Event language"),
+        help_text=_(
+            "What the public pages, the projector and the tablets show until a reader "
+            "chooses; a bilingual sheet reads it first."
+        ),
+    )
+    bilingual_sheets = forms.BooleanField(
+        required=False,
+        label=_("Bilingual sheets (English and French; each print can still choose one)"),
+    )
 
     def __init__(
         self, *args: object, locked: bool = False, creating: bool = False, **kwargs: object
@@ -106,6 +122,8 @@ class TournamentForm(forms.Form):
         initial["tiebreaks"] = ", ".join(rules.tiebreaks)
         initial["sit_out_score"] = rules.sit_out_score
         initial["name"] = tournament.name if tournament else ""
+        initial["language"] = tournament.language if tournament else settings.LANGUAGE_CODE
+        initial["bilingual_sheets"] = tournament.bilingual_sheets if tournament else False
         return initial
 
     def clean(self) -> dict[str, object]:

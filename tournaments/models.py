@@ -142,6 +142,13 @@ class Tournament(models.Model):
     # Issue 25: a rehearsal runs like an event but counts nowhere and is listed nowhere
     # public (``Tournament.objects.counted()``); services/rehearsal.py changes it.
     rehearsal = models.BooleanField(default=False)
+    # Issue 24: the language the event's public pages, projector and tablets read in
+    # until a reader chooses (the language cookie); a sheet printed bilingual leads with it.
+    language = models.CharField(
+        max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
+    )
+    # Issue 24: sheets print in both languages unless the director picks one when printing.
+    bilingual_sheets = models.BooleanField(default=False)
 
     objects = TournamentQuerySet.as_manager()
 
@@ -164,6 +171,10 @@ class Tournament(models.Model):
                 & Q(final_target__gte=1)
                 & Q(final_games_to_win__gte=1),
                 name="tournament_positive_limits",
+            ),
+            models.CheckConstraint(
+                condition=Q(language__in=[code for code, _name in settings.LANGUAGES]),
+                name="tournament_language_known",
             ),
             models.CheckConstraint(
                 condition=Q(points_make__gte=1)

@@ -9,6 +9,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
+from .. import bilingual
+from ..bilingual import tr as _
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import Team
 from ..reads.sheets import FinalResults, StandingLine
@@ -18,7 +20,7 @@ from .standings import rank_label, signed
 
 def pair(results: FinalResults, team: Team) -> str:
     names = results.pairs.get(team)
-    return " & ".join(names) if names else "to be decided"
+    return " & ".join(names) if names else _("to be decided")
 
 
 def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) -> Table:
@@ -34,7 +36,7 @@ def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) ->
         ]
         for line in lines
     ]
-    header = ["Rank", "Player", "Total", "Wins", "Margin"]
+    header = [st.head(_(w)) for w in ("Rank", "Player", "Total", "Wins", "Margin")]
     return st.ranking_table(header, rows, widths, fonts, kind=Table)
 
 
@@ -49,44 +51,52 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        **st.page_setup(paper, f"{results.event}: final results"),
+        **st.page_setup(paper, _("%(event)s: final results", event=results.event)),
     )
     width = doc.width
     champion_style = ParagraphStyle(
         "champions", parent=s.title, fontSize=24, leading=30, alignment=1
     )
+    printed = st.printed(results.printed_at)
     story: list[Any] = [
         Paragraph(st.escape(results.event), s.title),
         Paragraph(
-            f"{st.escape(results.status)} · printed {st.printed(results.printed_at)}", s.subtitle
+            st.escape(_("%(status)s · printed %(at)s", status=results.status, at=printed)),
+            s.subtitle,
         ),
-        Paragraph("Champions", s.heading),
+        Paragraph(st.escape(_("Champions")), s.heading),
     ]
     if results.champions is not None:
         story += [
             Paragraph(st.escape(pair(results, results.champions)), champion_style),
-            Paragraph(
-                f"Division {DIVISION_OF_TEAM[results.champions]} pair, winning the final "
-                f"{results.wins[results.champions]}–"
-                f"{results.wins[results.champions.other]} in games.",
+            *st.stacked(
+                _(
+                    "Division %(division)s pair, winning the final %(won)s–%(lost)s in games.",
+                    division=DIVISION_OF_TEAM[results.champions],
+                    won=results.wins[results.champions],
+                    lost=results.wins[results.champions.other],
+                ),
                 s.body,
             ),
         ]
     else:
-        story.append(Paragraph("Not yet decided.", s.body))
+        story.append(Paragraph(st.escape(_("Not yet decided.")), s.body))
 
-    story.append(Paragraph("The final", s.heading))
+    story.append(Paragraph(st.escape(_("The final")), s.heading))
     if results.pairs:
+        side = 0.85 * inch
+        team_width = width / 2 - side - 6
+
+        def team_head(label: str, team: Team) -> str:
+            # The team's name in each language, then its pair once.
+            return st.head(label) + "\n" + st.fit(pair(results, team), fonts.bold, 10, team_width)
+
         rows: list[list[Any]] = [
             [
-                "Game",
-                st.fit(
-                    f"Team NS (A): {pair(results, Team.NS)}", fonts.bold, 9, width / 2 - 0.5 * inch
-                ),
-                st.fit(
-                    f"Team EW (B): {pair(results, Team.EW)}", fonts.bold, 9, width / 2 - 0.5 * inch
-                ),
-                "Won by",
+                st.head(_("Game")),
+                team_head(_("Team NS (A)"), Team.NS),
+                team_head(_("Team EW (B)"), Team.EW),
+                st.head(_("Won by")),
             ]
         ]
         for game in results.games:
@@ -95,35 +105,41 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
                     str(game.number),
                     str(game.score_ns),
                     str(game.score_ew),
-                    game.winner.value if game.winner else game.status.lower(),
+                    bilingual.team(game.winner.value) if game.winner else st.head(game.status),
                 ]
             )
-        rows.append(["Games", str(results.wins[Team.NS]), str(results.wins[Team.EW]), ""])
+        rows.append(
+            [st.head(_("Games")), str(results.wins[Team.NS]), str(results.wins[Team.EW]), ""]
+        )
         story.append(
             Table(
                 rows,
-                colWidths=[0.6 * inch, width / 2 - 0.6 * inch, width / 2 - 0.6 * inch, 0.6 * inch],
+                colWidths=[side, width / 2 - side, width / 2 - side, side],
                 style=st.table_style(zebra=False, fonts=fonts)
                 + [
                     ("FONTNAME", (0, -1), (-1, -1), fonts.bold),
                     ("LINEABOVE", (0, -1), (-1, -1), 0.8, st.INK),
                     ("FONTSIZE", (0, 0), (-1, -1), 10),
+                    ("LEADING", (0, 0), (-1, -1), 12),
                     ("ALIGN", (0, 0), (-1, -1), "CENTER"),
                     ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
                 ],
             )
         )
     else:
-        story.append(Paragraph("The final is not seated yet.", s.body))
+        story.append(Paragraph(st.escape(_("The final is not seated yet.")), s.body))
 
     for why in results.skipped:
-        story.append(Paragraph(f"Skipped for the final: {st.escape(why)}", s.body))
-    story.append(Paragraph("Top of each division (preliminary rounds)", s.heading))
+        story.append(Paragraph(st.escape(_("Skipped for the final: %(why)s", why=why)), s.body))
+    story.append(Paragraph(st.escape(_("Top of each division (preliminary rounds)")), s.heading))
     half = (width - 0.25 * inch) / 2
     story.append(
         Table(
             [
-                [Paragraph(f"<b>Division {d}</b>", s.body) for d in ("A", "B")],
+                [
+                    Paragraph(f"<b>{st.escape(_('Division %(d)s', d=d))}</b>", s.body)
+                    for d in ("A", "B")
+                ],
                 [top_table(results.top.get(d, ()), fonts, half) for d in ("A", "B")],
             ],
             colWidths=[half + 0.125 * inch] * 2,
@@ -136,13 +152,15 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
     )
     story += [
         Spacer(1, 6),
-        Paragraph(
-            "Total = points over the preliminary rounds; equal totals are ordered by the "
-            "event's tiebreak chain, † marking an order drawn by lot. = marks a shared rank. "
-            "The final decides the champions and adds nothing to the totals.",
+        *st.stacked(
+            _(
+                "Total = points over the preliminary rounds; equal totals are ordered by the "
+                "event's tiebreak chain, † marking an order drawn by lot. = marks a shared "
+                "rank. The final decides the champions and adds nothing to the totals."
+            ),
             s.small,
         ),
     ]
-    footer = f"{results.event} · final results · printed {st.printed(results.printed_at)}"
+    footer = _("%(event)s · final results · printed %(at)s", event=results.event, at=printed)
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

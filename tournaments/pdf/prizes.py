@@ -5,10 +5,10 @@ from __future__ import annotations
 from io import BytesIO
 from typing import Any
 
-from django.utils.translation import gettext as _
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from ..bilingual import tr as _
 from ..reads.prizes import PrizeSheet, winner_text
 from . import styles as st
 
@@ -18,15 +18,15 @@ def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     fonts = st.fonts_for([sheet.event, *names, *(p.rule.name for p in sheet.prizes)])
     s = st.styles(fonts, cell_size=10)
     out = BytesIO()
-    doc = SimpleDocTemplate(out, **st.page_setup(paper, f"{sheet.event}: {_('prizes')}"))
+    doc = SimpleDocTemplate(out, **st.page_setup(paper, _("%(event)s: prizes", event=sheet.event)))
     widths = [2.3 * inch, 0, 0.8 * inch]
     widths[1] = doc.width - sum(widths)
-    rows: list[list[Any]] = [[_("Prize"), _("Winner"), _("Value")]]
+    rows: list[list[Any]] = [[_("Prize"), _("Winner"), st.head(_("Value"))]]
     for prize in sheet.prizes:
         if not prize.winners:
             rows.append([Paragraph(st.escape(prize.rule.name), s.cell), _("nobody"), "–"])
             continue
-        shared = _("shared by %(count)s") % {"count": len(prize.winners)} if prize.shared else ""
+        shared = _("shared by %(count)s", count=len(prize.winners)) if prize.shared else ""
         who = "<br/>".join(st.escape(winner_text(w)) for w in prize.winners)
         if shared:
             who += f"<br/><i>{st.escape(shared)}</i>"
@@ -48,10 +48,11 @@ def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     status = (
         _("Standings are hidden from the players: not for announcing yet.") if sheet.hidden else ""
     )
+    printed = st.printed(sheet.printed_at)
     story: list[Any] = [
         Paragraph(st.escape(sheet.event), s.title),
         Paragraph(
-            st.escape(_("Prizes · printed %(at)s") % {"at": st.printed(sheet.printed_at)}),
+            st.escape(_("Prizes · printed %(at)s", at=printed)),
             s.subtitle,
         ),
     ]
@@ -61,18 +62,16 @@ def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     story += [
         table,
         Spacer(1, 6),
-        Paragraph(
-            st.escape(
-                _(
-                    "From the preliminary matches. Tied winners share the prize and are all "
-                    "listed. Withdrawn players take no prize. A pair is the two partners who "
-                    "held the seats at the end of the match; its value is the team's score "
-                    "and bonuses there."
-                )
+        *st.stacked(
+            _(
+                "From the preliminary matches. Tied winners share the prize and are all "
+                "listed. Withdrawn players take no prize. A pair is the two partners who "
+                "held the seats at the end of the match; its value is the team's score "
+                "and bonuses there."
             ),
             s.small,
         ),
     ]
-    footer = f"{sheet.event} · {_('prizes')} · {_('printed')} {st.printed(sheet.printed_at)}"
+    footer = _("%(event)s · prizes · printed %(at)s", event=sheet.event, at=printed)
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

@@ -22,6 +22,9 @@ from reportlab.platypus import (
     Table,
 )
 
+from .. import bilingual
+from ..bilingual import tr as _
+from ..bilingual import trn as ngettext
 from ..domain.hands import Seat, Team
 from ..names import sort_key
 from ..reads.sheets import Seated, SeatingSheet
@@ -29,21 +32,22 @@ from . import styles as st
 from .qr import QrFlowable
 
 COLUMN_GAP = 0.3 * inch
-PHONE_CAPTION = "Your seat, the clock and the standings on your phone: scan, or open"
 TITLE_HEIGHT = 0.85 * inch
 
 
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
-        return f"{seat.value}  (empty)"
-    mark = "house" if player.house else player.division
-    return st.fit(f"{seat.value}  {player.name} ({mark})", font, size, width)
+        return f"{bilingual.seat(seat.value)}  ({_('empty')})"
+    mark = _("house") if player.house else player.division
+    return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({mark})", font, size, width)
 
 
 def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
     """The event page's QR code beside its address: players scan it for their own card."""
     drawing = QrFlowable(url, size)
-    text = Paragraph(f"{st.escape(caption)}<br/><b>{st.escape(url)}</b>", style)
+    # Stacked when bilingual: one sentence per language, then the address once.
+    said = "<br/>".join(st.escape(p) for p in dict.fromkeys(getattr(caption, "parts", (caption,))))
+    text = Paragraph(f"{said}<br/><b>{st.escape(url)}</b>", style)
     return Table(
         [[drawing, text]],
         colWidths=[size + 8, width - size - 8],
@@ -59,7 +63,9 @@ def build(
     out = BytesIO()
     doc = BaseDocTemplate(
         out,
-        **st.page_setup(paper, f"{sheet.event}: seating, {sheet.round_label}"),
+        **st.page_setup(
+            paper, _("%(event)s: seating, %(round)s", event=sheet.event, round=sheet.round_label)
+        ),
     )
     full = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="full")
     half = (doc.width - COLUMN_GAP) / 2
@@ -99,7 +105,8 @@ def build(
     size = 9.5
     table_col = 0.6 * inch
     team_width = (doc.width - table_col) / 2
-    rows: list[list[Any]] = [["Table", "Team NS", "Team EW"]]
+    phone_caption = _("Your seat, the clock and the standings on your phone: scan, or open")
+    rows: list[list[Any]] = [[st.head(_("Table")), _("Team NS"), _("Team EW")]]
     for line in sheet.tables:
         cells = []
         for team in (Team.NS, Team.EW):
@@ -125,14 +132,16 @@ def build(
 
     name_size = 9
     widths = [half * 0.42, half * 0.12, half * 0.10, half * 0.36]
-    names: list[list[Any]] = [["Name", "Table", "Seat", "Partner"]]
+    names: list[list[Any]] = [
+        [st.head(_("Name")), st.head(_("Table")), st.head(_("Seat")), st.head(_("Partner"))]
+    ]
     entries: list[tuple[tuple[str, str], list[Any]]] = [
         (
             sort_key(p.name),
             [
                 st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
                 str(p.table),
-                p.seat.value,
+                bilingual.seat(p.seat.value),
                 st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
             ],
         )
@@ -142,7 +151,12 @@ def build(
     entries += [
         (
             sort_key(name),
-            [st.fit(name, fonts.regular, name_size, widths[0] - 6), "—", "", "sits out"],
+            [
+                st.fit(name, fonts.regular, name_size, widths[0] - 6),
+                "—",
+                "",
+                st.fit(_("sits out"), fonts.regular, name_size, widths[3] - 6),
+            ],
         )
         for name in sheet.sit_outs
     ]
@@ -157,20 +171,34 @@ def build(
         ("ALIGN", (1, 0), (2, -1), "CENTER"),
     )
 
-    subtitle = (
-        f"{st.escape(sheet.round_label)} · {len(sheet.tables)} tables · "
-        f"printed {st.printed(sheet.printed_at)}"
+    printed = st.printed(sheet.printed_at)
+    count = len(sheet.tables)
+    by_table_title = ngettext(
+        "Seating by table · %(round)s · %(n)s table · printed %(at)s",
+        "Seating by table · %(round)s · %(n)s tables · printed %(at)s",
+        count,
+        round=sheet.round_label,
+        at=printed,
+    )
+    by_name_title = ngettext(
+        "Find your seat · %(round)s · %(n)s table · printed %(at)s",
+        "Find your seat · %(round)s · %(n)s tables · printed %(at)s",
+        count,
+        round=sheet.round_label,
+        at=printed,
     )
     story: list[Any] = [
         Paragraph(st.escape(sheet.event), s.title),
-        Paragraph(f"Seating by table · {subtitle}", s.subtitle),
-        Paragraph(
-            "A players sit North and East, B players South and West; partners sit "
-            "opposite. (A)/(B) marks each player's division; (house) a house player.",
+        Paragraph(st.escape(by_table_title), s.subtitle),
+        *st.stacked(
+            _(
+                "A players sit North and East, B players South and West; partners sit "
+                "opposite. (A)/(B) marks each player's division; (house) a house player."
+            ),
             s.small,
         ),
         *(
-            [players_qr(players_url, 0.9 * inch, PHONE_CAPTION, s.small, doc.width)]
+            [players_qr(players_url, 0.9 * inch, phone_caption, s.small, doc.width)]
             if players_url
             else []
         ),
@@ -179,10 +207,18 @@ def build(
             [
                 Spacer(1, 6),
                 Paragraph(
-                    f"<b>Sitting out {st.escape(sheet.round_label)}</b> "
-                    f"({len(sheet.sit_outs)}): "
+                    "<b>"
+                    + st.escape(
+                        _(
+                            "Sitting out %(round)s (%(n)s)",
+                            round=sheet.round_label,
+                            n=len(sheet.sit_outs),
+                        )
+                    )
+                    + "</b>: "
                     + st.escape(", ".join(sheet.sit_outs))
-                    + ". First in line for the next round.",
+                    + ". "
+                    + st.escape(_("First in line for the next round.")),
                     s.body,
                 ),
             ]
@@ -192,17 +228,20 @@ def build(
         NextPageTemplate("names_first"),
         PageBreak(),
         Paragraph(st.escape(sheet.event), s.title),
-        Paragraph(f"Find your seat · {subtitle}", s.subtitle),
+        Paragraph(st.escape(by_name_title), s.subtitle),
         FrameBreak(),
         *(
-            [players_qr(players_url, 0.8 * inch, PHONE_CAPTION, s.small, half)]
+            [players_qr(players_url, 0.8 * inch, phone_caption, s.small, half)]
             if players_url
             else []
         ),
         by_name,
     ]
-    footer = (
-        f"{sheet.event} · seating, {sheet.round_label} · printed {st.printed(sheet.printed_at)}"
+    footer = _(
+        "%(event)s · seating, %(round)s · printed %(at)s",
+        event=sheet.event,
+        round=sheet.round_label,
+        at=printed,
     )
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

@@ -9,6 +9,8 @@ from django.utils import timezone
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from ..bilingual import tr as _
+from ..bilingual import trn as ngettext
 from ..reads.series import SeriesTable, describe
 from . import styles as st
 
@@ -20,7 +22,7 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        **st.page_setup(paper, f"{name}: series standings"),
+        **st.page_setup(paper, _("%(series)s: series standings", series=name)),
     )
     shared = table.shared_ranks()
     fixed = [0.6 * inch, 0.8 * inch, 0.8 * inch, 0.8 * inch]
@@ -35,16 +37,23 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
         ]
         for row in table.rows
     ]
-    header = ["Rank", "Person", "Points", "Best event", "Events"]
+    header = [st.head(_(w)) for w in ("Rank", "Person", "Points", "Best event", "Events")]
     grid = st.ranking_table(header, rows, widths, fonts)
     printed = st.printed(timezone.now())
+    subtitle = ngettext(
+        "Series standings · %(n)s event · printed %(at)s",
+        "Series standings · %(n)s events · printed %(at)s",
+        len(table.events),
+        at=printed,
+    )
+    how = describe(table.series)
     story = [
         Paragraph(st.escape(name), s.title),
-        Paragraph(f"Series standings · {len(table.events)} events · printed {printed}", s.subtitle),
+        Paragraph(st.escape(subtitle), s.subtitle),
         grid,
         Spacer(1, 6),
-        Paragraph(st.escape(describe(table.series).capitalize() + ". = Rank shared."), s.small),
+        Paragraph(st.escape(how[:1].upper() + how[1:] + ". " + _("= Rank shared.")), s.small),
     ]
-    footer = f"{name} · series standings · printed {printed}"
+    footer = _("%(series)s · series standings · printed %(at)s", series=name, at=printed)
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

@@ -8,6 +8,7 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from ..bilingual import tr as _
 from ..reads.sheets import StandingLine, StandingsSheet
 from . import styles as st
 
@@ -38,10 +39,31 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        **st.page_setup(paper, f"{sheet.event}: standings, division {sheet.division}"),
+        **st.page_setup(
+            paper,
+            _(
+                "%(event)s: standings, division %(division)s",
+                event=sheet.event,
+                division=sheet.division,
+            ),
+        ),
     )
     width = doc.width
-    fixed = sum(FIXED.values())
+    # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
+    # and a column whose word is longer in French (Victoires) widens to hold it.
+    heads = {
+        "rank": st.head(_("Rank")),
+        "bonus": st.head(_("Bonus")),
+        "awards": st.head(_("Awards")),
+        "total": st.head(_("Total")),
+        "wins": st.head(_("Wins")),
+        "margin": st.head(_("Margin")),
+    }
+    widths_of = {
+        key: max(FIXED[key], st.widest(heads[key], fonts.bold, s.cell.fontSize) + 7)
+        for key in FIXED
+    }
+    fixed = sum(widths_of.values())
     # Many rounds squeeze the round columns before the names lose their room.
     round_width = min(
         ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
@@ -51,25 +73,30 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
 
     def name_cell(line: StandingLine) -> Any:
         mark = (
-            f"withdrawn after round {line.withdrawn_after}" if line.withdrawn_after else "withdrawn"
+            _("withdrawn after round %(n)s", n=line.withdrawn_after)
+            if line.withdrawn_after
+            else _("withdrawn")
         )
         text = line.name + (f" ({mark})" if line.withdrawn else "")
         if line.sit_outs:
-            text += f" · {line.played} played, {line.sit_outs} sat out"
+            text += " · " + _(
+                "%(played)s played, %(sat)s sat out", played=line.played, sat=line.sit_outs
+            )
         # A plain string draws far faster than a Paragraph; wrap only names that need it.
         if st.pdfmetrics.stringWidth(text, fonts.regular, size) <= name_width - 6:
             return text
         return Paragraph(st.escape(text), s.cell)
 
     header = [
-        "Rank",
-        "Player",
-        *(f"R{n}" for n in sheet.rounds),
-        "Bonus",
-        "Awards",
-        "Total",
-        "Wins",
-        "Margin",
+        heads["rank"],
+        st.head(_("Player")),
+        # Translators: a round's column on the standings sheet, "R3"; keep it short.
+        *(_("R%(n)s", n=n) for n in sheet.rounds),
+        heads["bonus"],
+        heads["awards"],
+        heads["total"],
+        heads["wins"],
+        heads["margin"],
     ]
     rows: list[list[Any]] = [header]
     for line in sheet.lines:
@@ -86,16 +113,16 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             ]
         )
     if not sheet.lines:
-        rows.append(["", "No players registered in this division.", *[""] * (len(header) - 2)])
+        rows.append(["", _("No players registered in this division."), *[""] * (len(header) - 2)])
     widths = [
-        FIXED["rank"],
+        widths_of["rank"],
         name_width,
         *[round_width] * len(sheet.rounds),
-        FIXED["bonus"],
-        FIXED["awards"],
-        FIXED["total"],
-        FIXED["wins"],
-        FIXED["margin"],
+        widths_of["bonus"],
+        widths_of["awards"],
+        widths_of["total"],
+        widths_of["wins"],
+        widths_of["margin"],
     ]
     total_col = 2 + len(sheet.rounds) + 2
     table = st.header_table(
@@ -111,29 +138,40 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, st.RULE),
         ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, st.RULE),
     )
-    lot_note = (
-        f"{LOT_MARK} Equal on every other tiebreak: order drawn by lot (seed {sheet.lot_seed})."
-        " = Rank shared."
-    )
+    printed = st.printed(sheet.printed_at)
     story = [
         Paragraph(st.escape(sheet.event), s.title),
         Paragraph(
-            f"Standings, division {sheet.division} · {st.escape(sheet.status)} · "
-            f"printed {st.printed(sheet.printed_at)}",
+            st.escape(
+                _(
+                    "Standings, division %(division)s · %(status)s · printed %(at)s",
+                    division=sheet.division,
+                    status=sheet.status,
+                    at=printed,
+                )
+            ),
             s.subtitle,
         ),
         table,
         Spacer(1, 6),
-        Paragraph(
-            "Points per round = team score + team bonuses + own awards and penalties. "
-            "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
-            + st.escape(lot_note),
+        *st.stacked(
+            _(
+                "Points per round = team score + team bonuses + own awards and penalties. "
+                "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+                "%(mark)s Equal on every other tiebreak: order drawn by lot (seed %(seed)s). "
+                "= Rank shared.",
+                mark=LOT_MARK,
+                seed=sheet.lot_seed,
+            ),
             s.small,
         ),
     ]
-    footer = (
-        f"{sheet.event} · standings, division {sheet.division} · {sheet.status} · "
-        f"printed {st.printed(sheet.printed_at)}"
+    footer = _(
+        "%(event)s · standings, division %(division)s · %(status)s · printed %(at)s",
+        event=sheet.event,
+        division=sheet.division,
+        status=sheet.status,
+        at=printed,
     )
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape as _escape
 
-from django.utils import timezone
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER
@@ -26,7 +25,10 @@ from reportlab.lib.units import inch
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import LongTable, Table
+from reportlab.platypus import LongTable, Paragraph, Table
+
+from .. import bilingual
+from ..bilingual import tr as _
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 DEFAULT_PAPER = "letter"
@@ -95,8 +97,32 @@ def paper_size(paper: str) -> tuple[float, float]:
     return PAPERS[paper]
 
 
-def printed(at: datetime) -> str:
-    return timezone.localtime(at).strftime("%Y-%m-%d %H:%M")
+def printed(at: datetime) -> bilingual.Said:
+    """When the sheet was printed, in the sheet's language(s): "2026-12-02 14 h 05"."""
+    return bilingual.printed(at)
+
+
+def head(words: str) -> str:
+    """A column header: a bilingual one on two lines, one language each, so a narrow
+    column stays narrow."""
+    return "\n".join(dict.fromkeys(getattr(words, "parts", (words,))))
+
+
+def widest(text: str, font: str, size: float) -> float:
+    """The width of the longest line of ``text`` (a header may hold two)."""
+    return max(pdfmetrics.stringWidth(line, font, size) for line in text.split("\n"))
+
+
+def stacked(text: bilingual.Said, style: ParagraphStyle, markup: bool = False) -> list[Any]:
+    """A paragraph in each of the sheet's languages, one under the other, the second
+    in italics: a long note reads better stacked than split by slashes. ``markup``:
+    the text is already escaped Paragraph markup."""
+    parts = list(dict.fromkeys(text.parts))
+    out: list[Any] = []
+    for index, part in enumerate(parts):
+        body = part if markup else escape(part)
+        out.append(Paragraph(f"<i>{body}</i>" if index else body, style))
+    return out
 
 
 @dataclass(frozen=True)
@@ -175,7 +201,7 @@ def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
             self.saveState()
             self.setFont(fonts.regular, 8)
             self.setFillColor(MUTED)
-            page = f"Page {number} of {total}"
+            page = _("Page %(number)s of %(total)s", number=number, total=total)
             # Cut, never overlapping the page number (a long event name or mark).
             room = width - 2 * MARGIN - pdfmetrics.stringWidth(page, fonts.regular, 8) - 12
             self.drawString(MARGIN, MARGIN - FOOTER_GAP, fit(left, fonts.regular, 8, room))
@@ -231,7 +257,14 @@ def ranking_table(
 ) -> Table:
     """A ranking at 9 points: rank, name, then numbers right-aligned, the first in bold
     (what ranks); a ranking with no lines says so."""
-    empty = [["", "No results yet.", *[""] * (len(header) - 2)]]
+    empty = [["", _("No results yet."), *[""] * (len(header) - 2)]]
+    # A header longer in French than its column (Victoires) widens it; the name gives.
+    widths = list(widths)
+    for index, text in enumerate(header):
+        need = widest(text, fonts.bold, 9) + 7
+        if index != 1 and need > widths[index]:
+            widths[1] -= need - widths[index]
+            widths[index] = need
     return header_table(
         [header, *(lines or empty)],
         widths,

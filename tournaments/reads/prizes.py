@@ -10,8 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from django.utils.translation import gettext as _
-
+from ..bilingual import tr as _
 from ..domain import prizes as rules
 from ..models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
 from .sheets import event_label
@@ -53,7 +52,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
         )
     ):
         match = (number, table)
-        where[match] = _("round %(round)s, table %(table)s") % {"round": number, "table": table}
+        where[match] = _("round %(round)s, table %(table)s", round=number, table=table)
         seats.append(
             rules.SeatLine(match, position, pid, (team_score or 0) + (bonus or 0), points or 0)
         )

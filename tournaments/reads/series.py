@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import cast
 
+from ..bilingual import tr as _
 from ..domain.series import (
     TIEBREAK_CHAIN,
     EventScore,
@@ -159,14 +160,20 @@ def series_table(series: Series, *, for_players: bool = False) -> SeriesTable:
 
 
 def describe(series: Series) -> str:
+    """How the series counts, in the reader's language (or the sheet's two)."""
     if series.points_table == Series.Table.PLACE:
-        rule = f"points by place in the division: {series.place_points.replace(',', ', ')}"
+        rule = _(
+            "points by place in the division: %(points)s",
+            points=series.place_points.replace(",", ", "),
+        )
     elif series.points_table == Series.Table.TOTAL:
-        rule = "each event's total points"
+        rule = _("each event's total points")
     else:
-        rule = f"{series.participation_points} points for taking part"
-    count = f"best {series.best_of} events" if series.best_of else "every event"
-    return f"{rule}; counting {count}; ties by {', then '.join(TIEBREAK_CHAIN)}"
+        rule = _("%(n)s points for taking part", n=series.participation_points)
+    count = _("best %(n)s events", n=series.best_of) if series.best_of else _("every event")
+    # The chain of domain.series.TIEBREAK_CHAIN, in words a reader reads.
+    chain = _("series points, then best single event, then events played")
+    return _("%(rule)s; counting %(count)s; ties by %(chain)s", rule=rule, count=count, chain=chain)
 
 
 def series_csv_rows(table: SeriesTable) -> list[list[object]]:

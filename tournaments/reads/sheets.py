@@ -12,9 +12,10 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 
-from django.utils.translation import gettext as _
-
+from .. import bilingual
+from ..bilingual import tr as _
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
@@ -28,8 +29,19 @@ def event_label(tournament: Tournament) -> str:
     """The event's name as every printed sheet shows it: a rehearsal's says so in each
     title and on each page's footer (issue 25)."""
     if tournament.rehearsal:
-        return _("REHEARSAL · %(name)s") % {"name": tournament.name}
+        return _("REHEARSAL · %(name)s", name=tournament.name)
     return tournament.name
+
+
+def _status_word(match: Match) -> str:
+    return str(match.get_status_display()).lower()
+
+
+def round_label(rnd: Round) -> str:
+    """ "Round 3" or "Final" in the sheet's language(s): "Ronde 3 / Round 3"."""
+    if rnd.kind == Round.Kind.FINAL:
+        return _("Final")
+    return _("Round %(n)s", n=rnd.number)
 
 
 @dataclass(frozen=True)
@@ -211,11 +223,13 @@ def _prelim_status(tournament: Tournament) -> tuple[tuple[int, ...], str]:
     finished = [r.number for r in prelims if r.status == Round.Status.FINISHED]
     running = [r.number for r in prelims if r.status == Round.Status.RUNNING]
     if running:
-        status = f"Round {running[-1]} in progress: finished matches included"
+        status = _("Round %(n)s in progress: finished matches included", n=running[-1])
     elif finished:
-        status = f"After round {finished[-1]} of {tournament.preliminary_rounds}"
+        status = _(
+            "After round %(n)s of %(rounds)s", n=finished[-1], rounds=tournament.preliminary_rounds
+        )
     else:
-        status = "Before round 1"
+        status = _("Before round 1")
     return columns, status
 
 
@@ -261,7 +275,7 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     players.sort(key=lambda line: sort_key(line.name))
     return SeatingSheet(
         event=event_label(rnd.tournament),
-        round_label=str(rnd),
+        round_label=round_label(rnd),
         tables=tuple(TableLine(t, s) for t, s in tables.items()),
         players=tuple(players),
         printed_at=now_or(now),
@@ -298,7 +312,7 @@ def table_cards(
     }
     return TableCards(
         event=event_label(tournament),
-        round_label=str(rnd),
+        round_label=round_label(rnd),
         cards=tuple(
             TableCard(
                 t,
@@ -314,13 +328,14 @@ def table_cards(
 
 def _hand_note(entry: HandEntry) -> str:
     if entry.outcome == HandEntry.Outcome.MISDEAL:
-        return "misdeal"
+        return _("misdeal")
     if entry.outcome == HandEntry.Outcome.RENEGE:
-        return f"renege by {entry.renege_by}"
+        return _("renege by %(seat)s", seat=bilingual.seat(str(entry.renege_by)))
     if entry.phase == HandEntry.Phase.TIEBREAK:
-        return "tie-break"
+        # Translators: a hand played on after time, while the scores were tied.
+        return _("tie-break")
     if entry.phase == HandEntry.Phase.AT_CALL:
-        return "at the call"
+        return _("at the call")
     return ""
 
 
@@ -392,7 +407,7 @@ def scoresheets(rnd: Round, table: int | None = None, now: datetime | None = Non
             )
     return Scoresheets(
         event=event_label(tournament),
-        round_label=str(rnd),
+        round_label=round_label(rnd),
         final=final,
         games_to_win=tournament.final_games_to_win,
         round_minutes=tournament.round_minutes,
@@ -426,7 +441,7 @@ def final_results(
                 m.score_ns,
                 m.score_ew,
                 Team(m.winner) if m.is_over and m.winner else None,
-                m.get_status_display(),
+                bilingual.each(partial(_status_word, m)),
             )
             for m in rnd.matches.order_by("game")
         )
@@ -435,13 +450,13 @@ def final_results(
             wins, champions = dict(progress.wins), progress.champions
     finished = tournament.status == Tournament.Status.FINISHED
     if finished:
-        status = "Final results"
+        status = _("Final results")
     elif champions is not None:
-        status = "Final decided; results not yet closed by the director"
+        status = _("Final decided; results not yet closed by the director")
     elif rnd is not None:
-        status = "Final in progress: provisional"
+        status = _("Final in progress: provisional")
     else:
-        status = f"Provisional: {status.lower()}"
+        status = _("Provisional: %(status)s", status=status)
     return FinalResults(
         event=event_label(tournament),
         status=status,

@@ -7,6 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -46,6 +47,8 @@ def create_tournament(
     now: datetime | None = None,
     club: Club | None = None,
     rehearsal: bool = False,
+    language: str = "",
+    bilingual_sheets: bool = False,
 ) -> Tournament:
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
@@ -65,6 +68,8 @@ def create_tournament(
             # The tablets' director PIN (issue 23), shown on the console, changeable.
             director_pin=f"{secrets.randbelow(10_000):04d}",
             rehearsal=rehearsal,
+            language=_language(language),
+            bilingual_sheets=bilingual_sheets,
             **rule_values(rules),
         )
         kind = "rehearsal" if rehearsal else "tournament"
@@ -72,8 +77,19 @@ def create_tournament(
     return tournament
 
 
+def _language(code: str) -> str:
+    """The event's language (issue 24): one the site is translated into, else the site's."""
+    return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
+
+
 def update_tournament(
-    tournament: Tournament, *, name: str, rules: RuleSettings, by: str
+    tournament: Tournament,
+    *,
+    name: str,
+    rules: RuleSettings,
+    by: str,
+    language: str | None = None,
+    bilingual_sheets: bool | None = None,
 ) -> Tournament:
     try:
         rules.validated()
@@ -124,6 +140,11 @@ def update_tournament(
             )
         tournament.name = name.strip() or tournament.name
         values = rule_values(rules)
+        # Issue 24's two language settings, when the caller gives them.
+        if language:
+            values["language"] = _language(language)
+        if bilingual_sheets is not None:
+            values["bilingual_sheets"] = bilingual_sheets
         for field, value in values.items():
             setattr(tournament, field, value)
         tournament.save(update_fields=["name", *values])

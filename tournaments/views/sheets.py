@@ -1,7 +1,9 @@
 """The printed sheets as PDF downloads for the director (staff login).
 
 Each view checks its arguments, asks ``reads.sheets`` for the rows and hands them to
-a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4``.
+a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4`` and
+``?lang=en|fr|both`` (issue 24: the director chooses per sheet; without it a sheet is in
+the reader's language, or in both when the event prints bilingual sheets).
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from django.core.exceptions import BadRequest
 from django.http import FileResponse, Http404, HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from snowman.hall import absolute_url
 
+from .. import bilingual
 from ..ids import parse_id
 from ..pdf import final as final_pdf
 from ..pdf import prizes as prizes_pdf
@@ -44,6 +48,16 @@ def _paper(request: HttpRequest) -> str:
     return paper
 
 
+def _languages(request: HttpRequest, tournament: Tournament) -> tuple[str, ...]:
+    choice = request.GET.get("lang")
+    if choice is not None and choice not in (*bilingual.CODES, bilingual.BOTH):
+        raise BadRequest(
+            _("Unknown language %(lang)r: use %(codes)s.")
+            % {"lang": choice, "codes": ", ".join((*bilingual.CODES, bilingual.BOTH))}
+        )
+    return bilingual.sheet_languages(choice, tournament.language, tournament.bilingual_sheets)
+
+
 def _round(tournament: Tournament, number: int) -> Round:
     if number > MAX_ROUND:
         raise Http404("No such round.")
@@ -64,19 +78,21 @@ def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
         raise Http404("Divisions are A and B.")
     paper = _paper(request)
     tournament = tournament_or_404(request, slug)
-    sheet = sheets.standings_sheet(tournament, division, timezone.now())
-    return _pdf(standings_pdf.build(sheet, paper), f"{slug}-standings-{division}-{paper}.pdf")
+    with bilingual.languages(_languages(request, tournament)):
+        sheet = sheets.standings_sheet(tournament, division, timezone.now())
+        data = standings_pdf.build(sheet, paper)
+    return _pdf(data, f"{slug}-standings-{division}-{paper}.pdf")
 
 
 @desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
     paper = _paper(request)
-    rnd = _round(tournament_or_404(request, slug), number)
-    sheet = sheets.seating_sheet(rnd, timezone.now())
-    return _pdf(
-        seating_pdf.build(sheet, paper, players_url=_players_url(request, slug)),
-        f"{slug}-seating-round-{number}-{paper}.pdf",
-    )
+    tournament = tournament_or_404(request, slug)
+    rnd = _round(tournament, number)
+    with bilingual.languages(_languages(request, tournament)):
+        sheet = sheets.seating_sheet(rnd, timezone.now())
+        data = seating_pdf.build(sheet, paper, players_url=_players_url(request, slug))
+    return _pdf(data, f"{slug}-seating-round-{number}-{paper}.pdf")
 
 
 @director_required
@@ -87,13 +103,12 @@ def table_cards(request: HttpRequest, slug: str) -> FileResponse:
     def link(token: str) -> str:
         return absolute_url(request, reverse("tablet:link", args=[token]))
 
-    cards = sheets.table_cards(tournament, link, timezone.now())
-    if cards is None:
-        raise Http404("No tables are seated yet: draw round 1 first.")
-    return _pdf(
-        table_cards_pdf.build(cards, paper, players_url=_players_url(request, slug)),
-        f"{slug}-table-cards-{paper}.pdf",
-    )
+    with bilingual.languages(_languages(request, tournament)):
+        cards = sheets.table_cards(tournament, link, timezone.now())
+        if cards is None:
+            raise Http404("No tables are seated yet: draw round 1 first.")
+        data = table_cards_pdf.build(cards, paper, players_url=_players_url(request, slug))
+    return _pdf(data, f"{slug}-table-cards-{paper}.pdf")
 
 
 def _players_url(request: HttpRequest, slug: str) -> str:
@@ -105,33 +120,40 @@ def _players_url(request: HttpRequest, slug: str) -> str:
 def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     paper = _paper(request)
-    rnd = _round(tournament_or_404(request, slug), number)
+    tournament = tournament_or_404(request, slug)
+    rnd = _round(tournament, number)
+    languages = _languages(request, tournament)
     table: int | None = None
     if request.GET.get("table"):
         raw = request.GET["table"]
         table = parse_id(raw, high=MAX_TABLE)
         if table is None:
             raise BadRequest(f"Table must be a table number, not {raw!r}.")
-    sheet = sheets.scoresheets(rnd, table, timezone.now())
-    if table is not None and not sheet.sheets:
-        raise Http404(f"No table {table} in {rnd}.")
+    with bilingual.languages(languages):
+        sheet = sheets.scoresheets(rnd, table, timezone.now())
+        if table is not None and not sheet.sheets:
+            raise Http404(f"No table {table} in {rnd}.")
+        data = scoresheets_pdf.build(sheet, paper)
     suffix = f"-table-{table}" if table is not None else ""
-    return _pdf(
-        scoresheets_pdf.build(sheet, paper),
-        f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf",
-    )
+    return _pdf(data, f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf")
 
 
 @director_required
 def final(request: HttpRequest, slug: str) -> FileResponse:
     paper = _paper(request)
-    results = sheets.final_results(tournament_or_404(request, slug), now=timezone.now())
-    return _pdf(final_pdf.build(results, paper), f"{slug}-final-results-{paper}.pdf")
+    tournament = tournament_or_404(request, slug)
+    with bilingual.languages(_languages(request, tournament)):
+        results = sheets.final_results(tournament, now=timezone.now())
+        data = final_pdf.build(results, paper)
+    return _pdf(data, f"{slug}-final-results-{paper}.pdf")
 
 
 @director_required
 def prizes(request: HttpRequest, slug: str) -> FileResponse:
     """Results, so the director's alone; it shows hidden standings, marked (§5)."""
     paper = _paper(request)
-    sheet = event_prizes(tournament_or_404(request, slug), timezone.now())
-    return _pdf(prizes_pdf.build(sheet, paper), f"{slug}-prizes-{paper}.pdf")
+    tournament = tournament_or_404(request, slug)
+    with bilingual.languages(_languages(request, tournament)):
+        sheet = event_prizes(tournament, timezone.now())
+        data = prizes_pdf.build(sheet, paper)
+    return _pdf(data, f"{slug}-prizes-{paper}.pdf")

@@ -76,6 +76,8 @@ def create(request: HttpRequest) -> HttpResponse:
                     by=who(request),
                     club=club,
                     rehearsal=form.cleaned_data["rehearsal"],
+                    language=form.cleaned_data["language"],
+                    bilingual_sheets=form.cleaned_data["bilingual_sheets"],
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -109,7 +111,15 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             try:
                 update_tournament(
-                    t, name=form.cleaned_data["name"], rules=form.rules, by=who(request)
+                    t,
+                    name=form.cleaned_data["name"],
+                    rules=form.rules,
+                    by=who(request),
+                    language=form.cleaned_data["language"],
+                    # Unticked posts nothing: only a form that showed the box decides.
+                    bilingual_sheets=form.cleaned_data["bilingual_sheets"]
+                    if "language" in request.POST
+                    else None,
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)

@@ -6,6 +6,7 @@ from io import BytesIO
 from typing import TYPE_CHECKING
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
@@ -15,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ... import csvcells
+from ... import bilingual, csvcells
 from ...forms import AddEventForm, IdField, SeriesForm
 from ...ids import parse_id, parse_ids
 from ...pdf import series as series_pdf
@@ -214,7 +215,13 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
-    data = series_pdf.build(series_reads.series_table(series), paper)
+    # Issue 24: ?lang=en|fr|both, as the event's sheets; a series has no language of
+    # its own, so without it the sheet reads in the director's.
+    choice = request.GET.get("lang")
+    if choice not in (*bilingual.CODES, bilingual.BOTH):
+        choice = None
+    with bilingual.languages(bilingual.sheet_languages(choice, settings.LANGUAGE_CODE, False)):
+        data = series_pdf.build(series_reads.series_table(series), paper)
     return FileResponse(
         BytesIO(data),
         content_type="application/pdf",
