@@ -5,6 +5,7 @@ that has a translation."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import shutil
@@ -217,20 +218,40 @@ def _other_language_left(text: str, reader: str, paths: tuple[Path, ...] = (PO,)
     """What ``text`` still says in the language the reader did not choose: for a French
     reader the English of each translated msgid, for an English reader the French of each
     msgstr (a French sentence left on an English page), by the rule of ``_english_left``."""
-    left = []
-    for path in paths:
-        for e in catalogue(path):
-            frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
-            englishes = [m for m in (e.msgid, e.msgid_plural) if m]
-            foreign, own = (englishes, frenches) if reader == "fr" else (frenches, englishes)
-            for sentence in filter(None, foreign):
-                for piece in re.split(r"%\(\w+\)[sd]", sentence):
-                    piece = piece.strip(" :;,.·()*?!")
-                    if len(piece) < 3 or any(piece in o for o in own):
-                        continue
-                    if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text):
-                        left.append(piece)
-    return sorted(set(left))
+    return sorted(
+        {
+            piece
+            for path in paths
+            for piece in _foreign_pieces(path, reader)
+            if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text)
+        }
+    )
+
+
+@functools.cache
+def _foreign_pieces(path: Path, reader: str) -> tuple[str, ...]:
+    """The stretches of the other language's sentences that would betray it: each literal
+    between placeholders, unless the entry's own translation has the same words, or the
+    reader's language says it so elsewhere in the catalogue ("Division %(division)s" is
+    French too)."""
+
+    def pieces(sentence: str) -> list[str]:
+        return [p.strip(" :;,.·()*?!") for p in re.split(r"%\(\w+\)[sd]", sentence)]
+
+    entries = []
+    for e in catalogue(path):
+        frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
+        englishes = [m for m in (e.msgid, e.msgid_plural) if m]
+        entries.append((englishes, frenches) if reader == "fr" else (frenches, englishes))
+    said = {p for _, own in entries for sentence in own for p in pieces(sentence)}
+    found = []
+    for foreign, own in entries:
+        for sentence in filter(None, foreign):
+            for piece in pieces(sentence):
+                if len(piece) < 3 or piece in said or any(piece in o for o in own):
+                    continue
+                found.append(piece)
+    return tuple(dict.fromkeys(found))
 
 
 def _public_pages(client, t) -> dict[str, str]:

@@ -200,6 +200,7 @@ def test_the_whole_event_reads_in_one_language_on_every_screen_and_sheet(
     console.fill("#id_preliminary_rounds", "2")
     console.fill("#id_final_games_to_win", "1")
     console.fill("#id_final_target", "10")
+    console.select_option("#id_language", lang)  # the event's language: the sheets' too
     console.get_by_role("button", name=r.t("Create tournament")).click()
     expect(console.locator("h1")).to_have_text(r.t("Players"))
     t = Tournament.objects.get()
