@@ -33,6 +33,19 @@ def supported(code: str | None) -> str | None:
     return code if code in CODES else None
 
 
+def chosen(request: HttpRequest) -> str | None:
+    """The language this reader chose with the switch (the cookie), if any: it comes
+    before the event's own language (issue 24). The browser's Accept-Language is no
+    choice: an event in Québec reads French first on an English phone, with "English"
+    one tap away on the first screen (the active offer)."""
+    return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+
+
+def for_event(request: HttpRequest, event_language: str) -> str:
+    """The language an event's page reads in: the reader's choice, else the event's."""
+    return chosen(request) or supported(event_language) or settings.LANGUAGE_CODE
+
+
 @never_cache
 @require_GET
 def choose(request: HttpRequest, code: str) -> HttpResponseBase:

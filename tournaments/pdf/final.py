@@ -71,7 +71,7 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
             Paragraph(st.escape(pair(results, results.champions)), champion_style),
             *st.stacked(
                 _(
-                    "Division %(division)s pair, winning the final %(won)s–%(lost)s in games.",
+                    "The division %(division)s pair won the final %(won)s–%(lost)s in games.",
                     division=DIVISION_OF_TEAM[results.champions],
                     won=results.wins[results.champions],
                     lost=results.wins[results.champions.other],

@@ -47,7 +47,7 @@ def hand_row(line: HandLine) -> list[str]:
 def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     def cell(seat: Seat) -> str:
         player = sheet.seats.get(seat)
-        name = f"{player.name} ({player.division})" if player else f"({_('empty')})"
+        name = f"{player.name} ({player.division})" if player else _("(empty)")
         return st.fit(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11, width / 2 - 10)
 
     rows = [
@@ -133,7 +133,8 @@ def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
     def either(word: str) -> str:
         return "·".join(dict.fromkeys(getattr(word, "parts", (word,))))
 
-    yes_no = f"   {either(_('yes'))}  /  {either(_('no'))}"
+    yes, no = _("yes"), _("no")
+    yes_no = f"   {either(yes)}  /  {either(no)}"
     ns, ew = bilingual.team("NS"), bilingual.team("EW")
     score = f"   {ns} ______   {ew} ______"
     circle = f"   {ns}  /  {ew}"
@@ -147,7 +148,7 @@ def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
             ],
         ]
     else:
-        seats = f"   {_('seat(s)')} ________"
+        seats = "   " + _("seat(s)") + " ________"
         rows = [
             [
                 box(_("Time called at"), "   ____ : ____"),

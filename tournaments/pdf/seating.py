@@ -37,7 +37,7 @@ TITLE_HEIGHT = 0.85 * inch
 
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
-        return f"{bilingual.seat(seat.value)}  ({_('empty')})"
+        return f"{bilingual.seat(seat.value)}  " + _("(empty)")
     mark = _("house") if player.house else player.division
     return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({mark})", font, size, width)
 

@@ -10,12 +10,23 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.translation import gettext_noop
+
 from ..bilingual import tr as _
 from ..domain import prizes as rules
 from ..models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
 from .sheets import event_label
 from .standings import standings
 from .visibility import of_event
+
+# The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
+# for makemessages to find: the prizes page and sheet read them in the reader's language.
+BUILTIN_NAMES = (
+    gettext_noop("Most lone marches"),
+    gettext_noop("High total, division %(d)s"),
+    gettext_noop("Low total, division %(d)s"),
+    gettext_noop("Best pair in a single match"),
+)
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,8 @@ class Version:
     tournament_id: int
     etag: str
     player_known: bool
+    # Read in the same query (issue 24): a page's language costs no query of its own.
+    language: str = "en"
 
 
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
@@ -148,12 +150,17 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
     if player_id is not None:
         columns += [_PLAYER, _CARD]
         params += [player_id, player_id]
-    sql = f"SELECT {', '.join(['t.id', *columns])} FROM tournaments_tournament t WHERE t.slug = %s"
+    sql = (
+        f"SELECT {', '.join(['t.id', 't.language', *columns])} "
+        "FROM tournaments_tournament t WHERE t.slug = %s"
+    )
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, slug])
         row = cursor.fetchone()
     if row is None:
         return None
+    language = row[1]
+    row = (row[0], *row[2:])
     at = 1 + len(VERSION_COLUMNS)
     vis = of_version_columns(row[1:at])
     shown: list[Any] = [row[0], vis.through]
@@ -165,7 +172,7 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
         shown += [row[at], _seat_shown(row[at + 1], vis)]
     raw = "|".join(str(v) for v in shown)
     digest = hashlib.blake2b(raw.encode(), digest_size=9).hexdigest()
-    return Version(row[0], f'"{digest}"', player_id is None or row[at] is not None)
+    return Version(row[0], f'"{digest}"', player_id is None or row[at] is not None, language)
 
 
 # --- hiding -----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST
 
+from snowman import language
 from snowman.hall import absolute_url
 
 from ..ids import parse_id
@@ -193,10 +194,12 @@ def club_page(request: HttpRequest, club: str) -> HttpResponse:
     page = public_reads.club_page(club)
     if page is None:
         raise Http404(_("No such club."))
-    # English, as the public series page: a proxy keeps one copy for everyone, so the
-    # language cannot follow a reader's cookie here.
-    with translation.override("en"):
-        return render(request, "public/club.html", {"page": page})
+    # A proxy keeps one copy for everyone, so the language cannot follow a reader's
+    # cookie here: it is in the address (``?lang=fr``, one copy per language), and the
+    # page offers both, "English / Français", on its first screen (issue 24).
+    code = language.supported(request.GET.get("lang")) or "en"
+    with translation.override(code):
+        return render(request, "public/club.html", {"page": page, "lang": code})
 
 
 def club_event(request: HttpRequest, club: str, slug: str) -> HttpResponse:

@@ -70,8 +70,12 @@ def _versioned(
     build: Callable[[Tournament], HttpResponse],
     player_id: int | None = None,
     salt: str = "",
+    director_chose: str | None = None,
 ) -> HttpResponse:
-    """304 when the phone holds the current version (one query), else ``build``."""
+    """304 when the phone holds the current version (one query), else ``build``.
+
+    In the reader's language (the cookie), else the event's (read in the same query);
+    the projector passes the director's ``?lang=``, which comes first (issue 24)."""
     if player_id is not None and not 1 <= player_id <= MAX_ID:
         raise Http404(_("No such player in this event."))
     ver = svc.version(slug, parts, player_id)
@@ -79,14 +83,18 @@ def _versioned(
         raise Http404(_("No such event."))
     if not ver.player_known:
         raise Http404(_("No such player in this event."))
-    # The answer also depends on the query string and the language it is written in.
-    salt = f"{salt}-{get_language() or ''}"
-    etag = f'{ver.etag[:-1]}-{salt}"'
-    held = request.headers.get("If-None-Match", "")
-    if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
-        response: HttpResponse = HttpResponseNotModified()
-    else:
-        response = build(queries.tournament_by_id(ver.tournament_id))
+    code = director_chose or language.for_event(request, ver.language)
+    with translation.override(code):
+        # The answer also depends on the query string and the language it is written in.
+        salt = f"{salt}-{get_language() or ''}"
+        etag = f'{ver.etag[:-1]}-{salt}"'
+        held = request.headers.get("If-None-Match", "")
+        if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
+            response: HttpResponse = HttpResponseNotModified()
+        else:
+            response = build(queries.tournament_by_id(ver.tournament_id))
+    # LocaleMiddleware keeps a header the view set: the page's own language.
+    response["Content-Language"] = code
     if response.status_code in (200, 304):
         response["ETag"] = etag
         # Cacheable, but only after asking: the phone revalidates on every poll.
@@ -138,8 +146,11 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
     query, refused = _typed(request)
     if refused is not None:
         t = _tournament_or_404(slug)
-        ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": refused}
-        return render(request, "public/event.html", ctx, status=400)
+        with translation.override(language.for_event(request, t.language)):
+            # The refusal was worded before the event's language was known.
+            _query, refused = _typed(request)
+            ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": refused}
+            return render(request, "public/event.html", ctx, status=400)
 
     def build(t: Tournament) -> HttpResponse:
         found = svc.search_players(t, query) if query.strip() else []
@@ -348,16 +359,20 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
     return ctx
 
 
-def _projector_language(request: HttpRequest) -> str:
+def _projector_choice(request: HttpRequest) -> str | None:
+    return language.supported(request.GET.get("lang"))
+
+
+def _projector_language(request: HttpRequest, t: Tournament) -> str:
     """The director chooses the projector's language in its address (``?lang=fr``): the
     hall's screen follows the event, not the browser it happens to run in. Without one,
-    the browser's (its cookie or Accept-Language), as on the phones."""
-    return language.supported(request.GET.get("lang")) or get_language() or "en"
+    the browser's choice (its cookie), else the event's language (issue 24)."""
+    return _projector_choice(request) or language.for_event(request, t.language)
 
 
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     t = _tournament_or_404(slug)
-    with translation.override(_projector_language(request)):
+    with translation.override(_projector_language(request, t)):
         ctx = _projector_context(request, t)
         # The refreshes and the clock keep the director's choice.
         chosen = language.supported(request.GET.get("lang"))
@@ -372,8 +387,13 @@ def projector_standings(request: HttpRequest, slug: str) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
         return render(request, "public/_projector_body.html", _projector_context(request, t))
 
-    with translation.override(_projector_language(request)):
-        return _versioned(request, slug, ("activity", "results", "final"), build)
+    return _versioned(
+        request,
+        slug,
+        ("activity", "results", "final"),
+        build,
+        director_chose=_projector_choice(request),
+    )
 
 
 @never_cache
@@ -385,7 +405,7 @@ def clock(request: HttpRequest, slug: str) -> JsonResponse:
     if rnd is None:
         return JsonResponse({"server_now": now.isoformat(), "round": None})
     data = clock_view(rnd, now).as_json(now)
-    with translation.override(_projector_language(request)):
+    with translation.override(_projector_language(request, t)):
         data["round"] = svc.round_label(rnd)
     data["status"] = rnd.status
     return JsonResponse(data)

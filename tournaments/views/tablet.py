@@ -214,7 +214,8 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     scorekeeper sets with the switch in Display); ``?lang=`` reads it once in another
     (the other team's confirmation screen) without changing the table's choice."""
     once = language.supported(request.GET.get("lang"))
-    with translation.override(once or translation.get_language()):
+    # Issue 24: until the table chooses (its cookie), the event's language.
+    with translation.override(once or language.for_event(request, scope.tournament.language)):
         return render(
             request,
             "tablet/table.html",
