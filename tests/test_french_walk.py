@@ -28,7 +28,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
-from tournaments.services import play
+from tournaments.services import play, rounds
 from tournaments.views import public as public_views
 
 from .test_french import JS_PO, PO, _other_language_left, _reader_text
@@ -395,3 +395,95 @@ def test_the_whole_event_reads_in_one_language_on_every_screen_and_sheet(
     assert (r.left, r.broken) == ({}, {}), f"{r.read} screens and sheets read: {report}"
     assert r.read >= 40
     print(f"\n{lang}: {r.read} screens and sheets read, none in the other language")
+
+
+def test_two_phones_at_one_table_each_read_their_own_language_and_follow_to_round_two(
+    live_server, chromium, make_tournament
+):
+    """North reads French, South (the partner) English: the same seat facts, each page
+    whole in its reader's language, before and after the next seating."""
+    from .test_public_phones import fake_results
+
+    t = make_tournament(2)
+    rnd = rounds.start_round(rounds.draw_first_round(t, by="test", seed=5), by="test")
+    at_one = _names_at(t, 1, 1)
+    readers = {"fr": Reader("fr"), "en": Reader("en")}
+    phones = {}
+    for lang, position in (("fr", "N"), ("en", "S")):
+        page = chromium.new_context(**PHONE).new_page()
+        page.goto(f"{live_server.url}/e/{t.slug}/")
+        if lang == "fr":
+            page.get_by_role("link", name="Français").tap()
+        page.get_by_label(readers[lang].t("Type a few letters of your name")).fill(at_one[position])
+        page.get_by_role("link", name=re.compile(at_one[position])).tap()
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        phones[lang] = page
+    for lang, page in phones.items():
+        r = readers[lang]
+        expect(page.locator(".round")).to_have_text(r.t("Round %(n)s", n=1))
+        expect(page.locator(".table-no")).to_have_text(r.t("Table %(t)s", t=1))
+        r.screen(page, f"two-phones-{lang}-round-1")
+    fake_results(rnd)
+    rounds.seat_next_round(t, by="test")
+    for lang, page in phones.items():
+        r = readers[lang]
+        position = "N" if lang == "fr" else "S"
+        new = Seating.objects.get(round__number=2, player__name=at_one[position])
+        expect(page.locator("#card")).to_have_attribute("data-round", "2", timeout=WAIT)
+        expect(page.locator(".round")).to_have_text(r.t("Round %(n)s", n=2))
+        expect(page.locator(".table-no")).to_have_text(r.t("Table %(t)s", t=new.table))
+        r.screen(page, f"two-phones-{lang}-round-2")
+        page.context.close()
+    assert {lang: (r.left, r.broken) for lang, r in readers.items()} == {
+        "fr": ({}, {}),
+        "en": ({}, {}),
+    }
+
+
+def test_a_tablet_switched_to_french_mid_match_keeps_its_hands_and_reads_whole_in_each(
+    live_server, chromium, make_tournament
+):
+    """Two hands in English, the scorekeeper switches to French: the same hands and score,
+    every word French, the next hands entered in French; and back to English."""
+    t = make_tournament(1)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=3), by="test")
+    en, fr = Reader("en"), Reader("fr")
+    page = chromium.new_context(viewport=TABLET).new_page()
+    token = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True).token
+    page.goto(f"{live_server.url}/t/{token}/")
+    expect(page.locator("#tb-net")).to_have_text(en.js("Online · all sent"), timeout=WAIT)
+    _seat(page, "N").click()
+    page.click("#tb-start-save")
+    expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
+    _enter(page, "E", 5, alone=True)  # EW 4
+    _enter(page, "S", 2)  # a euchre: EW 6
+    expect(page.locator("#tb-score-EW")).to_have_text("6", timeout=WAIT)
+    expect(page.locator(".tb-hand")).to_have_count(2)
+    en.screen(page, "tablet-switch-english-before")
+    _choose_on_tablet(page, fr)
+    expect(page.locator("#tb-score-EW")).to_have_text("6")
+    expect(page.locator(".tb-hand")).to_have_count(2)
+    expect(page.locator(".tb-hand-what").first).to_contain_text("EUCHRÉ")
+    fr.screen(page, "tablet-switched-to-french", sizes=[TABLET_PORTRAIT])
+    page.click("#tb-renege")
+    page.click('#tb-dialog-choices [data-value="W"]')
+    expect(page.locator("#tb-dialog-preview")).to_contain_text("renonce")
+    fr.screen(page, "tablet-switched-renege")
+    page.click("#tb-dialog-ok")  # NS +2
+    expect(page.locator("#tb-score-NS")).to_have_text("2", timeout=WAIT)
+    expect(page.locator(".tb-hand")).to_have_count(3)
+    fr.screen(page, "tablet-switched-french-after")
+    page.click("#tb-display")
+    page.locator("#tb-display-panel").get_by_role("link", name="English").click()
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#tb-net")).to_have_text(en.js("Online · all sent"), timeout=WAIT)
+    expect(page.locator(".tb-hand")).to_have_count(3)
+    en.screen(page, "tablet-switched-back-to-english")
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert (match.score_ns, match.score_ew) == (2, 6)
+    assert match.hands.filter(state="standing").count() == 3
+    page.context.close()
+    assert {"en": (en.left, en.broken), "fr": (fr.left, fr.broken)} == {
+        "en": ({}, {}),
+        "fr": ({}, {}),
+    }
