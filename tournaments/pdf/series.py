@@ -9,6 +9,7 @@ from django.utils import timezone
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
+from ..bilingual import Said
 from ..bilingual import tr as _
 from ..bilingual import trn as ngettext
 from ..reads.series import SeriesTable, describe
@@ -47,12 +48,13 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
         at=printed,
     )
     how = describe(table.series)
+    capitalised = Said([p[:1].upper() + p[1:] for p in getattr(how, "parts", (how,))])
     story = [
         Paragraph(st.escape(name), s.title),
         Paragraph(st.escape(subtitle), s.subtitle),
         grid,
         Spacer(1, 6),
-        Paragraph(st.escape(how[:1].upper() + how[1:] + ". " + _("= Rank shared.")), s.small),
+        *st.stacked(_("%(how)s. = Rank shared.", how=capitalised), s.small),
     ]
     footer = _("%(series)s · series standings · printed %(at)s", series=name, at=printed)
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
