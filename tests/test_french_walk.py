@@ -18,6 +18,7 @@ import json
 import os
 import re
 from pathlib import Path
+from urllib.parse import urljoin
 
 import polib
 import pypdf
@@ -119,7 +120,7 @@ class Reader:
         link = page.get_by_role("link", name=label, exact=True).first
         href = link.get_attribute("href")
         assert href, label
-        answer = context.request.get(href if "://" in href else page.url.split("/d")[0] + href)
+        answer = context.request.get(urljoin(page.url, href))
         assert answer.ok and answer.headers["content-type"] == "application/pdf", href
         text = "\n".join(
             p.extract_text() or "" for p in pypdf.PdfReader(io.BytesIO(answer.body())).pages
