@@ -158,6 +158,9 @@ class TournamentAdmin(ScopedAdmin):
         "silent_after_seconds",
         # Changed only under its rules (services/rehearsal.py), from the settings page.
         "rehearsal",
+        # Issue 24: the settings page's Languages.
+        "language",
+        "bilingual_sheets",
     )
     date_hierarchy = "created_at"
 
