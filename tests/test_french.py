@@ -5,6 +5,7 @@ that has a translation."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import shutil
@@ -210,17 +211,47 @@ def _reader_text(page: str) -> str:
 def _english_left(text: str) -> list[str]:
     """The English of each translated msgid still in ``text``: each literal stretch
     between placeholders, matched as whole words, unless the French has the same words."""
-    left = []
-    for e in catalogue():
+    return _other_language_left(text, "fr")
+
+
+def _other_language_left(text: str, reader: str, paths: tuple[Path, ...] = (PO,)) -> list[str]:
+    """What ``text`` still says in the language the reader did not choose: for a French
+    reader the English of each translated msgid, for an English reader the French of each
+    msgstr (a French sentence left on an English page), by the rule of ``_english_left``."""
+    return sorted(
+        {
+            piece
+            for path in paths
+            for piece in _foreign_pieces(path, reader)
+            if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text)
+        }
+    )
+
+
+@functools.cache
+def _foreign_pieces(path: Path, reader: str) -> tuple[str, ...]:
+    """The stretches of the other language's sentences that would betray it: each literal
+    between placeholders, unless the entry's own translation has the same words, or the
+    reader's language says it so elsewhere in the catalogue ("Division %(division)s" is
+    French too)."""
+
+    def pieces(sentence: str) -> list[str]:
+        return [p.strip(" :;,.·()*?!") for p in re.split(r"%\(\w+\)[sd]", sentence)]
+
+    entries = []
+    for e in catalogue(path):
         frenches = list(e.msgstr_plural.values()) if e.msgid_plural else [e.msgstr]
-        for english in filter(None, (e.msgid, e.msgid_plural)):
-            for piece in re.split(r"%\(\w+\)[sd]", english):
-                piece = piece.strip(" :;,.·()*?!")
-                if len(piece) < 3 or any(piece in f for f in frenches):
+        englishes = [m for m in (e.msgid, e.msgid_plural) if m]
+        entries.append((englishes, frenches) if reader == "fr" else (frenches, englishes))
+    said = {p for _, own in entries for sentence in own for p in pieces(sentence)}
+    found = []
+    for foreign, own in entries:
+        for sentence in filter(None, foreign):
+            for piece in pieces(sentence):
+                if len(piece) < 3 or piece in said or any(piece in o for o in own):
                     continue
-                if re.search(rf"(?<!\w){re.escape(piece)}(?!\w)", text):
-                    left.append(piece)
-    return sorted(set(left))
+                found.append(piece)
+    return tuple(dict.fromkeys(found))
 
 
 def _public_pages(client, t) -> dict[str, str]:
@@ -536,3 +567,24 @@ def test_the_import_formats_take_their_header_in_either_language(make_tournament
         assert report.ok and [r.name for r in report.rows] == [f"New {n}"]
     invited = registration.invite(t, "nom\nInvited Ida\n", by="test")
     assert [name for name, _token in invited.invited] == ["Invited Ida"]
+
+
+@pytest.mark.parametrize(("a", "b"), [(0, 0), (2, 1), (4, 6), (5, 4)])
+def test_why_round_one_cannot_be_drawn_reads_in_french_and_as_the_rules_say_in_english(
+    a: int, b: int
+) -> None:
+    from tournaments.domain.seating import shortfall
+    from tournaments.reads.console import shortfall_text
+
+    assert shortfall_text(a, b) == shortfall(a, b)  # the rules' own sentence, in English
+    with translation.override("fr"):
+        french = shortfall_text(a, b)
+    assert french is not None and french.startswith("Impossible de placer")
+    assert _english_left(french) == []
+
+
+def test_counts_that_seat_exactly_have_no_shortfall_in_either_language() -> None:
+    from tournaments.reads.console import shortfall_text
+
+    with translation.override("fr"):
+        assert shortfall_text(4, 4) is None

@@ -29,6 +29,7 @@ BROKEN = r"""() => {
   for (const el of document.querySelectorAll('button, a, nav, h1, h2, th, td, dt, dd, p, li')) {
     const r = el.getBoundingClientRect();
     if (r.width === 0) continue;
+    if (el.closest('.visually-hidden')) continue;  // read aloud, never seen
     if (r.right > width + 1) out.push('beyond the page: ' + el.outerHTML.slice(0, 80));
     const tight = getComputedStyle(el).overflow !== 'visible' || el.matches('button');
     if (tight && el.scrollWidth > el.clientWidth + 1)

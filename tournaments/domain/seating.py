@@ -53,25 +53,48 @@ def _count(n: int, division: str) -> str:
     return f"{n} {division} player" + ("" if n == 1 else "s")
 
 
-def shortfall(a_count: int, b_count: int) -> str | None:
+@dataclass(frozen=True)
+class Shortfall:
+    """Why the checked-in counts do not seat: ``a`` and ``b`` players, so ``up`` tables
+    need ``missing`` more (count, division) players; or ``down`` tables (0: no such
+    option) leave ``extra`` players over. Said in English by ``shortfall`` and in the
+    reader's language by the pages (reads/queries.py)."""
+
+    a: int
+    b: int
+    up: int
+    missing: tuple[tuple[int, str], ...]
+    down: int
+    extra: tuple[tuple[int, str], ...]
+
+
+def shortfall_of(a_count: int, b_count: int) -> Shortfall | None:
     """None when the counts seat exactly; otherwise what is missing or extra."""
     if a_count == b_count and a_count >= 2 and a_count % 2 == 0:
         return None
+    counts = ((a_count, "A"), (b_count, "B"))
+    up = max(2, a_count + a_count % 2, b_count + b_count % 2) // 2
+    missing = tuple((up * 2 - n, d) for n, d in counts if up * 2 - n > 0)
+    down = min(a_count // 2, b_count // 2)
+    if down < 1 or down == up:
+        down = 0
+    extra = tuple((n - down * 2, d) for n, d in counts if down and n - down * 2 > 0)
+    return Shortfall(a_count, b_count, up, missing, down, extra)
+
+
+def shortfall(a_count: int, b_count: int) -> str | None:
+    """None when the counts seat exactly; otherwise what is missing or extra, in English."""
+    short = shortfall_of(a_count, b_count)
+    if short is None:
+        return None
     head = f"Cannot seat {_count(a_count, 'A')} and {_count(b_count, 'B')}: "
     head += "every table needs 2 A and 2 B players. "
-    up = max(2, a_count + a_count % 2, b_count + b_count % 2) // 2
-    options = []
-    missing = [
-        _count(up * 2 - n, f"more {d}")
-        for n, d in ((a_count, "A"), (b_count, "B"))
-        if up * 2 - n > 0
-    ]
-    options.append(f"for {up} table{'s' if up != 1 else ''}, {' and '.join(missing)} needed")
-    down = min(a_count // 2, b_count // 2)
-    if down >= 1 and down != up:
-        extra = [
-            _count(n - down * 2, d) for n, d in ((a_count, "A"), (b_count, "B")) if n - down * 2 > 0
-        ]
+    missing = [_count(n, f"more {d}") for n, d in short.missing]
+    up = short.up
+    options = [f"for {up} table{'s' if up != 1 else ''}, {' and '.join(missing)} needed"]
+    if short.down:
+        down = short.down
+        extra = [_count(n, d) for n, d in short.extra]
         options.append(
             f"for {down} table{'s' if down != 1 else ''}, {' and '.join(extra)} too many"
         )

@@ -17,7 +17,7 @@ from django.utils.translation import ngettext
 
 from ..domain.clock import RoundClock
 from ..domain.hands import SEATS, Seat
-from ..domain.seating import shortfall
+from ..domain.seating import shortfall_of
 from ..models import Match, Player, Round, Seating, TableLink, Tournament
 from ..names import sort_key
 from ..replay import round_clock, table_call, table_remaining
@@ -112,6 +112,48 @@ class Readiness:
         return self.counts["B"]["checked_in"]
 
 
+def shortfall_text(a_count: int, b_count: int) -> str | None:
+    """Why round 1 cannot be drawn from these checked-in counts (the rules' shortfall),
+    in the reader's language; None when they seat exactly."""
+    short = shortfall_of(a_count, b_count)
+    if short is None:
+        return None
+
+    def players(n: int, division: str, more: bool = False) -> str:
+        values = {"n": n, "division": division}
+        if more:
+            return (
+                ngettext("%(n)s more %(division)s player", "%(n)s more %(division)s players", n)
+                % values
+            )
+        return ngettext("%(n)s %(division)s player", "%(n)s %(division)s players", n) % values
+
+    def both(parts: list[str]) -> str:
+        if len(parts) == 1:
+            return parts[0]
+        return _("%(first)s and %(second)s") % {"first": parts[0], "second": parts[1]}
+
+    head = _("Cannot seat %(a)s and %(b)s: every table needs 2 A and 2 B players.") % {
+        "a": players(short.a, "A"),
+        "b": players(short.b, "B"),
+    }
+    missing = both([players(n, d, more=True) for n, d in short.missing])
+    need = ngettext(
+        "For %(tables)s table, %(missing)s needed",
+        "For %(tables)s tables, %(missing)s needed",
+        short.up,
+    ) % {"tables": short.up, "missing": missing}
+    if not short.down:
+        return _("%(head)s %(need)s.") % {"head": head, "need": need}
+    extra = both([players(n, d) for n, d in short.extra])
+    fewer = ngettext(
+        "for %(tables)s table, %(extra)s too many",
+        "for %(tables)s tables, %(extra)s too many",
+        short.down,
+    ) % {"tables": short.down, "extra": extra}
+    return _("%(head)s %(need)s; or %(fewer)s.") % {"head": head, "need": need, "fewer": fewer}
+
+
 def readiness(tournament: Tournament) -> Readiness:
     counts = division_counts(tournament)
     a, b = counts["A"]["checked_in"], counts["B"]["checked_in"]
@@ -120,7 +162,7 @@ def readiness(tournament: Tournament) -> Readiness:
         tournament=tournament, checked_in=False, withdrawn=False
     ).values_list("name", "division"):
         absent[division].append(name)
-    return Readiness(counts, min(a // 2, b // 2), shortfall(a, b), absent)
+    return Readiness(counts, min(a // 2, b // 2), shortfall_text(a, b), absent)
 
 
 # --- seating ----------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from ..domain.final import FinalState
 from ..domain.hands import Team
 from ..domain.match import InvalidMatch, MatchState
 from ..domain.rating import RatingSettings
-from ..domain.seating import shortfall
 from ..models import (
     Activity,
     Division,
@@ -43,7 +42,7 @@ from ..models import (
 )
 from ..replay import HISTORY_ORDER, match_state, table_call
 from . import standings as standing_service
-from .console import Finalist, TableRow, finalists, seating_tables
+from .console import Finalist, TableRow, finalists, seating_tables, shortfall_text
 from .handtext import individual_points
 from .standings import FinalEntry
 
@@ -119,7 +118,7 @@ def has_rounds(tournament: Tournament) -> bool:
 
 def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
     """What keeps round 1 from drawing as it stands (§6), from ``division_counts``."""
-    return shortfall(counts["A"]["checked_in"], counts["B"]["checked_in"])
+    return shortfall_text(counts["A"]["checked_in"], counts["B"]["checked_in"])
 
 
 # --- seating ------------------------------------------------------------------------------
