@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,7 @@ import pytest
 from tournaments.domain.hands import SEATS, Hand, Outcome, Seat, Team
 from tournaments.domain.match import InvalidMatch, Phase, PhasedHand, TimeCall, replay
 from tournaments.domain.rules import RuleSettings
-from tournaments.models import Tournament
-from tournaments.reads.tablet.state import tablet_rules
+from tournaments.reads.tablet.state import TABLET_RULES, tablet_rules
 
 pytestmark = pytest.mark.browser
 
@@ -108,10 +109,7 @@ def cases() -> list[dict[str, Any]]:
     table = []
     for name, (rules, final) in RULE_SETS.items():
         # The rules exactly as the server sends them to the tablet (state.json).
-        fields = {f.name for f in Tournament._meta.fields}
-        rules_json = tablet_rules(
-            Tournament(**{k: v for k, v in rules.as_dict().items() if k in fields}), final
-        )
+        rules_json = tablet_rules(rules, final)
         target = rules.final_target if final else rules.target
         for before, time, phase in starts(target, final):
             start = replay(before, first_dealer=Seat.N, rules=rules, time=time, final=final)
@@ -190,3 +188,16 @@ def test_the_tablets_scorer_agrees_with_the_rules_on_every_hand_near_the_target(
         if json.loads(json.dumps(answer)) != c["expected"]
     ]
     assert not wrong, f"{len(wrong)} of {len(table)} cases disagree:\n" + "\n".join(wrong[:10])
+
+
+def test_the_tablet_gets_every_rule_its_scorer_reads_from_the_rules_dataclass() -> None:
+    # static/tablet/rules.js reads rules.<name>; each name comes from RuleSettings (one
+    # source for every default), and no rule the scorer reads is left out of state.json.
+    script = (Path(__file__).resolve().parent.parent / "static/tablet/rules.js").read_text()
+    read = set(re.findall(r"\brules\.([a-z_]+)\b", script)) - {"md"}
+    assert read == set(TABLET_RULES)
+    assert set(TABLET_RULES) <= {f.name for f in fields(RuleSettings)}
+    rules = RuleSettings(final_target=7, skunk_bonus=3)
+    assert tablet_rules(rules, final=False)["skunk_bonus"] == 3
+    assert tablet_rules(rules, final=True)["target"] == 7
+    assert tablet_rules(rules, final=True)["skunk_bonus"] == 0

@@ -9,7 +9,7 @@ opponents on zero; the *tiebreak chain* orders players with equal totals.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 TIEBREAK_KEYS = ("total", "wins", "margin", "lot")
 
@@ -104,6 +104,18 @@ class RuleSettings:
         if errs:
             raise InvalidSettings(errs)
         return self
+
+    def for_final(self) -> RuleSettings:
+        """The rules a game of the final is played by: to the final's target, with no
+        individual awards or penalties and no team bonuses (docs/rules.md §4)."""
+        return replace(
+            self,
+            target=self.final_target,
+            alone_march_award=0,
+            renege_penalty=0,
+            reach_bonus=0,
+            skunk_bonus=0,
+        )
 
     def as_dict(self) -> dict[str, object]:
         data = asdict(self)

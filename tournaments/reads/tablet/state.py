@@ -11,6 +11,7 @@ from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
 from ...domain.match import InvalidMatch, MatchState
+from ...domain.rules import RuleSettings
 from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
 from ...replay import (
@@ -70,25 +71,29 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-def tablet_rules(t: Tournament, final: bool) -> dict[str, Any]:
-    return {
-        "target": t.final_target if final else t.target,
-        "points_make": t.points_make,
-        "points_march": t.points_march,
-        "points_alone_march": t.points_alone_march,
-        "points_euchre": t.points_euchre,
-        "points_renege": t.points_renege,
-        "alone_march_award": 0 if final else t.alone_march_award,
-        "renege_penalty": 0 if final else t.renege_penalty,
-        "cap_at_target": t.cap_at_target,
-        # The tablet previews the end of a match with its bonuses (static/tablet/rules.js);
-        # the final has none.
-        "reach_bonus": 0 if final else t.reach_bonus,
-        "skunk_bonus": 0 if final else t.skunk_bonus,
-        "skunk_includes_reach": t.skunk_includes_reach,
-        "defend_alone_allowed": t.defend_alone_allowed,
-        "points_alone_euchre": t.points_alone_euchre,
-    }
+# What the tablet's own scorer reads (static/tablet/rules.js), each value taken from the
+# rules dataclass: a default or a rule for the final is written once, in domain/rules.py.
+TABLET_RULES = (
+    "target",
+    "points_make",
+    "points_march",
+    "points_alone_march",
+    "points_euchre",
+    "points_renege",
+    "alone_march_award",
+    "renege_penalty",
+    "cap_at_target",
+    "reach_bonus",
+    "skunk_bonus",
+    "skunk_includes_reach",
+    "defend_alone_allowed",
+    "points_alone_euchre",
+)
+
+
+def tablet_rules(rules: RuleSettings, final: bool) -> dict[str, Any]:
+    played = rules.for_final() if final else rules
+    return {name: getattr(played, name) for name in TABLET_RULES}
 
 
 def _bonus_reason(state: MatchState, team: Team, target: int) -> str:
@@ -204,7 +209,7 @@ def _match_json(
     seats = table_seats(match, next_round) if seating else []
     here = {s.position: s for s in seats if s.round_id == rnd.pk and s.table == match.table}
     standing = standing_of(entries)
-    rules = tablet_rules(scope.tournament, final)
+    rules = tablet_rules(scope.tournament.rules, final)
     history = [entry_json(e) for e in entries]
     base |= {
         "round": {
