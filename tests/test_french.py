@@ -5,6 +5,7 @@ that has a translation."""
 
 from __future__ import annotations
 
+import ast
 import html
 import re
 import shutil
@@ -536,3 +537,108 @@ def test_the_import_formats_take_their_header_in_either_language(make_tournament
         assert report.ok and [r.name for r in report.rows] == [f"New {n}"]
     invited = registration.invite(t, "nom\nInvited Ida\n", by="test")
     assert [name for name, _token in invited.invited] == ["Invited Ida"]
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_lazy"}
+# Refusals no person reads, each with why:
+# - BadRequest: ours answers a body no client of ours sends (errors.BadRequest); Django's
+#   (views/sheets.py) is answered by the 400 page, which never shows the message.
+UNREAD_CLASSES = {"BadRequest"}
+# - forms_tablet.py checks the shape of the tablet's JSON bodies: a wrong shape is one our
+#   tablet never sends (its module docstring), so its words are for whoever wrote the client.
+UNREAD_FILES = {"forms_tablet.py"}
+# - InvalidResults' first argument is where in the file (``rounds[2].tables[1].seats``): a
+#   path into the JSON, the same in every language; its second, the problem, is read.
+LOCATOR_FIRST = {"InvalidResults"}
+
+
+def _refusal_classes(trees: list[ast.Module]) -> set[str]:
+    """ServiceError and every class deriving from it, found in the source, and Django's
+    ValidationError."""
+    found = {"ServiceError"}
+    while True:
+        more = {
+            node.name
+            for tree in trees
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            and any(getattr(b, "id", getattr(b, "attr", None)) in found for b in node.bases)
+        }
+        if more <= found:
+            return found | {"ValidationError"}
+        found |= more
+
+
+def _untranslated(node: ast.AST) -> bool:
+    """A message built from English words not passed through gettext."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(re.search(r"[A-Za-z]", node.value))
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        # Any literal glued on, even ".": a sentence built by concatenation.
+        parts = (node.left, node.right)
+        return any(isinstance(p, (ast.Constant, ast.JoinedStr)) or _untranslated(p) for p in parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _untranslated(node.left)  # "... %(n)s" % {...} without _() around it
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "format" and _untranslated(node.func.value)
+    return False
+
+
+def untranslated_refusals(source: str, where: str, classes: set[str]) -> list[str]:
+    offences = []
+    raises = sorted(
+        (n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Raise)), key=lambda n: n.lineno
+    )
+    for node in raises:
+        if not isinstance(node.exc, ast.Call):
+            continue
+        call = node.exc
+        name = getattr(call.func, "id", getattr(call.func, "attr", None))
+        if name not in classes or name in UNREAD_CLASSES:
+            continue
+        args = call.args[1:] if name in LOCATOR_FIRST else call.args
+        messages = [*args, *(k.value for k in call.keywords if k.arg in ("message", "problem"))]
+        offences += [
+            f"{where}:{node.lineno}: {ast.unparse(m)[:80]}" for m in messages if _untranslated(m)
+        ]
+    return offences
+
+
+def test_every_refusal_a_person_reads_is_a_translated_message() -> None:
+    """A service's or a form's refusal is a gettext message with named placeholders: no
+    English literal, f-string, concatenation or %-format of an untranslated sentence."""
+    sources = {path: path.read_text() for path in sorted((ROOT / "tournaments").rglob("*.py"))}
+    classes = _refusal_classes([ast.parse(s) for s in sources.values()])
+    assert {"Conflict", "NotFound", "Throttled", "InvalidResults"} <= classes
+    offences = [
+        offence
+        for path, source in sources.items()
+        if path.name not in UNREAD_FILES
+        for offence in untranslated_refusals(source, str(path.relative_to(ROOT)), classes)
+    ]
+    assert offences == []
+
+
+def test_the_refusal_scan_finds_each_way_of_building_an_english_message() -> None:
+    probe = """
+def f(name, n):
+    raise ServiceError("Registration is closed.")
+    raise Conflict(f"{name} has already applied.")
+    raise ServiceError(problem[0].upper() + problem[1:] + ".")
+    raise NotFound("No player %(n)s." % {"n": n})
+    raise forms.ValidationError("Pick {}.".format(n), code="invalid")
+    raise InvalidResults("rounds[0]", f"player {n} is not in players")
+    raise ServiceError(_("Registration is closed."))
+    raise Conflict(_("%(name)s has already applied.") % {"name": name})
+    raise ServiceError(refusal)
+    raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+    raise InvalidResults("rounds[0]", _("four different players must sit at a table"))
+    raise BadRequest("The body must be JSON.")
+"""
+    classes = {"ServiceError", "Conflict", "NotFound", "InvalidResults", "ValidationError"}
+    found = untranslated_refusals(probe, "probe", classes | {"BadRequest"})
+    assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6", "7", "8"]

@@ -16,6 +16,7 @@ from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from ..domain.rating import PlayerId, Rating, split_divisions
 from ..errors import NotFound
@@ -66,16 +67,16 @@ def place_holders(tournament: Tournament) -> QuerySet[Registration]:
 def pass_of(token: str) -> RegistrationPass:
     """The live pass of a private link; a revoked or unknown one is refused."""
     if not TOKEN_RE.fullmatch(token):
-        raise NotFound("No such registration link.")
+        raise NotFound(_("No such registration link."))
     found = (
         RegistrationPass.objects.select_related("registration__tournament")
         .filter(token=token)
         .first()
     )
     if found is None:
-        raise NotFound("No such registration link.")
+        raise NotFound(_("No such registration link."))
     if found.revoked_at is not None:
-        raise NotFound("This link was revoked by the director; ask for the new one.")
+        raise NotFound(_("This link was revoked by the director; ask for the new one."))
     return found
 
 
