@@ -24,8 +24,13 @@ from django.utils import formats, translation
 from django.utils import timezone as dj_timezone
 
 from tests.test_public_phones import event_after, fake_results, player
-from tournaments.models import Round
+from tournaments.errors import ServiceError
+from tournaments.models import Invitation, Registration, Round
+from tournaments.roles import DESK
+from tournaments.services import clubs as club_service
+from tournaments.services import registration as reg_service
 from tournaments.services import rounds
+from tournaments.services.tournaments import create_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -642,3 +647,73 @@ def f(name, n):
     classes = {"ServiceError", "Conflict", "NotFound", "InvalidResults", "ValidationError"}
     found = untranslated_refusals(probe, "probe", classes | {"BadRequest"})
     assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6", "7", "8"]
+
+
+# --- the players' registration and the club's join page ------------------------------------
+
+
+@pytest.fixture
+def open_event(db):
+    t = create_tournament("Spring Open", by="test", lot_seed=3)
+    reg_service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    return t
+
+
+def _apply_form(client, t, name: str) -> str:
+    data = {"name": name, "division": "", "contact": "", "consent": "on", "client_key": name}
+    r = client.post(reverse("public:register", args=[t.slug]), data)
+    return r.content.decode() if r.status_code != 302 else r["Location"]
+
+
+@pytest.mark.django_db
+def test_the_registration_form_and_its_refusals_read_in_french(client, open_event) -> None:
+    client.cookies["django_language"] = "fr"
+    form = client.get(reverse("public:register", args=[open_event.slug])).content.decode()
+    assert _english_left(_reader_text(form)) == []
+    mine = _apply_form(client, open_event, "Ann Smith")
+    assert mine.startswith("/")
+    again = _apply_form(client, open_event, "ann smith")
+    assert "Ann Smith a déjà fait une demande d’inscription." in html.unescape(again)
+    assert _english_left(_reader_text(again)) == []
+    page = client.get(mine).content.decode()
+    assert _english_left(_reader_text(page)) == []
+    reg_service.save_settings(
+        open_event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d"
+    )
+    closed = html.unescape(_apply_form(client, open_event, "Late Larry"))
+    assert "Les inscriptions à ce tournoi sont fermées." in closed
+    assert "closed" not in closed
+
+
+@pytest.mark.django_db
+def test_a_revoked_private_link_is_refused_in_french(client, open_event) -> None:
+    client.cookies["django_language"] = "fr"
+    mine = _apply_form(client, open_event, "Ann Smith")
+    reg = Registration.objects.get(tournament=open_event)
+    reg_service.revoke(open_event, reg.pk, by="d")
+    refused = html.unescape(client.get(mine).content.decode())
+    assert "La direction a révoqué ce lien; demandez-lui le nouveau." in refused
+    unknown = client.get(reverse("public:registration", args=[open_event.slug, "x" * 20]))
+    assert "Ce lien d’inscription n’existe pas." in html.unescape(unknown.content.decode())
+
+
+@pytest.mark.django_db
+def test_the_join_page_and_its_refusals_read_in_french(client, django_user_model) -> None:
+    club = club_service.create_club("Alpha club", "alpha")
+    invitation = club_service.invite(club, DESK, by="olga")
+    client.cookies["django_language"] = "fr"
+    link = reverse("join", args=[invitation.token])
+    page = client.get(link).content.decode()
+    assert _english_left(_reader_text(page)) == []
+    club_service.revoke_invitation(club, invitation.pk)
+    revoked = html.unescape(client.get(link).content.decode())
+    assert "Cette invitation a été révoquée; demandez-en une nouvelle au propriétaire" in revoked
+    # Taken by another between the page and the click: the service's own refusal.
+    used = club_service.invite(club, DESK, by="olga")
+    with pytest.raises(ServiceError) as refused, translation.override("fr"):
+        Invitation.objects.filter(pk=used.pk).update(used_at=dj_timezone.now())
+        club_service.accept_invitation(used.token, django_user_model.objects.create_user("d"))
+    assert (
+        refused.value.message
+        == "Cette invitation a déjà servi; chaque lien n’est valable qu’une fois."
+    )
