@@ -654,7 +654,7 @@ def f(name, n):
 
 @pytest.fixture
 def open_event(db):
-    t = create_tournament("Spring Open", by="test", lot_seed=3)
+    t = create_tournament("Tournoi du printemps", by="test", lot_seed=3)
     reg_service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
     return t
 
@@ -673,7 +673,7 @@ def test_the_registration_form_and_its_refusals_read_in_french(client, open_even
     mine = _apply_form(client, open_event, "Ann Smith")
     assert mine.startswith("/")
     again = _apply_form(client, open_event, "ann smith")
-    assert "Ann Smith a déjà fait une demande d’inscription." in html.unescape(again)
+    assert "ann smith a déjà fait une demande d’inscription." in html.unescape(again)
     assert _english_left(_reader_text(again)) == []
     page = client.get(mine).content.decode()
     assert _english_left(_reader_text(page)) == []
@@ -682,7 +682,7 @@ def test_the_registration_form_and_its_refusals_read_in_french(client, open_even
     )
     closed = html.unescape(_apply_form(client, open_event, "Late Larry"))
     assert "Les inscriptions à ce tournoi sont fermées." in closed
-    assert "closed" not in closed
+    assert _english_left(_reader_text(closed)) == []
 
 
 @pytest.mark.django_db
