@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.translation import gettext_noop
 
 from tournaments import loglines
 from tournaments.logtext import Joined, render, said
@@ -152,6 +153,25 @@ def test_the_activity_page_reads_each_line_and_action_in_the_directors_language(
     assert "Ronde 1\u00a0: temps écoulé." in french
     assert "Round 1" not in french and ">temps écoulé<" in french
     assert 'value="call time"' in french  # the filter still names the stored key
+
+
+def test_a_tablets_who_reads_in_the_directors_language_and_an_account_as_it_is(
+    director_client, make_tournament
+) -> None:
+    t = make_tournament(1)
+    at = timezone.now()
+    line = said(
+        gettext_noop("Table %(table)s: a new device took the table over with its code."), table=3
+    )
+    for actor in ("Table 3 tablet", "Table 3 device 2", "online", "dora"):
+        log(t, actor, "takeover", line, at=at)
+    director_client.cookies["django_language"] = "fr"
+    page = director_client.get(reverse("director:activity", args=[t.slug])).content.decode()
+    assert "Tablette de la table 3" in page and "Table 3, appareil 2" in page
+    assert ">en ligne<" in page and ">dora<" in page
+    assert "Table 3 tablet" not in page and "Table 3 device 2" not in page
+    with translation.override("fr"):
+        assert Activity.objects.get(actor="Table 3 tablet").who == "Tablette de la table 3"
 
 
 @pytest.mark.django_db

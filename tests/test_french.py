@@ -5,6 +5,7 @@ that has a translation."""
 
 from __future__ import annotations
 
+import ast
 import functools
 import html
 import re
@@ -24,8 +25,13 @@ from django.utils import formats, translation
 from django.utils import timezone as dj_timezone
 
 from tests.test_public_phones import event_after, fake_results, player
-from tournaments.models import Round
+from tournaments.errors import ServiceError
+from tournaments.models import Invitation, Registration, Round
+from tournaments.roles import DESK
+from tournaments.services import clubs as club_service
+from tournaments.services import registration as reg_service
 from tournaments.services import rounds
+from tournaments.services.tournaments import create_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -588,3 +594,178 @@ def test_counts_that_seat_exactly_have_no_shortfall_in_either_language() -> None
 
     with translation.override("fr"):
         assert shortfall_text(4, 4) is None
+
+
+# --- refusals ----------------------------------------------------------------------------
+
+GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_lazy"}
+# Refusals no person reads, each with why:
+# - BadRequest: ours answers a body no client of ours sends (errors.BadRequest); Django's
+#   (views/sheets.py) is answered by the 400 page, which never shows the message.
+UNREAD_CLASSES = {"BadRequest"}
+# - forms_tablet.py checks the shape of the tablet's JSON bodies: a wrong shape is one our
+#   tablet never sends (its module docstring), so its words are for whoever wrote the client.
+UNREAD_FILES = {"forms_tablet.py"}
+# - InvalidResults' first argument is where in the file (``rounds[2].tables[1].seats``): a
+#   path into the JSON, the same in every language; its second, the problem, is read.
+LOCATOR_FIRST = {"InvalidResults"}
+
+
+def _refusal_classes(trees: list[ast.Module]) -> set[str]:
+    """ServiceError and every class deriving from it, found in the source, and Django's
+    ValidationError."""
+    found = {"ServiceError"}
+    while True:
+        more = {
+            node.name
+            for tree in trees
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ClassDef)
+            and any(getattr(b, "id", getattr(b, "attr", None)) in found for b in node.bases)
+        }
+        if more <= found:
+            return found | {"ValidationError"}
+        found |= more
+
+
+def _untranslated(node: ast.AST) -> bool:
+    """A message built from English words not passed through gettext."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, str) and bool(re.search(r"[A-Za-z]", node.value))
+    if isinstance(node, ast.JoinedStr):
+        return True
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        # Any literal glued on, even ".": a sentence built by concatenation.
+        parts = (node.left, node.right)
+        return any(isinstance(p, (ast.Constant, ast.JoinedStr)) or _untranslated(p) for p in parts)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return _untranslated(node.left)  # "... %(n)s" % {...} without _() around it
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return node.func.attr == "format" and _untranslated(node.func.value)
+    return False
+
+
+def untranslated_refusals(source: str, where: str, classes: set[str]) -> list[str]:
+    offences = []
+    raises = sorted(
+        (n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Raise)), key=lambda n: n.lineno
+    )
+    for node in raises:
+        if not isinstance(node.exc, ast.Call):
+            continue
+        call = node.exc
+        name = getattr(call.func, "id", getattr(call.func, "attr", None))
+        if name not in classes or name in UNREAD_CLASSES:
+            continue
+        args = call.args[1:] if name in LOCATOR_FIRST else call.args
+        messages = [*args, *(k.value for k in call.keywords if k.arg in ("message", "problem"))]
+        offences += [
+            f"{where}:{node.lineno}: {ast.unparse(m)[:80]}" for m in messages if _untranslated(m)
+        ]
+    return offences
+
+
+def test_every_refusal_a_person_reads_is_a_translated_message() -> None:
+    """A service's or a form's refusal is a gettext message with named placeholders: no
+    English literal, f-string, concatenation or %-format of an untranslated sentence."""
+    sources = {path: path.read_text() for path in sorted((ROOT / "tournaments").rglob("*.py"))}
+    classes = _refusal_classes([ast.parse(s) for s in sources.values()])
+    assert {"Conflict", "NotFound", "Throttled", "InvalidResults"} <= classes
+    offences = [
+        offence
+        for path, source in sources.items()
+        if path.name not in UNREAD_FILES
+        for offence in untranslated_refusals(source, str(path.relative_to(ROOT)), classes)
+    ]
+    assert offences == []
+
+
+def test_the_refusal_scan_finds_each_way_of_building_an_english_message() -> None:
+    probe = """
+def f(name, n):
+    raise ServiceError("Registration is closed.")
+    raise Conflict(f"{name} has already applied.")
+    raise ServiceError(problem[0].upper() + problem[1:] + ".")
+    raise NotFound("No player %(n)s." % {"n": n})
+    raise forms.ValidationError("Pick {}.".format(n), code="invalid")
+    raise InvalidResults("rounds[0]", f"player {n} is not in players")
+    raise ServiceError(_("Registration is closed."))
+    raise Conflict(_("%(name)s has already applied.") % {"name": name})
+    raise ServiceError(refusal)
+    raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice")
+    raise InvalidResults("rounds[0]", _("four different players must sit at a table"))
+    raise BadRequest("The body must be JSON.")
+"""
+    classes = {"ServiceError", "Conflict", "NotFound", "InvalidResults", "ValidationError"}
+    found = untranslated_refusals(probe, "probe", classes | {"BadRequest"})
+    assert [line.split(":")[1] for line in found] == ["3", "4", "5", "6", "7", "8"]
+
+
+# --- the players' registration and the club's join page ------------------------------------
+
+
+@pytest.fixture
+def open_event(db):
+    t = create_tournament("Tournoi du printemps", by="test", lot_seed=3)
+    reg_service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    return t
+
+
+def _apply_form(client, t, name: str) -> str:
+    data = {"name": name, "division": "", "contact": "", "consent": "on", "client_key": name}
+    r = client.post(reverse("public:register", args=[t.slug]), data)
+    return r.content.decode() if r.status_code != 302 else r["Location"]
+
+
+@pytest.mark.django_db
+def test_the_registration_form_and_its_refusals_read_in_french(client, open_event) -> None:
+    client.cookies["django_language"] = "fr"
+    form = client.get(reverse("public:register", args=[open_event.slug])).content.decode()
+    assert _english_left(_reader_text(form)) == []
+    mine = _apply_form(client, open_event, "Ann Smith")
+    assert mine.startswith("/")
+    again = _apply_form(client, open_event, "ann smith")
+    assert "ann smith a déjà fait une demande d’inscription." in html.unescape(again)
+    assert _english_left(_reader_text(again)) == []
+    page = client.get(mine).content.decode()
+    assert _english_left(_reader_text(page)) == []
+    reg_service.save_settings(
+        open_event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d"
+    )
+    closed = html.unescape(_apply_form(client, open_event, "Late Larry"))
+    assert "Les inscriptions à ce tournoi sont fermées." in closed
+    assert _english_left(_reader_text(closed)) == []
+
+
+@pytest.mark.django_db
+def test_a_revoked_private_link_is_refused_in_french(client, open_event) -> None:
+    client.cookies["django_language"] = "fr"
+    mine = _apply_form(client, open_event, "Ann Smith")
+    reg = Registration.objects.get(tournament=open_event)
+    reg_service.revoke(open_event, reg.pk, by="d")
+    refused = html.unescape(client.get(mine).content.decode())
+    assert "La direction a révoqué ce lien; demandez-lui le nouveau." in refused
+    unknown = client.get(reverse("public:registration", args=[open_event.slug, "x" * 20]))
+    assert "Ce lien d’inscription n’existe pas." in html.unescape(unknown.content.decode())
+
+
+@pytest.mark.django_db
+def test_the_join_page_and_its_refusals_read_in_french(client, django_user_model) -> None:
+    club = club_service.create_club("Alpha club", "alpha")
+    invitation = club_service.invite(club, DESK, by="olga")
+    client.cookies["django_language"] = "fr"
+    link = reverse("join", args=[invitation.token])
+    page = client.get(link).content.decode()
+    assert _english_left(_reader_text(page)) == []
+    club_service.revoke_invitation(club, invitation.pk)
+    revoked = html.unescape(client.get(link).content.decode())
+    assert "Cette invitation a été révoquée; demandez-en une nouvelle au propriétaire" in revoked
+    # Taken by another between the page and the click: the service's own refusal.
+    used = club_service.invite(club, DESK, by="olga")
+    with pytest.raises(ServiceError) as refused, translation.override("fr"):
+        Invitation.objects.filter(pk=used.pk).update(used_at=dj_timezone.now())
+        club_service.accept_invitation(used.token, django_user_model.objects.create_user("d"))
+    assert (
+        refused.value.message
+        == "Cette invitation a déjà servi; chaque lien n’est valable qu’une fois."
+    )

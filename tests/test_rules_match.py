@@ -3,7 +3,15 @@
 import pytest
 
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.domain.match import NO_CLOCK, InvalidMatch, Phase, PhasedHand, TimeCall, replay
+from tournaments.domain.match import (
+    NO_CLOCK,
+    InvalidMatch,
+    Phase,
+    PhasedHand,
+    TimeCall,
+    phases_after,
+    replay,
+)
 from tournaments.domain.rules import RuleSettings
 
 RULES = RuleSettings()
@@ -217,3 +225,11 @@ def test_extending_a_state_by_one_hand_is_replaying_every_hand():
             state = extended
             compared += 1
     assert compared > 2000
+
+
+def test_after_the_call_the_next_hand_is_the_one_in_progress_and_the_rest_are_tie_breaks() -> None:
+    hands = [(10, 1), (11, 2), (12, 3), (13, 4)]  # (key, number); K = 2 before the call
+    assert phases_after(hands, 2, True) == {12: AC, 13: TB}
+    assert phases_after(hands, 2, None) == {12: AC, 13: TB}  # not answered yet: as in progress
+    assert phases_after(hands, 2, False) == {12: TB, 13: TB}
+    assert phases_after(hands, 4, True) == {}

@@ -15,7 +15,7 @@ from .domain.hands import Hand, Outcome, Seat, Team
 from .domain.rules import TIEBREAK_KEYS, RuleSettings
 from .ids import ID_MAX, parse_id
 from .models import Division, HandEntry, PrizeFigure, SeatPosition, Series, TeamChoice, Tournament
-from .names import clean_name, name_problem
+from .names import clean_name, name_refusal
 from .services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
@@ -146,10 +146,10 @@ class TournamentForm(forms.Form):
 
 
 def validate_player_name(value: str) -> None:
-    """The import's rule (names.name_problem), so the form refuses the same."""
-    problem = name_problem(clean_name(value))
-    if problem:
-        raise forms.ValidationError(problem[0].upper() + problem[1:] + ".")
+    """The import's rule (names.name_refusal), so the form refuses the same."""
+    refusal = name_refusal(clean_name(value))
+    if refusal:
+        raise forms.ValidationError(refusal)
 
 
 class PlayerForm(forms.Form):

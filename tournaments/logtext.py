@@ -15,12 +15,13 @@ shown as it was.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Union
 
-from django.utils.translation import gettext, override, pgettext_lazy
+from django.utils.translation import gettext, override, pgettext, pgettext_lazy
 
 from .loglines import LINES
 
@@ -226,3 +227,25 @@ def of_remedy(remedy: FirstRoundRemedy) -> Said:
     return said(
         "rounds.tables_with_house_players", tables=remedy.tables, a=remedy.house_a, b=remedy.house_b
     )
+
+
+# A device's "who" is stored in one stable English form (``TableScope.actor``, the
+# takeover in table_codes), the same on the rows written before this, and read in the
+# reader's language; a person's account name stays as it is.
+_DEVICE = re.compile(r"Table (\d{1,10}) (?:tablet|device (\d{1,10}))")
+
+
+def actor_label(actor: str) -> str:
+    """The stored actor in the reader's language (an account name as it is stored)."""
+    found = _DEVICE.fullmatch(actor)
+    if found is not None:
+        table = int(found[1])
+        if found[2] is None:
+            return gettext("Table %(table)s tablet") % {"table": table}
+        return gettext("Table %(table)s device %(device)s") % {
+            "table": table,
+            "device": int(found[2]),
+        }
+    if actor == "online":
+        return pgettext("activity log actor", "online")
+    return actor

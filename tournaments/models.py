@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from .domain.rules import RuleSettings
-from .logtext import render
+from .logtext import actor_label, render
 
 
 class Division(models.TextChoices):
@@ -781,6 +781,11 @@ class Activity(models.Model):
     def text(self) -> str:
         """The line in the active language (an old row's stored English otherwise)."""
         return render(self.message, self.args) if self.message else self.summary
+
+    @property
+    def who(self) -> str:
+        """The actor in the active language (a device's stored form, translated)."""
+        return actor_label(self.actor)
 
 
 # --- The Snowman Series: people across events, series and their standings (issue 16) ---

@@ -86,6 +86,18 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+def name_refusal(name: str) -> str | None:
+    """``name_problem`` as a sentence of its own, for a form or a refusal (a translation
+    cannot be capitalised by slicing: each sentence is its own message)."""
+    if not name:
+        return _("The name is empty.")
+    if len(name) > NAME_MAX:
+        return _("The name is longer than %(n)s characters.") % {"n": NAME_MAX}
+    if not name.isprintable():
+        return _("The name contains control or invisible formatting characters.")
+    return None
+
+
 def name_key(name: str) -> str:
     """The name as matching a person across events sees it (``Person.name_key``): no
     accents, no case, no punctuation, single spaces."""

@@ -15,6 +15,7 @@ import json
 import uuid
 
 from django.core import signing
+from django.utils.translation import gettext as _
 
 from .errors import ServiceError
 from .models import Division
@@ -32,29 +33,31 @@ def signer(key: str) -> signing.Signer:
 
 def verified(text: str, key: str) -> dict[str, object]:
     if not key.strip():
-        raise ServiceError("Type the event's key, as the club site shows it.")
+        raise ServiceError(_("Type the event's key, as the club site shows it."))
     if len(text) > MAX_BYTES:
-        raise ServiceError("This file is far too large to be a registration list.")
+        raise ServiceError(_("This file is far too large to be a registration list."))
     # An editor's final newline is not part of what was signed; nothing else is forgiven.
     body = text[:-1] if text.endswith("\n") else text
     try:
         data = json.loads(signer(key).unsign(body))
     except signing.BadSignature:
         raise ServiceError(
-            "The file's signature does not match this key: the file was changed, or it is "
-            "another event's, or the key is mistyped. Nothing was imported."
+            _(
+                "The file's signature does not match this key: the file was changed, or it is "
+                "another event's, or the key is mistyped. Nothing was imported."
+            )
         ) from None
     except ValueError:
-        raise ServiceError("The signed text is not a registration list.") from None
+        raise ServiceError(_("The signed text is not a registration list.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ServiceError(f"This is not a {FORMAT} file.")
+        raise ServiceError(_("This is not a %(format)s file.") % {"format": FORMAT})
     return data
 
 
 def rows(data: dict[str, object]) -> list[tuple[uuid.UUID, str, str, bool, str]]:
     players = data.get("players")
     if not isinstance(players, list):
-        raise ServiceError("The list has no players.")
+        raise ServiceError(_("The list has no players."))
     rows = []
     for n, entry in enumerate(players, start=1):
         try:
@@ -64,6 +67,6 @@ def rows(data: dict[str, object]) -> list[tuple[uuid.UUID, str, str, bool, str]]
             token, consent = str(entry.get("token", "")), bool(entry.get("consent", False))
             assert division in Division.values and (not token or TOKEN_RE.fullmatch(token))
         except (AssertionError, KeyError, ValueError):
-            raise ServiceError(f"Player {n} of the list is malformed.") from None
+            raise ServiceError(_("Player %(n)s of the list is malformed.") % {"n": n}) from None
         rows.append((uid, name, division, consent, token))
     return rows

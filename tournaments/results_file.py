@@ -18,9 +18,12 @@ import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Any, cast
 
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from .domain.final import final_state
 from .domain.hands import InvalidHand, Seat, Team
@@ -59,6 +62,10 @@ class InvalidResults(ServiceError):
         super().__init__(f"{where}: {problem}" if where else problem)
 
 
+def _NOT_IN_PLAYERS() -> str:  # noqa: N802 (read as the message it is)
+    return _("player %(id)s is not in players")
+
+
 # --- Bounds ------------------------------------------------------------------------------
 
 # Each number is bounded by the column it is stored in (or the rule it is checked
@@ -76,24 +83,31 @@ def _get(
     obj: Any, key: str, path: str, kind: type | tuple[type, ...], *, null: bool = False
 ) -> Any:
     if not isinstance(obj, dict):
-        raise InvalidResults(path, "expected an object")
+        raise InvalidResults(path, _("expected an object"))
     here = f"{path}.{key}" if path else key
     if key not in obj:
-        raise InvalidResults(here, "missing")
+        raise InvalidResults(here, _("missing"))
     value = obj[key]
     if value is None and null:
         return None
     # bool is an int in Python; a true/false where a number belongs is an error.
     if isinstance(value, bool) and kind is not bool and bool not in _kinds(kind):
-        raise InvalidResults(here, f"expected {_name(kind)}, found {json.dumps(value)}")
+        raise InvalidResults(
+            here,
+            _("expected %(kind)s, found %(value)s")
+            % {"kind": _name(kind), "value": json.dumps(value)},
+        )
     if not isinstance(value, kind):
-        raise InvalidResults(here, f"expected {_name(kind)}, found {_shown(value)}")
+        raise InvalidResults(
+            here,
+            _("expected %(kind)s, found %(value)s") % {"kind": _name(kind), "value": _shown(value)},
+        )
     return value
 
 
 def _shown(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return f"a number of {len(str(abs(value)))} digits"
+        return _("a number of %(n)s digits") % {"n": len(str(abs(value)))}
     return json.dumps(value, ensure_ascii=False)[:40]
 
 
@@ -102,7 +116,11 @@ def _int(obj: Any, key: str, path: str, low: int, high: int, *, null: bool = Fal
     value = _get(obj, key, path, int, null=null)
     if value is not None and not low <= value <= high:
         here = f"{path}.{key}" if path else key
-        raise InvalidResults(here, f"{_shown(value)} is out of range ({low} to {high})")
+        raise InvalidResults(
+            here,
+            _("%(value)s is out of range (%(low)s to %(high)s)")
+            % {"value": _shown(value), "low": low, "high": high},
+        )
     return value
 
 
@@ -112,11 +130,11 @@ def _text(obj: Any, key: str, path: str, *, most: int, empty: bool = False) -> s
     value: str = _get(obj, key, path, str)
     here = f"{path}.{key}" if path else key
     if not all(c.isprintable() or c in "\n\t" for c in value):
-        raise InvalidResults(here, "contains control or invisible formatting characters")
+        raise InvalidResults(here, _("contains control or invisible formatting characters"))
     if not empty and not value.strip():
-        raise InvalidResults(here, "is empty")
+        raise InvalidResults(here, _("is empty"))
     if len(value) > most:
-        raise InvalidResults(here, f"is longer than {most} characters")
+        raise InvalidResults(here, _("is longer than %(n)s characters") % {"n": most})
     return value
 
 
@@ -125,8 +143,18 @@ def _list(obj: Any, key: str, path: str, *, most: int = SMALL, optional: bool = 
         return []
     items: list[Any] = _get(obj, key, path, list)
     if len(items) > most:
-        raise InvalidResults(f"{path}.{key}" if path else key, f"more than {most} entries")
+        raise InvalidResults(
+            f"{path}.{key}" if path else key, _("more than %(n)s entries") % {"n": most}
+        )
     return items
+
+
+# Each numbered list's refusal, a sentence of its own (not the kind glued in).
+NEW_NUMBER = {
+    "round": gettext_noop("must be a new round number"),
+    "table": gettext_noop("must be a new table number"),
+    "game": gettext_noop("must be a new game number"),
+}
 
 
 def _numbered(
@@ -140,7 +168,7 @@ def _numbered(
         item_path = f"{here}[{i}]"
         value = _int(item, number, item_path, 1, high)
         if value in seen:
-            raise InvalidResults(f"{item_path}.{number}", f"must be a new {what} number")
+            raise InvalidResults(f"{item_path}.{number}", _(NEW_NUMBER[what]))
         seen.add(value)
         yield item_path, item
 
@@ -150,16 +178,23 @@ def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "text", bool: "true or false", list: "a list"}
-    names[dict] = "an object"
-    return " or ".join(names.get(k, k.__name__) for k in _kinds(kind))
+    names = {int: _("a whole number"), str: _("text"), bool: _("true or false"), list: _("a list")}
+    names[dict] = _("an object")
+    return reduce(
+        lambda first, second: _("%(first)s or %(second)s") % {"first": first, "second": second},
+        (names.get(k, k.__name__) for k in _kinds(kind)),
+    )
 
 
 def _choice(obj: Any, key: str, path: str, choices: tuple[str, ...], *, null: bool = False) -> Any:
     value = _get(obj, key, path, str, null=null)
     if value is not None and value not in choices:
         shown = json.dumps(value, ensure_ascii=False)[:20]
-        raise InvalidResults(f"{path}.{key}", f"must be one of {', '.join(choices)}, not {shown}")
+        raise InvalidResults(
+            f"{path}.{key}",
+            _("must be one of %(choices)s, not %(value)s")
+            % {"choices": ", ".join(choices), "value": shown},
+        )
     return value
 
 
@@ -167,7 +202,8 @@ def _check_hand(hand: Any, path: str, number: int) -> None:
     """The hand's fields, each of its kind and range (the rules judge the whole next)."""
     if _int(hand, "number", path, 1, SMALL) != number:
         raise InvalidResults(
-            f"{path}.number", f"must be {number}: the hands are numbered 1, 2, 3 … in order"
+            f"{path}.number",
+            _("must be %(n)s: the hands are numbered 1, 2, 3 … in order") % {"n": number},
         )
     _choice(hand, "dealer", path, SEATS)
     outcome = _choice(hand, "outcome", path, ("played", "renege", "misdeal"))
@@ -184,10 +220,10 @@ def _check_hand(hand: Any, path: str, number: int) -> None:
     for team in TEAMS:
         _int(points, team, f"{path}.points", -SMALL, SMALL)
     if outcome == "played" and (maker is None or tricks is None):
-        raise InvalidResults(path, "a played hand needs its maker and maker_tricks")
+        raise InvalidResults(path, _("a played hand needs its maker and maker_tricks"))
     makers = hand.get("makers")
     if makers is not None and (maker is None or makers != TEAM_OF[maker]):
-        raise InvalidResults(f"{path}.makers", "is not the maker's team")
+        raise InvalidResults(f"{path}.makers", _("is not the maker's team"))
 
 
 @dataclass
@@ -247,7 +283,9 @@ def _replayed(
         dealer = dealer_for(first, i + 1)
         if h["dealer"] != dealer.value:
             raise InvalidResults(
-                f"{here}.dealer", f"{h['dealer']}, but the deal passes clockwise to {dealer.value}"
+                f"{here}.dealer",
+                _("%(given)s, but the deal passes clockwise to %(dealer)s")
+                % {"given": h["dealer"], "dealer": dealer.value},
             )
         hand = hand_of_json(h)
         try:
@@ -256,7 +294,7 @@ def _replayed(
             raise InvalidResults(here, str(exc)) from None
         if hand.defender_alone is not None and not rules.defend_alone_allowed:
             raise InvalidResults(
-                f"{here}.defender_alone", "defending alone is not allowed by the file's rules"
+                f"{here}.defender_alone", _("defending alone is not allowed by the file's rules")
             )
         phased.append(PhasedHand(hand, Phase(h["phase"])))
     at_call = any(p.phase is Phase.AT_CALL for p in phased)
@@ -282,7 +320,8 @@ def _replayed(
             if h["points"][team.value] != scored.score.points[team]:
                 raise InvalidResults(
                     f"{path}.hands[{i}].points.{team.value}",
-                    f"{h['points'][team.value]}, the hand scores {scored.score.points[team]}",
+                    _("%(given)s, the hand scores %(points)s")
+                    % {"given": h["points"][team.value], "points": scored.score.points[team]},
                 )
     return state, in_progress
 
@@ -300,10 +339,10 @@ def _check_game(
     for seat in SEATS:
         pid = _int(seats, seat, f"{path}.seats", 0, BIG)
         if pid not in players:
-            raise InvalidResults(f"{path}.seats.{seat}", f"player {pid} is not in players")
+            raise InvalidResults(f"{path}.seats.{seat}", _NOT_IN_PLAYERS() % {"id": pid})
         seen.add(pid)
     if len(seen) != 4:
-        raise InvalidResults(f"{path}.seats", "four different players must sit at a table")
+        raise InvalidResults(f"{path}.seats", _("four different players must sit at a table"))
     state, in_progress = _replayed(game, path, rules, final)
     hands = game["hands"]
     score = _get(game, "score", path, dict)
@@ -312,7 +351,8 @@ def _check_game(
         if given != state.score[team]:
             raise InvalidResults(
                 f"{path}.score.{team.value}",
-                f"is {given} but the hands add up to {state.score[team]}",
+                _("is %(given)s but the hands add up to %(total)s")
+                % {"given": given, "total": state.score[team]},
             )
     winner = _choice(game, "winner", path, TEAMS, null=True)
     override = None if final else _get(game, "override", path, dict, null=True)
@@ -322,14 +362,20 @@ def _check_game(
         _choice(override, "winner", opath, TEAMS)
         _text(override, "reason", opath, most=2000)
         if not state.over:
-            raise InvalidResults(opath, "the hands do not finish this match: nothing to override")
+            raise InvalidResults(
+                opath, _("the hands do not finish this match: nothing to override")
+            )
         state = with_winner(state, Team(override["winner"]), rules)
         recorded = override["winner"]
     if winner != recorded:
         raise InvalidResults(
             f"{path}.winner",
-            f"{_shown(winner)}, the hands make "
-            + (f"{recorded} the winner" if recorded else "no winner (the match is not over)"),
+            (
+                _("%(given)s, the hands make %(winner)s the winner")
+                if recorded
+                else _("%(given)s, the hands make no winner (the match is not over)")
+            )
+            % {"given": _shown(winner), "winner": recorded},
         )
     if not final:
         bonuses = _get(game, "bonuses", path, dict)
@@ -338,7 +384,8 @@ def _check_game(
             if given != state.bonuses.get(team, 0):
                 raise InvalidResults(
                     f"{path}.bonuses.{team.value}",
-                    f"{given}, the match gives {state.bonuses.get(team, 0)}",
+                    _("%(given)s, the match gives %(value)s")
+                    % {"given": given, "value": state.bonuses.get(team, 0)},
                 )
     subs = [] if final else _substitutions(game, path, players, len(hands))
     results = {} if final else _results(state, subs)
@@ -368,27 +415,31 @@ def _substitutions(game: Any, path: str, players: dict[int, str], hands: int) ->
         into = _int(sub, "in", here, 0, BIG)
         for key, pid in (("out", out), ("in", into)):
             if pid not in players:
-                raise InvalidResults(f"{here}.{key}", f"player {pid} is not in players")
+                raise InvalidResults(f"{here}.{key}", _NOT_IN_PLAYERS() % {"id": pid})
         if out == into:
-            raise InvalidResults(f"{here}.in", "the player who comes in is the one who left")
+            raise InvalidResults(f"{here}.in", _("the player who comes in is the one who left"))
         earlier = [s for s in subs if s.position == position]
         if earlier and from_hand <= earlier[-1].from_hand:
             raise InvalidResults(
-                f"{here}.from_hand", "a seat's changes are listed in order of their hands"
+                f"{here}.from_hand", _("a seat's changes are listed in order of their hands")
             )
         if earlier and earlier[-1].into != out:
-            raise InvalidResults(f"{here}.out", f"player {out} did not hold seat {position} then")
+            raise InvalidResults(
+                f"{here}.out",
+                _("player %(id)s did not hold seat %(seat)s then") % {"id": out, "seat": position},
+            )
         subs.append(_Sub(position, from_hand, out, into))
     for position in SEATS:
         chain = [s for s in subs if s.position == position]
         if chain and chain[-1].into != game["seats"][position]:
             raise InvalidResults(
                 f"{path}.seats.{position}",
-                f"the last player in for seat {position} is {chain[-1].into}",
+                _("the last player in for seat %(seat)s is %(id)s")
+                % {"seat": position, "id": chain[-1].into},
             )
     people = [s.out for s in subs] + list(game["seats"].values())
     if len(set(people)) != len(people):
-        raise InvalidResults(f"{path}.substitutions", "a player holds two seats of this match")
+        raise InvalidResults(f"{path}.substitutions", _("a player holds two seats of this match"))
     return subs
 
 
@@ -444,16 +495,22 @@ def _check_points(
     for key in given:
         here = f"{path}.players.{key[:20]}"
         if key not in sat:
-            raise InvalidResults(here, "did not sit at this table")
+            raise InvalidResults(here, _("did not sit at this table"))
         value = _int(given, key, f"{path}.players", -SMALL, SMALL)
         if key not in expected:
-            raise InvalidResults(here, f"{value}, but the match is not over: no points yet")
+            raise InvalidResults(
+                here, _("%(given)s, but the match is not over: no points yet") % {"given": value}
+            )
         if value != expected[key]:
-            raise InvalidResults(here, f"{value}, the hands give {expected[key]}")
+            raise InvalidResults(
+                here,
+                _("%(given)s, the hands give %(value)s") % {"given": value, "value": expected[key]},
+            )
     for key in expected:
         if key not in given:
             raise InvalidResults(
-                f"{path}.players.{key}", f"missing (the hands give {expected[key]})"
+                f"{path}.players.{key}",
+                _("missing (the hands give %(value)s)") % {"value": expected[key]},
             )
 
 
@@ -501,14 +558,14 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
         if p.get("withdrawn_after_round") is not None:
             _int(p, "withdrawn_after_round", path, 0, SMALL)
         if pid in players:
-            raise InvalidResults(f"{path}.id", f"player {pid} is listed twice")
+            raise InvalidResults(f"{path}.id", _("player %(id)s is listed twice") % {"id": pid})
         if pname.casefold() in seen:
-            raise InvalidResults(f"{path}.name", f"{pname} is listed twice")
+            raise InvalidResults(f"{path}.name", _("%(name)s is listed twice") % {"name": pname})
         players[pid] = division
         names[pid] = pname
         seen.add(pname.casefold())
     if not players:
-        raise InvalidResults("players", "the file has no players")
+        raise InvalidResults("players", _("the file has no players"))
     return players, names
 
 
@@ -516,17 +573,26 @@ def check_document(doc: Any) -> Checked:
     """Check every field this reader uses and recompute every match and the standings
     with the rules; the first field that disagrees is named."""
     if not isinstance(doc, dict):
-        raise InvalidResults("", "The file must hold one JSON object.")
+        raise InvalidResults("", _("The file must hold one JSON object."))
     schema = _get(doc, "schema", "", str)
     if schema != SCHEMA:
-        raise InvalidResults("schema", f"expected {SCHEMA!r}, found {_shown(schema)}")
+        raise InvalidResults(
+            "schema",
+            _("expected %(kind)s, found %(value)s")
+            % {"kind": repr(SCHEMA), "value": _shown(schema)},
+        )
     t = _get(doc, "tournament", "", dict)
     name = _text(t, "name", "tournament", most=TOURNAMENT_NAME_MAX).strip()
     if not name:
-        raise InvalidResults("tournament.name", f"must be 1 to {TOURNAMENT_NAME_MAX} characters")
+        raise InvalidResults(
+            "tournament.name",
+            _("must be 1 to %(n)s characters") % {"n": TOURNAMENT_NAME_MAX},
+        )
     slug = _get(t, "slug", "tournament", str)
     if not slug or len(slug) > 140 or slugify(slug) != slug:
-        raise InvalidResults("tournament.slug", f"{_shown(slug)} is not a slug")
+        raise InvalidResults(
+            "tournament.slug", _("%(value)s is not a slug") % {"value": _shown(slug)}
+        )
     _int(t, "lot_seed", "tournament", -BIG - 1, BIG)
     try:
         rules = _rules(_get(t, "rules", "tournament", dict)).validated()
@@ -545,12 +611,17 @@ def check_document(doc: Any) -> Checked:
             game = _check_game(match, mpath, players, rules)
             for sub in game.subs:
                 if sub.out in seated:
-                    raise InvalidResults(mpath, f"player {sub.out} sits twice in this round")
+                    raise InvalidResults(
+                        mpath,
+                        _("player %(id)s sits twice in this round") % {"id": sub.out},
+                    )
                 seated.add(sub.out)
             for seat in SEATS:
                 pid = match["seats"][seat]
                 if pid in seated:
-                    raise InvalidResults(f"{mpath}.seats.{seat}", f"player {pid} sits twice")
+                    raise InvalidResults(
+                        f"{mpath}.seats.{seat}", _("player %(id)s sits twice") % {"id": pid}
+                    )
                 seated.add(pid)
             games.append((match["table"], game))
         outs = []
@@ -558,9 +629,12 @@ def check_document(doc: Any) -> Checked:
             opath = f"{path}.sit_outs[{i}]"
             pid = _int(out, "player", opath, 0, BIG)
             if pid not in players:
-                raise InvalidResults(f"{opath}.player", f"player {pid} is not in players")
+                raise InvalidResults(f"{opath}.player", _NOT_IN_PLAYERS() % {"id": pid})
             if pid in seated:
-                raise InvalidResults(f"{opath}.player", f"player {pid} sat at a table this round")
+                raise InvalidResults(
+                    f"{opath}.player",
+                    _("player %(id)s sat at a table this round") % {"id": pid},
+                )
             seated.add(pid)
             outs.append((f"{opath}.points", pid, _int(out, "points", opath, -SMALL, SMALL)))
         rounds.append(_Round(rnd["number"], status, games, outs))
@@ -590,7 +664,7 @@ def _check_standings(checked: Checked) -> None:
     lines: dict[int, list[RoundLine]] = defaultdict(list)
     outs: dict[int, list[int]] = defaultdict(list)
     for rnd in checked.rounds:
-        for _, game in rnd.matches:
+        for _table, game in rnd.matches:
             for sub in game.subs:
                 if sub.out_team is not None:
                     lines[sub.out].append(
@@ -607,14 +681,14 @@ def _check_standings(checked: Checked) -> None:
                         rnd.number, r.team_score, r.bonus or 0, r.individual or 0, won, r.margin
                     )
                 )
-        for _, pid, _ in rnd.sit_outs:
+        for _path, pid, _points in rnd.sit_outs:
             outs[pid].append(rnd.number)
     setting = sit_out_points_setting(checked.rules.sit_out_score) or "average"
     sit_points: dict[tuple[int, int], int] = {}
     standings = _get(doc, "standings", "", dict)
     for key in standings:
         if key not in ("A", "B"):
-            raise InvalidResults(f"standings.{key[:20]}", "divisions are A and B")
+            raise InvalidResults(f"standings.{key[:20]}", _("divisions are A and B"))
     for division in ("A", "B"):
         records = []
         for pid, div in checked.players.items():
@@ -628,7 +702,8 @@ def _check_standings(checked: Checked) -> None:
         if len(rows) != len(ranked):
             raise InvalidResults(
                 f"standings.{division}",
-                f"{len(rows)} players ranked, the matches rank {len(ranked)}",
+                _("%(given)s players ranked, the matches rank %(value)s")
+                % {"given": len(rows), "value": len(ranked)},
             )
         for i, (row, standing) in enumerate(zip(rows, ranked, strict=True)):
             path = f"standings.{division}[{i}]"
@@ -638,7 +713,9 @@ def _check_standings(checked: Checked) -> None:
             pid = _int(row, "player", path, 0, BIG)
             if pid != standing.player:
                 raise InvalidResults(
-                    f"{path}.player", f"{pid}, the matches rank player {standing.player} here"
+                    f"{path}.player",
+                    _("%(given)s, the matches rank player %(id)s here")
+                    % {"given": pid, "id": standing.player},
                 )
             expected = {
                 "rank": (standing.rank, 1, INT),
@@ -653,11 +730,17 @@ def _check_standings(checked: Checked) -> None:
                     continue  # older files
                 given = _int(row, key, path, low, high)
                 if given != value:
-                    raise InvalidResults(f"{path}.{key}", f"{given}, the matches give {value}")
+                    raise InvalidResults(
+                        f"{path}.{key}",
+                        _("%(given)s, the matches give %(value)s")
+                        % {"given": given, "value": value},
+                    )
             lot = row.get("by_lot")
             if lot is not None and _get(row, "by_lot", path, bool) != standing.decided_by_lot:
                 raise InvalidResults(
-                    f"{path}.by_lot", f"the matches give {str(standing.decided_by_lot).lower()}"
+                    f"{path}.by_lot",
+                    _("the matches give %(value)s")
+                    % {"value": str(standing.decided_by_lot).lower()},
                 )
     for rnd in checked.rounds:
         for path, pid, given in rnd.sit_outs:
@@ -666,7 +749,11 @@ def _check_standings(checked: Checked) -> None:
             if scored is None:
                 scored = sit_out_lines(setting, (), [rnd.number])[0].points
             if given != scored:
-                raise InvalidResults(path, f"{given}, the sit-out scores {scored}")
+                raise InvalidResults(
+                    path,
+                    _("%(given)s, the sit-out scores %(value)s")
+                    % {"given": given, "value": scored},
+                )
 
 
 def _rules(data: dict[str, Any]) -> RuleSettings:
@@ -678,7 +765,7 @@ def _rules(data: dict[str, Any]) -> RuleSettings:
         if not isinstance(known["tiebreaks"], list) or not all(
             isinstance(k, str) for k in known["tiebreaks"]
         ):
-            raise InvalidResults(f"{path}.tiebreaks", "expected a list of names")
+            raise InvalidResults(f"{path}.tiebreaks", _("expected a list of names"))
         known["tiebreaks"] = tuple(known["tiebreaks"])
     if "sit_out_score" in known:
         # §6: "average", "none" or a number of points; kept as the setting's text.
@@ -690,7 +777,7 @@ def _rules(data: dict[str, Any]) -> RuleSettings:
             or sit_out_points_setting(str(setting)[:10]) is None
         ):
             raise InvalidResults(
-                f"{path}.sit_out_score", 'must be "average", "none" or a number 0 to 20'
+                f"{path}.sit_out_score", _('must be "average", "none" or a number 0 to 20')
             )
         known["sit_out_score"] = str(setting)
     for key in known:
@@ -732,16 +819,23 @@ def parse(data: bytes | str) -> tuple[Checked, str]:
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise InvalidResults(f"byte {exc.start}", "the file is not UTF-8 text") from None
+            raise InvalidResults(
+                _("byte %(n)s") % {"n": exc.start}, _("the file is not UTF-8 text")
+            ) from None
     if _depth(data) > MAX_DEPTH:
-        raise InvalidResults("", f"The file nests deeper than {MAX_DEPTH} levels.")
+        raise InvalidResults("", _("The file nests deeper than %(n)s levels.") % {"n": MAX_DEPTH})
     try:
         doc = json.loads(data, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise InvalidResults(f"line {exc.lineno} column {exc.colno}", exc.msg) from None
+        raise InvalidResults(
+            _("line %(line)s column %(column)s") % {"line": exc.lineno, "column": exc.colno},
+            exc.msg,
+        ) from None
     except (ValueError, RecursionError, MemoryError) as exc:
         # A number too long to read (Python's 4,300-digit limit), NaN, and the like.
-        raise InvalidResults("", f"The file is not readable JSON: {str(exc)[:80]}") from None
+        raise InvalidResults(
+            "", _("The file is not readable JSON: %(error)s") % {"error": str(exc)[:80]}
+        ) from None
     checked = check_document(doc)
     return checked, digest_of(doc)
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
-from .logtext import action_label
+from .logtext import action_label, actor_label
 from .models import Activity, Player
 from .reads.players import attendance_state
 from .reads.standings import StandingRow
@@ -333,6 +333,9 @@ class ActivityTable(LeanTable):
 
     def render_action(self, value: str) -> str:
         return action_label(value)
+
+    def render_actor(self, value: str) -> str:
+        return actor_label(value)
 
     def render_summary(self, record: Activity, value: str) -> str:
         match = record.match

@@ -305,3 +305,18 @@ def check_next(state: MatchState, hand: Hand) -> Phase:
     assert state.next_dealer is not None and state.next_phase is not None
     hand.validate(state.next_dealer)
     return state.next_phase
+
+
+def phases_after(
+    hands: Sequence[tuple[int, int]], k: int, in_progress: bool | None
+) -> dict[int, Phase]:
+    """The phases the standing hands after K take for an answer to the time call (§7),
+    ``hands`` as (key, number) pairs: hand K+1 is the hand in progress when there was
+    one, every later hand a tie-break hand."""
+    phases = {}
+    for key, number in hands:
+        if number <= k:
+            continue
+        first = number == k + 1
+        phases[key] = Phase.AT_CALL if first and in_progress is not False else Phase.TIEBREAK
+    return phases

@@ -17,7 +17,7 @@ from django.utils.translation import pgettext
 
 from ..errors import ServiceError
 from ..models import Division, Player, Round, Seating, SitOut, Tournament
-from ..names import clean_name, name_problem
+from ..names import clean_name, name_problem, name_refusal
 
 
 def attendance(tournament: Tournament) -> dict[int, str]:
@@ -190,9 +190,9 @@ def check_player(
 ) -> tuple[str, str]:
     name = clean_name(name)
     division = division.strip().upper()
-    problem = name_problem(name)
-    if problem:
-        raise ServiceError(f"{problem[0].upper()}{problem[1:]}.")
+    refusal = name_refusal(name)
+    if refusal:
+        raise ServiceError(refusal)
     if division not in Division.values:
         raise ServiceError(
             _("Division must be A or B, not %(division)s.")

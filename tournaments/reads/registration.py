@@ -16,11 +16,13 @@ from typing import cast
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from ..domain.rating import PlayerId, Rating, split_divisions
-from ..errors import NotFound
+from ..errors import NotFound, ServiceError
 from ..models import (
     PLACE_HOLDING,
+    Division,
     Person,
     Player,
     Registration,
@@ -29,7 +31,7 @@ from ..models import (
     Tournament,
 )
 from ..models import RegistrationStatus as Status
-from ..names import fold, name_key
+from ..names import clean_name, fold, name_key, name_refusal
 from ..roles import DESK_GROUP, DIRECTOR_GROUP
 from .linking import plan_links
 
@@ -66,16 +68,16 @@ def place_holders(tournament: Tournament) -> QuerySet[Registration]:
 def pass_of(token: str) -> RegistrationPass:
     """The live pass of a private link; a revoked or unknown one is refused."""
     if not TOKEN_RE.fullmatch(token):
-        raise NotFound("No such registration link.")
+        raise NotFound(_("No such registration link."))
     found = (
         RegistrationPass.objects.select_related("registration__tournament")
         .filter(token=token)
         .first()
     )
     if found is None:
-        raise NotFound("No such registration link.")
+        raise NotFound(_("No such registration link."))
     if found.revoked_at is not None:
-        raise NotFound("This link was revoked by the director; ask for the new one.")
+        raise NotFound(_("This link was revoked by the director; ask for the new one."))
     return found
 
 
@@ -227,3 +229,28 @@ def key_matches(tournament: Tournament, key: str) -> bool:
         .first()
     )
     return own is not None and hmac.compare_digest(own.encode(), key.encode())
+
+
+# The longest contact an application keeps (an e-mail address or a telephone number).
+CONTACT_MAX = 120
+
+
+def check_application(name: str, division: str, contact: str) -> tuple[str, str, str]:
+    """The application's name, division and contact cleaned, or a refusal: the check every
+    way of applying makes, as ``reads.players.check_player`` is the players' (it writes
+    nothing)."""
+    name = clean_name(name)
+    refusal = name_refusal(name)
+    if refusal:
+        raise ServiceError(refusal)
+    if folded_name(name) in staff_names():
+        raise ServiceError(_("This name belongs to a staff account; give your own full name."))
+    division = division.strip().upper()
+    if division not in ("", *Division.values):
+        raise ServiceError(_("Ask for division A, B, or let the director decide."))
+    contact = " ".join(contact.split())
+    if len(contact) > CONTACT_MAX or not contact.isprintable():
+        raise ServiceError(
+            _("The contact is at most %(n)s printable characters.") % {"n": CONTACT_MAX}
+        )
+    return name, division, contact

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth.models import Group, Permission
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from ..models import Club, Invitation, Membership, StaffRole, Tournament
 from ..roles import DESK, DESK_GROUP, DIRECTOR_GROUP, OWNER, RANK, ensure_groups
@@ -45,15 +46,19 @@ def site_club() -> Club:
 def create_club(name: str, slug: str = "", *, now: datetime | None = None) -> Club:
     name = name.strip()
     if not name:
-        raise ServiceError("Give the club a name.")
+        raise ServiceError(_("Give the club a name."))
     slug = slugify(slug or name)[:40]
     if not slug or slug in RESERVED_SLUGS:
-        raise ServiceError(f"“{slug}” cannot be a club's address; choose another.")
+        raise ServiceError(
+            _("“%(slug)s” cannot be a club's address; choose another.") % {"slug": slug}
+        )
     try:
         with transaction.atomic():
             return Club.objects.create(name=name, slug=slug, created_at=now_or(now))
     except IntegrityError as exc:
-        raise ServiceError(f"Another club already has the address “{slug}”.") from exc
+        raise ServiceError(
+            _("Another club already has the address “%(slug)s”.") % {"slug": slug}
+        ) from exc
 
 
 def _club_events(club: Club, events: Iterable[Any]) -> list[Tournament]:
@@ -62,7 +67,7 @@ def _club_events(club: Club, events: Iterable[Any]) -> list[Tournament]:
     ids = {getattr(e, "pk", e) for e in events}
     found = list(Tournament.objects.filter(club=club, pk__in=ids))
     if len(found) != len(ids):
-        raise ServiceError("No such event in this club.")
+        raise ServiceError(_("No such event in this club."))
     return found
 
 
@@ -72,10 +77,10 @@ def set_membership(
     """Make ``user`` ``role`` of ``club`` (replacing any role there), for ``events`` only
     when some are named (an owner's role is never limited)."""
     if role not in StaffRole.values:
-        raise ServiceError("Choose owner, director or desk.")
+        raise ServiceError(_("Choose owner, director or desk."))
     named = [] if role == OWNER else _club_events(club, events)
     with transaction.atomic():
-        membership, _ = Membership.objects.update_or_create(
+        membership, _created = Membership.objects.update_or_create(
             user=user, club=club, defaults={"role": role, "created_at": now_or(now)}
         )
         membership.events.set(named)
@@ -88,9 +93,9 @@ def remove_member(club: Club, membership_id: int, *, by: Any) -> None:
             Membership.objects.select_for_update().filter(club=club, pk=membership_id).first()
         )
         if membership is None:
-            raise ServiceError("No such staff member in this club.")
+            raise ServiceError(_("No such staff member in this club."))
         if membership.user_id == getattr(by, "pk", None):
-            raise ServiceError("You cannot remove yourself; another owner can.")
+            raise ServiceError(_("You cannot remove yourself; another owner can."))
         membership.delete()
 
 
@@ -104,7 +109,7 @@ def invite(
     now: datetime | None = None,
 ) -> Invitation:
     if role not in StaffRole.values:
-        raise ServiceError("Choose owner, director or desk.")
+        raise ServiceError(_("Choose owner, director or desk."))
     named = [] if role == OWNER else _club_events(club, events)
     with transaction.atomic():
         invitation = Invitation.objects.create(
@@ -125,7 +130,7 @@ def revoke_invitation(club: Club, invitation_id: int, *, now: datetime | None = 
             club=club, pk=invitation_id, used_at__isnull=True, revoked_at__isnull=True
         ).update(revoked_at=now_or(now))
     if not n:
-        raise ServiceError("That link was already used or revoked.")
+        raise ServiceError(_("That link was already used or revoked."))
 
 
 def accept_invitation(token: str, user: Any, *, now: datetime | None = None) -> Membership:
@@ -135,11 +140,13 @@ def accept_invitation(token: str, user: Any, *, now: datetime | None = None) -> 
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(token=token).first()
         if invitation is None:
-            raise ServiceError("This invitation link is not valid.")
+            raise ServiceError(_("This invitation link is not valid."))
         if invitation.revoked_at is not None:
-            raise ServiceError("This invitation was revoked; ask the club's owner for a new one.")
+            raise ServiceError(
+                _("This invitation was revoked; ask the club's owner for a new one.")
+            )
         if invitation.used_at is not None:
-            raise ServiceError("This invitation was already used; each link works once.")
+            raise ServiceError(_("This invitation was already used; each link works once."))
         current = Membership.objects.filter(user=user, club=invitation.club_id).first()
         if current is not None and _outranks(current, invitation):
             membership = current

@@ -8,7 +8,7 @@ transaction. Retries are recognised by the client key, which is unique in the da
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -30,6 +30,7 @@ from ..domain.match import (
     PhasedHand,
     check_next,
     extend,
+    phases_after,
     with_winner,
 )
 from ..logtext import of_choice, of_match, of_score, said
@@ -550,20 +551,6 @@ def _check_answers(match: Match, standing: int, answers: Answers | None) -> None
         )
 
 
-def _phases_after(
-    entries: Sequence[HandEntry], k: int, in_progress: bool | None
-) -> dict[int, Phase]:
-    """The phases the standing hands after K take for an answer: hand K+1 is the hand in
-    progress when there was one, every later hand a tie-break hand."""
-    phases = {}
-    for e in entries:
-        if e.number <= k:
-            continue
-        first = e.number == k + 1
-        phases[e.pk] = Phase.AT_CALL if first and in_progress is not False else Phase.TIEBREAK
-    return phases
-
-
 def answer_time_call(
     match: Match,
     in_progress: bool,
@@ -611,7 +598,9 @@ def answer_time_call(
                     "confirm on the current screen."
                 )
             )
-        phases = _phases_after(entries, time.regular_through, in_progress)
+        phases = phases_after(
+            [(e.pk, e.number) for e in entries], time.regular_through, in_progress
+        )
         for e in entries:
             if e.pk in phases:
                 e.phase = phases[e.pk].value
@@ -963,7 +952,9 @@ def review_late_sync(
                     % {"number": later_regular[0].number}
                 )
             k = entry.number - 1
-            phases = _phases_after(entries, k, match.hand_in_progress_at_call)
+            phases = phases_after(
+                [(e.pk, e.number) for e in entries], k, match.hand_in_progress_at_call
+            )
             for e in entries:
                 if e.pk in phases:
                     e.phase = phases[e.pk].value

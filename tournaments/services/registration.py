@@ -22,6 +22,7 @@ from typing import cast
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from ..logtext import Joined, said
 from ..models import (
@@ -35,21 +36,19 @@ from ..models import (
     RegistrationStatus,
     Tournament,
 )
-from ..names import clean_name, name_problem
 from ..reads.players import read_csv_lines
 from ..reads.registration import (
+    check_application,
     folded_name,
     pass_of,
     place_holders,
     read_pass,
-    staff_names,
 )
 from . import Conflict, NotFound, ServiceError, log, now_or
 from .players import register_player, set_checked_in
 from .players import set_withdrawn as withdraw_player
 
 Status = RegistrationStatus
-CONTACT_MAX = 120
 MESSAGE_MAX = 500
 ONLINE = "online"
 
@@ -64,7 +63,7 @@ def new_token() -> str:
 
 def settings_for(tournament: Tournament) -> RegistrationSettings:
     """The event's registration settings, made (closed, no caps) on first use."""
-    found, _ = RegistrationSettings.objects.get_or_create(
+    found, _created = RegistrationSettings.objects.get_or_create(
         tournament=tournament, defaults={"transfer_key": new_token()}
     )
     return found
@@ -104,33 +103,16 @@ def throttle(tournament: Tournament, address: str, *, now: datetime | None = Non
         per_address
     ):
         raise Throttled(
-            "Too many registrations from this address; try again later or ask the director."
+            _("Too many registrations from this address; try again later or ask the director.")
         )
     if recent.filter(at__gt=at - timedelta(seconds=event_window)).count() >= per_event:
-        raise Throttled("Too many registrations at once for this event; try again in a minute.")
+        raise Throttled(_("Too many registrations at once for this event; try again in a minute."))
     RegistrationAttempt.objects.create(tournament=tournament, address=address[:45], at=at)
     # Old rows are no use to either count.
     keep = max(address_window, event_window)
     RegistrationAttempt.objects.filter(
         tournament=tournament, at__lt=at - timedelta(seconds=keep)
     ).delete()
-
-
-def check_application(name: str, division: str, contact: str) -> tuple[str, str, str]:
-    """The application's name, division and contact cleaned, or a refusal."""
-    name = clean_name(name)
-    problem = name_problem(name)
-    if problem:
-        raise ServiceError(problem[0].upper() + problem[1:] + ".")
-    if folded_name(name) in staff_names():
-        raise ServiceError("This name belongs to a staff account; give your own full name.")
-    division = division.strip().upper()
-    if division not in ("", *Division.values):
-        raise ServiceError("Ask for division A, B, or let the director decide.")
-    contact = " ".join(contact.split())
-    if len(contact) > CONTACT_MAX or not contact.isprintable():
-        raise ServiceError(f"The contact is at most {CONTACT_MAX} printable characters.")
-    return name, division, contact
 
 
 # --- places and the waitlist ---------------------------------------------------------------
@@ -228,7 +210,7 @@ def apply(
     at = now_or(now)
     client_key = client_key.strip()[:64]
     if not client_key:
-        raise ServiceError("The form is out of date; open the page again.")
+        raise ServiceError(_("The form is out of date; open the page again."))
     try:
         with transaction.atomic():
             reg_settings = lock_registrations(tournament)
@@ -236,16 +218,20 @@ def apply(
             if (found := first.first()) is not None:
                 return Applied(found, _live_token(found), new=False)
             if not reg_settings.open or tournament.status != Tournament.Status.REGISTRATION:
-                raise ServiceError("Registration for this event is closed.")
+                raise ServiceError(_("Registration for this event is closed."))
             name, division, contact = check_application(name, division, contact)
             if not consent:
                 raise ServiceError(
-                    "Registering needs your consent to your results being published."
+                    _("Registering needs your consent to your results being published.")
                 )
             folded = folded_name(name)
             if _active(tournament, folded).exists():
                 raise Conflict(
-                    f"{name} has already applied. Use the link from that time, or ask the director."
+                    _(
+                        "%(name)s has already applied. Use the link from that time, "
+                        "or ask the director."
+                    )
+                    % {"name": name}
                 )
             status = (
                 Status.PENDING if _fits(tournament, reg_settings, division) else Status.WAITLIST
@@ -275,9 +261,17 @@ def apply(
         # one's answer, or a name taken meanwhile.
         found = Registration.objects.filter(tournament=tournament, client_key=client_key).first()
         if found is None:
-            raise Conflict(f"{name} has already applied.") from None
+            raise Conflict(_("%(name)s has already applied.") % {"name": name}) from None
         return Applied(found, _live_token(found), new=False)
     return Applied(registration, token, new=True)
+
+
+def _status_refusal(reg: Registration) -> str:
+    # The status is the model's translated label, put into a sentence with a placeholder.
+    return _("%(name)s's application is %(status)s.") % {
+        "name": reg.name,
+        "status": str(reg.get_status_display()).lower(),
+    }
 
 
 def _active(tournament: Tournament, folded: str) -> QuerySet[Registration]:
@@ -306,10 +300,10 @@ def answer_invitation(
         if locked.status != Status.INVITED:
             return locked
         if not reg_settings.open or tournament.status != Tournament.Status.REGISTRATION:
-            raise ServiceError("Registration for this event is closed.")
-        _, division, contact = check_application(locked.name, division, contact)
+            raise ServiceError(_("Registration for this event is closed."))
+        _name, division, contact = check_application(locked.name, division, contact)
         if not consent:
-            raise ServiceError("Registering needs your consent to your results being published.")
+            raise ServiceError(_("Registering needs your consent to your results being published."))
         fits = _fits(tournament, reg_settings, division)
         locked.status = Status.PENDING if fits else Status.WAITLIST
         locked.division, locked.contact, locked.consent = division, contact, True
@@ -332,11 +326,11 @@ def change_application(
         lock_registrations(tournament)
         locked = Registration.objects.select_for_update().get(passes__token=token)
         if locked.status != Status.CHANGE:
-            raise Conflict("The director is not waiting for a change to this application.")
-        name, division, _ = check_application(name, division, "")
+            raise Conflict(_("The director is not waiting for a change to this application."))
+        name, division, _contact = check_application(name, division, "")
         folded = folded_name(name)
         if _active(tournament, folded).exclude(pk=locked.pk).exists():
-            raise Conflict(f"{name} has already applied.")
+            raise Conflict(_("%(name)s has already applied.") % {"name": name})
         old = locked.name
         locked.name, locked.folded, locked.division = name, folded, division
         locked.status, locked.message = Status.PENDING, ""
@@ -360,9 +354,9 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
         if locked.status == Status.WITHDRAWN:
             return locked
         if locked.status == Status.DECLINED:
-            raise Conflict("This application was declined; there is nothing to withdraw.")
+            raise Conflict(_("This application was declined; there is nothing to withdraw."))
         if Tournament.objects.get(pk=tournament.pk).status != Tournament.Status.REGISTRATION:
-            raise Conflict("The event has started: tell the desk or the director.")
+            raise Conflict(_("The event has started: tell the desk or the director."))
         held = locked.status in PLACE_HOLDING
         if locked.player_id is not None:
             withdraw_player(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
@@ -381,7 +375,7 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
 def _registration(tournament: Tournament, pk: int) -> Registration:
     found = Registration.objects.select_for_update().filter(tournament=tournament, pk=pk).first()
     if found is None:
-        raise NotFound("No such application in this event.")
+        raise NotFound(_("No such application in this event."))
     return found
 
 
@@ -407,10 +401,10 @@ def decide(
             if reg.status == Status.ACCEPTED:
                 return reg
             if reg.status not in (Status.PENDING, Status.CHANGE):
-                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+                raise Conflict(_status_refusal(reg))
             division = (division or reg.division).strip().upper()
             if division not in Division.values:
-                raise ServiceError(f"Choose division A or B for {reg.name}.")
+                raise ServiceError(_("Choose division A or B for %(name)s.") % {"name": reg.name})
             player = register_player(tournament, reg.name, division, by=by, now=at)
             reg.player, reg.division = player, division
             reg.status = Status.ACCEPTED
@@ -421,18 +415,18 @@ def decide(
             if reg.status == Status.CHANGE and reg.message == message:
                 return reg
             if reg.status not in (Status.PENDING, Status.CHANGE):
-                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+                raise Conflict(_status_refusal(reg))
             if not message:
-                raise ServiceError("Say what should change: the player reads it.")
+                raise ServiceError(_("Say what should change: the player reads it."))
             reg.status = Status.CHANGE
             summary = said("registration.asked_change_application", name=reg.name)
         elif action == "decline":
             if reg.status == Status.DECLINED:
                 return reg
             if reg.status == Status.WITHDRAWN:
-                raise Conflict(f"{reg.name}'s application is {reg.get_status_display()}.")
+                raise Conflict(_status_refusal(reg))
             if not message:
-                raise ServiceError("Give the reason: the player reads it.")
+                raise ServiceError(_("Give the reason: the player reads it."))
             held = reg.status in PLACE_HOLDING
             if reg.player is not None:
                 # Accepted already: before the day the player is withdrawn (kept, as any
@@ -442,14 +436,14 @@ def decide(
                     != Tournament.Status.REGISTRATION
                 ):
                     raise Conflict(
-                        "The event has started: withdraw the player on the Players page."
+                        _("The event has started: withdraw the player on the Players page.")
                     )
                 if not reg.player.withdrawn:
                     withdraw_player(reg.player, True, by=by, reason=message)
             reg.status = Status.DECLINED
             summary = said("registration.declined_application", name=reg.name)
         else:
-            raise ServiceError("Accept, ask for a change, or decline.")
+            raise ServiceError(_("Accept, ask for a change, or decline."))
         reg.message, reg.decided_at, reg.decided_by = message, at, by
         reg.save(
             update_fields=["player", "division", "status", "message", "decided_at", "decided_by"]
@@ -467,12 +461,12 @@ def reorder(
     the waitlist is renumbered after the last number given."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Give the reason for changing the waitlist's order.")
+        raise ServiceError(_("Give the reason for changing the waitlist's order."))
     with transaction.atomic():
         reg_settings = lock_registrations(tournament)
         moving = _registration(tournament, pk)
         if moving.status != Status.WAITLIST:
-            raise Conflict(f"{moving.name} is not on the waitlist.")
+            raise Conflict(_("%(name)s is not on the waitlist.") % {"name": moving.name})
         line = [
             r
             for r in Registration.objects.filter(tournament=tournament, status=Status.WAITLIST)
@@ -529,7 +523,9 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
             report.errors.append((number, "expected name and an optional division."))
             continue
         try:
-            name, division, _ = check_application(cells[0], cells[1] if len(cells) > 1 else "", "")
+            name, division, _contact = check_application(
+                cells[0], cells[1] if len(cells) > 1 else "", ""
+            )
         except ServiceError as exc:
             report.errors.append((number, exc.message))
             continue

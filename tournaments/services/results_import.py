@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import DatabaseError, IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from ..logtext import said
 from ..models import (
@@ -114,14 +116,14 @@ def import_results(
     if only_slug is not None and checked.doc["tournament"]["slug"] != only_slug:
         raise InvalidResults(
             "tournament.slug",
-            f"this token publishes the event {only_slug!r}, not "
-            f"{checked.doc['tournament']['slug']!r}; nothing was imported",
+            _("this token publishes the event %(token)s, not %(file)s; nothing was imported")
+            % {"token": repr(only_slug), "file": repr(checked.doc["tournament"]["slug"])},
         )
     done = ImportedEvent.objects.filter(digest=digest).select_related("tournament").first()
     if done is not None:
         if done.tournament.club_id != club.pk:
             # Never another club's event, nor a word about it.
-            raise ServiceError("This file cannot be imported here.")
+            raise ServiceError(_("This file cannot be imported here."))
         return ImportOutcome(done.tournament, False, 0, 0, 0)
     info = checked.doc["tournament"]
     previous = (
@@ -141,14 +143,17 @@ def import_results(
             again = ImportedEvent.objects.filter(digest=digest).select_related("tournament")
             if again.exists():
                 return ImportOutcome(again[0].tournament, False, 0, 0, 0)
-            raise ServiceError(_REFUSED) from None
+            raise ServiceError(_(_REFUSED)) from None
         except DatabaseError:
-            raise ServiceError(_REFUSED) from None
+            raise ServiceError(_(_REFUSED)) from None
     if Tournament.objects.filter(slug=info["slug"]).exists():
         raise InvalidResults(
             "tournament.slug",
-            f"an event {info['slug']!r} is already here, from another file or played here; "
-            "nothing was imported",
+            _(
+                "an event %(slug)s is already here, from another file or played here; "
+                "nothing was imported"
+            )
+            % {"slug": repr(info["slug"])},
         )
     house = {p["id"] for p in checked.doc["players"] if p.get("status") == "house"}
     plan = plan_links([n for pid, n in checked.names.items() if pid not in house], club.pk)
@@ -165,14 +170,16 @@ def import_results(
         if Tournament.objects.filter(slug=info["slug"]).exists():
             raise InvalidResults(
                 "tournament.slug",
-                f"an event {info['slug']!r} was added meanwhile; nothing was imported",
+                _("an event %(slug)s was added meanwhile; nothing was imported")
+                % {"slug": repr(info["slug"])},
             ) from None
-        raise ServiceError(_REFUSED) from None
+        raise ServiceError(_(_REFUSED)) from None
     except DatabaseError:
-        raise ServiceError(_REFUSED) from None
+        raise ServiceError(_(_REFUSED)) from None
 
 
-_REFUSED = (
+# A refusal raised in two places (translated where it is raised).
+_REFUSED = gettext_noop(
     "The database refused to store this file (nothing was imported); its fields passed "
     "every check, so please report it with the file."
 )

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from .. import registrations_file
 from ..logtext import said
@@ -80,7 +81,7 @@ def import_signed(
         return _import_rows(tournament, rows, by=by, at=at)
     except IntegrityError:
         raise ServiceError(
-            "Some of these names already have an application here; nothing was imported."
+            _("Some of these names already have an application here; nothing was imported.")
         ) from None
 
 
@@ -122,7 +123,9 @@ def _import_rows(
             )
             if token:
                 if RegistrationPass.objects.filter(token=token).exists():
-                    raise ServiceError(f"{name}'s pass is already another registration's.")
+                    raise ServiceError(
+                        _("%(name)s's pass is already another registration's.") % {"name": name}
+                    )
                 RegistrationPass.objects.create(registration=reg, token=token, created_at=at)
             added.append(player.name)
         if added:

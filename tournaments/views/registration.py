@@ -59,7 +59,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         service.throttle(t, client_ip(request))
     except ServiceError as exc:
         form.is_valid()
-        form.add_error(None, _(exc.message))
+        form.add_error(None, exc.message)
         return _form_page(request, t, form, status=exc.status)
     if not form.is_valid():
         return _form_page(request, t, form, status=422)
@@ -74,7 +74,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
             client_key=d["client_key"],
         )
     except ServiceError as exc:
-        form.add_error(None, _(exc.message))
+        form.add_error(None, exc.message)
         return _form_page(request, t, form, status=exc.status)
     return redirect("public:registration", t.slug, applied.token)
 
@@ -87,7 +87,7 @@ def _pass_or_404(slug: str, token: str) -> RegistrationPass:
     try:
         found = reads.pass_of(token)
     except ServiceError as exc:
-        raise LinkGone(_(exc.message)) from None
+        raise LinkGone(exc.message) from None
     if found.registration.tournament.slug != slug:
         raise LinkGone(_("No such registration link."))
     return found
@@ -171,7 +171,7 @@ def withdraw(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     except ServiceError as exc:
         reg = found.registration
         reg.refresh_from_db()
-        return _status_page(request, token, reg, status=exc.status, error=_(exc.message))
+        return _status_page(request, token, reg, status=exc.status, error=exc.message)
     return redirect("public:registration", slug, token)
 
 
@@ -199,7 +199,7 @@ def answer(request: HttpRequest, slug: str, token: str) -> HttpResponse:
                 token, division=d["division"], contact=d["contact"], consent=d["consent"]
             )
     except ServiceError as exc:
-        form.add_error(None, _(exc.message))
+        form.add_error(None, exc.message)
         return _status_page(request, token, reg, form, status=exc.status)
     return redirect("public:registration", slug, token)
 

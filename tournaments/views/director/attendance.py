@@ -46,7 +46,7 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     from_hand = _number(request.POST.get("from_hand")) or 0
     try:
         if player is None:
-            raise ServiceError("Choose a substitute from the list.")
+            raise ServiceError(_("Choose a substitute from the list."))
         substitute(match, request.POST.get("position", ""), from_hand, player, _signed(request))
     except ServiceError as exc:
         # Refused, nothing changed: the table page again, with the reason (422, or 409

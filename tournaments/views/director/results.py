@@ -186,9 +186,9 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
 
     def act() -> None:
         if division not in ("A", "B"):
-            raise ServiceError("Choose a division.")
+            raise ServiceError(_("Choose a division."))
         if sorted(places.values()) != list(range(1, len(places) + 1)):
-            raise ServiceError("Give each tied player a different place: 1, 2, 3…")
+            raise ServiceError(_("Give each tied player a different place: 1, 2, 3…"))
         standing_service.break_tie(
             t, division, order, reason=request.POST.get("reason", ""), by=who(request)
         )
