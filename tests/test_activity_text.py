@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext_noop
 
 from tournaments import loglines
 from tournaments.logtext import Joined, render, said
@@ -160,9 +159,7 @@ def test_a_tablets_who_reads_in_the_directors_language_and_an_account_as_it_is(
 ) -> None:
     t = make_tournament(1)
     at = timezone.now()
-    line = said(
-        gettext_noop("Table %(table)s: a new device took the table over with its code."), table=3
-    )
+    line = said("table_codes.table_new_device_took", table=3)
     for actor in ("Table 3 tablet", "Table 3 device 2", "online", "dora"):
         log(t, actor, "takeover", line, at=at)
     director_client.cookies["django_language"] = "fr"
