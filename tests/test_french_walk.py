@@ -24,7 +24,7 @@ import polib
 import pypdf
 import pytest
 from django.utils import translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from playwright.sync_api import BrowserContext, Page, expect
 
 from tournaments.domain.hands import Hand, Outcome, Seat
@@ -209,7 +209,11 @@ def test_the_whole_event_reads_in_one_language_on_every_screen_and_sheet(
     console.goto(f"{base}/director/{t.slug}/players/import/")
     r.screen(console, "director-import", layout=False)
     csv = tmp_path / "players.csv"
-    csv.write_text("name,division\n" + "".join(f"{n},{d}\n" for n, d in NAMES))
+    # The director's own file, with its header in the director's language (the import
+    # reads either): its words are shown back on the preview.
+    with translation.override(lang):
+        header = pgettext("CSV header", "name")
+    csv.write_text(f"{header},division\n" + "".join(f"{n},{d}\n" for n, d in NAMES))
     console.set_input_files("#id_file", str(csv))
     console.get_by_label(r.t("Check them in on import")).check()
     console.get_by_role("button", name=r.t("Preview")).click()
