@@ -325,6 +325,39 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     assert "a substitute played from hand 2" in page and "Sat out" not in page
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("North", "East", "South", "West", "You", "partner", "opponent", "withdrawn")),
+        ("fr", ("Nord", "Est", "Sud", "Ouest", "Vous", "partenaire", "adversaire", "retrait")),
+    ],
+)
+def test_each_chair_reads_its_seat_who_and_role_in_the_readers_language(
+    client, make_tournament, lang, words
+):
+    north, east, south, west, you, partner, opponent, withdrawn = words
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    rounds.start_round(rnd, by="test", now=timezone.now())
+    at = {s.position: s.player for s in Seating.objects.filter(round=rnd, table=1)}
+    set_withdrawn(at["S"], True, by="test", reason="left")  # mid-round: still seated
+    client.cookies["django_language"] = lang
+    page = client.get(url("card_part", t.slug, at["E"].pk)).content.decode()
+    chairs = [
+        (north, at["N"].name, opponent),
+        (east, you, ""),
+        (south, at["S"].name, f"{opponent} · {withdrawn}"),
+        (west, at["W"].name, partner),
+    ]
+    for (seat, who, role), position in zip(chairs, "NESW", strict=True):
+        team = "NS" if position in "NS" else "EW"
+        kind = {"E": "you", "W": "partner"}.get(position, "opponent")
+        assert (
+            f'<li class="chair pos-{position} team-{team} role-{kind}"><span class="pos">{seat}'
+            f'</span> <span class="who">{who}</span> <span class="role">{role}</span></li>'
+        ) in page
+
+
 def test_a_withdrawn_player_is_marked_with_the_round(client, make_tournament):
     t = event_after(make_tournament, 2, 1)
     p = Seating.objects.filter(round__number=1, round__tournament=t).first().player

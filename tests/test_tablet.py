@@ -582,6 +582,22 @@ def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tou
     # The winners stay, the losers go one table each way: three tables, not twelve.
     assert {s.table for s in upcoming} == {4, 5, 6}
     assert len(upcoming) == 12
+    # Compiled once per connection (issue 22), the rows are the ORM's: the same seats in
+    # the same order, each with its player built as select_related builds it.
+    here_orm = Seating.objects.filter(round_id=rnd.pk, table=5).select_related("player")
+    going_to = Seating.objects.filter(
+        round=nxt, player_id__in=[s.player_id for s in here_orm]
+    ).values("table")
+    orm = [
+        *here_orm,
+        *Seating.objects.filter(round=nxt, table__in=going_to).select_related("player"),
+    ]
+    assert [vars_of(s) for s in rows] == [vars_of(s) for s in orm]
+    assert [vars_of(s.player) for s in rows] == [vars_of(s.player) for s in orm]
+
+
+def vars_of(obj: object) -> dict:
+    return {k: v for k, v in vars(obj).items() if not k.startswith("_")}
 
 
 def test_a_substituted_seat_is_named_for_each_hand_by_who_held_it_then(event):

@@ -256,6 +256,30 @@ class Chair:
     team: str  # "NS" or "EW"
     withdrawn: bool = False
 
+    # The card's words for the chair, in the reader's language: worded here rather than
+    # by a chain of template tags, since every phone asks for its card at once when a
+    # round is seated (a third of the card's rendering, issue 22).
+    @property
+    def position_name(self) -> str:
+        return str(SEAT_NAMES[self.position])
+
+    @property
+    def who(self) -> str:
+        return _("You") if self.role == "you" else self.name
+
+    @property
+    def role_text(self) -> str:
+        said = {"partner": _("partner"), "opponent": _("opponent")}.get(self.role, "")
+        return f"{said} · {_('withdrawn')}" if self.withdrawn else said
+
+
+CLOCK_STATES = {
+    "called": _lazy("Time is called"),
+    "paused": _lazy("Paused"),
+    "not_started": _lazy("Not started"),
+    "finished": _lazy("Round over"),
+}
+
 
 @dataclass(frozen=True)
 class Clock:
@@ -266,6 +290,10 @@ class Clock:
     limit_seconds: int = 0
     remaining_seconds: int = 0
     call_at: datetime | None = None
+
+    @property
+    def state_text(self) -> str:
+        return str(CLOCK_STATES.get(self.kind, _("Time left")))
 
 
 @dataclass(frozen=True)
@@ -294,6 +322,11 @@ class Card:
     @property
     def sitting_out(self) -> bool:
         return self.absent == "sat_out"
+
+    @property
+    def match_over(self) -> bool:
+        """The player's match is over (the phone then asks at the fast pace)."""
+        return self.match_status in ("finished", "confirmed", "disputed")
 
     @property
     def position_name(self) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
+from .. import compiled
 from ..domain.final import FinalState
 from ..domain.hands import Team
 from ..domain.match import InvalidMatch, MatchState
@@ -70,8 +71,17 @@ def tournament_exists(slug: str) -> bool:
     return Tournament.objects.filter(slug=slug).exists()
 
 
+# Compiled once per connection (tournaments/compiled.py): a phone's full card, the
+# answer every phone asks for at a round's turnover, spent a fifth of its CPU building
+# this statement (issue 22).
+_TOURNAMENT_BY_ID = compiled.CompiledSelect(lambda pk: Tournament.objects.filter(pk=pk))
+
+
 def tournament_by_id(pk: int) -> Tournament:
-    return Tournament.objects.get(pk=pk)
+    found = _TOURNAMENT_BY_ID(pk)
+    if not found:
+        raise Tournament.DoesNotExist("Tournament matching query does not exist.")
+    return found[0]
 
 
 def all_tournaments() -> QuerySet[Tournament]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
+from ... import compiled
 from ...domain.clock import RoundClock
 from ...domain.final import final_state
 from ...domain.hands import SEATS, Seat, Team
@@ -35,21 +37,33 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat().replace("+00:00", "Z") if moment else None
 
 
+def _seats_here(round_id: int, table: int) -> QuerySet[Seating]:
+    return Seating.objects.filter(round_id=round_id, table=table).select_related("player")
+
+
+def _seats_going_to(round_id: int, table: int, next_round_id: int) -> QuerySet[Seating]:
+    """The next round's seats at every table this table's players go to."""
+    here = Seating.objects.filter(round_id=round_id, table=table).values("player_id")
+    going_to = Seating.objects.filter(round_id=next_round_id, player_id__in=here).values("table")
+    return Seating.objects.filter(round_id=next_round_id, table__in=going_to).select_related(
+        "player"
+    )
+
+
+# Compiled once per connection (tournaments/compiled.py): building these statements was
+# two fifths of a full state read's CPU, which every tablet pays at a round's turnover.
+_SEATS_HERE = compiled.CompiledSelect(_seats_here)
+_SEATS_GOING_TO = compiled.CompiledSelect(_seats_going_to)
+
+
 def table_seats(match: Match, next_round: Round | None) -> list[Seating]:
     """This table's seats and, once the next round is seated, the seats of the tables its
     players go to: only those, since a 500-table round has 2,000 seats and every tablet
     asks for its state every few seconds."""
-    here = list(
-        Seating.objects.filter(round_id=match.round_id, table=match.table).select_related("player")
-    )
+    here = _SEATS_HERE(match.round_id, match.table)
     if next_round is None:
         return here
-    going_to = Seating.objects.filter(
-        round=next_round, player_id__in=[s.player_id for s in here]
-    ).values("table")
-    return here + list(
-        Seating.objects.filter(round=next_round, table__in=going_to).select_related("player")
-    )
+    return here + _SEATS_GOING_TO(match.round_id, match.table, next_round.pk)
 
 
 def entry_json(entry: HandEntry) -> dict[str, Any]:
