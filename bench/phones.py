@@ -39,9 +39,11 @@ import time
 from dataclasses import dataclass, field
 
 from .burst import VAR, fresh_database
-from .server import Server, free_port, setup_django
+from .server import SERVERS, Server, free_port, setup_django
 
 ROUND = re.compile(rb'data-round="(\d*)"')
+SEAT = re.compile(rb'data-seat="(\w*)"')
+PARTIAL = re.compile(rb'data-partial="1"')
 KIND = re.compile(rb'data-kind="(\w+)"')
 OVER = re.compile(rb'data-match-over="1"')
 
@@ -141,7 +143,10 @@ class Phones:
         self.round: dict[int, int] = {}
         self.kind: dict[int, str] = {}
         self.over: dict[int, bool] = {}
+        self.seat: dict[int, str] = {}  # what the card shows, as the script sends it back
+        self.partial: dict[int, bool] = {}
         self.seen_round_at: dict[int, float] = {}
+        self.whole_card_at: dict[int, float] = {}
         self.watch_round: int | None = None
         self.log = Log()
         self.running = False
@@ -178,6 +183,7 @@ class Phones:
 
     def _work(self) -> None:
         client = Client(self.port)
+        rng = random.Random()
         while self.running:
             with self.lock:
                 due, player = heapq.heappop(self.heap)
@@ -189,28 +195,43 @@ class Phones:
                         heapq.heappush(self.heap, (due, player))
                     continue
             self._poll(client, player)
-            # As the card's script: fast from the call, or from the player's match's end.
+            # As the card's script: fast from the call, or from the player's match's end;
+            # after the new seat alone, the whole card within a few fast beats.
             fast = self.over.get(player) or self.kind.get(player) in ("finished", "called")
+            pace = self.fast if fast else self.period
+            if self.partial.get(player):
+                pace = self.fast * (1 + rng.random() * 3)
             with self.lock:
-                heapq.heappush(self.heap, (due + (self.fast if fast else self.period), player))
+                heapq.heappush(self.heap, (due + pace, player))
         if client.conn:
             client.conn.close()
 
     def _poll(self, client: Client, player: int) -> None:
         headers = {"If-None-Match": self.etags[player]} if player in self.etags else {}
+        if player in self.seat:
+            headers["X-Snowman-Seat"] = self.seat[player]
         status, seconds, body, got = client.request(
             "GET", f"/e/{self.slugs.get(player, self.slug)}/me/{player}/card/", headers=headers
         )
         self.log.add(status, seconds)
         if status == 200:
-            self.etags[player] = got.get("etag", "")
+            partial = PARTIAL.search(body) is not None
+            self.partial[player] = partial
+            if not partial:  # the new seat alone carries no version
+                self.etags[player] = got.get("etag", "")
             m = ROUND.search(body)
             self.round[player] = int(m.group(1)) if m and m.group(1) else 0
+            seat = SEAT.search(body)
+            self.seat[player] = (
+                f"{m.group(1).decode() if m else ''}:{seat.group(1).decode() if seat else ''}"
+            )
             k = KIND.search(body)
             self.kind[player] = k.group(1).decode() if k else ""
             self.over[player] = OVER.search(body) is not None
             if self.watch_round is not None and self.round[player] == self.watch_round:
                 self.seen_round_at.setdefault(player, time.monotonic())
+                if not partial:
+                    self.whole_card_at.setdefault(player, time.monotonic())
 
 
 # --- tablets ----------------------------------------------------------------------------
@@ -399,6 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)
+    # The event server (bin/serve) is granian with 2 workers x 4 threads.
+    parser.add_argument("--server", choices=SERVERS, default="gunicorn")
+    parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--port", type=int, default=8151)
     parser.add_argument("--name", default="snowman_i15_phones")
     parser.add_argument("--pg-host", default="127.0.0.1")
@@ -429,9 +453,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     connections.close_all()
     port = args.port or free_port()
-    server = Server(env, port, workers=args.workers, log=VAR / "phones" / "gunicorn.log")
+    server = Server(
+        env,
+        port,
+        workers=args.workers,
+        threads=args.threads,
+        server=args.server,
+        log=VAR / "phones" / f"{args.server}.log",
+    )
     print(
-        f"{args.db}: gunicorn {args.workers} workers on 127.0.0.1:{port}, "
+        f"{args.db}: {args.server} {args.workers} workers"
+        f"{f' x {args.threads} threads' if args.threads > 1 else ''} on 127.0.0.1:{port}, "
         f"{os.cpu_count()} cpus, load {os.getloadavg()[0]:.2f} (other work on the machine); "
         f"phones every {args.period} s "
         f"({args.fast} s between rounds), tablets: a hand every {args.gap} s, "
@@ -544,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
                 or len(tablets.seen_round_at) < tablets_expected
             ):
                 time.sleep(0.2)
+            # The new seat may come alone first (views/public.SEAT_HEADER): the whole
+            # card (partner, opponents, clock) follows within a few fast beats.
+            while time.monotonic() < limit and len(phones.whole_card_at) < len(players):
+                time.sleep(0.2)
             tablets.stop()
             phones.stop()
             turnover_log = phones.reset_log()
@@ -562,6 +598,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"seating round 2 (the service call): {seat_seconds:.2f} s")
             print(spread("phones with the new seat", phone_times, len(players)))
             print(spread("tablets with the new seat", tablet_times, len(links)))
+            whole = [v - t0 for v in phones.whole_card_at.values()]
+            print(spread("phones with the whole card", whole, len(players)))
             everyone = max(phone_times + tablet_times, default=float("nan"))
             who = "every phone" if args.phones_only_turnover else "every phone and tablet"
             print(

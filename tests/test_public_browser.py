@@ -18,6 +18,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tournaments.domain.hands import Seat
 from tournaments.models import Match, Player, Seating, Tournament
 from tournaments.services import rounds
 from tournaments.views import public as public_views
@@ -183,6 +184,21 @@ def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_fi
     new = Seating.objects.get(round__tournament=t, round__number=2, player=p)
     expect(page.locator(".table-no")).to_have_text(f"Table {new.table}")
     expect(card).to_have_attribute("data-match-over", "0")
+    shot(page, "11-turnover-new-seat-first")
+    # The new seat came alone (the poll that saw it); the whole card, partner and
+    # opponents, follows within four fast beats.
+    partner = Seating.objects.get(
+        round__tournament=t,
+        round__number=2,
+        table=new.table,
+        position=Seat(new.position).partner.value,
+    ).player
+    expect(page.locator(".people")).to_contain_text(
+        partner.name, timeout=4 * HALL_POLLS[1] * 1000 + 2000
+    )
+    expect(page.locator("#card[data-partial]")).to_have_count(0)
+    expect(card).to_have_attribute("data-round", "2")
+    shot(page, "12-turnover-whole-card")
 
 
 def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, make_tournament):

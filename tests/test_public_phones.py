@@ -192,6 +192,65 @@ def test_the_next_round_replaces_the_card_as_soon_as_it_is_seated(client, make_t
     assert f'data-seat="{new.table}{new.position}"' in again.content.decode()
 
 
+def test_a_phone_behind_the_new_seating_gets_the_new_seat_first_then_the_whole_card(
+    client, make_tournament
+):
+    """Issue 22: at a round's turnover every phone asks at once; a phone whose card shows
+    an earlier seat is answered with the new seat alone, from the version query, and not
+    stored, so that its next ask gets the whole card."""
+    t = make_tournament(3)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    p = Seating.objects.get(round=rnd, table=1, position="E").player
+    first = client.get(url("card_part", t.slug, p.pk))
+    fake_results(rnd)
+    rounds.seat_next_round(t, by="test")
+    new = Seating.objects.get(round__number=2, round__tournament=t, player=p)
+    shown = "1:1E"
+    with CaptureQueriesContext(connection) as ctx:
+        seat = client.get(
+            url("card_part", t.slug, p.pk),
+            headers={"If-None-Match": first["ETag"], "X-Snowman-Seat": shown},
+        )
+    assert len(ctx.captured_queries) == 1
+    page = seat.content.decode()
+    assert seat.status_code == 200 and "ETag" not in seat
+    assert seat["Cache-Control"] == "no-store"
+    assert 'data-partial="1"' in page and 'data-round="2"' in page
+    assert f'data-seat="{new.table}{new.position}"' in page
+    assert f"Table {new.table}" in page and p.name in page
+    assert "Partner" not in page and "data-clock" not in page
+    # The phone now shows the new seat: the whole card, with its version.
+    whole = client.get(
+        url("card_part", t.slug, p.pk),
+        headers={"X-Snowman-Seat": f"2:{new.table}{new.position}"},
+    )
+    assert whole.status_code == 200 and whole["ETag"] != first["ETag"]
+    assert "data-partial" not in whole.content.decode()
+    assert "Partner" in whole.content.decode()
+    # A phone that holds the whole card is answered 304 whatever seat it names; one that
+    # names no seat (an older script) gets the whole card.
+    again = client.get(
+        url("card_part", t.slug, p.pk),
+        headers={"If-None-Match": whole["ETag"], "X-Snowman-Seat": shown},
+    )
+    assert again.status_code == 304
+    plain = client.get(url("card_part", t.slug, p.pk), headers={"If-None-Match": first["ETag"]})
+    assert plain.status_code == 200 and plain["ETag"] == whole["ETag"]
+
+
+def test_the_new_seat_first_reads_in_the_readers_language(client, make_tournament):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    p = Seating.objects.get(round=rnd, table=2, position="S").player
+    client.cookies["django_language"] = "fr"
+    page = client.get(
+        url("card_part", t.slug, p.pk), headers={"X-Snowman-Seat": ":"}
+    ).content.decode()
+    assert 'data-partial="1"' in page
+    assert "Ronde 1" in page and "Table 2" in page and "Sud" in page
+    assert "Round 1" not in page and "South" not in page
+
+
 def test_a_changed_seating_marks_only_the_players_moved(client, make_tournament):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)

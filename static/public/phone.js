@@ -168,10 +168,15 @@ function startLive(box) {
     if (busy || document.hidden) { return; }
     busy = true;
     try {
-      const r = await fetch(url, { cache: "no-cache", headers: { Accept: "text/html" } });
+      // The seat this card shows: a phone behind the player's latest seat is answered with
+      // the new seat alone, at once, and asks for the whole card a few seconds later.
+      const shown = box.querySelector("#card");
+      const headers = { Accept: "text/html" };
+      if (shown) { headers["X-Snowman-Seat"] = `${shown.dataset.round || ""}:${shown.dataset.seat || ""}`; }
+      const r = await fetch(url, { cache: "no-cache", headers });
       if (!r.ok) { return; }
       const tag = r.headers.get("ETag");
-      if (tag === etag) { return; }
+      if (tag && tag === etag) { return; }
       etag = tag;
       const html = await r.text();
       const doc = new DOMParser().parseFromString(html, "text/html");
@@ -190,9 +195,15 @@ function startLive(box) {
       refilter();
     } catch { /* offline: try again on the next beat */ } finally { busy = false; }
   }
+  // After the new seat alone, the whole card: each phone at its own moment within a few
+  // fast beats, so that 2,000 phones do not all ask for it in the same second.
+  function nextBeat() {
+    if (box.querySelector('#card[data-partial="1"]')) { return fast * (1 + Math.random() * 3); }
+    return waitingForSeat() ? fast : every;
+  }
   function beat() {
     poll().finally(() => {
-      timer = window.setTimeout(beat, waitingForSeat() ? fast : every);
+      timer = window.setTimeout(beat, nextBeat());
     });
   }
   beat();

@@ -77,10 +77,13 @@ _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
     FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
     WHERE r.tournament_id = t.id AND r.kind = 'final')"""
 # The player (a forged id answers NULL) and their latest seat and match:
-# "seat:match:round number:round kind|the match's score".
-_PLAYER = """(SELECT 'p' || p.id FROM tournaments_player p
+# "seat:match:round number:round kind:table:position|the match's score".
+# The player's name and division come with it: the seat-first card (``seat_card``) is
+# built from this query alone.
+_PLAYER = """(SELECT p.id || ':' || p.division || ':' || p.name FROM tournaments_player p
     WHERE p.id = %s AND p.tournament_id = t.id)"""
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
+        || ':' || s."table" || ':' || s.position
         || '|' || COALESCE(m.hands_played, 0)
         || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
         || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
@@ -112,12 +115,12 @@ def _results_shown(raw: str | None, vis: Visibility) -> str | None:
 
 
 def _seat_shown(raw: str | None, vis: Visibility) -> str | None:
-    """A player's latest seat and match ("seat:match:number:kind|score") as players may
-    see it: in a hidden round, the seat alone."""
+    """A player's latest seat and match ("seat:match:number:kind:table:position|score")
+    as players may see it: in a hidden round, the seat alone."""
     if raw is None:
         return None
     seat, _, _ = raw.partition("|")
-    _, _, number, kind = seat.split(":")
+    _, _, number, kind, _, _ = seat.split(":")
     return raw if _round_shown(number, kind, vis) else seat
 
 
@@ -137,6 +140,40 @@ class Version:
     player_known: bool
     # Read in the same query (issue 24): a page's language costs no query of its own.
     language: str = "en"
+    # With a player: who they are and their latest seat, read in the same query
+    # (``seat_card``).
+    player: tuple[int, str, str] | None = None  # id, division, name
+    seat: LatestSeat | None = None
+
+
+@dataclass(frozen=True)
+class LatestSeat:
+    """A player's latest seat, as the phone's card names it."""
+
+    round: int
+    final: bool
+    table: int
+    position: str
+
+    @property
+    def key(self) -> str:
+        """What the card says of it in ``data-round`` and ``data-seat`` ("3:12N"), and
+        what the phone sends back in ``SEAT_HEADER``."""
+        return f"{self.round}:{self.table}{self.position}"
+
+
+def _player_of(raw: str | None) -> tuple[int, str, str] | None:
+    if raw is None:
+        return None
+    pk, division, name = raw.split(":", 2)
+    return int(pk), division, name
+
+
+def _seat_of(raw: str | None) -> LatestSeat | None:
+    if raw is None:
+        return None
+    _, _, number, kind, table, position = raw.partition("|")[0].split(":")
+    return LatestSeat(int(number), kind == Round.Kind.FINAL, int(table), position)
 
 
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
@@ -172,7 +209,16 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
         shown += [row[at], _seat_shown(row[at + 1], vis)]
     raw = "|".join(str(v) for v in shown)
     digest = hashlib.blake2b(raw.encode(), digest_size=9).hexdigest()
-    return Version(row[0], f'"{digest}"', player_id is None or row[at] is not None, language)
+    if player_id is None:
+        return Version(row[0], f'"{digest}"', True, language)
+    return Version(
+        row[0],
+        f'"{digest}"',
+        row[at] is not None,
+        language,
+        player=_player_of(row[at]),
+        seat=_seat_of(row[at + 1]),
+    )
 
 
 # --- hiding -----------------------------------------------------------------------------
@@ -318,6 +364,8 @@ class Card:
     withdrawn_after: int | None = None
     # The round's scores are hidden from players (§5): the card shows none.
     score_hidden: bool = False
+    # The new seat alone (``seat_card``): the phone asks for the whole card next.
+    partial: bool = False
 
     @property
     def sitting_out(self) -> bool:
@@ -425,6 +473,27 @@ def _round_of(tournament: Tournament, values: Sequence[Any]) -> Round:
     for moment in ("started_at", "called_at"):
         fields[moment] = instant_of(fields[moment])
     return Round(tournament=tournament, **{**fields, "has_pauses": bool(fields["has_pauses"])})
+
+
+def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
+    """The card of a phone that shows another seat than the player's latest (``shown``
+    is its ``LatestSeat.key``): that seat alone, from the version query, no query more; None
+    when the phone shows the latest seat or the player has none.
+
+    At a round's turnover every phone asks at once (docs/performance.md §9.10): the new
+    seat first, at the cost of a 304, and the whole card a few seconds later."""
+    seat, who = ver.seat, ver.player
+    if seat is None or who is None or seat.key == shown:
+        return None
+    pk, division, name = who
+    tournament = Tournament(pk=tournament_id)
+    rnd = Round(
+        tournament=tournament,
+        number=seat.round,
+        kind=Round.Kind.FINAL if seat.final else Round.Kind.PRELIMINARY,
+    )
+    player = Player(pk=pk, tournament=tournament, name=name, division=division)
+    return Card(tournament, player, rnd, table=seat.table, position=seat.position, partial=True)
 
 
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:

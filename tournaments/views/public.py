@@ -71,8 +71,12 @@ def _versioned(
     player_id: int | None = None,
     salt: str = "",
     director_chose: str | None = None,
+    first: Callable[[svc.Version], HttpResponse | None] | None = None,
 ) -> HttpResponse:
     """304 when the phone holds the current version (one query), else ``build``.
+
+    ``first`` may answer from the version alone instead, with part of the page: that
+    answer carries no ETag and is not stored, so the phone's next ask gets it whole.
 
     In the reader's language (the cookie), else the event's (read in the same query);
     the projector passes the director's ``?lang=``, which comes first (issue 24)."""
@@ -89,13 +93,18 @@ def _versioned(
         salt = f"{salt}-{get_language() or ''}"
         etag = f'{ver.etag[:-1]}-{salt}"'
         held = request.headers.get("If-None-Match", "")
+        part = None
         if etag in (t.strip().removeprefix("W/") for t in held.split(",")):
             response: HttpResponse = HttpResponseNotModified()
+        elif first is not None and (part := first(ver)) is not None:
+            response = part
         else:
             response = build(queries.tournament_by_id(ver.tournament_id))
     # LocaleMiddleware keeps a header the view set: the page's own language.
     response["Content-Language"] = code
-    if response.status_code in (200, 304):
+    if part is not None:
+        response["Cache-Control"] = "no-store"
+    elif response.status_code in (200, 304):
         response["ETag"] = etag
         # Cacheable, but only after asking: the phone revalidates on every poll.
         response["Cache-Control"] = "no-cache"
@@ -232,14 +241,30 @@ def card(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     return _versioned(request, slug, ("activity",), build, player_id=player)
 
 
+# The seat the phone's card shows (its ``data-round`` and ``data-seat``, "3:12N"), sent
+# with every poll: a phone that shows another seat than the player's latest is answered
+# with the new seat alone, from the version query, and asks for the whole card a few
+# seconds later (static/public/phone.js). At a round's turnover every phone asks at once,
+# and the whole card costs three times the seat (docs/performance.md §9.10).
+SEAT_HEADER = "X-Snowman-Seat"
+
+
 @require_GET
 def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     """The card alone: what the phone polls."""
+    shown = request.headers.get(SEAT_HEADER)
 
     def build(t: Tournament) -> HttpResponse:
         return render(request, "public/_card.html", _card_context(t, player))
 
-    return _versioned(request, slug, ("activity",), build, player_id=player)
+    def seat_first(ver: svc.Version) -> HttpResponse | None:
+        found = None if shown is None else svc.seat_card(ver.tournament_id, ver, shown)
+        if found is None:
+            return None
+        context = {"card": found, "player": found.player}
+        return render(request, "public/_card.html", context)
+
+    return _versioned(request, slug, ("activity",), build, player_id=player, first=seat_first)
 
 
 @require_GET
