@@ -238,6 +238,19 @@ def test_a_phone_behind_the_new_seating_gets_the_new_seat_first_then_the_whole_c
     assert plain.status_code == 200 and plain["ETag"] == whole["ETag"]
 
 
+def test_a_phone_behind_a_round_the_player_sits_out_gets_the_whole_card_never_an_old_seat(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 1)
+    player = sat_out_in_round_2(t)
+    before = Seating.objects.get(round__tournament=t, round__number=1, player=player)
+    for shown in (f"1:{before.table}{before.position}", "2:", "", "x:y", "9" * 5000 + ":1N"):
+        answer = client.get(url("card_part", t.slug, player.pk), headers={"X-Snowman-Seat": shown})
+        page = answer.content.decode()
+        assert answer.status_code == 200 and "ETag" in answer, shown[:20]
+        assert "data-partial" not in page and "You sit out round 2" in page
+
+
 def test_the_new_seat_first_reads_in_the_readers_language(client, make_tournament):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)

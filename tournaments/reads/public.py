@@ -77,13 +77,17 @@ _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
     FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
     WHERE r.tournament_id = t.id AND r.kind = 'final')"""
 # The player (a forged id answers NULL) and their latest seat and match:
-# "seat:match:round number:round kind:table:position|the match's score".
+# "seat:match:round number:round kind:table:position:latest|the match's score", where
+# "latest" says the seat is in the event's latest round (else empty: the player sits out
+# that round, or is not seated in it).
 # The player's name and division come with it: the seat-first card (``seat_card``) is
 # built from this query alone.
 _PLAYER = """(SELECT p.id || ':' || p.division || ':' || p.name FROM tournaments_player p
     WHERE p.id = %s AND p.tournament_id = t.id)"""
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
-        || ':' || s."table" || ':' || s.position
+        || ':' || s."table" || ':' || s.position || ':' || CASE WHEN r.number = (
+            SELECT MAX(l.number) FROM tournaments_round l WHERE l.tournament_id = t.id)
+            THEN 'latest' ELSE '' END
         || '|' || COALESCE(m.hands_played, 0)
         || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
         || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
@@ -115,12 +119,12 @@ def _results_shown(raw: str | None, vis: Visibility) -> str | None:
 
 
 def _seat_shown(raw: str | None, vis: Visibility) -> str | None:
-    """A player's latest seat and match ("seat:match:number:kind:table:position|score")
-    as players may see it: in a hidden round, the seat alone."""
+    """A player's latest seat and match ("seat:match:number:kind:table:position:latest|
+    score") as players may see it: in a hidden round, the seat alone."""
     if raw is None:
         return None
     seat, _, _ = raw.partition("|")
-    _, _, number, kind, _, _ = seat.split(":")
+    _, _, number, kind, _, _, _ = seat.split(":")
     return raw if _round_shown(number, kind, vis) else seat
 
 
@@ -154,6 +158,9 @@ class LatestSeat:
     final: bool
     table: int
     position: str
+    # In the event's latest round: the card shows this seat (else the round the player
+    # sits out, or is not seated in).
+    latest: bool
 
     @property
     def key(self) -> str:
@@ -172,8 +179,10 @@ def _player_of(raw: str | None) -> tuple[int, str, str] | None:
 def _seat_of(raw: str | None) -> LatestSeat | None:
     if raw is None:
         return None
-    _, _, number, kind, table, position = raw.partition("|")[0].split(":")
-    return LatestSeat(int(number), kind == Round.Kind.FINAL, int(table), position)
+    _, _, number, kind, table, position, latest = raw.partition("|")[0].split(":")
+    return LatestSeat(
+        int(number), kind == Round.Kind.FINAL, int(table), position, latest == "latest"
+    )
 
 
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
@@ -476,15 +485,19 @@ def _round_of(tournament: Tournament, values: Sequence[Any]) -> Round:
 
 
 def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
-    """The card of a phone that shows another seat than the player's latest (``shown``
-    is its ``LatestSeat.key``): that seat alone, from the version query, no query more; None
-    when the phone shows the latest seat or the player has none.
+    """The card of a phone that shows another seat than the player's seat in the event's
+    latest round (``shown`` is its ``LatestSeat.key``): that seat alone, from the version
+    query, no query more. None when the phone shows that seat, or the player has none in
+    the latest round (the whole card says why).
 
     At a round's turnover every phone asks at once (docs/performance.md §9.10): the new
     seat first, at the cost of a 304, and the whole card a few seconds later."""
     seat, who = ver.seat, ver.player
-    if seat is None or who is None or seat.key == shown:
+    if seat is None or who is None or not seat.latest or seat.key == shown:
         return None
+    shown_round = shown.partition(":")[0]
+    if shown_round.isascii() and shown_round.isdigit() and int(shown_round[:9]) > seat.round:
+        return None  # the phone is ahead (a round seated again after a withdrawal)
     pk, division, name = who
     tournament = Tournament(pk=tournament_id)
     rnd = Round(
