@@ -92,11 +92,12 @@ class _Plan:
             rows = self.compiler.apply_converters(rows, self.converters)
         objs = []
         model, db, names, plain = self.model, self.db, self.init_list, self.plain
+        populators = self.populators
         for row in rows:
             values = row[self.start : self.end]
             obj = _instance(model, db, names, values) if plain else model.from_db(db, names, values)
-            for populator in self.populators:
-                populator.populate(row, obj)
+            for populator in populators:
+                _populate(populator, row, obj)
             for name, position in self.annotations.items():
                 setattr(obj, name, row[position])
             objs.append(obj)
@@ -134,6 +135,32 @@ def _instance(model: type[M], db: str, names: Sequence[str], values: Sequence[An
     state.db = db
     obj.__dict__.update(zip(names, values, strict=True))
     return obj
+
+
+def _populate(populator: Any, row: Sequence[Any], from_obj: Model) -> None:
+    """``RelatedPopulator.populate`` (a ``select_related`` object from its columns of the
+    row), building a model ``_plain_instances`` accepts as ``_instance`` does: the lock's
+    round and tournament went through ``Model.__init__``, a twentieth of a simulated
+    event's time (issue 22)."""
+    plain = getattr(populator, "snowman_plain", None)
+    if plain is None:
+        plain = populator.reorder_for_init is None and _plain_instances(
+            populator.model_cls, populator.init_list
+        )
+        populator.snowman_plain = plain
+    if not plain:
+        populator.populate(row, from_obj)
+        return
+    values = row[populator.cols_start : populator.cols_end]
+    if values[populator.pk_idx] is None:
+        obj = None
+    else:
+        obj = _instance(populator.model_cls, populator.db, populator.init_list, values)
+        for related in populator.related_populators:
+            _populate(related, row, obj)
+    populator.local_setter(from_obj, obj)
+    if obj is not None:
+        populator.remote_setter(obj, from_obj)
 
 
 class CompiledSelect(Generic[M]):

@@ -9,6 +9,10 @@ from tournaments.simulate import simulate
 
 class Command(TranslatedCommand):
     help = "Play a whole simulated event through the service layer; print its slug."
+    # The system checks import every address and view (the PDFs' reportlab too): nearly a
+    # second of a 100-table event's ten on the hall's laptop, for a command that serves
+    # no request. ``manage.py check``, the tests and the server's start run them.
+    requires_system_checks: list[str] = []
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--tables", type=int, required=True)
