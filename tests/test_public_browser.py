@@ -198,6 +198,8 @@ def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_fi
     )
     expect(page.locator("#card[data-partial]")).to_have_count(0)
     expect(card).to_have_attribute("data-round", "2")
+    # Still marked as a new seat (the outline is all a reduced-motion phone shows).
+    expect(page.locator("#card.moved")).to_have_count(1)
     shot(page, "12-turnover-whole-card")
 
 

@@ -184,12 +184,16 @@ function startLive(box) {
       if (!fresh) { return; }
       const old = pick ? box.querySelector(pick) : box.firstElementChild;
       const before = old ? { round: old.dataset.round, seat: old.dataset.seat } : {};
+      // The whole card after the new seat alone keeps the "moved" mark the seat got.
+      const wasMoved = old && old.dataset.partial === "1" && old.classList.contains("moved");
       box.replaceChildren(document.importNode(fresh, true));
       const card = box.querySelector("#card");
       if (card && card.dataset.seat && (card.dataset.round !== before.round || card.dataset.seat !== before.seat)) {
         card.classList.add("moved");
         if (navigator.vibrate) { navigator.vibrate([200, 100, 200]); }
         announce(textOf("[data-moved-text]"));
+      } else if (card && wasMoved) {
+        card.classList.add("moved");
       }
       tickClocks();
       refilter();
@@ -208,7 +212,8 @@ function startLive(box) {
   }
   beat();
   document.addEventListener("visibilitychange", () => {
-    if (!document.hidden) { window.clearTimeout(timer); beat(); }
+    // A poll under way schedules the next beat itself: a second loop would double the asks.
+    if (!document.hidden && !busy) { window.clearTimeout(timer); beat(); }
   });
   box.livePoll = poll;
 }
