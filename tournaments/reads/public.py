@@ -77,17 +77,13 @@ _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
     FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
     WHERE r.tournament_id = t.id AND r.kind = 'final')"""
 # The player (a forged id answers NULL) and their latest seat and match:
-# "seat:match:round number:round kind:table:position:latest|the match's score", where
-# "latest" says the seat is in the event's latest round (else empty: the player sits out
-# that round, or is not seated in it).
-# The player's name and division come with it: the seat-first card (``seat_card``) is
-# built from this query alone.
+# "seat:match:round number:round kind:table:position|the match's score". The player's name
+# and division come with it: the seat-first card (``seat_card``) is built from this query
+# alone.
 _PLAYER = """(SELECT p.id || ':' || p.division || ':' || p.name FROM tournaments_player p
     WHERE p.id = %s AND p.tournament_id = t.id)"""
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
-        || ':' || s."table" || ':' || s.position || ':' || CASE WHEN r.number = (
-            SELECT MAX(l.number) FROM tournaments_round l WHERE l.tournament_id = t.id)
-            THEN 'latest' ELSE '' END
+        || ':' || s."table" || ':' || s.position
         || '|' || COALESCE(m.hands_played, 0)
         || ':' || COALESCE(m.score_ns, 0) || ':' || COALESCE(m.score_ew, 0)
         || ':' || COALESCE(m.status, '') || ':' || COALESCE(m.winner, '')
@@ -119,12 +115,12 @@ def _results_shown(raw: str | None, vis: Visibility) -> str | None:
 
 
 def _seat_shown(raw: str | None, vis: Visibility) -> str | None:
-    """A player's latest seat and match ("seat:match:number:kind:table:position:latest|
-    score") as players may see it: in a hidden round, the seat alone."""
+    """A player's latest seat and match ("seat:match:number:kind:table:position|score")
+    as players may see it: in a hidden round, the seat alone."""
     if raw is None:
         return None
     seat, _, _ = raw.partition("|")
-    _, _, number, kind, _, _, _ = seat.split(":")
+    _, _, number, kind, _, _ = seat.split(":")
     return raw if _round_shown(number, kind, vis) else seat
 
 
@@ -165,7 +161,7 @@ class LatestSeat:
     @property
     def key(self) -> str:
         """What the card says of it in ``data-round`` and ``data-seat`` ("3:12N"), and
-        what the phone sends back in ``SEAT_HEADER``."""
+        what the phone sends back in its ``X-Snowman-Seat`` header."""
         return f"{self.round}:{self.table}{self.position}"
 
 
@@ -176,13 +172,14 @@ def _player_of(raw: str | None) -> tuple[int, str, str] | None:
     return int(pk), division, name
 
 
-def _seat_of(raw: str | None) -> LatestSeat | None:
+def _seat_of(raw: str | None, newest: str | None) -> LatestSeat | None:
+    """The player's latest seat from ``_CARD``; ``newest`` is the event's newest round
+    ("number:kind"), which ``VERSION_COLUMNS`` reads in the same row."""
     if raw is None:
         return None
-    _, _, number, kind, table, position, latest = raw.partition("|")[0].split(":")
-    return LatestSeat(
-        int(number), kind == Round.Kind.FINAL, int(table), position, latest == "latest"
-    )
+    _, _, number, kind, table, position = raw.partition("|")[0].split(":")
+    latest = number == (newest or "").partition(":")[0]
+    return LatestSeat(int(number), kind == Round.Kind.FINAL, int(table), position, latest)
 
 
 def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> Version | None:
@@ -214,20 +211,15 @@ def version(slug: str, parts: tuple[str, ...], player_id: int | None = None) -> 
         width = len(PARTS[p])
         shown += _part_values(p, row[at : at + width], vis)
         at += width
+    who = seat = None
     if player_id is not None:
         shown += [row[at], _seat_shown(row[at + 1], vis)]
+        # The newest round is the last of VERSION_COLUMNS.
+        who, seat = _player_of(row[at]), _seat_of(row[at + 1], row[len(VERSION_COLUMNS)])
     raw = "|".join(str(v) for v in shown)
     digest = hashlib.blake2b(raw.encode(), digest_size=9).hexdigest()
-    if player_id is None:
-        return Version(row[0], f'"{digest}"', True, language)
-    return Version(
-        row[0],
-        f'"{digest}"',
-        row[at] is not None,
-        language,
-        player=_player_of(row[at]),
-        seat=_seat_of(row[at + 1]),
-    )
+    known = player_id is None or who is not None
+    return Version(row[0], f'"{digest}"', known, language, player=who, seat=seat)
 
 
 # --- hiding -----------------------------------------------------------------------------
