@@ -111,8 +111,8 @@ def measure(args: argparse.Namespace) -> int:
             timed(lambda c=client: c.get("/bench/ping"), *floor)
         for post in posts[table][:5]:
             status, _sql = timed(
-                lambda c=client, p=post, k=csrf: c.post(
-                    f"/bench/least-hand/{spare}/{ids[table]}",
+                lambda c=client, p=post, k=csrf, m=ids[table]: c.post(
+                    f"/bench/least-hand/{spare}/{m}",
                     p.body,
                     content_type="application/json",
                     headers={"X-CSRFToken": k},

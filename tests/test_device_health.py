@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.domain import health as health_header
 from tournaments.models import Match, TableLink
 from tournaments.reads.console import live_board
 from tournaments.services import device_health, rounds
@@ -46,12 +47,12 @@ def heard(t, table: int, at, **figures: object) -> None:
 
 
 def test_the_health_header_is_read_strictly_and_junk_is_ignored():
-    assert device_health.parse("unsent=3;battery=45;charging=0") == device_health.Health(
+    assert health_header.parse_health("unsent=3;battery=45;charging=0") == health_header.Health(
         3, 45, False
     )
-    assert device_health.parse("unsent=0") == device_health.Health(0, None, None)
+    assert health_header.parse_health("unsent=0") == health_header.Health(0, None, None)
     for junk in ("", "unsent=x", "battery=140", "unsent=-1", "x" * 200):
-        assert device_health.parse(junk) is None
+        assert health_header.parse_health(junk) is None
 
 
 def test_a_poll_carrying_the_report_notes_it_on_the_tables_link(event, django_assert_num_queries):
@@ -79,7 +80,7 @@ def test_a_replaced_device_reports_nothing(event):
     assert r.status_code == 403
     assert link(event, 1).unsent is None
     # The report function itself takes only the current device's word.
-    device_health.report(link(event, 1).pk, 1, device_health.Health(5, 50, True), timezone.now())
+    device_health.report(link(event, 1).pk, 1, health_header.Health(5, 50, True), timezone.now())
     assert link(event, 1).unsent is None
 
 

@@ -295,8 +295,9 @@ def special_hands(monkeypatch):
     record = play.record_hand
 
     def varied(match, hand, **kw):
+        named = match.match if isinstance(match, play.Held) else match
         fresh = Match.objects.select_related("round__tournament").get(
-            pk=match if isinstance(match, int) else match.pk
+            pk=named if isinstance(named, int) else named.pk
         )
         dealer = (
             play.match_state(fresh).next_dealer if fresh.first_dealer else kw.get("first_dealer")

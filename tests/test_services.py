@@ -649,6 +649,93 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     assert second.entry.state == HandEntry.State.STANDING
 
 
+def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
+    running, django_assert_num_queries
+):
+    """Issue 22: the simulation holds a match for a run of its hands (play.holding): one
+    lock and one read of the entries for the run, then each hand only writes."""
+    _, _, match = running
+    # savepoint, the lock with the entries, release
+    with django_assert_num_queries(3), play.holding(match.pk):
+        pass
+    with play.holding(match.pk) as held:
+        record(held, made("N", 3), "h1")
+        with django_assert_num_queries(2):  # INSERT entry, UPDATE match
+            second = record(held, made("E", 4), "h2")
+        again = record(held, made("E", 4), "h2")
+    assert again.duplicate and again.entry.pk == second.entry.pk
+    assert list(match.hands.values_list("client_key", flat=True)) == ["h1", "h2"]
+    with pytest.raises(ValueError, match="within its hold"):
+        record(held, made("N", 3), "h3")
+
+
+def _play_through_the_call(match, rnd, hold: bool, tag: str) -> list[tuple]:
+    """Hands before the round's time runs out and after it (the hand in progress at the
+    call, then tie-break hands until one team leads), all in one held run or each hand
+    locking the match; the rows the match is left with."""
+    from contextlib import nullcontext
+
+    called = rnd.started_at + timedelta(minutes=rnd.tournament.round_minutes)
+    with play.holding(match.pk) if hold else nullcontext(match) as m:
+        for i, maker in enumerate("NENE"):
+            record(m, made(maker, 3), f"{tag}-{i}", now=called - timedelta(minutes=9 - i))
+        record(m, made("N", 3), f"{tag}-call", now=called + timedelta(minutes=1))
+        for i, maker in enumerate("EEN"):
+            later = called + timedelta(minutes=2 + i)
+            if replay.match_state(Match.objects.get(pk=match.pk), later).over:
+                break
+            record(m, made(maker, 5), f"{tag}-tb{i}", now=later)
+    fields = [
+        f.attname
+        for f in HandEntry._meta.concrete_fields
+        if f.attname not in ("id", "match_id", "client_key")
+    ]
+    row = Match.objects.filter(pk=match.pk).values().get()
+    row.pop("id")
+    return [row, *match.hands.order_by("number", "id").values_list(*fields)]
+
+
+@pytest.mark.parametrize("hold", [False, True])
+def test_a_held_run_of_hands_stores_what_hand_by_hand_locks_store(make_tournament, hold):
+    """The state a held match carries from hand to hand (the clock unchanged) is the one
+    a replay gives: the same rows, hand for hand, through the call and a tie-break, as
+    the per-hand path on a twin event (the other parameter)."""
+    results = []
+    for twin in range(2):
+        t = make_tournament(1)
+        rnd = rounds.draw_first_round(t, by="test", seed=3)
+        start = timezone.now() - timedelta(hours=1)
+        rounds.start_round(rnd, by="test", now=start)
+        rnd.refresh_from_db()
+        match = rnd.matches.get()
+        play.set_first_dealer(match, Seat.N, by="test")
+        results.append(_play_through_the_call(match, rnd, hold and twin == 1, f"twin{twin}"))
+    per_hand, held = results
+    strip = ("round_id", "last_entry_at", "last_contact_at", "time_called_at", "match_id")
+
+    def same(rows):
+        first, *hands = rows
+        return {k: v for k, v in first.items() if k not in strip}, [
+            tuple(v for v in h if not hasattr(v, "tzinfo")) for h in hands
+        ]
+
+    assert same(held) == same(per_hand)
+
+
+def test_a_refused_hand_in_a_hold_undoes_the_whole_run(running):
+    _, _, match = running
+    record(match, made("N", 3), "before")
+    with play.holding(match.pk) as held:
+        record(held, made("E", 3), "in-1")
+        with pytest.raises(ServiceError):
+            record(held, made("E", 3), "in-2", number=7)
+        # The holder caught the refusal: the hold ends, and nothing of its run is kept.
+        with pytest.raises(ValueError, match="within its hold"):
+            record(held, made("E", 3), "in-3")
+    assert list(match.hands.values_list("client_key", flat=True)) == ["before"]
+    assert Match.objects.get(pk=match.pk).hands_played == 1
+
+
 def _played_one_table_round(t):
     rnd = rounds.draw_first_round(t, by="test", seed=1)
     rounds.start_round(rnd, by="test")

@@ -17,6 +17,11 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from .domain.hands import Hand, Outcome, Seat
+
+# The tablet's X-Snowman-Health header (issue 23) is read at the view's edge, as its
+# bodies are; the reading itself is pure (domain.health).
+from .domain.health import HEALTH_EVERY as HEALTH_EVERY
+from .domain.health import parse_health as parse_health
 from .ids import beyond_range, parse_id
 from .services import play
 

@@ -650,7 +650,7 @@ class TableLink(models.Model):
     # opened before answers "replaced" (403) and sends nothing more.
     device = models.PositiveIntegerField(default=1)
     # What the table's device last reported (issue 23, part 5), written at most every
-    # ``device_health.REPORT_EVERY`` by its polls: when it was heard from, how many
+    # ``domain.health.HEALTH_EVERY`` by its polls: when it was heard from, how many
     # entries it holds not yet sent, and its battery where the browser tells it.
     seen_at = models.DateTimeField(null=True, blank=True)
     unsent = models.PositiveSmallIntegerField(null=True, blank=True)

@@ -16,6 +16,14 @@ Where it differs from a room of tablets, and why (issue 22):
   per-hand way, and tests/test_simulate.py proves the two store the same event, row for
   row, on the same seed. What it saves is a commit per hand (and on SQLite the writer
   lock taken and released with it).
+- One lock of a match for a run of its hands, not one a hand. Inside the match's
+  transaction nobody else can write the match, so ``play.holding`` locks it and reads its
+  entries once, and each ``play.record_hand(held, ...)`` goes on from the instance and
+  the entries as the previous hand left them: what that hand's own lock would have read
+  again (and with no savepoint a hand, which only a refusal would need; the simulation's
+  hands are never refused). A substitution or an answer to the call is a service of its
+  own, so the hold ends before it and is taken again after. The same reference test
+  covers it: the per-hand path locks and reads for every hand.
 - Nothing a browser needs: the simulation reads no tablet state, phone card or board
   between hands; ``play.record_hand`` answers with the state it computed anyway.
 """
@@ -219,10 +227,17 @@ class Simulation:
         """A match's hands commit together (the module's docstring says why)."""
         return transaction.atomic() if self.per_match else nullcontext()
 
-    def key(self, match: Match, n: int) -> str:
+    def key(self, match: Match | play.Held, n: int) -> str:
+        if isinstance(match, play.Held):
+            match = match.match
         return f"sim-{self.tournament.pk}-{match.round.number}-{match.table}-{match.game}-{n}"
 
-    def play_hand(self, match: Match, n: int, at: datetime) -> play.Recorded:
+    def hands_of(self, match: Match) -> AbstractContextManager[Match | play.Held]:
+        """The match held for a run of its hands (the module's docstring says why), or the
+        match itself, each hand locking it, on the per-hand path."""
+        return play.holding(match) if self.per_match else nullcontext(match)
+
+    def play_hand(self, match: Match | play.Held, n: int, at: datetime) -> play.Recorded:
         """The table's n-th hand: a random one, entered by the simulation at ``at``."""
         return play.record_hand(
             match,
@@ -248,16 +263,19 @@ class Simulation:
         at, n = start, 0
         stop = self.rng.randint(1, 2) if interrupt else None
         while True:
-            at += hand_duration(self.rng)
-            if deadline is not None and at >= deadline:
-                return n
-            n += 1
-            result = self.play_hand(match, n, at)
-            if result.state.over:
-                return None
-            if n == stop and interrupt is not None:
-                self.clock = at
-                interrupt(match, n)
+            with self.hands_of(match) as held:
+                while True:
+                    at += hand_duration(self.rng)
+                    if deadline is not None and at >= deadline:
+                        return n
+                    n += 1
+                    if self.play_hand(held, n, at).state.over:
+                        return None
+                    if n == stop and interrupt is not None:
+                        break
+            # The substitution is a service of its own: out of the hold, which ends.
+            self.clock = at
+            interrupt(match, n)
 
     def after_call(self, match: Match, deadline: datetime, played: int) -> None:
         """The hands of a match still going at the call; ``played`` is the number its
@@ -265,15 +283,17 @@ class Simulation:
         cost a tenth of the simulation)."""
         at = deadline + timedelta(seconds=self.rng.randint(20, 120))
         n = played
-        if self.rng.random() < 0.75:
-            n += 1
-            state = self.play_hand(match, n, at).state
-        else:
+        in_progress = self.rng.random() < 0.75
+        if not in_progress:
             state = play.answer_time_call(match, False, by=SIM, now=at)
-        while not state.over:
-            at += hand_duration(self.rng)
-            n += 1
-            state = self.play_hand(match, n, at).state
+        with self.hands_of(match) as held:
+            if in_progress:
+                n += 1
+                state = self.play_hand(held, n, at).state
+            while not state.over:
+                at += hand_duration(self.rng)
+                n += 1
+                state = self.play_hand(held, n, at).state
 
     def play_round(self, rnd: Round) -> None:
         start = self.clock

@@ -238,3 +238,21 @@ def unfinished_tables(rnd: Round) -> list[str]:
         elif not m.is_over:
             problems.append(f"table {m.table} ({m.score_ns}–{m.score_ew}, not finished)")
     return problems
+
+
+def later_round_warning(match: Match, before: str) -> list[str]:
+    """The warning for a change of ``match``'s winner (it was ``before``) once a later
+    round is seated: the seating made from the old winner stands."""
+    if match.winner == before or match.round.kind == Round.Kind.FINAL:
+        return []
+    if Round.objects.filter(
+        tournament_id=match.round.tournament_id, number__gt=match.round.number
+    ).exists():
+        return [
+            _(
+                "The winner of %(match)s changed after the next round was seated. "
+                "The seating already made stands; reseat by hand if you must."
+            )
+            % {"match": match.label()}
+        ]
+    return []

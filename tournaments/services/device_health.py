@@ -2,54 +2,21 @@
 when it was last heard from.
 
 The tablet adds ``X-Snowman-Health: unsent=3;battery=45;charging=0`` to a poll every
-``REPORT_EVERY`` (and at once when a figure changes); the state view hands it here and
-one UPDATE writes it on the table's link, only for the device that holds the table (a
-replaced device's word is not taken). The board reads it with its matches
-(``reads.console.live_board``), in the same query.
+``domain.health.HEALTH_EVERY`` (and at once when a figure changes); the state view reads
+it (``domain.health.parse_health``) and hands it here, and one UPDATE writes it on the table's
+link, only for the device that holds the table (a replaced device's word is not taken).
+The board reads it with its matches (``reads.console.live_board``), in the same query.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
+from ..domain.health import Health
 from ..models import TableLink, Tournament
 from .kiosk import SILENT_MAX as SILENT_MAX  # the devices page's bounds
 from .kiosk import SILENT_MIN as SILENT_MIN
 from .kiosk import update_device_settings
-
-# How often a tablet reports while nothing changes; the silence threshold (the event's
-# ``silent_after_seconds``, at least 30 s, 60 by default) must be above it plus
-# one poll (3 s).
-REPORT_EVERY = timedelta(seconds=20)
-
-
-@dataclass(frozen=True)
-class Health:
-    unsent: int | None
-    battery: int | None
-    charging: bool | None
-
-
-def parse(header: str) -> Health | None:
-    """The header's figures; None for a header no tablet of ours sends (ignored)."""
-    if not header or len(header) > 100:
-        return None
-    values: dict[str, str] = {}
-    for part in header.split(";"):
-        key, _, value = part.strip().partition("=")
-        values[key.strip()] = value.strip()
-    try:
-        unsent = int(values["unsent"]) if values.get("unsent", "") != "" else None
-        battery = int(values["battery"]) if values.get("battery", "") != "" else None
-    except ValueError:
-        return None
-    charging = {"1": True, "0": False}.get(values.get("charging", ""))
-    if unsent is not None and not 0 <= unsent <= 10_000:
-        return None
-    if battery is not None and not 0 <= battery <= 100:
-        return None
-    return Health(unsent, battery, charging)
 
 
 def report(link_id: int, device: int, health: Health, now: datetime) -> None:

@@ -8,7 +8,7 @@ transaction. Retries are recognised by the client key, which is unique in the da
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -28,6 +28,7 @@ from ..domain.match import (
     MatchState,
     Phase,
     PhasedHand,
+    TimeCall,
     check_next,
     extend,
     phases_after,
@@ -35,6 +36,7 @@ from ..domain.match import (
 )
 from ..logtext import of_choice, of_match, of_score, said
 from ..models import HandEntry, Match, Round, Seating, WinnerOverride
+from ..reads.rounds import later_round_warning
 from ..replay import (
     _READ_WITH_LOCK,
     entry_of,
@@ -141,8 +143,27 @@ def _locked(
         yield _lock(match, at, history=history)
 
 
-def _refresh(match: Match, state: MatchState, now: datetime) -> None:
-    """Rewrite the match's and its seats' result columns from a replay."""
+# The match's columns a replay rewrites (``_refresh``), and with them those a new hand
+# sets (``_record``): a hand's UPDATE writes these, not the row's other dozen columns.
+# fmt: off
+REFRESHED = (
+    "score_ns", "score_ew", "bonus_ns", "bonus_ew", "hands_played", "has_renege",
+    "recorded_winner", "winner", "has_override", "version", "status", "confirmed_by",
+    "confirmed_at",
+)
+HAND_WRITES = (
+    *REFRESHED, "first_dealer", "hand_in_progress_at_call", "last_entry_at",
+    "last_contact_at", "has_late_sync",
+)
+# fmt: on
+
+
+def _refresh(
+    match: Match, state: MatchState, now: datetime, *, written: Sequence[str] | None = None
+) -> None:
+    """Rewrite the match's and its seats' result columns from a replay; ``written``: the
+    match's columns to write (``REFRESHED`` and those the caller set), every one when
+    None."""
     hands = state.hands
     # The seats carry results only while the match is over; a hand in a match that was
     # not over and still is not changes nothing there (the common case, so skip it).
@@ -175,7 +196,7 @@ def _refresh(match: Match, state: MatchState, now: datetime) -> None:
     else:
         match.status = Match.Status.PLAYING if hands else Match.Status.WAITING
         match.confirmed_by, match.confirmed_at = "", None
-    compiled.update(match)  # match.save(), compiled once
+    compiled.update(match, written)  # match.save(update_fields=written), compiled once
 
     is_final = match.round.kind == Round.Kind.FINAL
     if is_final:
@@ -355,8 +376,34 @@ class EntryDetails(TypedDict):
     entered_at: datetime | None
 
 
+class Held:
+    """A match locked for a run of its hands (``holding``): each hand goes on from the
+    instance and entries the last one left, what a lock would read again while nothing
+    else writes the match (so its holder calls no other service on it meanwhile)."""
+
+    def __init__(self, match: Match) -> None:
+        self.match, self.open, self.refused = match, True, False
+        # The last hand's state and clock: the next hand under that clock starts from it.
+        self.running: tuple[TimeCall, MatchState] | None = None
+
+
+@contextmanager
+def holding(match: Match | int) -> Iterator[Held]:
+    """One transaction, lock and read of the entries for a run of hands nobody waits on
+    (the simulation's: tournaments/simulate.py). No savepoint a hand: a refused hand ends
+    the hold and undoes the whole run, even if the holder catches the refusal."""
+    with transaction.atomic():
+        held = Held(_lock(match, history=True))
+        try:
+            yield held
+        finally:
+            if held.refused:
+                transaction.set_rollback(True)
+            held.open = False
+
+
 def record_hand(
-    match: Match | int,
+    match: Match | int | Held,
     hand: Hand,
     *,
     client_key: str,
@@ -371,26 +418,28 @@ def record_hand(
     """Record the next hand; a retry with the same client key returns the first entry.
 
     The match may be given by its id alone (a tablet names it), with ``at`` the tablet
-    that speaks for the table: it is checked under the lock.
+    that speaks for the table: it is checked under the lock. Or ``holding``'s match.
     """
     now = now_or(now)
-    match_id = match if isinstance(match, int) else match.pk
     client_key = (client_key or "").strip()
     if not client_key or len(client_key) > 64 or not client_key.isprintable():
         raise ServiceError(_("Every entry needs a client key of 1 to 64 printable characters."))
+    asked = (hand, client_key, by, source, number, first_dealer, entered_at, now)
+    if isinstance(match, Held):
+        if at is not None or not match.open:
+            raise ValueError("A held match is recorded by its holder, within its hold.")
+        try:
+            recorded = _record(match.match, asked, held=match)
+        except BaseException:
+            match.open, match.refused = False, True
+            raise
+        if recorded.history is not None:  # what the next hand's lock would read
+            match.match.__dict__[_READ_WITH_LOCK] = recorded.history
+        return recorded
+    match_id = match if isinstance(match, int) else match.pk
     try:
         with transaction.atomic():
-            return _record(
-                _lock(match_id, at, history=True),
-                hand,
-                client_key,
-                by,
-                source,
-                number,
-                first_dealer,
-                entered_at,
-                now,
-            )
+            return _record(_lock(match_id, at, history=True), asked)
     except IntegrityError:
         # The key is taken: by a concurrent retry of the same entry that won the race (a
         # retry), or by another match's hand (the key lookup in _record reads only this
@@ -403,18 +452,14 @@ def record_hand(
         return Recorded(existing, match_state(existing.match, now), duplicate=True)
 
 
-def _record(
-    match: Match,
-    hand: Hand,
-    client_key: str,
-    by: str,
-    source: str,
-    number: int | None,
-    first_dealer: Seat | None,
-    entered_at: datetime | None,
-    now: datetime,
-) -> Recorded:
-    """Record a hand in the match, which the caller has locked."""
+# The hand, its key, by, source, the number and first dealer named, entered_at, now.
+_Asked = tuple[Hand, str, str, str, int | None, Seat | None, datetime | None, datetime]
+
+
+def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorded:
+    """Record a hand in the match, which the caller has locked (``held``: and holds, with
+    the state its last hand left)."""
+    hand, client_key, by, source, number, first_dealer, entered_at, now = asked
     entered = history(match)
     entries = standing_of(entered)
     clock = round_clock(match.round)
@@ -456,8 +501,12 @@ def _record(
             % {"next_number": next_number, "number": number}
         )
     time = match_time(match, now, clock, entered)
+    running = held.running if held is not None else None
     try:
-        state = replay_entries(match, entries, time)
+        if running is not None and running[0] == time:
+            state = running[1]
+        else:
+            state = replay_entries(match, entries, time)
         phase = check_next(state, hand)
     except (InvalidHand, InvalidMatch) as exc:
         raise ServiceError(str(exc)) from exc
@@ -526,7 +575,9 @@ def _record(
             match=match,
             at=now,
         )
-    _refresh(match, new_state, now)
+    _refresh(match, new_state, now, written=HAND_WRITES)
+    if held is not None:
+        held.running = (time, new_state)
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
 
 
@@ -693,22 +744,6 @@ def undo_last_hand(
     return last
 
 
-def _later_round_warning(match: Match, before: str) -> list[str]:
-    if match.winner == before or match.round.kind == Round.Kind.FINAL:
-        return []
-    if Round.objects.filter(
-        tournament_id=match.round.tournament_id, number__gt=match.round.number
-    ).exists():
-        return [
-            _(
-                "The winner of %(match)s changed after the next round was seated. "
-                "The seating already made stands; reseat by hand if you must."
-            )
-            % {"match": match.label()}
-        ]
-    return []
-
-
 def correct_hand(
     entry: HandEntry,
     hand: Hand,
@@ -789,7 +824,7 @@ def correct_hand(
             match=match,
             at=now,
         )
-        return Recorded(new, state, warnings=_later_round_warning(match, before))
+        return Recorded(new, state, warnings=later_round_warning(match, before))
 
 
 def _settle_after_correction(
@@ -921,7 +956,7 @@ def insert_hand(
             match=match,
             at=now,
         )
-        return Recorded(new, state, warnings=_later_round_warning(match, before))
+        return Recorded(new, state, warnings=later_round_warning(match, before))
 
 
 def review_late_sync(
@@ -1028,7 +1063,7 @@ def override_winner(
             match=match,
             at=now,
         )
-    return _later_round_warning(match, before)
+    return later_round_warning(match, before)
 
 
 def confirm_match(

@@ -222,7 +222,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
             {
                 "scope": scope,
                 "help_words": json.dumps(help_reads.tablet_words()),
-                "health_every": device_health.REPORT_EVERY // timedelta(seconds=1),
+                "health_every": forms.HEALTH_EVERY // timedelta(seconds=1),
                 "kiosk": scope.tournament.kiosk,
                 "read_once": once,
             },
@@ -244,7 +244,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     try:
         # The version's query is also the check that the link is live.
         version = service.table_version(scope)
-        health = device_health.parse(request.headers.get("X-Snowman-Health", ""))
+        health = forms.parse_health(request.headers.get("X-Snowman-Health", ""))
         if health is not None:
             # The device's own report (issue 23): the version query just said the session
             # is live, so this is the table's current device.
