@@ -653,17 +653,23 @@ def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
     running, django_assert_num_queries
 ):
     """Issue 22: the simulation holds a match for a run of its hands (play.holding): one
-    lock and one read of the entries for the run, then each hand only writes."""
+    lock and one read of the entries for the run, each hand its INSERT, and the match's
+    row written once, when the hold ends (or when the match does)."""
     _, _, match = running
     # savepoint, the lock with the entries, release
     with django_assert_num_queries(3), play.holding(match.pk):
         pass
+    before = Match.objects.get(pk=match.pk).version
     with play.holding(match.pk) as held:
         record(held, made("N", 3), "h1")
-        with django_assert_num_queries(2):  # INSERT entry, UPDATE match
+        with django_assert_num_queries(1):  # INSERT entry
             second = record(held, made("E", 4), "h2")
         again = record(held, made("E", 4), "h2")
+        assert Match.objects.get(pk=match.pk).hands_played == 0
     assert again.duplicate and again.entry.pk == second.entry.pk
+    written = Match.objects.get(pk=match.pk)
+    assert (written.hands_played, written.score_ns, written.score_ew) == (2, 1, 1)
+    assert written.version == before + 2
     assert list(match.hands.values_list("client_key", flat=True)) == ["h1", "h2"]
     with pytest.raises(ValueError, match="within its hold"):
         record(held, made("N", 3), "h3")

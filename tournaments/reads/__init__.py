@@ -5,9 +5,12 @@ The helpers below are the ones every reader (and every service) uses."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.text import slugify
 
 from ..models import Round, Tournament
 
@@ -30,3 +33,13 @@ def instant_of(value: object) -> datetime | None:
 
 def now_or(now: datetime | None) -> datetime:
     return now if now is not None else timezone.now()
+
+
+def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:
+    """A slug for ``name`` that no row of ``among`` has yet: the name's own, else with
+    -2, -3, … after it (``fallback`` for a name with no letters to slug)."""
+    base = slugify(name)[:120] or fallback
+    slug, n = base, 2
+    while among.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug

@@ -6,10 +6,8 @@ change anything; what they only read is ``tournaments.reads``.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from django.db.models import QuerySet
-from django.utils.text import slugify
 
 from .. import compiled
 from ..errors import BadRequest as BadRequest  # the services' refusals, named here too
@@ -19,16 +17,6 @@ from ..errors import ServiceError as ServiceError
 from ..logtext import Said
 from ..models import Activity, Match, Tournament
 from ..reads import now_or as now_or
-
-
-def free_slug(name: str, among: QuerySet[Any], fallback: str) -> str:
-    """A slug for ``name`` that no row of ``among`` has yet: the name's own, else with
-    -2, -3, … after it (``fallback`` for a name with no letters to slug)."""
-    base = slugify(name)[:120] or fallback
-    slug, n = base, 2
-    while among.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
 
 
 def given_reason(reason: str, refusal: str, *, needed: bool = True) -> str:

@@ -159,11 +159,17 @@ HAND_WRITES = (
 
 
 def _refresh(
-    match: Match, state: MatchState, now: datetime, *, written: Sequence[str] | None = None
+    match: Match,
+    state: MatchState,
+    now: datetime,
+    *,
+    written: Sequence[str] | None = None,
+    held: Held | None = None,
 ) -> None:
     """Rewrite the match's and its seats' result columns from a replay; ``written``: the
     match's columns to write (``REFRESHED`` and those the caller set), every one when
-    None."""
+    None. A ``held`` match still going is written when its hold ends: no one else reads
+    it meanwhile."""
     hands = state.hands
     # The seats carry results only while the match is over; a hand in a match that was
     # not over and still is not changes nothing there (the common case, so skip it).
@@ -196,9 +202,12 @@ def _refresh(
     else:
         match.status = Match.Status.PLAYING if hands else Match.Status.WAITING
         match.confirmed_by, match.confirmed_at = "", None
-    compiled.update(match, written)  # match.save(update_fields=written), compiled once
-
     is_final = match.round.kind == Round.Kind.FINAL
+    if held is not None:
+        held.unwritten = not (is_final or state.over or had_results)
+        if held.unwritten:
+            return
+    compiled.update(match, written)  # match.save(update_fields=written), compiled once
     if is_final:
         _sync_final_games(match)
         return
@@ -382,7 +391,7 @@ class Held:
     else writes the match (so its holder calls no other service on it meanwhile)."""
 
     def __init__(self, match: Match) -> None:
-        self.match, self.open, self.refused = match, True, False
+        self.match, self.open, self.refused, self.unwritten = match, True, False, False
         # The last hand's state and clock: the next hand under that clock starts from it.
         self.running: tuple[TimeCall, MatchState] | None = None
 
@@ -396,6 +405,8 @@ def holding(match: Match | int) -> Iterator[Held]:
         held = Held(_lock(match, history=True))
         try:
             yield held
+            if held.unwritten and not held.refused:
+                compiled.update(held.match, HAND_WRITES)
         finally:
             if held.refused:
                 transaction.set_rollback(True)
@@ -503,10 +514,8 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
     time = match_time(match, now, clock, entered)
     running = held.running if held is not None else None
     try:
-        if running is not None and running[0] == time:
-            state = running[1]
-        else:
-            state = replay_entries(match, entries, time)
+        same_clock = running is not None and running[0] == time
+        state = running[1] if same_clock and running else replay_entries(match, entries, time)
         phase = check_next(state, hand)
     except (InvalidHand, InvalidMatch) as exc:
         raise ServiceError(str(exc)) from exc
@@ -575,7 +584,7 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
             match=match,
             at=now,
         )
-    _refresh(match, new_state, now, written=HAND_WRITES)
+    _refresh(match, new_state, now, written=HAND_WRITES, held=held)
     if held is not None:
         held.running = (time, new_state)
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)

@@ -13,7 +13,8 @@ from ..domain.series import (
     parse_place_points,
 )
 from ..models import Club, Series, SeriesEvent, Tournament
-from . import ServiceError, free_slug, now_or
+from ..reads import free_slug
+from . import ServiceError, now_or
 from .clubs import site_club
 
 

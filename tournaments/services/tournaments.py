@@ -14,9 +14,10 @@ from django.utils.translation import gettext as _
 from ..domain.rules import InvalidSettings, RuleSettings
 from ..logtext import Joined, said
 from ..models import Club, Tournament
+from ..reads import free_slug
 from ..reads.rounds import limit_moved_into_the_past, limit_passed
 from ..replay import rule_values
-from . import ServiceError, free_slug, log
+from . import ServiceError, log
 from .clubs import site_club
 
 # Once play has started only these settings may change: scores already recorded were
