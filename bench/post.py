@@ -98,7 +98,7 @@ def measure(args: argparse.Namespace) -> int:
         return status, sql
 
     # The least a hand can cost (bench/urls.py) writes to a match no tablet posts to.
-    spare = next(ids[table] for table in sorted(ids) if table not in clients)
+    spare = next((ids[table] for table in sorted(ids) if table not in clients), None)
     floor: tuple[list[float], list[float], list[int]] = ([], [], [])
     least: tuple[list[float], list[float], list[int]] = ([], [], [])
     hands: tuple[list[float], list[float], list[int]] = ([], [], [])
@@ -109,7 +109,7 @@ def measure(args: argparse.Namespace) -> int:
     for table, (client, csrf) in clients.items():
         for _ in range(5):
             timed(lambda c=client: c.get("/bench/ping"), *floor)
-        for post in posts[table][:5]:
+        for post in posts[table][:5] if spare is not None else []:
             status, _sql = timed(
                 lambda c=client, p=post, k=csrf, m=ids[table]: c.post(
                     f"/bench/least-hand/{spare}/{m}",
@@ -147,10 +147,11 @@ def measure(args: argparse.Namespace) -> int:
             print("  " + sql[:150])
     print(f"{args.db}, {args.tables} tables, {len(sample)} tablets posting")
     print(summary("floor", *floor))
-    print(summary("least hand", *least))
+    if least[0]:
+        print(summary("least hand", *least))
     print(summary("hand POST", *hands))
     print(summary("state GET", *polls))
-    for name, measured in (("least hand", least), ("hand POST", hands)):
+    for name, measured in (("least hand", least), ("hand POST", hands)) if least[0] else ():
         ratio = statistics.median(measured[0]) / statistics.median(floor[0])
         cpu_ratio = statistics.median(measured[1]) / statistics.median(floor[1])
         print(f"{name} / floor: {ratio:.1f}x wall, {cpu_ratio:.1f}x this process's CPU")

@@ -299,8 +299,11 @@ def special_hands(monkeypatch):
         fresh = Match.objects.select_related("round__tournament").get(
             pk=named if isinstance(named, int) else named.pk
         )
+        # At the hand's own time (the wall clock's would mark the simulated match called).
         dealer = (
-            play.match_state(fresh).next_dealer if fresh.first_dealer else kw.get("first_dealer")
+            play.match_state(fresh, kw.get("now")).next_dealer
+            if fresh.first_dealer
+            else kw.get("first_dealer")
         )
         roll = rng.random()
         if dealer is not None and hand.outcome is Outcome.PLAYED and roll < 0.15:

@@ -676,21 +676,30 @@ def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
 
 
 def _play_through_the_call(match, rnd, hold: bool, tag: str) -> list[tuple]:
-    """Hands before the round's time runs out and after it (the hand in progress at the
-    call, then tie-break hands until one team leads), all in one held run or each hand
-    locking the match; the rows the match is left with."""
+    """Hands before the round's time runs out; after it, a hand entered before the call
+    and sent late (it stays regular), the hand in progress at the call (it ties), then
+    tie-break hands until one team leads: all in one held run, or each hand locking the
+    match. The rows the match is left with."""
     from contextlib import nullcontext
 
     called = rnd.started_at + timedelta(minutes=rnd.tournament.round_minutes)
+    after = called + timedelta(minutes=1)
     with play.holding(match.pk) if hold else nullcontext(match) as m:
-        for i, maker in enumerate("NENE"):
+        for i, maker in enumerate("NE"):
             record(m, made(maker, 3), f"{tag}-{i}", now=called - timedelta(minutes=9 - i))
-        record(m, made("N", 3), f"{tag}-call", now=called + timedelta(minutes=1))
-        for i, maker in enumerate("EEN"):
-            later = called + timedelta(minutes=2 + i)
-            if replay.match_state(Match.objects.get(pk=match.pk), later).over:
+        late = record(
+            m, made("N", 3), f"{tag}-late", now=after, entered_at=called - timedelta(minutes=2)
+        )
+        assert late.entry.late_sync and late.entry.phase == "regular"
+        state = record(m, made("E", 3), f"{tag}-call", now=after).state
+        assert not state.over  # 2-2: a tie-break follows
+        for i, maker in enumerate("EN"):
+            if state.over:
                 break
-            record(m, made(maker, 5), f"{tag}-tb{i}", now=later)
+            state = record(
+                m, made(maker, 5), f"{tag}-tb{i}", now=after + timedelta(minutes=i)
+            ).state
+        assert state.over
     fields = [
         f.attname
         for f in HandEntry._meta.concrete_fields
@@ -701,23 +710,22 @@ def _play_through_the_call(match, rnd, hold: bool, tag: str) -> list[tuple]:
     return [row, *match.hands.order_by("number", "id").values_list(*fields)]
 
 
-@pytest.mark.parametrize("hold", [False, True])
-def test_a_held_run_of_hands_stores_what_hand_by_hand_locks_store(make_tournament, hold):
+def test_a_held_run_of_hands_stores_what_hand_by_hand_locks_store(make_tournament):
     """The state a held match carries from hand to hand (the clock unchanged) is the one
-    a replay gives: the same rows, hand for hand, through the call and a tie-break, as
-    the per-hand path on a twin event (the other parameter)."""
+    a replay gives, and its row written at the end is the one each hand writes: the same
+    rows, hand for hand, through a late hand, the call and a tie-break, as the per-hand
+    path on a twin event."""
     results = []
     for twin in range(2):
         t = make_tournament(1)
         rnd = rounds.draw_first_round(t, by="test", seed=3)
-        start = timezone.now() - timedelta(hours=1)
-        rounds.start_round(rnd, by="test", now=start)
+        rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(hours=1))
         rnd.refresh_from_db()
         match = rnd.matches.get()
         play.set_first_dealer(match, Seat.N, by="test")
-        results.append(_play_through_the_call(match, rnd, hold and twin == 1, f"twin{twin}"))
+        results.append(_play_through_the_call(match, rnd, twin == 1, f"twin{twin}"))
     per_hand, held = results
-    strip = ("round_id", "last_entry_at", "last_contact_at", "time_called_at", "match_id")
+    strip = ("round_id", "last_entry_at", "last_contact_at", "time_called_at")
 
     def same(rows):
         first, *hands = rows
@@ -725,7 +733,22 @@ def test_a_held_run_of_hands_stores_what_hand_by_hand_locks_store(make_tournamen
             tuple(v for v in h if not hasattr(v, "tzinfo")) for h in hands
         ]
 
+    assert len(held) == len(per_hand) == 6  # the match's row and its five hands
     assert same(held) == same(per_hand)
+
+
+def test_no_other_service_locks_a_held_match(running):
+    """A lock inside the hold's own transaction would not wait: it would read the row the
+    hold has not written yet, and the hold's write at its end would undo its change."""
+    _, _, match = running
+    with play.holding(match.pk) as held:
+        record(held, made("N", 3), "h1")
+        with pytest.raises(RuntimeError, match="held"):
+            play.answer_time_call(match, False, by="table 1")
+        with pytest.raises(RuntimeError, match="held"):
+            record(match, made("E", 3), "h2")
+    record(match, made("E", 3), "h2")  # the hold has ended
+    assert Match.objects.get(pk=match.pk).hands_played == 2
 
 
 def test_a_refused_hand_in_a_hold_undoes_the_whole_run(running):

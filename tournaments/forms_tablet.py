@@ -22,8 +22,8 @@ from .domain.hands import Hand, Outcome, Seat
 # bodies are; the reading itself is pure (domain.health).
 from .domain.health import HEALTH_EVERY as HEALTH_EVERY
 from .domain.health import parse_health as parse_health
+from .domain.match import Answers, EntryDetails
 from .ids import beyond_range, parse_id
-from .services import play
 
 
 class JSONField(forms.Field):
@@ -174,9 +174,9 @@ class Answering(TabletForm):
     hands = WholeNumber("The number of hands")
     version = WholeNumber("The version")
 
-    def answers(self) -> play.Answers | None:
+    def answers(self) -> Answers | None:
         hands, version = self.cleaned_data["hands"], self.cleaned_data["version"]
-        return None if hands is None else play.Answers(hands, version)
+        return None if hands is None else Answers(hands, version)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -221,10 +221,10 @@ class HandForm(TabletForm):
             defender_alone=d["defender_alone"],
         )
 
-    def details(self) -> play.EntryDetails:
+    def details(self) -> EntryDetails:
         d = self.cleaned_data
         keys = ("client_key", "number", "first_dealer", "entered_at")
-        return cast(play.EntryDetails, {k: d[k] for k in keys})
+        return cast(EntryDetails, {k: d[k] for k in keys})
 
 
 class FirstDealerForm(TabletForm):

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from enum import StrEnum
+from typing import TypedDict
 
 from .hands import Hand, HandScore, InvalidHand, Seat, Team, score_hand
 from .rules import RuleSettings
@@ -45,6 +47,25 @@ class TimeCall:
 
 
 NO_CLOCK = TimeCall()
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The state an answer, an agreement or a dispute answers (docs/rules.md §7): the count of
+    standing hands and the match's version, as the sender last saw them."""
+
+    hands: int
+    version: int
+
+
+class EntryDetails(TypedDict):
+    """What a tablet says of a hand besides the hand itself: its retry key, the number it
+    believes comes next, the first dealer if not set yet, and when it was entered."""
+
+    client_key: str
+    number: int | None
+    first_dealer: Seat | None
+    entered_at: datetime | None
 
 
 @dataclass(frozen=True)

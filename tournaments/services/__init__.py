@@ -5,8 +5,11 @@ change anything; what they only read is ``tournaments.reads``.
 
 from __future__ import annotations
 
+import weakref
 from datetime import datetime
+from typing import Any
 
+from django.db import transaction
 from django.db.models import QuerySet
 
 from .. import compiled
@@ -36,7 +39,18 @@ def locking_matches() -> QuerySet[Match]:
 
 
 def lock_match(match: Match) -> Match:
+    refuse_held(match.pk)
     return locking_matches().get(pk=match.pk)
+
+
+# The matches each connection holds for a run of hands (``play.holding``): a lock of one
+# would read a row the hold has not written yet, and the hold would then write over it.
+HELD: weakref.WeakKeyDictionary[Any, set[int]] = weakref.WeakKeyDictionary()
+
+
+def refuse_held(match_id: int) -> None:
+    if match_id in HELD.get(transaction.get_connection(), ()):
+        raise RuntimeError("The match is held for a run of its hands: end the hold first.")
 
 
 def log(

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any, TypedDict, cast
+from typing import Any, cast
 
 from django.db import IntegrityError, transaction
 from django.db.models import BooleanField, Expression, QuerySet
@@ -24,6 +24,7 @@ from ..domain.clock import RoundClock, late_sync_holds
 from ..domain.final import final_state
 from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
+    Answers,
     InvalidMatch,
     MatchState,
     Phase,
@@ -49,7 +50,7 @@ from ..replay import (
     round_clock,
     standing_of,
 )
-from . import Conflict, ServiceError, given_reason, locking_matches, log, now_or
+from . import HELD, Conflict, ServiceError, given_reason, locking_matches, log, now_or, refuse_held
 from .substitutions import attribute as attribute_substitutions
 
 
@@ -98,6 +99,7 @@ def _lock(match: Match | int, at: AtTable | None = None, *, history: bool = Fals
     permission must hold.
     """
     pk = match if isinstance(match, int) else match.pk
+    refuse_held(pk)
     allowed = at.allowed if at is not None else None
     compiled_sql = allowed is None or (
         isinstance(allowed, RawSQL) and all(isinstance(p, int) for p in allowed.params)
@@ -375,16 +377,6 @@ def set_first_dealer(
     return match
 
 
-class EntryDetails(TypedDict):
-    """What a tablet says of a hand besides the hand itself: its retry key, the number it
-    believes comes next, the first dealer if not set yet, and when it was entered."""
-
-    client_key: str
-    number: int | None
-    first_dealer: Seat | None
-    entered_at: datetime | None
-
-
 class Held:
     """A match locked for a run of its hands (``holding``): each hand goes on from the
     instance and entries the last one left, what a lock would read again while nothing
@@ -399,15 +391,20 @@ class Held:
 @contextmanager
 def holding(match: Match | int) -> Iterator[Held]:
     """One transaction, lock and read of the entries for a run of hands nobody waits on
-    (the simulation's: tournaments/simulate.py). No savepoint a hand: a refused hand ends
-    the hold and undoes the whole run, even if the holder catches the refusal."""
+    (the simulation's: tournaments/simulate.py). No savepoint a hand: a refused hand (or
+    a key another match's hand has: IntegrityError) ends the hold and undoes the whole
+    run, even if the holder catches it. No other service may lock the match meanwhile,
+    and its round is read once: a director's pause or call during a hold goes unseen."""
     with transaction.atomic():
         held = Held(_lock(match, history=True))
+        holds = HELD.setdefault(transaction.get_connection(), set())
+        holds.add(held.match.pk)
         try:
             yield held
             if held.unwritten and not held.refused:
                 compiled.update(held.match, HAND_WRITES)
         finally:
+            holds.discard(held.match.pk)
             if held.refused:
                 transaction.set_rollback(True)
             held.open = False
@@ -588,17 +585,6 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
     if held is not None:
         held.running = (time, new_state)
     return Recorded(entry, new_state, match=match, history=[*entered, entry], clock=clock)
-
-
-# No hand is played faster than this (docs/rules.md §7): a claimed entry time closer to the
-# previous hand's is not believed.
-@dataclass(frozen=True)
-class Answers:
-    """The state an answer, an agreement or a dispute answers (docs/rules.md §7): the count of
-    standing hands and the match's version, as the sender last saw them."""
-
-    hands: int
-    version: int
 
 
 def _check_answers(match: Match, standing: int, answers: Answers | None) -> None:

@@ -18,6 +18,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from ...domain.hands import Hand, Seat
+from ...domain.match import Answers, EntryDetails
 from ...models import Match, Round, Seating
 from ...reads.tablet import state as reads
 from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
@@ -46,7 +47,7 @@ def _locking(scope: TableScope, match_id: int | None) -> tuple[Match | int, play
 def record(
     scope: TableScope,
     hand: Hand,
-    details: play.EntryDetails,
+    details: EntryDetails,
     *,
     match_id: int | None = None,
     now: datetime | None = None,
@@ -89,7 +90,7 @@ def answer_call(
     scope: TableScope,
     in_progress: bool,
     *,
-    answers: play.Answers | None = None,
+    answers: Answers | None = None,
     match_id: int | None = None,
     now: datetime | None = None,
 ) -> Match:
@@ -104,7 +105,7 @@ def confirm(
     agree: bool,
     by: str,
     note: str = "",
-    answers: play.Answers | None = None,
+    answers: Answers | None = None,
     match_id: int | None = None,
     now: datetime | None = None,
 ) -> Match:
