@@ -151,7 +151,7 @@ def measure(args: argparse.Namespace) -> int:
         print(summary("least hand", *least))
     print(summary("hand POST", *hands))
     print(summary("state GET", *polls))
-    for name, measured in (("least hand", least), ("hand POST", hands)) if least[0] else ():
+    for name, measured in [("least hand", least)] * bool(least[0]) + [("hand POST", hands)]:
         ratio = statistics.median(measured[0]) / statistics.median(floor[0])
         cpu_ratio = statistics.median(measured[1]) / statistics.median(floor[1])
         print(f"{name} / floor: {ratio:.1f}x wall, {cpu_ratio:.1f}x this process's CPU")

@@ -26,11 +26,14 @@ def ping(request: HttpRequest) -> HttpResponse:
     return HttpResponse(b"ok", content_type="text/plain")
 
 
+_FIELDS = [f for f in HandEntry._meta.concrete_fields if not f.primary_key]
+
+
 @cache
 def _statements() -> tuple[str, str, str, str]:
     q = connection.ops.quote_name
     entry, match = HandEntry._meta.db_table, Match._meta.db_table
-    columns = [f.column for f in HandEntry._meta.concrete_fields if not f.primary_key]
+    columns = [f.column for f in _FIELDS]
     lock = f"SELECT * FROM {q(match)} WHERE {q('id')} = %s"
     if connection.features.has_select_for_update:
         lock += " FOR UPDATE"
@@ -41,6 +44,13 @@ def _statements() -> tuple[str, str, str, str]:
         f"VALUES ({', '.join(['%s'] * len(columns))})",
         f"UPDATE {q(match)} SET {q('last_contact_at')} = %s WHERE {q('id')} = %s",
     )
+
+
+@cache
+def _defaults() -> list[object]:
+    """Each column's default, worked out once: a real hand's row is built from its values
+    alone, and the least hand should not pay more than it does."""
+    return [f.get_default() for f in _FIELDS]
 
 
 _numbers = itertools.count(10_000)
@@ -67,11 +77,7 @@ def least_hand(request: HttpRequest, match_id: int, read_id: int) -> HttpRespons
         "entered_by": "bench",
         "points_ns": 1,
     }
-    row = [
-        values.get(f.column, f.get_default())
-        for f in HandEntry._meta.concrete_fields
-        if not f.primary_key
-    ]
+    row = [values.get(f.column, default) for f, default in zip(_FIELDS, _defaults(), strict=True)]
     with transaction.atomic(), connection.cursor() as cursor:
         cursor.execute(lock, [read_id])
         cursor.fetchall()

@@ -509,10 +509,10 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
             % {"next_number": next_number, "number": number}
         )
     time = match_time(match, now, clock, entered)
-    running = held.running if held is not None else None
+    # The last hand's state, where it was worked out under this very clock.
+    running = held.running if held and held.running and held.running[0] == time else None
     try:
-        same_clock = running is not None and running[0] == time
-        state = running[1] if same_clock and running else replay_entries(match, entries, time)
+        state = running[1] if running else replay_entries(match, entries, time)
         phase = check_next(state, hand)
     except (InvalidHand, InvalidMatch) as exc:
         raise ServiceError(str(exc)) from exc
