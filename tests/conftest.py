@@ -112,7 +112,7 @@ def make_tournament(db):
 
 
 @pytest.fixture(scope="session")
-def chromium() -> Iterator[object]:
+def session_chromium() -> Iterator[object]:
     """One headless Debian Chromium for the session, driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
@@ -122,12 +122,47 @@ def chromium() -> Iterator[object]:
         browser.close()
 
 
+class ClosingBrowser:
+    """The session's browser as one test sees it: every context it opens is closed when
+    the test ends.
+
+    A page left open keeps polling the session's live server after its test (the tablet's
+    health ping, the projector's refresh). Outside any test those requests fail, and the
+    server thread prints a traceback; on Python 3.11 that traceback runs ``ast.parse``,
+    which races with a test's own ``ast.parse`` (CPython gh-106905): it failed CI once.
+    """
+
+    def __init__(self, browser) -> None:  # Playwright's Browser
+        self._browser = browser
+        self._contexts: list = []
+        self.browser_type = browser.browser_type
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        self._contexts.append(context)
+        return context
+
+    def new_page(self, **options):
+        return self.new_context(**options).new_page()
+
+    def close_all(self) -> None:
+        for context in self._contexts:
+            context.close()
+        self._contexts.clear()
+
+
+@pytest.fixture
+def chromium(session_chromium) -> Iterator[ClosingBrowser]:
+    browser = ClosingBrowser(session_chromium)
+    yield browser
+    browser.close_all()
+    # Only a context opened on the session's browser behind this fixture's back is left.
+    assert session_chromium.contexts == [], "a browser test left a page open"
+
+
 @pytest.fixture
 def page(chromium):
-    context = chromium.new_context(viewport={"width": 1280, "height": 800})
-    page = context.new_page()
-    yield page
-    context.close()
+    return chromium.new_page(viewport={"width": 1280, "height": 800})
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
