@@ -168,6 +168,13 @@ DATABASES = {
         conn_health_checks=os.environ.get("CONN_HEALTH_CHECKS", "0") == "1",
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django turns psycopg's prepared statements off. Its cursors bind parameters on the
+    # client and are never prepared; only the statements every poll runs, through
+    # tournaments.reads.polled_cursor, are bound by the server and so prepared, on first
+    # use (docs/performance.md 9.12). A pooler in between must pass protocol-level
+    # prepared statements (PgBouncer 1.21+ with max_prepared_statements set).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite backend, with writers queued on a lock file (snowman/sqlite).
     DATABASES["default"]["ENGINE"] = "snowman.sqlite"

@@ -31,6 +31,7 @@ from typing import Any
 
 from django.db import connection
 
+from ...compiled import prepared_cursor
 from ...ids import parse_id
 from ...models import Activity, Match, Round
 from .. import instant_of
@@ -106,7 +107,7 @@ def table_version(scope: TableScope) -> TableVersion:
         *latest,
         *_live_link_params(scope),
     ]
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_version_sql(), params)
         rows = cursor.fetchall()
     if not rows[0][0]:
