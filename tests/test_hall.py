@@ -183,3 +183,34 @@ def test_the_seating_sheet_and_table_cards_print_the_hall_address_for_players(
     # Each card: its tablet's link, then the players' event page in the corner.
     assert len(encoded) == 2 * 2 and all(u.startswith(HALL) for u in encoded)
     assert encoded.count(f"{HALL}/e/{t.slug}/") == 2
+
+
+def test_the_qr_code_is_drawn_anew_when_the_hall_address_changes(
+    at_the_laptop, make_tournament, settings
+):
+    """The laptop restarts on another address, or HTTPS is switched on: the projector's
+    browser asks with the old picture's ETag and must get the new picture, not a 304."""
+    client, encoded = at_the_laptop
+    t = make_tournament(2)
+    path = reverse("public:qr", args=[t.slug])
+    first = client.get(path)
+    assert client.get(path, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    moved = "https://192.168.7.31:8000"
+    settings.HALL_URL = moved
+    again = client.get(path, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 200
+    assert again.content != first.content and again["ETag"] != first["ETag"]
+    assert encoded == [f"{HALL}/e/{t.slug}/", f"{moved}/e/{t.slug}/"]
+
+
+def test_without_a_hall_address_the_qr_code_follows_the_scheme_it_was_asked_with(
+    at_the_laptop, make_tournament, settings
+):
+    client, encoded = at_the_laptop
+    settings.HALL_URL = ""
+    t = make_tournament(2)
+    path = reverse("public:qr", args=[t.slug])
+    plain = client.get(path)
+    secure = client.get(path, HTTP_IF_NONE_MATCH=plain["ETag"], secure=True)
+    assert secure.status_code == 200 and secure.content != plain.content
+    assert encoded == [f"http://{LAPTOP}/e/{t.slug}/", f"https://{LAPTOP}/e/{t.slug}/"]

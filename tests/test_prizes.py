@@ -25,6 +25,7 @@ from tournaments.domain.prizes import (
 from tournaments.models import (
     DefinedPrize,
     HandEntry,
+    Match,
     Player,
     Round,
     Seating,
@@ -52,7 +53,7 @@ PLAYERS = [
 SEATS = [
     # Round 1 table 1: Ann & Eve (Eve took Bea's seat from hand 5) beat Cy & Dot 10-6.
     SeatLine(M1, "N", "a1", 10, 14),
-    SeatLine(M1, "S", "a5", 10, 10),
+    SeatLine(M1, "S", "a5", 4, 4),  # Bea's 6 points of hands 1-4 are hers
     SeatLine(M1, "E", "a3", 6, 6),
     SeatLine(M1, "W", "a4", 6, 4),
     # Round 1 table 2: Gus & Hal 10, Ida & Jo 3.
@@ -66,7 +67,7 @@ SEATS = [
     SeatLine(M3, "E", "a1", 7, 7),
     SeatLine(M3, "W", "a4", 7, 7),
 ]
-SUBS = [SubstitutionLine(M1, "S", 5, "a2")]
+SUBS = [SubstitutionLine(M1, "S", 5, "a2", 6)]
 HANDS = [
     HandLine(M1, 1, "played", "N", True, 5),  # Ann marches alone
     HandLine(M1, 2, "played", "E", False, 1),  # Cy euchred: Ann and Bea (S until hand 5)
@@ -108,6 +109,35 @@ def test_the_best_pair_names_both_partners_and_the_match_and_shares_a_tie() -> N
         10,
         ["Ann & Eve (round 1, table 1)", "Gus & Hal (round 1, table 2)"],
     )
+
+
+def best_pair_with_a_substitute(position: str) -> tuple[int | None, list[str]]:
+    """NS win 10-4 with the reach bonus; Old leaves ``position`` at 6 points for Sub.
+    Sub's seat keeps only Sub's hands and the bonus (§6): 4 + 1."""
+    match = (3, 1)
+    players = [
+        PlayerLine("ann", "Ann", "A", 11, 1, 6),
+        PlayerLine("sub", "Sub", "B", 5, 1, 6),
+        PlayerLine("old", "Old", "B", 6, 0, 0, withdrawn=True),
+        PlayerLine("cy", "Cy", "A", 4, 0, -6),
+        PlayerLine("dot", "Dot", "B", 4, 0, -6),
+    ]
+    seats = [
+        SeatLine(match, {"N": "S", "S": "N"}[position], "ann", 11, 11),
+        SeatLine(match, position, "sub", 5, 5),
+        SeatLine(match, "E", "cy", 4, 4),
+        SeatLine(match, "W", "dot", 4, 4),
+    ]
+    subs = [SubstitutionLine(match, position, 7, "old", 6)]
+    out = prizes(players, seats, [], subs, [], {match: "round 3, table 1"})
+    best = {p.rule.name: p for p in out}["Best pair in a single match"]
+    return best.value, [winner_text(w) for w in best.winners]
+
+
+def test_the_best_pair_scores_the_whole_match_whichever_partner_was_replaced() -> None:
+    expected = (11, ["Ann & Sub (round 3, table 1)"])
+    assert best_pair_with_a_substitute("N") == expected
+    assert best_pair_with_a_substitute("S") == expected
 
 
 def test_a_directors_prize_reads_the_figure_it_names() -> None:
@@ -213,13 +243,23 @@ def recompute(t) -> dict[str, tuple[int | None, list[str]]]:
                 v,
                 sorted(name[p] for p, x in totals.items() if x == v),
             )
+    # A pair is the two who finished the match, with the team's whole match from the
+    # match's own score sheet, whichever seat changed hands (docs/rules.md §4.1).
+    matches = {
+        (m.round.number, m.table): m
+        for m in Match.objects.filter(
+            round__tournament=t, round__kind=Round.Kind.PRELIMINARY
+        ).select_related("round")
+    }
     teams = []
     for (rnd, table, pos), s in seat.items():
         if pos in "NE" and s.points is not None:
             mate = seat[(rnd, table, {"N": "S", "E": "W"}[pos])]
             if s.player_id in ranked and mate.player_id in ranked:
                 pair = " & ".join(sorted((name[s.player_id], name[mate.player_id])))
-                teams.append((s.team_score + s.bonus, f"{pair} (round {rnd}, table {table})"))
+                m = matches[(rnd, table)]
+                whole = m.score_ns + m.bonus_ns if pos == "N" else m.score_ew + m.bonus_ew
+                teams.append((whole, f"{pair} (round {rnd}, table {table})"))
     best = max(v for v, _ in teams)
     out["Best pair in a single match"] = (best, sorted(w for v, w in teams if v == best))
     return out
@@ -256,6 +296,37 @@ def test_an_undone_lone_march_no_longer_counts(event) -> None:
     after = shown(event)["Most lone marches"]
     assert after == recompute(event)["Most lone marches"]
     assert after[0] == 1 and len(after[1]) == 1
+
+
+@pytest.mark.parametrize("position", ["N", "S"])
+def test_a_pair_whose_seat_changed_hands_scores_the_match_on_its_score_sheet(
+    make_tournament, position
+) -> None:
+    from tests.test_attendance import made, start
+    from tournaments.domain.hands import Seat
+    from tournaments.services import play, rounds
+    from tournaments.services.players import register_player, set_withdrawn
+    from tournaments.services.substitutions import Signed, substitute
+
+    t = make_tournament(1, target=5)
+    r1 = start(rounds.draw_first_round(t, by="test", seed=2))
+    m = r1.matches.select_related("round__tournament").get()
+    play.set_first_dealer(m, Seat.W, by="test")
+    play.record_hand(m, made("N", 5), client_key="h1", by="t")  # NS 2
+    play.record_hand(m, made("E", 3), client_key="h2", by="t")  # EW 1
+    out = r1.seats.get(position=position).player
+    sub = register_player(t, "Sub Sam", out.division, by="desk", checked_in=True)
+    set_withdrawn(out, True, by="director", reason="ill")
+    substitute(m, position, 3, sub, Signed("director", "ill"))
+    play.record_hand(m, made("N", 5, alone=True), client_key="h3", by="t")  # NS 6
+    m.refresh_from_db()
+    assert m.is_over and m.winner == "NS"
+    stayed = r1.seats.get(position={"N": "S", "S": "N"}[position]).player
+    pair = " & ".join(sorted((stayed.name, sub.name)))
+    assert shown(t)["Best pair in a single match"] == (
+        6 + m.bonus_ns,
+        [f"{pair} (round 1, table 1)"],
+    )
 
 
 # ---------------------------------------------------------------- page, PDF and roles

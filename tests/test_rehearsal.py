@@ -11,6 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tests import test_hidden as hidden
+from tests.urlwalk import patterns_by_namespace
 from tournaments.models import (
     Person,
     PersonEvent,
@@ -102,6 +104,57 @@ def test_a_rehearsal_run_end_to_end_leaves_public_pages_series_and_every_rating_
     assert not PersonLink.objects.filter(player__tournament=rehearsal).exists()
 
 
+# --- every public page that lists events -----------------------------------------------
+
+# The public URL modules: those tests/test_hidden.py walks, and the club's page with its
+# short addresses. There a ``slug`` names one event, except in these patterns (a series).
+PUBLIC = hidden.PUBLIC_NAMESPACES | {"club_public"}
+SERIES_SLUG = {"series_public:series", "club_public:series"}
+# A page whose address names an event, a player or a registration is that event's own
+# (a rehearsal's is shown, with its banner, to whoever has its link); any other public
+# page lists events, and the walk below reads it, a new one as soon as it is added.
+ONE_EVENT = {"slug", "player", "token"}
+
+
+def public_listings(club: str, series: str) -> dict[str, str]:
+    """Every public page that names no event in its address: address -> its text."""
+    found, unknown = patterns_by_namespace(PUBLIC, set(hidden.NOT_PUBLIC) - PUBLIC)
+    assert not unknown, unknown
+    pages = {}
+    for name, kwargs in found:
+        filled: dict[str, str] = {}
+        for kwarg in kwargs:
+            if kwarg == "club":
+                filled["club"] = club
+            elif kwarg == "slug" and name in SERIES_SLUG:
+                filled["slug"] = series
+            elif kwarg not in ONE_EVENT:
+                pytest.fail(f"{name}: does <{kwarg}> name one event? Teach the walk.")
+        if ONE_EVENT & (set(kwargs) - set(filled)):
+            continue
+        address = reverse(name, kwargs=filled)
+        response = Client().get(address, follow=True)
+        assert response.status_code == 200, address
+        pages[address] = response.content.decode()
+    return pages
+
+
+def test_a_rehearsal_is_listed_on_no_public_page() -> None:
+    real = simulate(1, seed=21, name="Club night")
+    series = create_series("Winter league")
+    add_event(series, real)
+    create_tournament("Next Tuesday", by="test")
+    simulate(1, seed=21, name="Dress rehearsal", rehearsal=True)
+    create_tournament("Practice night", by="test", rehearsal=True)
+    pages = public_listings(real.club.slug, series.slug)
+    club_page = pages[reverse("club_public:club", args=[real.club.slug])]
+    assert (
+        "Club night" in club_page and "Next Tuesday" in club_page and "Next Tuesday" in pages["/"]
+    )
+    for address, text in pages.items():
+        assert "Dress rehearsal" not in text and "Practice night" not in text, address
+
+
 def test_every_public_series_people_and_rating_reader_goes_through_counted(
     director_client, monkeypatch
 ):
@@ -119,8 +172,12 @@ def test_every_public_series_people_and_rating_reader_goes_through_counted(
     assert series_table(series).rows and rating_history()
     assert person_page(person).events
 
+    listed = " ".join(public_listings(real.club.slug, series.slug).values())
+    assert "Club night" in listed and "Next Tuesday" in listed
+
     monkeypatch.setattr(TournamentQuerySet, "counted", lambda self: self.none())
-    assert "Next Tuesday" not in page(Client(), "/")
+    listed = " ".join(public_listings(real.club.slug, series.slug).values())
+    assert "Club night" not in listed and "Next Tuesday" not in listed
     assert series_table(series).rows == []
     assert person.name not in page(Client(), reverse("series_public:series", args=[series.slug]))
     assert rating_history() == []

@@ -53,12 +53,14 @@ class SeatLine:
 
 @dataclass(frozen=True)
 class SubstitutionLine:
-    """``player_out`` held ``position`` of ``match`` for the hands before ``from_hand``."""
+    """``player_out`` held ``position`` of ``match`` for the hands before ``from_hand``,
+    taking the team points of those hands out of the seat's (§6)."""
 
     match: Hashable
     position: str
     from_hand: int
     player_out: PlayerId
+    out_team_points: int = 0
 
 
 @dataclass(frozen=True)
@@ -222,12 +224,22 @@ def award(
 
 
 def pairs_of(
-    players: Sequence[PlayerLine], seats: Sequence[SeatLine], where: dict[Hashable, str]
+    players: Sequence[PlayerLine],
+    seats: Sequence[SeatLine],
+    where: dict[Hashable, str],
+    substitutions: Sequence[SubstitutionLine] = (),
 ) -> list[tuple[int, Winner]]:
     """Each team of each match with its points: the two partners who held the seats at
-    its end, named in the division of the first (partners share one)."""
+    its end, named in the division of the first (partners share one).
+
+    A team's points are the whole match's, whichever of its seats changed hands: the
+    seat keeps only its holder's hands (§6), and a pair must not score more for the
+    substitute having taken the S seat than the N one (docs/rules.md §4.1)."""
     known = {p.player: p for p in players}
     by_seat = {(s.match, s.position): s for s in seats}
+    given: dict[tuple[Hashable, str], int] = defaultdict(int)
+    for sub in substitutions:
+        given[(sub.match, sub.position)] += sub.out_team_points
     out = []
     for (match, position), seat in by_seat.items():
         if position not in ("N", "E"):
@@ -239,7 +251,8 @@ def pairs_of(
         if a.withdrawn or b.withdrawn:
             continue
         names = tuple(sorted((a.name, b.name)))
-        out.append((seat.team_points, Winner(names, a.division, where.get(match, ""))))
+        points = seat.team_points + given[(match, position)]
+        out.append((points, Winner(names, a.division, where.get(match, ""))))
     return out
 
 
@@ -254,6 +267,6 @@ def prizes(
 ) -> list[Prize]:
     """Every prize of the event: the built-in ones, then the director's ``rules``."""
     figs = figures(players, seats, hands, substitutions)
-    pairs = pairs_of(players, seats, where or {})
+    pairs = pairs_of(players, seats, where or {}, substitutions)
     divisions = sorted({p.division for p in players}) or ["A", "B"]
     return [award(r, players, figs, pairs) for r in (*builtin_rules(divisions, label), *rules)]

@@ -88,13 +88,18 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
         for rnd, table, number, outcome, maker, alone, tricks, renege_by in hand_rows
     ]
     subs = [
-        rules.SubstitutionLine((number, table), position, from_hand, out)
-        for number, table, position, from_hand, out in Substitution.objects.filter(
+        rules.SubstitutionLine((number, table), position, from_hand, out, given or 0)
+        for number, table, position, from_hand, out, given in Substitution.objects.filter(
             match__round__tournament=tournament, **on_match
         )
         .order_by("pk")
         .values_list(
-            "match__round__number", "match__table", "position", "from_hand", "player_out_id"
+            "match__round__number",
+            "match__table",
+            "position",
+            "from_hand",
+            "player_out_id",
+            "out_team_score",
         )
     ]
     defined = list(DefinedPrize.objects.filter(tournament=tournament))

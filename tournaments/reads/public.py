@@ -919,7 +919,8 @@ def club_page(slug: str) -> ClubPage | None:
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         return None
-    events = list(Tournament.objects.filter(club=club).order_by("-created_at"))
+    # A rehearsal is listed on no public page (docs/series.md).
+    events = list(Tournament.objects.counted().filter(club=club).order_by("-created_at"))
     done = Tournament.Status.FINISHED
     return ClubPage(
         club=club,

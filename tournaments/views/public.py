@@ -111,9 +111,9 @@ def _versioned(
     return response
 
 
-def _event_url(request: HttpRequest, t: Tournament) -> str:
+def _event_url(request: HttpRequest, slug: str) -> str:
     """The players' event page at the hall address: what the projector prints and encodes."""
-    return absolute_url(request, reverse("public:event", args=[t.slug]))
+    return absolute_url(request, reverse("public:event", args=[slug]))
 
 
 def _tournament_or_404(slug: str) -> Tournament:
@@ -168,7 +168,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "query": query,
             "found": found,
             "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
-            "event_url": _event_url(request, t),
+            "event_url": _event_url(request, t.slug),
             "registration_open": queries.registration_open(t),
         }
         return render(request, "public/event.html", ctx)
@@ -341,14 +341,17 @@ def server_now(request: HttpRequest, slug: str) -> JsonResponse:
 @require_GET
 def qr(request: HttpRequest, slug: str) -> HttpResponse:
     """The event page's address as a QR code (SVG), for the projector and the sheets."""
+    # The version is salted with the very address the picture encodes: a new hall address
+    # (a restart on another DHCP lease, HALL_ADDRESS, HTTPS) is a new picture, not a 304
+    # that leaves the projector showing phones an address that reaches nothing.
+    url = _event_url(request, slug)
 
     def build(t: Tournament) -> HttpResponse:
-        url = _event_url(request, t)
         out = io.BytesIO()
         qr_code(url).save(out, kind="svg", scale=8, border=2, light="#fff")
         return HttpResponse(out.getvalue(), content_type="image/svg+xml")
 
-    return _versioned(request, slug, (), build, salt=_salt(request.get_host()))
+    return _versioned(request, slug, (), build, salt=_salt(url))
 
 
 # --- the projector ------------------------------------------------------------------------
@@ -378,7 +381,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
             "top": top,
             "any_lot": any(r.lot for rows in top.values() for r in rows),
             "final": svc.final_view(t),
-            "event_url": _event_url(request, t),
+            "event_url": _event_url(request, t.slug),
         }
     )
     return ctx
