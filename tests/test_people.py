@@ -426,3 +426,19 @@ def test_a_proposal_post_with_no_decision_decides_nothing(director_client):
         assert "nothing was decided" in response.content.decode()
     proposal.refresh_from_db()
     assert proposal.status == PersonProposal.Status.OPEN
+
+
+def test_a_winner_changed_after_the_finish_replays_the_stored_ratings(db):
+    from tournaments.domain.hands import Team
+    from tournaments.models import Match, Tournament
+    from tournaments.services import play
+
+    t = simulate(2, seed=5, name="Rated Snowman")
+    assert t.status == Tournament.Status.FINISHED
+    assert_the_stored_ratings_are_a_fresh_replay()
+    match = Match.objects.filter(round__tournament=t, round__number=1).order_by("table")[0]
+    loser = Team.EW if match.winner == Team.NS.value else Team.NS
+    before = stored_ratings()
+    play.override_winner(match, loser, by="director", reason="a renege seen at the desk")
+    assert stored_ratings() != before
+    assert_the_stored_ratings_are_a_fresh_replay()

@@ -11,9 +11,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tournaments.domain.clock import CONTACT_EVERY
 from tournaments.models import Match, Player, Round, Seating
 from tournaments.services import rounds, substitutions
-from tournaments.services.play import CONTACT_EVERY
 
 from .test_tablet import hand, post, tablet
 

@@ -105,3 +105,12 @@ def late_sync_holds(
     else:
         earliest = started_at
     return earliest <= claimed < called_at and claimed <= now and now <= called_at + grace
+
+
+# A tablet's contact is noted at most this often, to spare the writer: the director's
+# board calls a table stale after minutes (reads.console.STALE_AFTER).
+CONTACT_EVERY = timedelta(seconds=60)
+
+
+def contact_due(last_contact_at: datetime | None, now: datetime) -> bool:
+    return last_contact_at is None or now - last_contact_at > CONTACT_EVERY

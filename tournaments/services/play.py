@@ -20,7 +20,7 @@ from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
 from .. import compiled
-from ..domain.clock import RoundClock, late_sync_holds
+from ..domain.clock import RoundClock, contact_due, late_sync_holds
 from ..domain.final import final_state
 from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
 from ..domain.match import (
@@ -36,7 +36,7 @@ from ..domain.match import (
     with_winner,
 )
 from ..logtext import of_choice, of_match, of_score, said
-from ..models import HandEntry, Match, Round, Seating, WinnerOverride
+from ..models import HandEntry, Match, Round, Seating, Tournament, WinnerOverride
 from ..reads.rounds import later_round_warning
 from ..replay import (
     _READ_WITH_LOCK,
@@ -51,6 +51,7 @@ from ..replay import (
     standing_of,
 )
 from . import HELD, Conflict, ServiceError, given_reason, locking_matches, log, now_or, refuse_held
+from .people import recompute_ratings
 from .substitutions import attribute as attribute_substitutions
 
 
@@ -175,7 +176,7 @@ def _refresh(
     hands = state.hands
     # The seats carry results only while the match is over; a hand in a match that was
     # not over and still is not changes nothing there (the common case, so skip it).
-    had_results = match.is_over
+    had_results, was_won_by = match.is_over, match.winner
     match.score_ns = state.score[Team.NS]
     match.score_ew = state.score[Team.EW]
     match.bonus_ns = state.bonuses.get(Team.NS, 0)
@@ -210,6 +211,9 @@ def _refresh(
         if held.unwritten:
             return
     compiled.update(match, written)  # match.save(update_fields=written), compiled once
+    # The ratings were stored when the event finished; a winner changed since replays them.
+    if match.winner != was_won_by and match.round.tournament.status == Tournament.Status.FINISHED:
+        recompute_ratings()
     if is_final:
         _sync_final_games(match)
         return
@@ -1152,15 +1156,6 @@ def close_match(match: Match, *, by: str, note: str = "", now: datetime | None =
             at=now,
         )
     return match
-
-
-# A tablet's contact is noted at most this often, to spare the writer: the director's
-# board calls a table stale after minutes (services.console.STALE_AFTER).
-CONTACT_EVERY = timedelta(seconds=60)
-
-
-def contact_due(last_contact_at: datetime | None, now: datetime) -> bool:
-    return last_contact_at is None or now - last_contact_at > CONTACT_EVERY
 
 
 def touch(match: Match, now: datetime | None = None) -> None:

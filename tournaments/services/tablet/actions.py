@@ -17,6 +17,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from ...domain.clock import contact_due
 from ...domain.hands import Hand, Seat
 from ...domain.match import Answers, EntryDetails
 from ...models import Match, Round, Seating
@@ -130,8 +131,8 @@ def confirm(
 
 
 def note_contact(version: TableVersion, now: datetime) -> None:
-    """A tablet answered 304 is in contact too (at most once a ``play.CONTACT_EVERY``)."""
-    if version.match_id is not None and play.contact_due(version.last_contact_at, now):
+    """A tablet answered 304 is in contact too (at most once a ``CONTACT_EVERY``)."""
+    if version.match_id is not None and contact_due(version.last_contact_at, now):
         Match.objects.filter(pk=version.match_id).update(last_contact_at=now)
 
 
