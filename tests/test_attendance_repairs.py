@@ -197,6 +197,44 @@ def test_a_substitution_cannot_be_corrected_once_its_round_is_finalized(make_tou
     assert r1.seats.get(position="N").player == sub_player
 
 
+# --- a player who left does not come back in the same round ------------------------------------
+
+
+def left_and_replaced(make_tournament):
+    """Round 1 at two tables: Dan (N at table 1) left after hand 1; Wes sat from hand 2
+    and played it."""
+    t, r1, m = running(make_tournament, tables=2, target=10)
+    dan = r1.seats.get(table=1, position="N").player
+    play.record_hand(m, made("N", 3), client_key="h1", by="t")
+    wes = register_player(t, "Wes Waiting", "A", by="desk", checked_in=True)
+    sub = substitute(m, "N", 2, wes, Signed("director", "a phone call"))
+    play.record_hand(m, made("E", 3), client_key="h2", by="t")
+    return t, r1, m, dan, sub
+
+
+def test_a_player_who_left_a_match_is_neither_offered_nor_taken_back_in_the_same_round(
+    make_tournament,
+):
+    t, r1, m, dan, sub = left_and_replaced(make_tournament)
+    other = r1.matches.select_related("round__tournament").get(table=2)
+    play.set_first_dealer(other, Seat.W, by="test")
+    assert dan not in substitutes_for(m) and dan not in substitutes_for(other)
+    before = snapshot(m)
+    refusal = (
+        f"{dan.name} left seat N at table 1 from hand 2 of Round 1: a player who left a "
+        "match cannot come back in the same round."
+    )
+    for back in (
+        lambda: substitute(m, "N", 3, dan, Signed("director")),  # his own seat again
+        lambda: substitute(other, "N", 1, dan, Signed("director")),  # another table
+        lambda: substitutions.replace_substitute(sub, dan, Signed("director", "he is back")),
+    ):
+        with pytest.raises(ServiceError) as refused:
+            back()
+        assert refused.value.message == refusal
+        assert snapshot(m) == before
+
+
 # --- on the director's table page -------------------------------------------------------------
 
 
@@ -239,6 +277,25 @@ def test_the_director_corrects_a_substitution_on_the_table_page(director_client,
     assert response.status_code == 302
     assert not Substitution.objects.exists()
     assert Round.objects.get(pk=r1.pk).seats.get(position="W").player == sub.player_out
+
+
+def test_the_table_page_refuses_a_player_who_left_with_422_and_does_not_list_him(
+    director_client, make_tournament
+):
+    t, r1, m, dan, sub = left_and_replaced(make_tournament)
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert "Wes Waiting" in page and f"{dan.name} (A, waiting)" not in page
+    m.refresh_from_db()
+    before = snapshot(m)
+    response = director_client.post(
+        url("table_substitute", t.slug, 1, 2),
+        {"position": "N", "player": dan.pk, "from_hand": "1", "reason": "back"},
+    )
+    assert response.status_code == 422
+    assert "a player who left a match cannot come back in the same round" in (
+        response.content.decode()
+    )
+    assert snapshot(m) == before
 
 
 # --- round 1: who sits out is the director's choice --------------------------------------------

@@ -440,6 +440,96 @@ def test_a_withdrawn_player_is_marked_with_the_round(client, make_tournament):
     assert "withdrawn after round 1" in standings
 
 
+def replaced_mid_match(t: Tournament, *, withdrawn: bool) -> tuple[Player, Match]:
+    """North of table 1 in the event's latest round (started here) leaves after hand 1,
+    withdrawn first when asked (what the players page leads to); a late arrival sits
+    from hand 2."""
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import play
+    from tournaments.services.players import register_player
+    from tournaments.services.substitutions import Signed, substitute
+
+    rnd = t.rounds.order_by("-number").first()
+    rounds.start_round(rnd, by="test")
+    m = rnd.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(m, Seat.W, by="test")
+    dan = rnd.seats.get(table=1, position="N").player
+    play.record_hand(m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=3), client_key="h1", by="t")
+    if withdrawn:
+        set_withdrawn(dan, True, by="director", reason="ill")
+    wes = register_player(t, "Wes Waiting", "A", by="desk", checked_in=True)
+    substitute(m, "N", 2, wes, Signed("director", "ill"))
+    dan.refresh_from_db()
+    return dan, m
+
+
+def test_a_player_replaced_mid_match_reads_on_his_card_that_he_left_his_table(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 2)
+    dan, _ = replaced_mid_match(t, withdrawn=False)
+    card = client.get(url("card", t.slug, dan.pk)).content.decode()
+    assert (
+        "Round 3: you left your match at table 1; a substitute took your seat from hand 2."
+    ) in card
+    assert "checked in after" not in card and "Withdrawn" not in card
+    ledger = client.get(url("ledger", t.slug, dan.pk)).content.decode()
+    assert "Left during the match: a substitute played from hand 2" in ledger
+
+
+@pytest.mark.parametrize("played", [0, 2])
+def test_a_player_withdrawn_then_replaced_mid_match_is_withdrawn_after_that_round_everywhere(
+    client, make_tournament, played
+):
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import play
+
+    t = event_after(make_tournament, 2, played, target=5)
+    dan, m = replaced_mid_match(t, withdrawn=True)
+    march = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
+    play.record_hand(m, march, client_key="h2", by="t")  # 5: the match is over
+    m.refresh_from_db()
+    play.confirm_match(m, agree=True, by="t")
+    r = played + 1
+    # The director's pages, the sheets and the final read the stored field.
+    assert dan.withdrawn_after_round == r
+    card = client.get(url("card", t.slug, dan.pk)).content.decode()
+    assert f"Withdrawn after round {r}" in card
+    assert f"Round {r}: you left your match at table 1" in card
+    ledger = client.get(url("ledger", t.slug, dan.pk)).content.decode()
+    assert f"Withdrawn after round {r}" in ledger
+    mark = f'{dan.name} <span class="mark withdrawn">withdrawn after round {r}</span>'
+    standings = client.get(url("standings", t.slug), {"division": "A"}).content.decode()
+    assert mark in standings
+    assert mark in client.get(url("projector_standings", t.slug)).content.decode()
+
+
+def test_a_player_withdrawn_after_sitting_out_is_withdrawn_after_the_last_round_he_played(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 2)  # rounds 1-2 over, round 3 seated
+    p = sat_out_in_round_2(t)
+    set_withdrawn(p, True, by="test", reason="went home")
+    p.refresh_from_db()
+    assert p.withdrawn_after_round == 1  # the director's pages and the final read this
+    mark = f'{p.name} <span class="mark withdrawn">withdrawn after round 1</span>'
+    standings = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
+    assert mark in standings
+    assert "Withdrawn after round 1" in client.get(url("card", t.slug, p.pk)).content.decode()
+
+
+def test_a_withdrawn_player_who_never_played_is_marked_withdrawn_without_a_round(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 1)
+    late = Player.objects.create(tournament=t, name="Late Lou", division="A", checked_in=True)
+    set_withdrawn(late, True, by="test", reason="changed her mind")
+    for name in ("card", "ledger"):
+        page = client.get(url(name, t.slug, late.pk)).content.decode()
+        assert '<p class="mark withdrawn">Withdrawn</p>' in page, name
+        assert "after round" not in page, name
+
+
 # --- the ledger ----------------------------------------------------------------------------
 
 
@@ -733,9 +823,10 @@ PINNED = {
     "card part": 6,
     # The ranking reads the round's sit-outs and substitutions too (§6): two more.
     "ledger": 11,
-    "standings": 10,
-    "projector body": 10,
-    "projector": 9,
+    # The withdrawn mark is the player's stored field, not a query of its own.
+    "standings": 9,
+    "projector body": 9,
+    "projector": 8,
     "qr": 2,
     # One indexed lookup: an unknown event's now.json is a 404 like every other (issue 20).
     "now": 1,

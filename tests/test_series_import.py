@@ -203,6 +203,51 @@ def test_a_failure_while_writing_rolls_the_whole_file_back():
     assert import_results(json.dumps(doc), by="director").created
 
 
+def test_an_event_where_a_player_left_mid_match_exports_and_imports_with_one_match_for_him(
+    make_tournament,
+):
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import ServiceError, play, rounds
+    from tournaments.services.players import register_player
+    from tournaments.services.substitutions import Signed, substitute
+
+    t = make_tournament(2, target=4, preliminary_rounds=1)
+    r1 = rounds.draw_first_round(t, by="test", seed=2)
+    rounds.start_round(r1, by="test")
+    m1, m2 = r1.matches.select_related("round__tournament").order_by("table")
+    for m in (m1, m2):
+        play.set_first_dealer(m, Seat.W, by="test")
+    dan = r1.seats.get(table=1, position="N").player
+    play.record_hand(m1, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=3), client_key="a", by="t")
+    wes = register_player(t, "Wes Waiting", "A", by="desk", checked_in=True)
+    substitute(m1, "N", 2, wes, Signed("director", "a phone call"))
+    # The director tries to bring Dan back at the other table: refused, the file stays whole.
+    with contextlib.suppress(ServiceError):
+        substitute(m2, "N", 1, dan, Signed("director", "he is back"))
+    march = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
+    for m in (m1, m2):
+        play.record_hand(m, march, client_key=f"end-{m.table}", by="t")
+        m.refresh_from_db()
+        play.confirm_match(m, agree=True, by="t")
+    rounds.finalize_round(r1, by="test")
+    doc = export_results(t)
+    (only,) = doc["rounds"]
+    sat = [pid for m in only["matches"] for pid in m["seats"].values()]
+    sat += [s["out"] for m in only["matches"] for s in m["substitutions"]]
+    assert sat.count(dan.pk) == 1 and sat.count(wes.pk) == 1
+    doc["tournament"]["slug"] = "left-mid-match"
+    out = import_results(json.dumps(doc), by="director")
+    assert out.created
+    again = {
+        d: [(row.player.name, row.played, row.record.total) for row in rows]
+        for d, rows in standings(out.tournament).items()
+    }
+    assert again == {
+        d: [(row.player.name, row.played, row.record.total) for row in rows]
+        for d, rows in standings(t).items()
+    }
+
+
 def test_a_messy_event_imports_house_players_apart_from_people_and_keeps_withdrawals():
     source = simulate(6, seed=4, name="Messy Source", house=2, withdraw=2)
     doc = export_results(source)

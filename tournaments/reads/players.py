@@ -10,13 +10,13 @@ import io
 from dataclasses import dataclass, field
 
 from django.conf import settings
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Q
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ..errors import ServiceError
-from ..models import Division, Player, Round, Seating, SitOut, Tournament
+from ..models import Division, Player, Round, Seating, SitOut, Substitution, Tournament
 from ..names import clean_name, name_problem, name_refusal
 
 
@@ -206,13 +206,14 @@ def check_player(
     return name, division
 
 
-def started_rounds(tournament: Tournament) -> int:
-    """The number of the last preliminary round that has started (0 before round 1)."""
-    last = (
-        Round.objects.filter(tournament=tournament, kind=Round.Kind.PRELIMINARY)
-        .exclude(status=Round.Status.SEATED)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
-    return last or 0
+def last_round_played(player: Player) -> int:
+    """The last preliminary round ``player`` played, even partly (0 before any): a seat in
+    a round that has started, or a seat left to a substitute (§6), whose seat row then
+    names the substitute. A withdrawal stores it: "withdrawn after round r" on every page
+    is this round, whether the player left between rounds or during a match."""
+    started = Q(round__kind=Round.Kind.PRELIMINARY) & ~Q(round__status=Round.Status.SEATED)
+    seated = Seating.objects.filter(started, player=player).aggregate(n=Max("round__number"))
+    left = Substitution.objects.filter(
+        player_out=player, match__round__kind=Round.Kind.PRELIMINARY
+    ).aggregate(n=Max("match__round__number"))
+    return max(seated["n"] or 0, left["n"] or 0)

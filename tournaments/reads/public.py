@@ -360,9 +360,12 @@ class Card:
     clock: Clock = field(default_factory=lambda: Clock("none"))
     # Why a player has no seat in the round: "sat_out" (a sit-out of §6, scored),
     # "not_checked_in" (registered, never came to the desk), "waiting" (checked in after
-    # the round was seated), or "" (withdrawn, house, the final).
+    # the round was seated), "left" (a substitute took the seat at ``left_table`` from
+    # hand ``left_from``), or "" (withdrawn, house, the final).
     absent: str = ""
     withdrawn_after: int | None = None
+    left_table: int | None = None
+    left_from: int | None = None
     # The round's scores are hidden from players (§5): the card shows none.
     score_hidden: bool = False
     # The new seat alone (``seat_card``): the phone asks for the whole card next.
@@ -396,13 +399,13 @@ class Card:
 
 def player_of(tournament: Tournament, player_id: int) -> Player | None:
     row = _one(
-        "SELECT id, name, division, withdrawn, checked_in, house FROM tournaments_player "
-        "WHERE id = %s AND tournament_id = %s",
+        "SELECT id, name, division, withdrawn, checked_in, house, withdrawn_after_round "
+        "FROM tournaments_player WHERE id = %s AND tournament_id = %s",
         [player_id, tournament.pk],
     )
     if row is None:
         return None
-    pk, name, division, withdrawn, checked_in, house = row
+    pk, name, division, withdrawn, checked_in, house, after = row
     return Player(
         pk=pk,
         tournament=tournament,
@@ -411,6 +414,7 @@ def player_of(tournament: Tournament, player_id: int) -> Player | None:
         withdrawn=bool(withdrawn),
         checked_in=bool(checked_in),
         house=bool(house),
+        withdrawn_after_round=after,
     )
 
 
@@ -452,17 +456,10 @@ def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: in
 
 
 def withdrawn_after(player: Player) -> int | None:
-    if not player.withdrawn:
-        return None
-    last = (
-        Seating.objects.filter(
-            player=player, round__kind=Round.Kind.PRELIMINARY, round__started_at__isnull=False
-        )
-        .order_by("-round__number")
-        .values_list("round__number", flat=True)
-        .first()
-    )
-    return last or 0
+    """The round a withdrawn player is marked "withdrawn after" (0: before any), as the
+    withdrawal stored it (``reads.players.last_round_played``): the director's pages,
+    the sheets and the final read the same field, so no page contradicts another."""
+    return (player.withdrawn_after_round or 0) if player.withdrawn else None
 
 
 # The round's columns the card reads, in its query's order.
@@ -504,7 +501,7 @@ def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
 
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
-    out = withdrawn_after(player) if player.withdrawn else None
+    out = withdrawn_after(player)
     latest_row = _one(
         "SELECT r.id, r.number, r.kind, r.status, r.started_at, r.called_at, r.has_pauses, "
         's."table", s.position, s.changed_at, '
@@ -522,13 +519,23 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     rid, kind, status = rnd.pk, rnd.kind, rnd.status
     table, position, changed, sat_out = latest_row[7:]
     if table is None:
+        # A substitute holds the seat row of a player who left during the match (§6).
+        left = _one(
+            'SELECT m."table", x.from_hand FROM tournaments_substitution x '
+            "JOIN tournaments_match m ON m.id = x.match_id "
+            "WHERE m.round_id = %s AND x.player_out_id = %s ORDER BY x.from_hand LIMIT 1",
+            [rid, player.pk],
+        )
+        left_table, left_from = left if left is not None else (None, None)
         return Card(
             tournament,
             player,
             rnd,
             clock=_clock(rnd, None, now),
-            absent=_absence(player, rnd, bool(sat_out)),
+            absent="left" if left is not None else _absence(player, rnd, bool(sat_out)),
             withdrawn_after=out,
+            left_table=left_table,
+            left_from=left_from,
         )
     mine = Seat(position)
     chairs = []
@@ -837,20 +844,6 @@ def final_view(tournament: Tournament) -> FinalView | None:
     return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
 
 
-def _withdrawn_rounds(tournament: Tournament) -> dict[int, int]:
-    """The last preliminary round each withdrawn player played in (one query); a seat in
-    a round not yet started does not count, as they will never play it."""
-    last: dict[int, int] = {}
-    for pid, number in Seating.objects.filter(
-        round__tournament=tournament,
-        round__kind=Round.Kind.PRELIMINARY,
-        round__started_at__isnull=False,
-        player__withdrawn=True,
-    ).values_list("player_id", "round__number"):
-        last[pid] = max(number, last.get(pid, 0))
-    return last
-
-
 def public_rows(
     tournament: Tournament, vis: Visibility | None = None, *, played_only: bool = True
 ) -> dict[str, list[PublicRow]]:
@@ -858,14 +851,13 @@ def public_rows(
     mark (the projector lists everyone before the first result, so the hall sees the
     field)."""
     table = visible_standings(tournament, vis)
-    out = _withdrawn_rounds(tournament)
     result: dict[str, list[PublicRow]] = {}
     for division, rows in table.items():
-        result[division] = [_public_row(r, out) for r in rows if r.record.rounds or not played_only]
+        result[division] = [_public_row(r) for r in rows if r.record.rounds or not played_only]
     return result
 
 
-def _public_row(row: StandingRow, out: dict[int, int]) -> PublicRow:
+def _public_row(row: StandingRow) -> PublicRow:
     p = row.player
     return PublicRow(
         rank=row.rank,
@@ -876,7 +868,7 @@ def _public_row(row: StandingRow, out: dict[int, int]) -> PublicRow:
         margin=row.record.margin,
         played=len(row.record.rounds),
         lot=row.standing.decided_by_lot,
-        withdrawn_after=out.get(p.pk, 0) if p.withdrawn else None,
+        withdrawn_after=withdrawn_after(p),
     )
 
 

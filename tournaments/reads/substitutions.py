@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from ..domain.hands import Seat
 from ..domain.seating import SEAT_DIVISION
 from ..errors import ServiceError
-from ..models import Match, Player, Seating, Substitution
+from ..models import Match, Player, Round, Seating, Substitution
 from ..names import sort_key
 
 
@@ -43,12 +43,15 @@ def substitution_lines(match: Match, running: bool) -> list[SubstitutionLine]:
 
 
 def substitutes_for(match: Match) -> list[Player]:
-    """Who may come in at this match: waiting players and free house players."""
+    """Who may come in at this match: waiting players and free house players; not a player
+    who left a match of this round (``incoming_player`` says why)."""
     rnd = match.round
     seated = Seating.objects.filter(round=rnd).values("player_id")
+    left = Substitution.objects.filter(match__round=rnd).values("player_out_id")
     free = (
         Player.objects.filter(tournament_id=rnd.tournament_id, withdrawn=False)
         .exclude(pk__in=seated)
+        .exclude(pk__in=left)
         .filter(checked_in=True)
     )
     return sorted(free, key=lambda p: (not p.house, p.division, sort_key(p.name)))
@@ -74,7 +77,8 @@ def earlier_holders(match: Match) -> list[dict[str, object]]:
 
 def incoming_player(match: Match, position: str, player_in: Player) -> Player:
     """The player who is to take ``position``: in the tournament, not withdrawn, of the
-    seat's division (a house player takes any seat) and not seated in the round."""
+    seat's division (a house player takes any seat), not seated in the round and not a
+    player who left a match of the round (``_left_in_round``)."""
     rnd = match.round
     player_in = Player.objects.get(pk=player_in.pk)
     if player_in.tournament_id != rnd.tournament_id:
@@ -101,4 +105,47 @@ def incoming_player(match: Match, position: str, player_in: Player) -> Player:
             _("%(player)s is already seated at table %(table)s in %(round)s.")
             % {"player": player_in.name, "table": elsewhere.table, "round": rnd.label()}
         )
+    _left_in_round(rnd, player_in)
     return player_in
+
+
+def _left_in_round(rnd: Round, player: Player) -> None:
+    """Refuse a player who left a match of ``rnd`` to a substitute. Coming back, at that
+    table or another, would give them two matches in one round: the standings would
+    count two matches played (and a later "average" sit-out score with them), and the
+    results file, where a player sits once a round, could never be published or
+    imported. A substitution no hand was played under is undone instead (the player who
+    left holds the seat again, as if it had never been made)."""
+    left = (
+        Substitution.objects.filter(match__round=rnd, player_out=player)
+        .select_related("match")
+        .order_by("from_hand")
+        .first()
+    )
+    if left is None:
+        return
+    where = {
+        "player": player.name,
+        "position": left.position,
+        "table": left.match.table,
+        "hand": left.from_hand,
+        "round": rnd.label(),
+    }
+    later = Substitution.objects.filter(
+        match=left.match, position=left.position, from_hand__gt=left.from_hand
+    )
+    if left.match.hands_played < left.from_hand and not later.exists():
+        raise ServiceError(
+            _(
+                "%(player)s is the player who left seat %(position)s at table %(table)s: undo "
+                "that substitution to give them the seat back."
+            )
+            % where
+        )
+    raise ServiceError(
+        _(
+            "%(player)s left seat %(position)s at table %(table)s from hand %(hand)s of "
+            "%(round)s: a player who left a match cannot come back in the same round."
+        )
+        % where
+    )

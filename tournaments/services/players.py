@@ -14,7 +14,7 @@ from ..logtext import Joined, of_round, said
 from ..models import Player, Round, Seating, Tournament
 from ..names import sort_key
 from ..reads.people import division_suggestions
-from ..reads.players import ImportReport, check_player, parse_players_csv, started_rounds
+from ..reads.players import ImportReport, check_player, last_round_played, parse_players_csv
 from . import ServiceError, log, now_or
 from .linking import link_players
 from .rounds import discard_unstarted_round
@@ -131,7 +131,7 @@ def set_withdrawn(
         notes = []
         discarded = None
         if value:
-            after = started_rounds(tournament)
+            after = last_round_played(locked)
             pending = Round.objects.filter(
                 tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.SEATED
             ).newest()

@@ -108,7 +108,8 @@ def substitute(
     match: Match, position: str, from_hand: int, player_in: Player, signed: Signed
 ) -> Substitution:
     """Put ``player_in`` in ``position`` from hand ``from_hand`` on; refused with a clear
-    message for a finished match, a seated substitute or the wrong division."""
+    message for a finished match, the wrong division, or a substitute seated in the round
+    or who left a match of it (``reads.substitutions.incoming_player``)."""
     now = now_or(signed.now)
     if position not in ("N", "E", "S", "W"):
         raise ServiceError(_("Choose the seat N, E, S or W."))
@@ -194,14 +195,6 @@ def replace_substitute(sub: Substitution, player_in: Player, signed: Signed) -> 
             raise ServiceError(
                 _("%(wrong)s already holds seat %(position)s.")
                 % {"wrong": wrong.name, "position": sub.position}
-            )
-        if player_in.pk == sub.player_out_id:
-            raise ServiceError(
-                _(
-                    "%(player_out)s is the player who left: undo the substitution to give "
-                    "them the seat back."
-                )
-                % {"player_out": sub.player_out.name}
             )
         seat = _locked_seat(match, sub.position)
         player_in = incoming_player(match, sub.position, player_in)
