@@ -504,18 +504,19 @@ def test_a_player_withdrawn_then_replaced_mid_match_is_withdrawn_after_that_roun
     assert mark in client.get(url("projector_standings", t.slug)).content.decode()
 
 
-def test_a_player_withdrawn_after_sitting_out_is_withdrawn_after_the_last_round_he_played(
+def test_a_player_withdrawn_after_sitting_out_is_withdrawn_after_the_round_he_sat_out(
     client, make_tournament
 ):
     t = event_after(make_tournament, 2, 2)  # rounds 1-2 over, round 3 seated
     p = sat_out_in_round_2(t)
     set_withdrawn(p, True, by="test", reason="went home")
     p.refresh_from_db()
-    assert p.withdrawn_after_round == 1  # the director's pages and the final read this
-    mark = f'{p.name} <span class="mark withdrawn">withdrawn after round 1</span>'
+    # His ledger scores round 2's sit-out: he took part in round 2.
+    assert p.withdrawn_after_round == 2  # the director's pages and the final read this
+    mark = f'{p.name} <span class="mark withdrawn">withdrawn after round 2</span>'
     standings = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
     assert mark in standings
-    assert "Withdrawn after round 1" in client.get(url("card", t.slug, p.pk)).content.decode()
+    assert "Withdrawn after round 2" in client.get(url("card", t.slug, p.pk)).content.decode()
 
 
 def test_a_withdrawn_player_who_never_played_is_marked_withdrawn_without_a_round(

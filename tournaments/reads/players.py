@@ -207,13 +207,15 @@ def check_player(
 
 
 def last_round_played(player: Player) -> int:
-    """The last preliminary round ``player`` played, even partly (0 before any): a seat in
-    a round that has started, or a seat left to a substitute (§6), whose seat row then
-    names the substitute. A withdrawal stores it: "withdrawn after round r" on every page
-    is this round, whether the player left between rounds or during a match."""
+    """The last preliminary round ``player`` took part in (0 before any): a seat in a
+    round that has started, a seat left to a substitute (§6), whose seat row then names
+    the substitute, or a sit-out of a started round, which scores in the ledger (§6). A
+    withdrawal stores it: "withdrawn after round r" on every page is this round, whether
+    the player left between rounds, during a match or while sitting out."""
     started = Q(round__kind=Round.Kind.PRELIMINARY) & ~Q(round__status=Round.Status.SEATED)
     seated = Seating.objects.filter(started, player=player).aggregate(n=Max("round__number"))
+    sat_out = SitOut.objects.filter(started, player=player).aggregate(n=Max("round__number"))
     left = Substitution.objects.filter(
         player_out=player, match__round__kind=Round.Kind.PRELIMINARY
     ).aggregate(n=Max("match__round__number"))
-    return max(seated["n"] or 0, left["n"] or 0)
+    return max(seated["n"] or 0, sat_out["n"] or 0, left["n"] or 0)
