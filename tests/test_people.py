@@ -244,8 +244,10 @@ def test_the_people_list_and_a_persons_page_read_a_fixed_number_of_queries(
     # Measured warm, as a person's page is read at an event: the first read keeps each live
     # ranking (the standings service), and how warm the cache was before depended on which
     # tests had run first in the same process (17 on PostgreSQL when the file ran whole).
+    # Two of them read the substitutions: the matches the person left, and who held which
+    # seat for which hands.
     director_client.get(reverse("league:person", args=[person.pk]))
-    with django_assert_max_num_queries(16):
+    with django_assert_max_num_queries(18):
         assert director_client.get(reverse("league:person", args=[person.pk])).status_code == 200
 
 
@@ -442,3 +444,41 @@ def test_a_winner_changed_after_the_finish_replays_the_stored_ratings(db):
     play.override_winner(match, loser, by="director", reason="a renege seen at the desk")
     assert stored_ratings() != before
     assert_the_stored_ratings_are_a_fresh_replay()
+
+
+def test_a_persons_page_credits_each_hand_to_whoever_held_the_seat_for_it(make_tournament):
+    """§6: a substitute is credited with the hands from the one they came in at, the
+    player who left with those before, and the match appears on both pages."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.domain.hands import Hand, Outcome, Seat
+    from tournaments.services import play, rounds
+    from tournaments.services.substitutions import Signed, substitute
+
+    t = make_tournament(1, target=5)
+    r1 = rounds.draw_first_round(t, by="test", seed=2)
+    rounds.start_round(r1, by="test", now=timezone.now() - timedelta(minutes=1))
+    m = r1.matches.select_related("round__tournament").get(table=1)
+    play.set_first_dealer(m, Seat.W, by="test")
+    out = r1.seats.get(position="N").player
+    lone = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
+    play.record_hand(m, lone, client_key="h1", by="t")  # 4 points, North alone
+    sub = register_player(t, "Wes Sub", out.division, by="desk", checked_in=True)
+    substitute(m, "N", 2, sub, Signed("director", "went home"))
+    play.record_hand(m, Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=3), client_key="h2", by="t")
+    m.refresh_from_db()
+    assert m.is_over  # 5 points: NS win
+
+    theirs = person_page(person_of(sub))
+    assert theirs.lone_marches == 0
+    [line] = theirs.events[0].matches
+    assert line.won is True and line.left_from is None
+
+    left = person_page(person_of(out))
+    assert left.lone_marches == 1
+    [line] = left.events[0].matches
+    # 4 team points for the lone march, and its award, +1 (§2).
+    assert (line.won, line.left_from, line.points, line.individual) == (None, 2, 5, 1)
+    assert line.score == "5–0"

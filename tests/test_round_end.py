@@ -17,6 +17,7 @@ from django.utils import timezone
 from tournaments import replay
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import Activity, HandEntry, Match, Round, TableLink
+from tournaments.reads import public
 from tournaments.reads.export import export_results
 from tournaments.services import ServiceError, play, rounds
 from tournaments.services.tournaments import update_tournament
@@ -233,6 +234,29 @@ def test_the_board_shows_an_extended_tables_own_countdown(event, director_client
     row1 = page.split('data-table="1"')[1].split("</tr>")[0]
     assert "Time called" in row1 and "Time called" not in row2
     assert "left" in row2 and "0:00 left" not in row2
+
+
+def test_a_players_phone_at_an_extended_table_counts_down_with_its_tablet_after_the_call(
+    event, client
+):
+    from tournaments.models import Seating
+
+    rounds.extend_table(match_at(event, 2), 10, by="director")
+    rounds.call_time(rnd_of(event), by="director")
+    now = timezone.now()
+    seat = {
+        t: Seating.objects.filter(round=rnd_of(event), table=t).select_related("player")[0]
+        for t in (1, 2)
+    }
+    called = public.card(event, seat[1].player, now).clock
+    extended = public.card(event, seat[2].player, now).clock
+    assert called.kind == "called"
+    assert extended.kind == "running"
+    assert extended.call_at == replay.coming_call(match_at(event, 2), now)
+    assert extended.call_at is not None and extended.call_at > now + timedelta(minutes=10)
+    url = reverse("public:card", args=[event.slug, seat[2].player.pk])
+    page = client.get(url).content.decode()
+    assert "data-clock-state>Time left<" in page
 
 
 # --- 2. the hand in progress is K+1 --------------------------------------------------------

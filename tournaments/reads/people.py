@@ -21,6 +21,7 @@ from ..models import (
     Player,
     Round,
     Seating,
+    Substitution,
     Tournament,
 )
 from ..names import sort_key
@@ -37,6 +38,9 @@ class MatchLine:
     won: bool | None
     points: int | None
     individual: int | None
+    # The hand from which a substitute took this player's seat (§6): the match's result
+    # went to the substitute, the points of the hands before it to this player.
+    left_from: int | None = None
 
 
 @dataclass
@@ -87,9 +91,13 @@ def person_page(person: Person) -> PersonPage:
         .select_related("round")
         .order_by("round__tournament_id", "round__number")
     )
+    # The matches this person left to a substitute: the seat row names the substitute.
+    left = list(
+        Substitution.objects.filter(player_out_id__in=player_ids).select_related("match__round")
+    )
     # Only the tables this person sat at (a superset: their rounds x their table numbers),
     # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
-    keys = {(s.round_id, s.table) for s in own}
+    keys = {(s.round_id, s.table) for s in own} | {(x.match.round_id, x.match.table) for x in left}
     at_my_tables = Q(round_id__in={r for r, _ in keys}, table__in={t for _, t in keys})
     at_tables: dict[tuple[int, int], dict[str, Seating]] = defaultdict(dict)
     for seat in Seating.objects.filter(at_my_tables).select_related("player"):
@@ -114,14 +122,45 @@ def person_page(person: Person) -> PersonPage:
     partner_wins: Counter[str] = Counter()
     opponents: Counter[str] = Counter()
     opponent_wins: Counter[str] = Counter()
-    by_player: dict[int, list[MatchLine]] = defaultdict(list)
-    seats_by_player: dict[int, list[tuple[int, int, str]]] = defaultdict(list)
+    by_player: dict[int, list[tuple[int, MatchLine]]] = defaultdict(list)
+    # Who held which seat for which hands (§6): (position, first hand, past the last).
+    changes: dict[tuple[int, str], list[Substitution]] = defaultdict(list)
+    for sub in Substitution.objects.filter(match_id__in=match_ids).order_by("from_hand"):
+        changes[(sub.match_id, sub.position)].append(sub)
+    held: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    for sub in left:
+        chain = [x.pk for x in changes[(sub.match_id, sub.position)]]
+        before = changes[(sub.match_id, sub.position)][: chain.index(sub.pk)]
+        held[sub.match_id].append(
+            (sub.position, before[-1].from_hand if before else 1, sub.from_hand)
+        )
+        table = at_tables[(sub.match.round_id, sub.match.table)]
+        me = Seat(sub.position)
+        theirs = sub.match.score_ns, sub.match.score_ew
+        by_player[sub.player_out_id].append(
+            (
+                sub.match.round.number,
+                MatchLine(
+                    round_label=str(sub.match.round),
+                    table=sub.match.table,
+                    partner=label(table.get(me.partner.value)),
+                    opponents=" & ".join(label(table.get(o.value)) for o in me.team.other.seats),
+                    score="–".join(map(str, theirs if me.team.value == "NS" else theirs[::-1])),
+                    won=None,
+                    points=(sub.out_team_score or 0) + (sub.out_individual or 0),
+                    individual=sub.out_individual,
+                    left_from=sub.from_hand,
+                ),
+            )
+        )
     for seat in own:
         table = at_tables[(seat.round_id, seat.table)]
         me = Seat(seat.position)
         partner = table.get(me.partner.value)
         others = [table.get(s.value) for s in me.team.other.seats]
-        seats_by_player[seat.player_id].append((seat.round_id, seat.table, seat.position))
+        for game in games.get((seat.round_id, seat.table), []):
+            came_in = changes.get((game.pk, seat.position))
+            held[game.pk].append((seat.position, came_in[-1].from_hand if came_in else 1, 10**6))
         match = matches.get((seat.round_id, seat.table))
         mine = me.team.value
         # A final has several games at one table: each game's score, in order.
@@ -139,31 +178,30 @@ def person_page(person: Person) -> PersonPage:
             for o in others:
                 opponents[label(o)] += 1
                 opponent_wins[label(o)] += int(won)
-        by_player[seat.player_id].append(
-            MatchLine(
-                round_label=str(seat.round),
-                table=seat.table,
-                partner=label(partner),
-                opponents=" & ".join(label(o) for o in others),
-                score=score,
-                won=won,
-                points=seat.points,
-                individual=seat.individual,
-            )
+        line = MatchLine(
+            round_label=str(seat.round),
+            table=seat.table,
+            partner=label(partner),
+            opponents=" & ".join(label(o) for o in others),
+            score=score,
+            won=won,
+            points=seat.points,
+            individual=seat.individual,
         )
+        by_player[seat.player_id].append((seat.round.number, line))
     lone = reneges = 0
     hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
-    counted = HandEntry.objects.standing().filter(match_id__in=match_ids)
-    standing = counted.values_list("match__round_id", "match__table", *hand_fields)
-    mine_at = {(r, t): pos for v in seats_by_player.values() for r, t, pos in v}
-    for rid, tbl, outcome, maker, alone, tricks, renege_by in standing:
-        pos = mine_at.get((rid, tbl))
-        if pos is None:
-            continue
-        if outcome == "played" and alone and maker == pos and tricks == 5:
-            lone += 1
-        if outcome == "renege" and renege_by == pos:
-            reneges += 1
+    counted = HandEntry.objects.standing().filter(match_id__in=list(held))
+    for match_id, number, outcome, maker, alone, tricks, renege_by in counted.values_list(
+        "match_id", "number", *hand_fields
+    ):
+        for pos, first, stop in held[match_id]:
+            if not first <= number < stop:
+                continue
+            if outcome == "played" and alone and maker == pos and tricks == 5:
+                lone += 1
+            if outcome == "renege" and renege_by == pos:
+                reneges += 1
     events = []
     awards = penalties = 0
     ranks_by_tournament: dict[int, dict[int, tuple[int, int]]] = {}
@@ -172,7 +210,7 @@ def person_page(person: Person) -> PersonPage:
         if t.pk not in ranks_by_tournament:
             ranks_by_tournament[t.pk] = _rank_of(t, hasattr(t, "imported_from"))
         rank, total = ranks_by_tournament[t.pk].get(lk.player_id, (None, None))
-        lines = by_player.get(lk.player_id, [])
+        lines = [line for _, line in sorted(by_player.get(lk.player_id, []), key=lambda x: x[0])]
         for line in lines:
             if line.individual:
                 awards += max(line.individual, 0)

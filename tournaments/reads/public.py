@@ -18,7 +18,7 @@ import hashlib
 import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -31,7 +31,7 @@ from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
 from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substitution, Tournament
 from ..names import fold, sort_key
-from ..replay import round_clock
+from ..replay import coming_call, round_clock, table_call
 from . import current_round, instant_of
 from .standings import StandingRow, final_entries, final_progress
 from .visibility import (
@@ -435,24 +435,36 @@ def _all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return rows
 
 
-def _clock(rnd: Round, match: Match | None, now: datetime, extension_seconds: int = 0) -> Clock:
+def _clock(rnd: Round, now: datetime, table: Match | None = None) -> Clock:
+    """The clock a phone shows: its table's (``table``: the player's match, with its
+    extension and its call as the tablet reads them, ``replay.table_call``), else the
+    room's."""
     if rnd.kind == Round.Kind.FINAL:
         return Clock("final")
     rnd_clock = round_clock(rnd)
     limit = int(rnd_clock.limit.total_seconds())
-    extension = timedelta(seconds=match.extension_seconds if match else extension_seconds)
     if rnd.status == Round.Status.FINISHED:
         return Clock("finished", limit)
     if not rnd_clock.started:
         return Clock("not_started", limit, limit)
-    if rnd.called_at is not None and rnd.called_at <= now:
-        return Clock("called", limit, 0, rnd.called_at)
-    if rnd_clock.paused(now):
-        left = int(rnd_clock.remaining(now, extension).total_seconds())
-        return Clock("paused", limit, left)
+    if table is None:
+        if rnd.called_at is not None and rnd.called_at <= now:
+            return Clock("called", limit, 0, rnd.called_at)
+        if rnd_clock.paused(now):
+            return Clock("paused", limit, int(rnd_clock.remaining(now).total_seconds()))
+        return Clock("running", limit, 0, rnd_clock.call_instant(now))
+    # A room's call leaves an extended table its extension (docs/rules.md §7): that
+    # table plays on, and its phones count down with its tablet.
+    called = table_call(table, now, rnd_clock)
+    if called is not None:
+        return Clock("called", limit, 0, called)
+    own = replace(rnd_clock, called_at=None)
+    extension = timedelta(seconds=table.extension_seconds)
+    if own.paused(now):
+        return Clock("paused", limit, int(own.remaining(now, extension).total_seconds()))
     # Running: the call instant does not move while nothing changes, and the phone
     # shows "time is called" by itself when it passes.
-    return Clock("running", limit, 0, rnd_clock.call_instant(now, extension))
+    return Clock("running", limit, 0, coming_call(table, now, rnd_clock))
 
 
 def withdrawn_after(player: Player) -> int | None:
@@ -531,7 +543,7 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
             tournament,
             player,
             rnd,
-            clock=_clock(rnd, None, now),
+            clock=_clock(rnd, now),
             absent="left" if left is not None else _absence(player, rnd, bool(sat_out)),
             withdrawn_after=out,
             left_table=left_table,
@@ -551,18 +563,19 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     order = {s.value: i for i, s in enumerate(SEATS)}
     chairs.sort(key=lambda c: order[c.position])
     match_row = _one(
-        "SELECT score_ns, score_ew, hands_played, status, winner, extension_seconds "
-        'FROM tournaments_match WHERE round_id = %s AND "table" = %s ORDER BY game DESC LIMIT 1',
+        "SELECT score_ns, score_ew, hands_played, status, winner, extension_seconds, "
+        'time_called_at FROM tournaments_match WHERE round_id = %s AND "table" = %s '
+        "ORDER BY game DESC LIMIT 1",
         [rid, table],
     )
     us = them = won = None
-    hands, match_status, extension = 0, "", 0
+    hands, match_status, extension, called_at = 0, "", 0, None
     # §5: a hidden round's score, live or finished, is for the table's tablet only.
     score_hidden = not of_event(tournament, rnd).shows_round(
         rnd.number, final=kind == Round.Kind.FINAL
     )
     if match_row is not None:
-        ns, ew, hands, match_status, winner, extension = match_row
+        ns, ew, hands, match_status, winner, extension, called_at = match_row
         if hands and not score_hidden:
             us, them = (ns, ew) if mine.team.value == "NS" else (ew, ns)
         if winner and not score_hidden:
@@ -582,7 +595,16 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         hands=hands,
         match_status=match_status,
         won=won,
-        clock=_clock(rnd, None, now, extension),
+        clock=_clock(
+            rnd,
+            now,
+            Match(
+                round=rnd,
+                table=table,
+                extension_seconds=extension,
+                time_called_at=instant_of(called_at),
+            ),
+        ),
         withdrawn_after=out,
         score_hidden=score_hidden,
     )
