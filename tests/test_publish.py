@@ -12,6 +12,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -39,8 +40,12 @@ from tournaments.models import (
 )
 from tournaments.reads import publish as publish_reads
 from tournaments.reads.export import export_results
-from tournaments.services import ServiceError, rounds
+from tournaments.reads.series import series_table
+from tournaments.reads.standings import standings
+from tournaments.reads.visibility import of_event
+from tournaments.services import ServiceError, play, rounds
 from tournaments.services import publish as service
+from tournaments.services import standings as standings_service
 from tournaments.services.clubs import site_club
 from tournaments.services.people import merge_people
 from tournaments.services.players import register_player
@@ -363,3 +368,211 @@ def test_a_token_of_one_club_publishes_into_that_club_only(client):
     # Ours still publishes (the other club's grant replaced nothing).
     assert send(client, second, ours).status_code == 200
     assert Tournament.objects.get(slug=SLUG).pk == event.pk
+
+
+# --- publishing while the standings are hidden (RULES.md §5) --------------------------------
+
+
+class ClubSite:
+    """The club site's end, in this process: whatever the hall sends is posted to the
+    receiving view under the club's slug for the event (``SLUG``), as a club site would
+    take it; the bodies sent are kept."""
+
+    def __init__(self, client: Client, token: str) -> None:
+        self.client, self.token, self.sent = client, token, []
+
+    def urlopen(self, request: Any, timeout: float) -> Any:
+        self.sent.append(json.loads(request.data))
+        answer = send(self.client, as_published(json.loads(request.data)), self.token)
+        assert answer.status_code == 200, answer.content
+        return io.BytesIO(b"{}")
+
+
+def hidden_event(tables: int = 2) -> tuple[Simulation, Tournament]:
+    """Five rounds, the last two hidden: rounds 1 to 4 played, so the standings are hidden
+    and round 4's figures are what players may not see."""
+    sim = Simulation(tables, seed=31, name="Hidden night")
+    t = sim.setup()
+    Tournament.objects.filter(pk=t.pk).update(hide_standings_last_rounds=2)
+    t.refresh_from_db()
+    for number in range(1, 5):
+        if number > 1:
+            rounds.seat_next_round(t, by="sim", now=sim.clock)
+        sim.play_round(t.rounds.get(number=number))
+    assert of_event(t).through == 3
+    return sim, t
+
+
+def totals(table: dict[str, Any]) -> dict[str, int]:
+    return {row.player.name: row.record.total for rows in table.values() for row in rows}
+
+
+def club_lists(client: Client) -> tuple[str, str]:
+    """The club page's "Upcoming and running events" and "Past events", as text (the
+    hall's own event is in this test database too: look for the club's ``SLUG``)."""
+    page = client.get(reverse("club_public:club", args=[site_club().slug])).content.decode()
+    return page.split('id="current"')[1].split("</ul>")[0], page.split('id="past"')[1].split(
+        "</ul>"
+    )[0]
+
+
+def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_running_event(
+    client, director_client, monkeypatch
+):
+    """Round 4 of 5 played, the last two hidden: the director presses Publish. The club site
+    gets the figures of rounds 1 to 3 and round 4's seating, never a figure of round 4, and
+    keeps the event as running, hidden as the hall hides it: its page lists it as running,
+    its standings, series page and series points are those players see at the hall."""
+    sim, t = hidden_event()
+    live, shown = totals(standings(t)), totals(standings(t, through=3))
+    assert live != shown  # round 4's figures move the totals: there is something to hide
+    series = create_series("Winter league", points_table="total")
+    club = ClubSite(client, service.grant(SLUG, series=series, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+
+    sent = club.sent[-1]
+    assert sent["tournament"]["status"] == "preliminary"
+    fourth = next(r for r in sent["rounds"] if r["number"] == 4)
+    assert fourth["matches"] and not fourth["sit_outs"]
+    for match in fourth["matches"]:
+        assert match["hands"] == [] and match["winner"] is None and match["players"] == {}
+        assert match["score"] == {"NS": 0, "EW": 0} == match["bonuses"]
+        assert set(match["seats"].values()) <= set(t.players.values_list("pk", flat=True))
+    name = {p["id"]: p["name"] for p in sent["players"]}
+    assert {
+        name[line["player"]]: line["total"]
+        for lines in sent["standings"].values()
+        for line in lines
+    } == shown
+
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.status == "preliminary" and of_event(event).through == 3
+    assert not HandEntry.objects.filter(match__round__tournament=event, match__round__number=4)
+    assert not Seating.objects.filter(
+        round__tournament=event, round__number=4, points__isnull=False
+    ).exists()
+    assert {r.player.name: r.total for r in EventResult.objects.filter(tournament=event)} == shown
+    current, past = club_lists(client)
+    assert f"/{SLUG}/" in current and f"/{SLUG}/" not in past
+    board = client.get(reverse("public:standings", args=[SLUG])).content.decode()
+    assert "As it stood after round 3; hidden until the final." in board
+    player = event.players.order_by("pk").first()
+    assert player is not None
+    ledger = client.get(reverse("public:ledger", args=[SLUG, player.pk])).content.decode()
+    assert ledger.count("Result hidden until the final") == 1  # round 4, as at the hall
+    page = client.get(reverse("series_public:series", args=[series.slug])).content.decode()
+    assert "Hidden night: as it stood after round 3; hidden until the final." in page
+    for table in (series_table(series, for_players=True), series_table(series)):
+        assert {row.person.name: row.line.points for row in table.rows} == shown
+    # The director is told what went, and what goes later.
+    settings = director_client.get(reverse("director:settings", args=[t.slug])).content.decode()
+    assert "the figures up to round 3 and the seating after it" in settings
+
+
+def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(client, monkeypatch):
+    sim, t = hidden_event(tables=1)
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    service.publish(t, by="director")
+    # Round 5 seated and started: players see the seating and the clock, so they go...
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    fifth = t.rounds.get(number=5)
+    rounds.start_round(fifth, by="sim", now=sim.clock)
+    assert publish_reads.state(t).pending
+    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    # ... its hands never do: nothing is sent while they are played, not even when.
+    before = len(club.sent)
+    deadline = sim.clock + timedelta(minutes=t.round_minutes)
+    going = []
+    for match in fifth.matches.select_related("round__tournament"):
+        with sim.match_transaction():
+            played = sim.play_match(match, sim.clock, deadline, None)
+        if played is not None:
+            going.append((match, played))
+    for match, played in going:
+        with sim.match_transaction():
+            sim.after_call(match, deadline, played)
+    assert HandEntry.objects.filter(match__round=fifth).exists()
+    assert not publish_reads.state(t).pending
+    assert service.publish_pending(by="retry") == [] and len(club.sent) == before
+    assert not HandEntry.objects.filter(
+        match__round__tournament__slug=SLUG, match__round__number=5
+    ).exists()
+    # The round over (its clock) is news players see; its figures are still not.
+    end = deadline + timedelta(minutes=8)
+    for match in fifth.matches.all():
+        play.confirm_match(match, agree=True, by="Table", now=end)
+    rounds.finish_round(t, fifth, by="sim", now=end, backup=False, seat=False)
+    sim.clock = end
+    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    assert club.sent[-1]["standings"] == club.sent[before - 1]["standings"]
+    # The final seeded reveals the standings: the club site gets everything, still running.
+    final = standings_service.seed_final(t, by="sim", now=sim.clock)
+    assert publish_reads.state(t).hidden_through is None
+    service.publish_pending(by="retry")
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.status == "final"
+    live = totals(standings(t))
+    assert {r.player.name: r.total for r in EventResult.objects.filter(tournament=event)} == live
+    assert club.sent[-1]["rounds"] == export_results(t)["rounds"]
+    current, past = club_lists(client)
+    assert f"/{SLUG}/" in current and f"/{SLUG}/" not in past
+    # Over at the hall: over at the club, listed once, among the past events.
+    while standings_service.champions(t) is None:
+        game = final.matches.order_by("-game").first()
+        assert game is not None
+        sim.play_match(game, sim.clock, None)
+        sim.clock += timedelta(minutes=25)
+    standings_service.finish_event(t, by="sim", now=sim.clock, backup=False)
+    service.publish_pending(by="retry")
+    assert Tournament.objects.get(slug=SLUG).status == "finished"
+    current, past = club_lists(client)
+    assert f"/{SLUG}/" not in current and past.count(f"/{SLUG}/") == 1
+
+
+def test_standings_revealed_at_the_hall_are_revealed_at_the_club(client, monkeypatch):
+    _sim, t = hidden_event(tables=1)
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    standings_service.reveal(t, by="director")
+    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.standings_revealed_at is not None and not of_event(event).hidden
+    assert club.sent[-1]["rounds"] == export_results(t)["rounds"]
+    live = totals(standings(t))
+    assert {r.player.name: r.total for r in EventResult.objects.filter(tournament=event)} == live
+
+
+def test_the_directors_own_export_of_a_running_event_is_still_hidden_at_the_club(client):
+    """By file, the director's export holds everything (§5); imported at the club it is a
+    running event there, which the club's public pages and series hide as the hall does."""
+    _sim, t = hidden_event(tables=1)
+    shown = totals(standings(t, through=3))
+    series = create_series("Winter league", points_table="total")
+    token = service.grant(SLUG, series=series, by="club")
+    assert send(client, as_published(export_results(t)), token).status_code == 200
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.status == "preliminary" and of_event(event).through == 3
+    players = series_table(series, for_players=True)
+    assert {row.person.name: row.line.points for row in players.rows} == shown
+    assert players.frozen == {event.pk: 3}
+    board = client.get(reverse("public:standings", args=[SLUG])).content.decode()
+    assert "As it stood after round 3; hidden until the final." in board
+    # What publishing sends, by file: `export_results --published`.
+    out = io.StringIO()
+    call_command("export_results", t.slug, "--published", stdout=out)
+    assert json.loads(out.getvalue()) == publish_reads.document(t) != export_results(t)
+
+
+def test_a_file_written_before_the_event_said_where_it_stands_is_a_past_event(client):
+    doc = export_results(simulate(1, seed=21, name="Old night"))
+    for key in ("status", "standings_revealed"):
+        doc["tournament"].pop(key, None)
+    for player in doc["players"]:
+        player.pop("registration", None)
+    assert send(client, as_published(doc), service.grant(SLUG, by="club")).status_code == 200
+    assert Tournament.objects.get(slug=SLUG).status == "finished"

@@ -4,6 +4,7 @@ list that travels to the hall, and the abuse rules."""
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import uuid
@@ -12,6 +13,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
+from tests.test_publish import SLUG, ClubSite
+from tournaments import registrations_file
 from tournaments.models import (
     Activity,
     Person,
@@ -22,9 +25,12 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.reads import registration as reads
-from tournaments.services import Conflict, ServiceError, transfer
+from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
+from tournaments.services import publish as publish_service
 from tournaments.services import registration as service
+from tournaments.services.clubs import site_club
 from tournaments.services.tournaments import create_tournament
+from tournaments.simulate import Simulation
 
 pytestmark = pytest.mark.django_db
 
@@ -675,3 +681,102 @@ def test_odd_fields_are_refused_with_a_422_and_nothing_stored(client, event, fie
     answer = post_form(client, event, name, **extra)
     assert answer.status_code in (400, 422), field
     assert not Registration.objects.exists()
+
+
+# --- the hall's results arrive at the club site ---------------------------------------------
+
+
+def without_passes(signed: str, key: str) -> str:
+    """The signed list without its passes, signed again with the event's key: the hall and
+    the club share this test database, where a pass token is one registration's only."""
+    data = json.loads(registrations_file.signer(key).unsign(signed.strip()))
+    for player in data["players"]:
+        player["token"] = ""
+    return registrations_file.signer(key).sign(json.dumps(data)) + "\n"
+
+
+def club_lists(client) -> tuple[str, str]:
+    page = client.get(reverse("club_public:club", args=[site_club().slug])).content.decode()
+    current, past = page.split('id="current"')[1], page.split('id="past"')[1]
+    return current.split("</ul>")[0], past.split("</ul>")[0]
+
+
+def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
+    client, event, monkeypatch
+):
+    """The club site took the registrations under its slug; the hall played the event under
+    its own and publishes it under a third. Once the results arrive, the club's copy follows
+    them: its players' links say the event is under way, then played, and lead to each one's
+    results; nobody can withdraw; the club page lists the event once, as its results."""
+    sim = Simulation(1, seed=21, name="Spring Open at the hall")
+    hall = sim.setup()
+    Tournament.objects.filter(pk=hall.pk).update(preliminary_rounds=2)
+    hall.refresh_from_db()
+    names = list(hall.players.order_by("pk").values_list("name", "division"))[:3]
+    links = {}
+    for name, division in names:
+        applied = apply(event, name)
+        service.decide(event, applied.registration.pk, "accept", by="d", division=division)
+        links[name] = applied.token
+    waiting = apply(event, "Wanda Waiting").token  # never accepted
+    key = service.settings_for(event).transfer_key
+    listed = transfer.import_signed(
+        hall, without_passes(transfer.export_signed(event), key), key, by="hall"
+    )
+    assert listed.added == [n for n, _ in names]  # the door's players, given their uids
+    sim.play_round(hall.rounds.get(number=1))
+    # The hall publishes (its Publish button) to the club site, which takes the event
+    # under the slug it granted a token for (SLUG).
+    club = ClubSite(client, publish_service.grant(SLUG, by="club"))
+    monkeypatch.setattr(publish_service.urllib.request, "urlopen", club.urlopen)
+    publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
+    assert publish_service.publish(hall, by="hall").last_error == ""
+
+    results = Tournament.objects.get(slug=SLUG)
+    event.refresh_from_db()
+    assert event.status == "preliminary"  # no longer taking registrations: under way
+    assert event.played_as == results
+    first = names[0][0]
+    mine = client.get(reverse("public:registration", args=[event.slug, links[first]]))
+    text = mine.content.decode()
+    card = reverse("public:card", args=[results.slug, results.players.get(name=first).pk])
+    assert "This event is under way." in text and card in text
+    assert 'id="withdraw"' not in text
+    refused = client.post(reverse("public:registration_withdraw", args=[event.slug, links[first]]))
+    assert refused.status_code == 409
+    assert Registration.objects.get(tournament=event, name=first).status == "accepted"
+    current, past = club_lists(client)
+    assert f"/{results.slug}/" in current and f"/{event.slug}/" not in current + past
+    home = client.get(reverse("public:index")).content.decode()
+    assert f"/e/{results.slug}/" in home and f"/e/{event.slug}/" not in home
+    assert client.get(reverse("public:event", args=[event.slug]))["Location"] == reverse(
+        "public:event", args=[results.slug]
+    )
+
+    # The hall plays on to the end and publishes again: the copy is over too.
+    rounds.seat_next_round(hall, by="sim", now=sim.clock)
+    sim.play_round(hall.rounds.get(number=2))
+    final = standings.seed_final(hall, by="sim", now=sim.clock)
+    while standings.champions(hall) is None:
+        game = final.matches.order_by("-game").first()
+        assert game is not None
+        sim.play_match(game, sim.clock, None)
+    standings.finish_event(hall, by="sim", now=sim.clock, backup=False)
+    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    event.refresh_from_db()
+    assert (event.played_as_id, event.status) == (results.pk, "finished")
+    for name, _division in names:
+        text = client.get(reverse("public:registration", args=[event.slug, links[name]])).content
+        player = Tournament.objects.get(pk=results.pk).players.get(name=name)
+        assert "This event has been played." in text.decode()
+        assert reverse("public:card", args=[results.slug, player.pk]) in text.decode()
+        assert b'id="withdraw"' not in text and b'id="pass"' not in text
+    other = client.get(reverse("public:registration", args=[event.slug, waiting])).content
+    assert b"This event has been played." in other and b'id="my-results"' not in other
+    assert reverse("public:standings", args=[results.slug]).encode() in other
+    assert b'id="withdraw"' not in other
+    current, past = club_lists(client)
+    assert f"/{event.slug}/" not in current + past
+    assert f"/{results.slug}/" not in current and past.count(f"/{results.slug}/") == 1
+    copies = Activity.objects.filter(tournament=event, action="publish")
+    assert copies.count() == 1  # said once, when the results first arrived

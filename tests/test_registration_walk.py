@@ -3,7 +3,7 @@ database of its own: the club site, where 40 players register on their phones fo
 32-place event, and the hall, which takes the signed list by file and from then on has no
 network to the club site (the club server is stopped). The desk checks 30 players in by
 scanning the QR of a screenshot of each pass page; the event runs; the results reach the
-club site again by publish, twice, with one event."""
+club site again by publish, twice, with one event, and a player's link there leads to them."""
 
 from __future__ import annotations
 
@@ -295,6 +295,14 @@ def test_forty_register_the_hall_takes_the_list_offline_scans_thirty_and_publish
         club.start()
         publish = HALL_PUBLISH % (hall_slug, club_url, club_info["token"])
         assert manage(hall_env, "shell", "-c", publish).strip().splitlines()[-1] == "''"
+        # The club's registration copy follows the results: a player's link leads there.
+        phone = phones[NAMES[32]]
+        phone.reload()
+        expect(phone.locator("#played")).to_contain_text("This event is under way.")
+        expect(phone.locator("#withdraw")).to_have_count(0)
+        phone.locator("#my-results").click()
+        expect(phone).to_have_url(re.compile(f"/e/{hall_slug}/me/"))
+        expect(phone.locator("body")).to_contain_text(NAMES[32])
         before = club_rows(club_db, hall_slug)
         series_page = director.goto(f"{club_url}/series/{club_info['series']}/")
         assert series_page is not None and series_page.ok

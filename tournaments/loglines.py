@@ -108,6 +108,9 @@ LINES: dict[str, str] = {
     "registration.online_registration_open_caps": gettext_noop(
         "Online registration open; caps: %(caps)s."
     ),
+    "registration.played_as": gettext_noop(
+        "Played at the hall: its results arrived as %(event)s; the players' links lead there."
+    ),
     "registration.promoted_from_waitlist_place": gettext_noop(
         "Promoted %(name)s from the waitlist: a place freed."
     ),

@@ -143,6 +143,18 @@ class Tournament(models.Model):
     # Issue 25: a rehearsal runs like an event but counts nowhere and is listed nowhere
     # public (``Tournament.objects.counted()``); services/rehearsal.py changes it.
     rehearsal = models.BooleanField(default=False)
+    # On the club site: an event that took registrations here and was played at the hall,
+    # whose results arrived as this other event (docs/series.md, "Registration before the
+    # day"). Set by the import of the hall's results, found through the registrations' uids
+    # the results file carries; the copy then follows the results' status, its players'
+    # links lead to their results and the club page lists the event once, as its results.
+    played_as = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="registration_copies",
+    )
     # Issue 24: the language the event's public pages, projector and tablets read in
     # until a reader chooses (the language cookie); a sheet printed bilingual leads with it.
     language = models.CharField(
@@ -247,6 +259,11 @@ class Player(models.Model):
     withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # In an event imported from a results file: the application (``Registration.uid``) the
+    # player came from, as the file names it; the club site's application of that uid is
+    # this player's (her private link leads here). At the hall the registration itself says
+    # it (``registration``), and the export writes it from there.
+    registration_uid = models.UUIDField(null=True, blank=True)
 
     class Meta:
         ordering = ["name"]

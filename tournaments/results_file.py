@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import uuid
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -540,6 +541,7 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
     players: dict[int, str] = {}
     names: dict[int, str] = {}
     seen: set[str] = set()
+    uids: set[uuid.UUID] = set()
     for i, p in enumerate(_list(doc, "players", "")):
         path = f"players[{i}]"
         pid = _int(p, "id", path, 0, BIG)
@@ -557,6 +559,11 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
             _choice(p, "status", path, ("active", "withdrawn", "house"))
         if p.get("withdrawn_after_round") is not None:
             _int(p, "withdrawn_after_round", path, 0, SMALL)
+        if p.get("registration") is not None:
+            uid = _registration_uid(p, path)
+            if uid in uids:
+                raise InvalidResults(f"{path}.registration", _("is another player's registration"))
+            uids.add(uid)
         if pid in players:
             raise InvalidResults(f"{path}.id", _("player %(id)s is listed twice") % {"id": pid})
         if pname.casefold() in seen:
@@ -567,6 +574,21 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
     if not players:
         raise InvalidResults("players", _("the file has no players"))
     return players, names
+
+
+def _registration_uid(player: Any, path: str) -> uuid.UUID:
+    """The application (its uid, as the signed registration list gives it) a player came
+    from: text, a UUID."""
+    value = _get(player, "registration", path, str)
+    try:
+        return uuid.UUID(value[:40])
+    except ValueError:
+        raise InvalidResults(f"{path}.registration", _("is not a registration's uid")) from None
+
+
+# Where the file's event stands (``tournament.status``); a file without it (the files
+# written before it was) is a past event.
+STATUSES = tuple(Tournament.Status.values)
 
 
 def check_document(doc: Any) -> Checked:
@@ -594,6 +616,10 @@ def check_document(doc: Any) -> Checked:
             "tournament.slug", _("%(value)s is not a slug") % {"value": _shown(slug)}
         )
     _int(t, "lot_seed", "tournament", -BIG - 1, BIG)
+    if t.get("status") is not None:
+        _choice(t, "status", "tournament", STATUSES)
+    if t.get("standings_revealed") is not None:
+        _get(t, "standings_revealed", "tournament", bool)
     try:
         rules = _rules(_get(t, "rules", "tournament", dict)).validated()
     except InvalidSettings as exc:

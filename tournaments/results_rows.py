@@ -10,6 +10,7 @@ commands.
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,7 +63,11 @@ def event_rows(
         club=club,
         name=info["name"].strip(),
         slug=info["slug"],
-        status=Tournament.Status.FINISHED,
+        # Where the event stood when the file was written: a running event's file (the
+        # hall publishing as it goes) is a running event here too, hidden as the hall
+        # hides it (reads/visibility.py reads the same columns). Older files: finished.
+        status=info.get("status") or Tournament.Status.FINISHED,
+        standings_revealed_at=at if info.get("standings_revealed") else None,
         lot_seed=info["lot_seed"],
         **rule_values(checked.rules),
     )
@@ -84,6 +89,7 @@ def event_rows(
             withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
             house=p.get("status") == "house",
             withdrawn_after_round=p.get("withdrawn_after_round"),
+            registration_uid=uuid.UUID(p["registration"]) if p.get("registration") else None,
         )
         for p in sources
     ]

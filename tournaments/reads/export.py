@@ -1,4 +1,13 @@
-"""The ``snowman.results/1`` export: the event as data, from the hands that stand."""
+"""The ``snowman.results/1`` export: the event as data, from the hands that stand.
+
+The director's export (``export_results``) holds everything; what the hall publishes to the
+club site is the players' view of it (``for_players=True``, RULES.md §5): while the
+standings are hidden, the rounds after the last visible one carry their seating and no
+figure (no hand, score, winner, bonus, player's points or sit-out points), and the standings
+are those players see. The file says where the event stands (``tournament.status``,
+``standings_revealed``), so the club site's copy of a running event is a running event,
+hidden as the hall hides it.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +17,20 @@ from typing import Any
 
 from ..domain.rules import sit_out_points_setting
 from ..domain.standings import sit_out_lines
-from ..models import HandEntry, Match, Player, Round, Seating, SitOut, Substitution, Tournament
+from ..models import (
+    HandEntry,
+    Match,
+    Player,
+    Registration,
+    Round,
+    Seating,
+    SitOut,
+    Substitution,
+    Tournament,
+)
 from ..replay import hand_json as _hand
 from .standings import StandingRow, champions, standings
+from .visibility import EVERYTHING, of_event
 
 SCHEMA = "snowman.results/1"
 
@@ -105,6 +125,23 @@ def _match(event: _Event, rnd: Round, m: Match) -> dict[str, Any]:
     }
 
 
+def _seating_only(event: _Event, rnd: Round, m: Match) -> dict[str, Any]:
+    """A match of a round whose figures players may not see yet: who sits there (what
+    their cards show), and no figure of it: no hand, its score and bonuses 0, no winner,
+    no points (what a file gives a match not started)."""
+    return {
+        "table": m.table,
+        "seats": event.seat_map(rnd, m.table),
+        "hands": [],
+        "score": {"NS": 0, "EW": 0},
+        "winner": None,
+        "override": None,
+        "bonuses": {"NS": 0, "EW": 0},
+        "players": {},
+        "substitutions": [],
+    }
+
+
 def _final(event: _Event, tournament: Tournament, rnd: Round) -> dict[str, Any]:
     return {
         "seats": event.seat_map(rnd, 1),
@@ -121,7 +158,7 @@ def _final(event: _Event, tournament: Tournament, rnd: Round) -> dict[str, Any]:
     }
 
 
-def _player(p: Player) -> dict[str, Any]:
+def _player(p: Player, registrations: dict[int, str]) -> dict[str, Any]:
     return {
         "id": p.pk,
         "name": p.name,
@@ -129,6 +166,10 @@ def _player(p: Player) -> dict[str, Any]:
         "withdrawn": p.withdrawn,
         "status": "house" if p.house else "withdrawn" if p.withdrawn else "active",
         "withdrawn_after_round": p.withdrawn_after_round if p.withdrawn else None,
+        # The club site's application this player came from (the signed list's uid): there
+        # it leads the player's private link to these results (docs/series.md).
+        "registration": registrations.get(p.pk)
+        or (str(p.registration_uid) if p.registration_uid else None),
     }
 
 
@@ -146,9 +187,12 @@ def _standing(row: StandingRow) -> dict[str, Any]:
     }
 
 
-def export_results(tournament: Tournament) -> dict[str, Any]:
+def export_results(tournament: Tournament, *, for_players: bool = False) -> dict[str, Any]:
+    """The event as a ``snowman.results/1`` document: everything (the director's export),
+    or with ``for_players`` only what players may see now (what is published)."""
+    vis = of_event(tournament) if for_players else EVERYTHING
     event = _Event.load(tournament)
-    table = standings(tournament)
+    table = standings(tournament, through=vis.through)
     setting = sit_out_points_setting(tournament.sit_out_score)
     sit_outs = _sit_outs(tournament, table, setting)
     out_rounds = []
@@ -157,15 +201,26 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
         if rnd.kind == Round.Kind.FINAL:
             final = _final(event, tournament, rnd)
             continue
+        shown = vis.shows_round(rnd.number)
         out_rounds.append(
             {
                 "number": rnd.number,
                 "kind": rnd.kind,
                 "status": rnd.status,
-                "matches": [_match(event, rnd, m) for m in event.matches[rnd.pk]],
-                "sit_outs": sit_outs.get(rnd.number, []),
+                "matches": [
+                    _match(event, rnd, m) if shown else _seating_only(event, rnd, m)
+                    for m in event.matches[rnd.pk]
+                ],
+                # A sit-out's points are a figure of its round.
+                "sit_outs": sit_outs.get(rnd.number, []) if shown else [],
             }
         )
+    registrations = {
+        pk: str(uid)
+        for pk, uid in Registration.objects.filter(
+            tournament=tournament, player__isnull=False
+        ).values_list("player_id", "uid")
+    }
     return {
         "schema": SCHEMA,
         "tournament": {
@@ -175,9 +230,14 @@ def export_results(tournament: Tournament) -> dict[str, Any]:
             "rules": {**tournament.rules.as_dict(), "sit_out_score": setting},
             # Where the event was run (issue 25); an import puts it in the importing club.
             "club": {"name": tournament.club.name, "slug": tournament.club.slug},
+            # Where it stands: a file of a running event makes a running event, not a
+            # finished one, and hides what the hall hides (RULES.md §5).
+            "status": tournament.status,
+            "standings_revealed": tournament.standings_revealed_at is not None,
         },
         "players": [
-            _player(p) for p in Player.objects.filter(tournament=tournament).order_by("pk")
+            _player(p, registrations)
+            for p in Player.objects.filter(tournament=tournament).order_by("pk")
         ],
         "rounds": out_rounds,
         "standings": {

@@ -771,7 +771,9 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             if show_match and seat.team_score is not None and seat.margin is not None
             else None
         )
-        if done:
+        # A hidden round over: its result is hidden, also where its figures never came
+        # (the club site's copy of what the hall published, docs/series.md).
+        if done or (not visible and rnd.status == Round.Status.FINISHED):
             state = "done" if visible else "hidden"
         elif rnd.status == Round.Status.SEATED:
             state = "seated"
@@ -929,12 +931,17 @@ class ClubPage:
 
 def club_page(slug: str) -> ClubPage | None:
     """A club's events (registration or under way first, then finished, newest first) and
-    its series: three queries."""
+    its series: three queries. An event that took registrations here and was played at the
+    hall is listed once, as its results (``Tournament.played_as``)."""
     club = Club.objects.filter(slug=slug).first()
     if club is None:
         return None
     # A rehearsal is listed on no public page (docs/series.md).
-    events = list(Tournament.objects.counted().filter(club=club).order_by("-created_at"))
+    events = list(
+        Tournament.objects.counted()
+        .filter(club=club, played_as__isnull=True)
+        .order_by("-created_at")
+    )
     done = Tournament.Status.FINISHED
     return ClubPage(
         club=club,

@@ -102,7 +102,10 @@ def counted_tournaments() -> QuerySet[Tournament]:
 
 
 def open_tournaments(limit: int) -> QuerySet[Tournament]:
-    return Tournament.objects.counted().exclude(status=Tournament.Status.FINISHED)[:limit]
+    """The home page's events not over: a registration copy whose results arrived
+    (``played_as``) is listed as those results, not twice."""
+    events = Tournament.objects.counted().filter(played_as__isnull=True)
+    return events.exclude(status=Tournament.Status.FINISHED)[:limit]
 
 
 def find_round(tournament: Tournament, number: int) -> Round | None:

@@ -65,6 +65,71 @@ def place_holders(tournament: Tournament) -> QuerySet[Registration]:
     return Registration.objects.filter(tournament=tournament, status__in=PLACE_HOLDING)
 
 
+def fits(tournament: Tournament, reg_settings: RegistrationSettings, division: str) -> bool:
+    """Whether one more application asking for ``division`` fits under the caps."""
+    holders = place_holders(tournament)
+    if reg_settings.cap_total is not None and holders.count() >= reg_settings.cap_total:
+        return False
+    cap = {"A": reg_settings.cap_a, "B": reg_settings.cap_b}.get(division)
+    return cap is None or holders.filter(division=division).count() < cap
+
+
+def active_named(tournament: Tournament, folded: str) -> QuerySet[Registration]:
+    """The event's applications under this folded name that still hold it."""
+    return Registration.objects.filter(
+        tournament=tournament,
+        folded=folded,
+        status__in=[s for s in Status.values if s not in ("declined", "withdrawn")],
+    )
+
+
+def live_token(registration: Registration) -> str:
+    token: str = (
+        registration.passes.filter(revoked_at__isnull=True).values_list("token", flat=True).first()
+        or ""
+    )
+    return token
+
+
+def copies_of(results: Tournament) -> QuerySet[Tournament]:
+    """On the club site, the registration copies of the event whose results arrived as
+    ``results`` (docs/series.md): the events of its club, neither imported nor itself,
+    holding the applications its players came from (their uids, which the hall's file
+    carries from the signed list), still taking registrations or already following these
+    results. None while the hall has not started (a file of an event not under way holds
+    no results: the club's event goes on taking registrations)."""
+    if results.status == Tournament.Status.REGISTRATION:
+        return Tournament.objects.none()
+    uids = Player.objects.filter(tournament=results, registration_uid__isnull=False)
+    held = Registration.objects.filter(uid__in=uids.values("registration_uid"))
+    taking = Q(played_as__isnull=True, status=Tournament.Status.REGISTRATION)
+    return (
+        Tournament.objects.filter(club=results.club_id, imported_from__isnull=True)
+        .filter(Q(played_as=results) | taking)
+        .filter(pk__in=held.values("tournament"))
+        .exclude(pk=results.pk)
+    )
+
+
+@dataclass(frozen=True)
+class Played:
+    """What a registration copy's private link says once its event was played at the hall:
+    the results' event and, when she played, the player she is there."""
+
+    results: Tournament
+    player: Player | None
+
+
+def played(registration: Registration) -> Played | None:
+    """Where the hall's results of the application's event are (``Tournament.played_as``),
+    or None while none arrived."""
+    results = registration.tournament.played_as
+    if results is None:
+        return None
+    player = Player.objects.filter(tournament=results, registration_uid=registration.uid).first()
+    return Played(results, player)
+
+
 def pass_of(token: str) -> RegistrationPass:
     """The live pass of a private link; a revoked or unknown one is refused."""
     if not TOKEN_RE.fullmatch(token):

@@ -1,8 +1,11 @@
 """A series as it reads: its events, each person's finishes and the table (best N of M).
 
-An imported event is read from its recorded standings (``EventResult``); an event run
-here from its live standings, so a series shows a running event as it stands. Creating a
-series and adding or removing events are ``services.series``.
+An imported past event is read from its recorded standings (``EventResult``); an event run
+here, or one the hall publishes as it goes (an imported event not finished), from its
+standings, so a series shows a running event as it stands and, to players, as they may see
+it (RULES.md §5). A registration copy whose results arrived (``Tournament.played_as``)
+counts as those results, not twice. Creating a series and adding or removing events are
+``services.series``.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ def events_of(series: Series) -> list[Tournament]:
     return [
         se.tournament
         for se in SeriesEvent.objects.filter(
-            series=series, tournament__in=Tournament.objects.counted()
+            series=series,
+            tournament__in=Tournament.objects.counted().filter(played_as__isnull=True),
         )
         .select_related("tournament__imported_from")
         .order_by("added_at", "id")
@@ -56,7 +60,8 @@ def finishes(
     """Each person's place and total in each event. ``for_players``: an event whose
     standings are hidden counts as it stood after its last visible round (RULES.md §5;
     that round is written into ``frozen`` under the event's id)."""
-    imported = [t.pk for t in events if hasattr(t, "imported_from")]
+    done = Tournament.Status.FINISHED
+    imported = [t.pk for t in events if hasattr(t, "imported_from") and t.status == done]
     out = [
         Finish(person, tid, division, rank, total)
         for person, tid, division, rank, total in EventResult.objects.filter(

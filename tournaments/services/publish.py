@@ -6,11 +6,11 @@ code):
 - the club site grants a per-event token (``grant``); a bearer of it may publish that
   event's ``snowman.results/1`` file to ``/results/publish/`` (``receive``), which imports
   it with ``update=True``: publishing again replaces the event in place, never doubles it;
-- the hall keeps the club site's address and the token (``configure``) and sends the
-  current export (``publish``). The network call is made outside any transaction and a
-  failure is recorded on the ``Publication``, never raised at the director: the hall
-  works with no internet, shows "not published yet" and sends again later
-  (``publish_pending``, ``manage.py publish_results``).
+- the hall keeps the club site's address and the token (``configure``) and sends what
+  players may see now (``publish``, RULES.md §5), outside any transaction; a failure is
+  recorded on the ``Publication``, never raised at the director: the hall works with no
+  internet, shows "not published yet" and sends again later (``publish_pending``,
+  ``manage.py publish_results``).
 """
 
 from __future__ import annotations
@@ -29,8 +29,7 @@ from django.utils.translation import gettext as _
 
 from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
-from ..reads.export import export_results
-from ..reads.publish import state
+from ..reads.publish import document, state
 from . import ServiceError, log, now_or
 from .clubs import site_club
 from .results_import import ImportOutcome, digest_of, import_event
@@ -130,15 +129,15 @@ def publish(
     now: datetime | None = None,
     timeout: float = TIMEOUT_SECONDS,
 ) -> Publication:
-    """Send the event's results to the club site. A failure (no network, the site down,
-    a refusal) is recorded on the publication and returned, not raised."""
+    """Send the players' view of the event (``reads.publish.document``) to the club site.
+    A failure (no network, the site down, a refusal) is recorded and returned, not raised."""
     if tournament.rehearsal:
         raise ServiceError(_("A rehearsal is never published: make it a real event first."))
     publication = Publication.objects.filter(tournament=tournament).first()
     if publication is None:
         raise ServiceError(_("Set the club site's address and the event's token first."))
-    document = export_results(tournament)
-    body = json.dumps(document, ensure_ascii=False).encode()
+    sent = document(tournament)
+    body = json.dumps(sent, ensure_ascii=False).encode()
     at = now_or(now)
     request = urllib.request.Request(
         publication.club_url + PUBLISH_PATH,
@@ -163,7 +162,7 @@ def publish(
         error = _("The club site could not be reached (%(reason)s).") % {"reason": reason}
     fields: dict[str, object] = {"attempted_at": at, "last_error": error}
     if not error:
-        fields |= {"published_digest": digest_of(document), "published_at": at}
+        fields |= {"published_digest": digest_of(sent), "published_at": at}
     Publication.objects.filter(pk=publication.pk).update(**fields)
     # A retry loop offline for hours logs the failure once, not once a minute.
     if not error or error != publication.last_error:

@@ -21,7 +21,6 @@ from typing import cast
 
 from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from ..logtext import Joined, said
@@ -34,19 +33,24 @@ from ..models import (
     RegistrationPass,
     RegistrationSettings,
     RegistrationStatus,
+    Series,
     Tournament,
 )
 from ..reads.players import read_csv_lines
 from ..reads.registration import (
+    active_named,
     check_application,
+    copies_of,
+    fits,
     folded_name,
+    live_token,
     pass_of,
-    place_holders,
     read_pass,
 )
 from . import Conflict, NotFound, ServiceError, log, now_or
 from .players import register_player, set_checked_in
 from .players import set_withdrawn as withdraw_player
+from .series import add_event
 
 Status = RegistrationStatus
 MESSAGE_MAX = 500
@@ -118,21 +122,12 @@ def throttle(tournament: Tournament, address: str, *, now: datetime | None = Non
 # --- places and the waitlist ---------------------------------------------------------------
 
 
-def _fits(tournament: Tournament, reg_settings: RegistrationSettings, division: str) -> bool:
-    """Whether one more application asking for ``division`` fits under the caps."""
-    holders = place_holders(tournament)
-    if reg_settings.cap_total is not None and holders.count() >= reg_settings.cap_total:
-        return False
-    cap = {"A": reg_settings.cap_a, "B": reg_settings.cap_b}.get(division)
-    return cap is None or holders.filter(division=division).count() < cap
-
-
 def _promote(tournament: Tournament, reg_settings: RegistrationSettings, at: datetime) -> list[str]:
     """Promote from the waitlist, in its order, every application that now fits; each
     promotion is logged. In the caller's transaction, under the settings' lock."""
     promoted = []
     for waiting in Registration.objects.filter(tournament=tournament, status=Status.WAITLIST):
-        if _fits(tournament, reg_settings, waiting.division):
+        if fits(tournament, reg_settings, waiting.division):
             waiting.status = Status.PENDING
             waiting.save(update_fields=["status"])
             log(
@@ -187,14 +182,6 @@ class Applied:
     new: bool
 
 
-def _live_token(registration: Registration) -> str:
-    token: str = (
-        registration.passes.filter(revoked_at__isnull=True).values_list("token", flat=True).first()
-        or ""
-    )
-    return token
-
-
 def apply(
     tournament: Tournament,
     *,
@@ -216,7 +203,7 @@ def apply(
             reg_settings = lock_registrations(tournament)
             first = Registration.objects.filter(tournament=tournament, client_key=client_key)
             if (found := first.first()) is not None:
-                return Applied(found, _live_token(found), new=False)
+                return Applied(found, live_token(found), new=False)
             if not reg_settings.open or tournament.status != Tournament.Status.REGISTRATION:
                 raise ServiceError(_("Registration for this event is closed."))
             name, division, contact = check_application(name, division, contact)
@@ -225,7 +212,7 @@ def apply(
                     _("Registering needs your consent to your results being published.")
                 )
             folded = folded_name(name)
-            if _active(tournament, folded).exists():
+            if active_named(tournament, folded).exists():
                 raise Conflict(
                     _(
                         "%(name)s has already applied. Use the link from that time, "
@@ -233,9 +220,7 @@ def apply(
                     )
                     % {"name": name}
                 )
-            status = (
-                Status.PENDING if _fits(tournament, reg_settings, division) else Status.WAITLIST
-            )
+            status = Status.PENDING if fits(tournament, reg_settings, division) else Status.WAITLIST
             registration = Registration.objects.create(
                 tournament=tournament,
                 uid=uuid.uuid4(),
@@ -262,7 +247,7 @@ def apply(
         found = Registration.objects.filter(tournament=tournament, client_key=client_key).first()
         if found is None:
             raise Conflict(_("%(name)s has already applied.") % {"name": name}) from None
-        return Applied(found, _live_token(found), new=False)
+        return Applied(found, live_token(found), new=False)
     return Applied(registration, token, new=True)
 
 
@@ -272,14 +257,6 @@ def _status_refusal(reg: Registration) -> str:
         "name": reg.name,
         "status": str(reg.get_status_display()).lower(),
     }
-
-
-def _active(tournament: Tournament, folded: str) -> QuerySet[Registration]:
-    return Registration.objects.filter(
-        tournament=tournament,
-        folded=folded,
-        status__in=[s for s in Status.values if s not in ("declined", "withdrawn")],
-    )
 
 
 def answer_invitation(
@@ -304,13 +281,15 @@ def answer_invitation(
         _name, division, contact = check_application(locked.name, division, contact)
         if not consent:
             raise ServiceError(_("Registering needs your consent to your results being published."))
-        fits = _fits(tournament, reg_settings, division)
-        locked.status = Status.PENDING if fits else Status.WAITLIST
+        fitting = fits(tournament, reg_settings, division)
+        locked.status = Status.PENDING if fitting else Status.WAITLIST
         locked.division, locked.contact, locked.consent = division, contact, True
         locked.queue = take_queue(reg_settings)
         locked.save(update_fields=["status", "division", "contact", "consent", "queue"])
         line = (
-            "registration.took_up_invitation_for" if fits else "registration.took_up_invitation_on"
+            "registration.took_up_invitation_for"
+            if fitting
+            else "registration.took_up_invitation_on"
         )
         log(tournament, ONLINE, "apply", said(line, name=locked.name), at=at)
     return locked
@@ -329,7 +308,7 @@ def change_application(
             raise Conflict(_("The director is not waiting for a change to this application."))
         name, division, _contact = check_application(name, division, "")
         folded = folded_name(name)
-        if _active(tournament, folded).exclude(pk=locked.pk).exists():
+        if active_named(tournament, folded).exclude(pk=locked.pk).exists():
             raise Conflict(_("%(name)s has already applied.") % {"name": name})
         old = locked.name
         locked.name, locked.folded, locked.division = name, folded, division
@@ -530,7 +509,7 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
             report.errors.append((number, exc.message))
             continue
         folded = folded_name(name)
-        if folded in seen or _active(tournament, folded).exists():
+        if folded in seen or active_named(tournament, folded).exists():
             report.errors.append((number, f"{name} is already invited or registered."))
             continue
         seen.add(folded)
@@ -557,6 +536,23 @@ def invite(tournament: Tournament, data: bytes | str, *, by: str) -> InvitationR
         line = said("registration.invited_players_from_csv", n=len(rows))
         log(tournament, by, "invite", line, at=at)
     return report
+
+
+# --- the hall's results arrive (docs/series.md, "Registration before the day") -----------
+
+
+def follow_results(results: Tournament, *, by: str, at: datetime) -> None:
+    """In the import's transaction: each registration copy of the event whose results
+    arrived as ``results`` (``reads.registration.copies_of``) points at them and takes
+    their status, so its links lead there, withdrawing ends once the event is under way,
+    and the club page lists the event once; the first time, its series take the results."""
+    for copy in copies_of(results):
+        lock_registrations(copy)  # a withdrawal racing this reads the status after it
+        again = copies_of(results).filter(pk=copy.pk)  # still a copy, under the lock
+        if again.update(played_as=results, status=results.status) and copy.played_as_id is None:
+            for series in Series.objects.filter(events__tournament=copy):
+                add_event(series, results, now=at)
+            log(copy, by, "publish", said("registration.played_as", event=results.name), at=at)
 
 
 # --- check-in by scan (the scan itself is read by ``reads.registration.read_pass``) --------

@@ -43,6 +43,7 @@ from . import ServiceError, log, now_or
 from .clubs import site_club
 from .linking import write_links
 from .people import recompute_ratings
+from .registration import follow_results
 from .series import add_event
 
 
@@ -208,6 +209,7 @@ def _write(
     rows.hand_rows.run()
     Substitution.objects.bulk_create(rows.subs, batch_size=2000)
     EventResult.objects.bulk_create(rows.results, batch_size=2000)
+    follow_results(rows.tournament, by=by, at=at)  # the club's registration copy, if any
     players = rows.players
     if link is not None:
         proposals = link(players, by=by, now=at)

@@ -23,7 +23,7 @@ from django.http import (
     HttpResponseNotModified,
     JsonResponse,
 )
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import get_language
@@ -162,6 +162,10 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             return render(request, "public/event.html", ctx, status=400)
 
     def build(t: Tournament) -> HttpResponse:
+        if t.played_as_id is not None and t.played_as is not None:
+            # Registration was taken here and the event played at the hall: its results
+            # arrived as another event, which is this event's page now (docs/series.md).
+            return redirect("public:event", t.played_as.slug)
         found = svc.search_players(t, query) if query.strip() else []
         ctx = {
             **_hidden_context(t),

@@ -125,6 +125,7 @@ def _status_page(
     error: str = "",
 ) -> HttpResponse:
     t = reg.tournament
+    played = reads.played(reg)
     ctx = {
         "tournament": t,
         "reg": reg,
@@ -133,14 +134,20 @@ def _status_page(
         "form": form,
         "error": error,
         "started": t.status != queries.TournamentStatus.REGISTRATION,
+        # Played at the hall: the results arrived here as another event (docs/series.md).
+        "played": played,
+        "played_out": played is not None
+        and played.results.status == queries.TournamentStatus.FINISHED,
         # One tap withdraws before the day; afterwards the desk or the director does it.
         "can_withdraw": t.status == queries.TournamentStatus.REGISTRATION
         and reg.status in ("pending", "change", "waitlist", "accepted"),
         "pass_url": absolute_url(request, reverse("public:registration", args=[t.slug, token])),
     }
-    if form is None and reg.status == service.Status.INVITED:
+    # Nothing is left to answer once the event was played.
+    asking = form is None and played is None
+    if asking and reg.status == service.Status.INVITED:
         ctx["form"] = InvitationAnswerForm()
-    elif form is None and reg.status == service.Status.CHANGE:
+    elif asking and reg.status == service.Status.CHANGE:
         ctx["form"] = ChangeApplicationForm(initial={"name": reg.name, "division": reg.division})
     response = render(request, "public/registration.html", ctx, status=status)
     # The link is the player's key: never sent on to another site.
@@ -153,11 +160,13 @@ def _status_page(
 @require_GET
 def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     """The player's own link: where the application stands; once the event has started,
-    their card (the phones' card view itself), the pass a tap away."""
+    their card (the phones' card view itself), the pass a tap away. An event played at the
+    hall: that it was (or is under way), with a link to her card in its results."""
     found = _pass_or_404(slug, token)
     reg = found.registration
     started = reg.tournament.status != queries.TournamentStatus.REGISTRATION
-    if started and reg.player_id is not None and "pass" not in request.GET:
+    here = reg.tournament.played_as_id is None
+    if here and started and reg.player_id is not None and "pass" not in request.GET:
         return public.card(request, slug, reg.player_id)
     return _status_page(request, token, reg)
 

@@ -13,6 +13,14 @@ class Command(TranslatedCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("tournament", help="The tournament's slug.")
+        parser.add_argument(
+            "--published",
+            action="store_true",
+            help=(
+                "What publishing sends: only what players may see now (nothing of a round "
+                "whose standings are hidden), for the club site by file during the event."
+            ),
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         slug = options["tournament"]
@@ -25,4 +33,5 @@ class Command(TranslatedCommand):
             raise CommandError(
                 _("%(slug)s is a rehearsal: make it a real event to export it.") % {"slug": slug}
             )
-        self.stdout.write(json.dumps(export_results(tournament), indent=1, ensure_ascii=False))
+        document = export_results(tournament, for_players=bool(options["published"]))
+        self.stdout.write(json.dumps(document, indent=1, ensure_ascii=False))

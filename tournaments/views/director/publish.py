@@ -10,6 +10,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ...reads.visibility import of_event
 from ...services import ServiceError
 from ...services import publish as service
 from .common import director_required, tournament_or_404, who
@@ -47,6 +48,15 @@ def publish(request: HttpRequest, slug: str) -> HttpResponse:
                 request,
                 _("Not published yet: %(error)s The results stay here; publish again later.")
                 % {"error": publication.last_error},
+            )
+        elif (through := of_event(t).through) is not None:
+            messages.success(
+                request,
+                _(
+                    "The club site has what players see: the figures up to round %(n)s; the "
+                    "rest goes once the standings are revealed or the final is seeded."
+                )
+                % {"n": through},
             )
         else:
             messages.success(request, _("The results are on the club site."))
