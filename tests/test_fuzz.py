@@ -550,11 +550,13 @@ class RoundEndMachine(RuleBasedStateMachine):
         response = self.tablets[which].get("/t/table/state.json")
         self.check(response)
         if response.status_code == 200:
-            match = response.json()["match"] or {}
+            data = response.json()
+            match = data["match"] or {}
             self.seen[which] = {
                 "hands": match.get("hands_standing"),
                 "version": match.get("version"),
                 "next": match.get("next_number", 1),
+                "last_key": data["hands"][-1]["client_key"] if data["hands"] else None,
             }
 
     @rule(which=st.integers(0, 1))
@@ -588,11 +590,17 @@ class RoundEndMachine(RuleBasedStateMachine):
             body["entered_at"] = (timezone.now() - timedelta(seconds=backdate)).isoformat()
         self.post(which, "hands", body)
 
-    @rule(which=st.integers(0, 1), number_shift=st.sampled_from([0, 0, -1, 1]))
-    def undo(self, which: int, number_shift: int) -> None:
-        self.post(
-            which, "undo", {"number": max(1, self.seen[which].get("next", 2) - 1 + number_shift)}
-        )
+    @rule(
+        which=st.integers(0, 1),
+        number_shift=st.sampled_from([0, 0, -1, 1]),
+        keyed=st.sampled_from([True, True, False]),
+    )
+    def undo(self, which: int, number_shift: int, keyed: bool) -> None:
+        body: dict = {"number": max(1, self.seen[which].get("next", 2) - 1 + number_shift)}
+        if keyed:
+            # The hand this tablet last saw as the last one (stale when the other moved).
+            body["client_key"] = self.seen[which].get("last_key")
+        self.post(which, "undo", body)
 
     @rule(which=st.integers(0, 1), in_progress=st.booleans(), versioned=st.booleans())
     def answer(self, which: int, in_progress: bool, versioned: bool) -> None:

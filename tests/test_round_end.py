@@ -269,7 +269,7 @@ def test_a_hand_undone_after_the_call_is_entered_again_as_regular_and_the_hand_i
     post(client, "hands", hand(1))
     post(client, "hands", hand(2, maker="E", maker_tricks=3))  # 1-1
     run_out(event)
-    assert post(client, "undo", {"number": 2})[0] == 200
+    assert post(client, "undo", {"number": 2, "client_key": "key-2"})[0] == 200
     status, body = post(client, "hands", hand(2, key="again-2", maker="E", maker_tricks=4))
     assert status == 201 and body["hand"]["phase"] == "regular"  # before: at_call
     assert body["state"]["match"]["awaiting_answer"]
@@ -285,7 +285,7 @@ def test_undoing_a_regular_hand_after_the_call_reopens_a_match_that_ended_by_tim
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
     assert state(client)["match"]["over"]
-    post(client, "undo", {"number": 1})
+    post(client, "undo", {"number": 1, "client_key": "key-1"})
     data = state(client)
     # Hand 1 was played before the call: the match waits for it again.
     assert not data["match"]["over"] and data["match"]["next_phase"] == "regular"

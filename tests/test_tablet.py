@@ -9,8 +9,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import HandEntry, Match, Seating, TableLink
-from tournaments.services import rounds
+from tournaments.reads import queries
+from tournaments.services import Conflict, play, rounds
 from tournaments.services.tablet import (
     COOKIE,
     SESSION_SECONDS,
@@ -235,7 +237,7 @@ def test_two_entries_for_the_same_hand_are_refused_never_both_kept(event):
     first, second = tablet(event, 1), tablet(event, 1)
     assert post(first, "hands", hand(1, key="tablet-a"))[0] == 201
     status, body = post(second, "hands", hand(1, key="tablet-b", maker="E"))
-    assert status == 409 and "already recorded" in body["error"]
+    assert status == 409 and "already recorded (by another tablet?)" in body["error"]
     assert state(second)["match"]["score"] == {"NS": 1, "EW": 0}
     assert HandEntry.objects.filter(match__table=1).count() == 1
 
@@ -309,16 +311,84 @@ def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(even
     client = tablet(event, 1)
     post(client, "hands", hand(1))
     post(client, "hands", hand(2, maker="E", maker_tricks=5, alone=True))
-    status, body = post(client, "undo", {"number": 1})
+    status, body = post(client, "undo", {"number": 1, "client_key": "key-1"})
     assert status == 409 and "last hand is 2" in body["error"]
-    assert post(client, "undo", {"number": "2"})[0] == 422
-    status, body = post(client, "undo", {"number": 2})
+    assert body["state"]["match"]["hands_standing"] == 2
+    assert post(client, "undo", {"number": "2", "client_key": "key-2"})[0] == 422
+    assert post(client, "undo", {"number": 2, "client_key": 2})[0] == 422
+    status, body = post(client, "undo", {"number": 2, "client_key": "key-2"})
     assert status == 200
     data = body["state"]
     assert data["match"]["score"] == {"NS": 1, "EW": 0}
     assert [(h["number"], h["state"]) for h in data["history"]] == [(1, "standing"), (2, "undone")]
     assert [h["number"] for h in data["hands"]] == [1]
     assert data["match"]["next_number"] == 2
+
+
+def made(maker: str, tricks: int) -> Hand:
+    return Hand(outcome=Outcome.PLAYED, maker=Seat(maker), maker_tricks=tricks)
+
+
+def table_match(t) -> Match:
+    return Match.objects.get(round__tournament=t, table=1)
+
+
+def test_an_undo_queued_before_the_director_corrected_the_hand_undoes_nothing(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1))
+    _, body = post(client, "hands", hand(2, maker="E"))
+    shown = body["state"]["hands"][-1]  # the hand the tablet offers to undo
+    entry = HandEntry.objects.get(client_key=shown["client_key"])
+    play.correct_hand(entry, made("E", 4), by="director", reason="E made 4 tricks")
+    undo = {"number": 2, "client_key": shown["client_key"]}
+    status, body = post(client, "undo", undo)
+    assert status == 409 and "director changed this match's hands" in body["error"]
+    assert body["state"]["match"]["score"] == {"NS": 1, "EW": 1}
+    corrected = HandEntry.objects.get(match=table_match(event), number=2, state="standing")
+    assert corrected.source == "director" and corrected.maker_tricks == 4
+    # The service refuses it under its lock, whoever calls it.
+    with pytest.raises(Conflict):
+        play.undo_last_hand(table_match(event), by="t", expected=(2, shown["client_key"]))
+    assert HandEntry.objects.filter(state="undone").count() == 0
+    # Undoing the hand it now shows works.
+    shown = body["state"]["hands"][-1]
+    status, body = post(client, "undo", {"number": 2, "client_key": shown["client_key"]})
+    assert status == 200 and body["state"]["match"]["hands_standing"] == 1
+
+
+def test_an_undo_of_a_hand_undone_and_entered_again_since_undoes_nothing(event):
+    client, other = tablet(event, 1), tablet(event, 1)
+    post(client, "hands", hand(1))
+    post(client, "hands", hand(2))  # the tablet shows hand 2 as NS 1
+    play.undo_last_hand(table_match(event), by="director", reason="wrong", director=True)
+    assert post(other, "hands", hand(2, key="again-2", maker="E", maker_tricks=5))[0] == 201
+    status, body = post(client, "undo", {"number": 2, "client_key": "key-2"})
+    assert status == 409 and "already undone" in body["error"]
+    assert body["state"]["match"]["score"] == {"NS": 1, "EW": 2}
+    assert HandEntry.objects.get(client_key="again-2").state == "standing"
+
+
+def test_an_undo_without_the_hands_key_from_an_older_screen_is_refused_with_the_state(event):
+    # A number alone cannot tell the hand the tablet saw from one that took its number.
+    client = tablet(event, 1)
+    post(client, "hands", hand(1))
+    status, body = post(client, "undo", {"number": 1})
+    assert status == 409 and "does not say which hand" in body["error"]
+    assert body["state"]["match"]["hands_standing"] == 1
+    assert HandEntry.objects.get(client_key="key-1").state == "standing"
+
+
+def test_a_queued_hand_after_the_director_inserted_one_is_told_the_director_changed_them(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1))
+    post(client, "hands", hand(2))
+    play.insert_hand(table_match(event), 1, made("E", 3), by="director", reason="missed")
+    status, body = post(client, "hands", hand(3, key="queued-3"))
+    assert status == 409
+    assert "director changed this match's hands" in body["error"]
+    assert "another tablet" not in body["error"]
+    assert body["state"]["match"]["next_number"] == 4
+    assert not HandEntry.objects.filter(client_key="queued-3").exists()
 
 
 def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event):
@@ -329,7 +399,7 @@ def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event)
     match = Match.objects.get(round__tournament=event, table=1)
     post(client, "hands", hand(1, match=match.pk))
     with CaptureQueriesContext(connection) as queries:
-        status, _ = post(client, "undo", {"number": 1, "match": match.pk})
+        status, _ = post(client, "undo", {"number": 1, "client_key": "key-1", "match": match.pk})
     assert status == 200
     sql = [q["sql"] for q in queries.captured_queries]
     undo_part = sql[: next(i for i, q in enumerate(sql) if "UPDATE" in q) + 1]
@@ -339,7 +409,7 @@ def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event)
     assert len(match_reads) == 1 and "EXISTS" in match_reads[0], undo_part
     post(client, "hands", hand(1, key="again", match=match.pk))
     TableLink.objects.filter(tournament=event, table=1).update(revoked_at=timezone.now())
-    status, body = post(client, "undo", {"number": 1, "match": match.pk})
+    status, body = post(client, "undo", {"number": 1, "client_key": "again", "match": match.pk})
     assert status == 403 and body["revoked"] is True
     assert HandEntry.objects.get(match=match, client_key="again").state == "standing"
 
@@ -390,7 +460,7 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     match = Match.objects.get(round__tournament=event, table=1)
     assert post(client, "first-dealer", {"seat": "N", "match": match.pk})[0] == 200
     post(client, "hands", hand(1, key="u1", maker="E", maker_tricks=5, match=match.pk))
-    post(client, "undo", {"number": 1, "match": match.pk})
+    post(client, "undo", {"number": 1, "client_key": "u1", "match": match.pk})
     for n in range(1, 4):
         # The lock (which checks the link too) with the match's entries, the insert, the
         # match's update, and the savepoint around them: none of it grows with the room
@@ -482,6 +552,32 @@ def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(ev
     status, body = post(client, "confirm", {"agree": True, "by": east, "note": ""})
     assert status == 409 and body["state"]["match"]["status"] == "disputed"
     assert Match.objects.get(round__tournament=event, table=1).status == "disputed"
+
+
+def test_after_an_override_the_tablet_gives_the_bonuses_to_the_overriding_winner(event):
+    # RULES §2.2: a 10-0 win overridden to the other team gives no bonus to anyone.
+    client = tablet(event, 1)
+    for n in range(1, 4):  # 4 + 4 + 2 = 10-0: reach and skunk
+        post(client, "hands", hand(n, maker="N", alone=n < 3, maker_tricks=5))
+    match = table_match(event)
+    play.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
+    stored = dict(
+        Seating.objects.filter(round_id=match.round_id, table=1).values_list("position", "points")
+    )
+    assert stored == {"N": 12, "S": 10, "E": 0, "W": 0}  # score + N's two lone marches
+    data = state(client)
+    shown = data["match"]
+    assert shown["winner"] == "EW" and shown["score"] == {"NS": 10, "EW": 0}
+    assert shown["bonuses"] == {"NS": 0, "EW": 0} and shown["bonus_reasons"] == {}
+    assert {s["seat"]: s["points"] for s in data["seats"]} == stored
+    # The answer to a retried hand, built from what recording read, says the same.
+    status, body = post(client, "hands", hand(3, maker="N", maker_tricks=5))
+    assert status == 200 and body["duplicate"] is True
+    assert body["state"]["match"]["bonuses"] == {"NS": 0, "EW": 0}
+    assert {s["seat"]: s["points"] for s in body["state"]["seats"]} == stored
+    # And the director's table page's replay.
+    replayed, _ = queries.match_state_or_error(table_match(event))
+    assert replayed is not None and replayed.bonuses.get(Team.NS, 0) == 0
 
 
 def test_after_the_next_round_is_seated_each_player_learns_where_to_go(event):

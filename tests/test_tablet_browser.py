@@ -13,6 +13,7 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tournaments import replay
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.models import HandEntry, Match, TableLink, Tournament
 from tournaments.services import play, rounds
 
@@ -447,6 +448,64 @@ def test_two_tablets_see_each_others_hands_and_a_clash_keeps_one(
     ]
     first.context.close()
     second.context.close()
+
+
+def test_an_undo_queued_offline_never_undoes_the_hand_the_director_corrected_meanwhile(
+    page, live_server, make_tournament
+):
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    start(page, "N")
+    enter(page, "N", 3)  # 1: NS 1
+    enter(page, "E", 3)  # 2: EW 1
+    all_sent(page)
+    page.context.set_offline(True)
+    page.click("#tb-undo")
+    expect(page.locator("#tb-dialog-title")).to_have_text("Undo hand 2?")
+    page.click("#tb-dialog-ok")
+    expect(page.locator("#tb-net")).to_have_text("Offline · 1 not yet sent", timeout=WAIT)
+    match = Match.objects.get(round__tournament=t, table=1)
+    play.correct_hand(
+        standing(match)[-1],
+        Hand(outcome=Outcome.PLAYED, maker=Seat.E, maker_tricks=5),
+        by="director",
+        reason="East marched",
+    )
+    page.context.set_offline(False)
+    refused = page.locator("#tb-refused")
+    expect(refused).to_contain_text("Undo of hand 2", timeout=WAIT)
+    expect(refused).to_contain_text("The director changed this match's hands")
+    all_sent(page)
+    expect(page.locator("#tb-score-EW")).to_have_text("2", timeout=WAIT)
+    shot(page, "12-stale-undo")
+    assert [(h.number, h.maker, h.maker_tricks, h.source) for h in standing(match)] == [
+        (1, "N", 3, "tablet"),
+        (2, "E", 5, "director"),
+    ]
+    assert not match.hands.filter(state="undone").exists()
+
+
+def test_the_end_screen_after_an_override_gives_the_bonuses_to_the_overriding_winner(
+    page, live_server, make_tournament
+):
+    t = seated(make_tournament, tables=1)
+    open_table(page, live_server, t, 1)
+    start(page, "N")
+    enter(page, "N", 5, alone=True)  # NS 4
+    enter(page, "N", 5, alone=True)  # NS 8
+    enter(page, "S", 5)  # NS 10-0: reach and skunk, +3
+    expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
+    north = name_at(t, 1, "N")
+    rows = page.locator("#tb-end-rows tr")
+    expect(rows.filter(has_text=north)).to_contain_text("+3")
+    match = Match.objects.get(round__tournament=t, table=1)
+    play.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
+    expect(page.locator("#tb-end-result")).to_have_text("East–West win 0–10.", timeout=WAIT)
+    # RULES §2.2: the overruled team keeps its score but no bonus (N: 10 + two awards).
+    expect(rows.filter(has_text=north)).not_to_contain_text("+3")
+    expect(rows.filter(has_text=north).locator(".tb-points")).to_have_text("12")
+    expect(rows.filter(has_text=name_at(t, 1, "S")).locator(".tb-points")).to_have_text("10")
+    shot(page, "13-override-end")
 
 
 def test_time_called_mid_hand_then_a_tie_broken_by_a_tiebreak_hand(

@@ -236,6 +236,9 @@ class UndoForm(TabletForm):
     number = WholeNumber(
         "The hand number", required=True, missing="Say which hand to undo (its number)."
     )
+    # The hand's entry (its key in the state): optional in shape, so that an older
+    # screen's undo without it is answered 409 with the current state (docs/tablet-api.md).
+    client_key = Text("The client key", limit=64)
 
 
 class AnswerCallForm(Answering):

@@ -36,6 +36,7 @@ from .domain.match import (
     PhasedHand,
     TimeCall,
     replay,
+    with_winner,
 )
 from .domain.rules import RuleSettings
 from .domain.seating import PlayerId, TableSeating
@@ -351,6 +352,16 @@ def match_state(match: Match, now: datetime | None = None) -> MatchState:
         standing_of(entries),
         match_time(match, now if now is not None else timezone.now(), None, entries),
     )
+
+
+def as_decided(match: Match, state: MatchState) -> MatchState:
+    """The replayed state with the match's winner as decided: under a director's override
+    the bonuses, and so the seats' points, follow the overriding winner (docs/rules.md
+    §2.2). Every reader of a replay that shows bonuses or points goes through this, as
+    the write that stores them does (``services.play._refresh``)."""
+    if not (state.over and match.has_override and match.winner):
+        return state
+    return with_winner(state, Team(match.winner), match.round.tournament.rules)
 
 
 def game_winners(games: Sequence[Match]) -> list[Team | None]:

@@ -111,7 +111,11 @@ export function undoDialog() {
         changed();
         return;
       }
-      enqueue("undo", urls.undo, { number: last.number, match: m.id }, m.id);
+      // The hand's key names the entry this screen shows: the server refuses the undo
+      // (409, with the current state) if that is no longer the last hand, so a queued
+      // undo never takes a hand the director or another tablet put there meanwhile.
+      enqueue("undo", urls.undo,
+        { number: last.number, client_key: last.client_key, match: m.id }, m.id);
     },
   });
 }

@@ -41,7 +41,7 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..replay import HISTORY_ORDER, match_state, table_call
+from ..replay import HISTORY_ORDER, as_decided, match_state, table_call
 from . import standings as standing_service
 from .console import Finalist, TableRow, finalists, seating_tables, shortfall_text
 from .handtext import individual_points
@@ -273,7 +273,7 @@ def match_state_or_error(match: Match) -> tuple[MatchState | None, str | None]:
     """The match's state, or why its history cannot be replayed (a broken history must
     still be shown, to be corrected)."""
     try:
-        return match_state(match), None
+        return as_decided(match, match_state(match)), None
     except InvalidMatch as exc:
         return None, str(exc)
 

@@ -33,13 +33,14 @@ from ..domain.match import (
     check_next,
     extend,
     phases_after,
-    with_winner,
 )
 from ..logtext import of_choice, of_match, of_score, said
 from ..models import HandEntry, Match, Round, Seating, Tournament, WinnerOverride
 from ..reads.rounds import later_round_warning
+from ..reads.tablet.stale import hand_taken, undo_refusal
 from ..replay import (
     _READ_WITH_LOCK,
+    as_decided,
     entry_of,
     game_winners,
     hand_of,
@@ -179,8 +180,6 @@ def _refresh(
     had_results, was_won_by = match.is_over, match.winner
     match.score_ns = state.score[Team.NS]
     match.score_ew = state.score[Team.EW]
-    match.bonus_ns = state.bonuses.get(Team.NS, 0)
-    match.bonus_ew = state.bonuses.get(Team.EW, 0)
     match.hands_played = len(hands)
     match.has_renege = any(h.hand.outcome is Outcome.RENEGE for h in hands)
     match.recorded_winner = state.winner.value if state.winner else ""
@@ -191,12 +190,11 @@ def _refresh(
         found = _LATEST_OVERRIDE(match.pk)
         override = found[0] if found else None
         match.has_override = override is not None
-        if override is not None:
-            # The bonuses follow the overriding winner (docs/rules.md §2.2).
-            state = with_winner(state, Team(override.winner), match.round.tournament.rules)
-            match.bonus_ns = state.bonuses.get(Team.NS, 0)
-            match.bonus_ew = state.bonuses.get(Team.EW, 0)
     match.winner = override.winner if override else match.recorded_winner
+    # The bonuses follow an overriding winner, by the rule every reader applies too.
+    state = as_decided(match, state)
+    match.bonus_ns = state.bonuses.get(Team.NS, 0)
+    match.bonus_ew = state.bonuses.get(Team.EW, 0)
     # Under the row lock the caller holds: no two writers read the same version.
     match.version += 1
     if state.over:
@@ -501,13 +499,7 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
     next_number = len(entries) + 1
     if number is not None and number != next_number:
         if number < next_number:
-            raise Conflict(
-                _(
-                    "Hand %(number)s is already recorded (by another tablet?); the next hand "
-                    "is %(next_number)s."
-                )
-                % {"number": number, "next_number": next_number}
-            )
+            raise Conflict(hand_taken(entries, number))
         raise ServiceError(
             _("The next hand is hand %(next_number)s, not %(number)s.")
             % {"next_number": next_number, "number": number}
@@ -697,12 +689,13 @@ def undo_last_hand(
     reason: str = "",
     now: datetime | None = None,
     director: bool = False,
-    expected_number: int | None = None,
+    expected: tuple[int, str] | None = None,
     at: AtTable | None = None,
 ) -> HandEntry:
-    """Undo the last standing hand; ``expected_number`` is the hand the sender saw as
-    last, checked under the same lock (a hand added meanwhile is never the one undone).
-    ``at``: a tablet speaks, checked in the query that locks the match (``_lock``)."""
+    """Undo the last standing hand; ``expected`` is the hand the sender saw as last (its
+    number and client key), checked under the same lock: a hand added, corrected or
+    entered again meanwhile is never the one undone. ``at``: a tablet speaks, checked in
+    the query that locks the match (``_lock``)."""
     now = now_or(now)
     with _locked(match, at, history=True) as match:
         if not director:
@@ -714,14 +707,11 @@ def undo_last_hand(
                 )
         entered = history(match)
         entries = standing_of(entered)
+        if expected is not None and (stale := undo_refusal(entered, *expected)):
+            raise Conflict(stale)
         if not entries:
             raise ServiceError(_("There is no hand to undo."))
         last = entries[-1]
-        if expected_number is not None and last.number != expected_number:
-            raise Conflict(
-                _("Hand %(expected_number)s is not the last hand: the last hand is %(number)s.")
-                % {"expected_number": expected_number, "number": last.number}
-            )
         time = match_time(match, now, None, entered)
         last.state = HandEntry.State.UNDONE
         last.ended_at, last.ended_by, last.end_reason = now, by, reason

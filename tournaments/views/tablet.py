@@ -315,7 +315,7 @@ def first_dealer(scope: service.TableScope, form: forms.FirstDealerForm) -> int:
 @table_change(forms.UndoForm, link_checked_later=True)
 def undo(scope: service.TableScope, form: forms.UndoForm) -> int:
     d = form.cleaned_data
-    return service.undo(scope, d["number"], match_id=d["match"])
+    return service.undo(scope, d["number"], d["client_key"], match_id=d["match"])
 
 
 @table_change(forms.AnswerCallForm)

@@ -17,6 +17,7 @@ from ...domain.rules import RuleSettings
 from ...errors import ServiceError
 from ...models import HandEntry, Match, Round, Seating, Tournament
 from ...replay import (
+    as_decided,
     coming_call,
     game_winners,
     hand_fields_json,
@@ -218,6 +219,9 @@ def _match_json(
 ) -> dict[str, Any]:
     """The match's part of the table's state; ``seating=False`` leaves out who sits
     where (the seats' ``player`` and ``division``)."""
+    # An overriding winner takes the bonuses, and with them the seats' points, exactly
+    # as the match's stored result has them (docs/rules.md §2.2).
+    state = as_decided(match, state)
     rnd = match.round
     final = rnd.kind == Round.Kind.FINAL
     seats = table_seats(match, next_round) if seating else []

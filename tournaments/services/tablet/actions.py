@@ -62,11 +62,16 @@ def record(
 
 
 def undo(
-    scope: TableScope, number: int, *, match_id: int | None = None, now: datetime | None = None
+    scope: TableScope,
+    number: int,
+    client_key: str,
+    *,
+    match_id: int | None = None,
+    now: datetime | None = None,
 ) -> int:
-    """Undo the last hand, which must be hand ``number`` (the one the tablet showed as
-    last), under one lock of the match that also checks the table and its link; returns
-    the match's id."""
+    """Undo the last hand, which must be hand ``number``, the entry ``client_key`` (the
+    one the tablet showed as last), under one lock of the match that also checks the
+    table and its link; returns the match's id."""
     match, at = _locking(scope, match_id)
     with _at_table(scope):
         entry = play.undo_last_hand(
@@ -74,7 +79,7 @@ def undo(
             by=scope.actor,
             reason="Undone at the table.",
             now=now,
-            expected_number=number,
+            expected=(number, client_key),
             at=at,
         )
     return entry.match_id
