@@ -47,8 +47,9 @@ def body_rows(section: Element) -> list[Element]:
 BOARD_QUERIES = 6  # 7 until an unpaused round stopped reading its pauses
 PLAYERS_QUERIES = 9  # 8 until the page was paginated (its count) and showed attendance
 # 7 until the sit-outs and substituted matches of §6 joined the ranking's inputs and
-# the page listed the players who never played apart.
-STANDINGS_QUERIES = 10  # 9 while the kept ranking stands (no players' rows to rank)
+# the page listed the players who never played apart; 10 until it asked whether the
+# standings are hidden (the newest round), to offer the director's copy of the PDF (§5).
+STANDINGS_QUERIES = 11  # 10 while the kept ranking stands (no players' rows to rank)
 PLAYERS_PER_PAGE = 50
 # Measured equal before and after the views read through reads.queries (issue 14).
 TABLE_QUERIES = 14

@@ -19,6 +19,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
+from tests.test_sheets import pdf_pages
 from tests.urlwalk import patterns_by_namespace
 from tournaments.logtext import said
 from tournaments.models import (
@@ -172,7 +173,8 @@ NOT_PUBLIC = {
     "admin": "the director's admin, behind the sign-in",
     "director": "the director's pages, behind the sign-in",
     "league": "the director's series and people, behind the sign-in",
-    "sheets": "the director's PDFs, behind the sign-in",
+    "sheets": "the printed sheets, behind the sign-in: those posted or handed to players "
+    "(SHEETS_FOR_PLAYERS) are walked below, the others are named in SHEETS_FOR_THE_DIRECTOR",
     "tablet": "a table's own tablet, by its secret link: it shows its table's score (§5)",
     "clubs": "a club's staff and invitations, behind the sign-in",
     "club_public": "a club's page (event and series names, no figure) and its short "
@@ -346,6 +348,124 @@ def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(client, make_tourname
     )
     with pytest.raises(pytest.fail.Exception, match="cannot fill <table>"):
         walk(client, t, series)
+
+
+# --- the sheets printed for players ------------------------------------------------------
+
+# The sheets the director prints for the room: posted on the wall, laid on the tables.
+# What a player reads there is what a player may see (§5: "PDF meant for players").
+SHEETS_FOR_PLAYERS = {"sheets:standings", "sheets:seating", "sheets:table_cards"}
+# The other sheets, and why no player reads them while the standings are hidden.
+SHEETS_FOR_THE_DIRECTOR = {
+    "sheets:scoresheets": "a table's backup scoresheet, its own hands only: the table's "
+    "tablet shows them to the four players anyway (§5)",
+    "sheets:final": "the final's results, printed once the final is seeded (which reveals "
+    "the standings); before, the director's provisional copy",
+    "sheets:prizes": "the director's prize list, marked 'not for announcing yet' while hidden",
+}
+
+
+def sheet_text(data: bytes, t: Tournament) -> str:
+    """A PDF's text as a reader sees it, less what is no figure: the addresses (their
+    tokens) and the table codes the cards print."""
+    from tournaments.models import TableLink
+    from tournaments.reads.tablet.link import shown
+
+    text = "\n".join(pdf_pages(data))
+    text = re.sub(r"https?://\S+", " ", text)
+    for code in TableLink.objects.filter(tournament=t).values_list("code", flat=True):
+        text = text.replace(shown(code), " ").replace(code, " ")
+    return text
+
+
+def walk_sheets(client, t: Tournament, **query: str) -> dict[str, str]:
+    """Every sheet printed for players, filled from the event: address -> its text."""
+    found, _ = patterns_by_namespace({"sheets"}, ())
+    named = {name for name, _ in found}
+    assert named == SHEETS_FOR_PLAYERS | set(SHEETS_FOR_THE_DIRECTOR), (
+        "a sheet neither walked as one for players nor named as the director's: "
+        f"{named ^ (SHEETS_FOR_PLAYERS | set(SHEETS_FOR_THE_DIRECTOR))}"
+    )
+    answers = {}
+    numbers = list(t.rounds.values_list("number", flat=True))
+    for name, kwargs in found:
+        if name not in SHEETS_FOR_PLAYERS:
+            continue
+        fillings: list[dict[str, object]] = [{"slug": t.slug}]
+        for kwarg in kwargs:
+            if kwarg == "division":
+                fillings = [{**f, "division": d} for f in fillings for d in "AB"]
+            elif kwarg == "number":
+                fillings = [{**f, "number": n} for f in fillings for n in numbers]
+            elif kwarg != "slug":
+                pytest.fail(f"{name}: the sheets walk cannot fill <{kwarg}>; teach it how")
+        for filled in fillings:
+            address = reverse(name, kwargs=filled)
+            if query:
+                address += "?" + "&".join(f"{k}={v}" for k, v in query.items())
+            response = client.get(address)
+            assert response.status_code == 200, address
+            answers[address] = sheet_text(b"".join(response.streaming_content), t)
+    return answers
+
+
+def test_no_sheet_printed_for_players_shows_a_figure_of_a_hidden_round(make_tournament, director):
+    from django.test import Client
+
+    t, _ = hidden_event(make_tournament)
+    office = Client()
+    office.force_login(director)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    rounds.start_round(t.rounds.get(number=5), by="test")
+    t.refresh_from_db()
+    forbidden = finished | hidden_totals(t)
+    answers = walk_sheets(office, t)
+    assert len(answers) == 2 + 5 + 1  # two divisions, five rounds' seating, the cards
+    found = {
+        a: shown for a, text in answers.items() if (shown := numbers_shown(text, "text/plain"))
+    }
+    assert not {a: n & forbidden for a, n in found.items() if n & forbidden}
+    # The wall's standings: as they stood after round 3, saying which rounds are hidden.
+    frozen = standings(t, through=3)
+    for division in "AB":
+        text = answers[reverse("sheets:standings", args=[t.slug, division])]
+        assert "As it stood after round 3; hidden until the final." in text
+        assert "Rounds 4, 5 are hidden from the players until the final." in text
+        assert "not for posting" not in text
+        for row in frozen[division]:
+            assert re.search(
+                rf"^{row.rank}=?†? {row.player.name} .* {row.record.total} ", text, re.M
+            )
+
+
+def test_the_directors_copy_of_the_standings_shows_the_hidden_figures_marked_on_every_page(
+    make_tournament, director
+):
+    # The check above can fail: the director's copy has the figures the wall's leaves out.
+    from django.test import Client
+
+    t, _ = hidden_event(make_tournament)
+    office = Client()
+    office.force_login(director)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    t.refresh_from_db()
+    forbidden = finished | hidden_totals(t)
+    for division in "AB":
+        address = reverse("sheets:standings", args=[t.slug, division]) + "?copy=director"
+        pages = pdf_pages(b"".join(office.get(address).streaming_content))
+        assert numbers_shown("\n".join(pages), "text/plain") & forbidden
+        assert all("Director's copy — not for posting" in page for page in pages)
+    # The director's standings page offers both copies and says which is which.
+    page = office.get(reverse("director:standings", args=[t.slug])).content.decode()
+    assert "?paper=letter&amp;copy=director" in page
+    assert "the PDF for the wall shows them as they stood after round 3" in page
+
+
+def test_no_sheet_printed_for_players_reads_the_live_standings():
+    readers = live_standings_calls(ROOT / "tournaments/reads/sheets.py")
+    assert not readers & {"standings_sheet", "seating_sheet", "table_cards"}
 
 
 # --- item 1: the series page -----------------------------------------------------------------

@@ -921,3 +921,41 @@ def test_no_template_comment_spans_lines_and_shows_on_the_page() -> None:
         if line.count("{#") > line.count("#}")
     ]
     assert offenders == []
+
+
+# --- house players (§6: "house" everywhere) -----------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tournament, lang, word):
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    seat = Seating.objects.get(round=rnd, table=1, position="S")
+    hal = Player.objects.create(
+        tournament=t, name="House Hal", division=seat.player.division, house=True
+    )
+    seat.player = hal
+    seat.save(update_fields=["player"])
+    at = {s.position: s.player for s in Seating.objects.filter(round=rnd, table=1)}
+    client.cookies["django_language"] = lang
+    # Between rounds the projector shows the seating.
+    body = client.get(url("projector_standings", t.slug)).content.decode()
+    assert f'House Hal <span class="mark house">{word}</span>' in body
+    # The partner's card: in the diagram and as the partner; an opponent's, likewise.
+    page = client.get(url("card_part", t.slug, at["N"].pk)).content.decode()
+    partner = {"en": "partner", "fr": "partenaire"}[lang]
+    assert f'<span class="who">House Hal</span> <span class="role">{partner} · {word}' in page
+    assert f"House Hal ({word})</dd>" in page
+    page = client.get(url("card_part", t.slug, at["E"].pk)).content.decode()
+    assert f"House Hal ({word}) &amp; " in page or f"&amp; House Hal ({word})" in page
+    # Hal's own card, whole and the new seat first (from the version query alone).
+    own = client.get(url("card_part", t.slug, hal.pk))
+    assert f'House Hal <span class="muted">{word}</span>' in own.content.decode()
+    fake_results(rnd)
+    rounds.seat_next_round(t, by="test")  # Hal's seat rotates with the table (§3)
+    first = client.get(
+        url("card_part", t.slug, hal.pk),
+        headers={"If-None-Match": own["ETag"], "X-Snowman-Seat": "1:1S"},
+    ).content.decode()
+    assert 'data-partial="1"' in first
+    assert f'House Hal <span class="muted">{word}</span>' in first

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 from datetime import UTC, datetime
 from io import BytesIO
+from pathlib import Path
 
 import pytest
 import segno
@@ -128,6 +130,20 @@ def test_standings_header_repeats_on_every_page_and_pages_are_numbered(db):
         assert f"Page {number} of {len(text)}" in page
     everything = "\n".join(text)
     assert all(f"Player {i:04d}" in everything for i in range(1, 201))
+
+
+def test_the_directors_copy_says_not_for_posting_at_the_head_of_every_page(db):
+    line = sheets.StandingLine(1, False, "Player", False, (5, None), 1, 0, 6, 1, 3, False)
+    mark = "Director's copy — not for posting: includes hidden rounds."
+    sheet = sheets.StandingsSheet(
+        "Big Night", "A", (1, 2), "Round 2 in progress", 42, (line,) * 150, PRINTED, "", mark
+    )
+    text = pdf_pages(standings_pdf.build(sheet, "letter"))
+    assert len(text) > 2
+    assert all(page.splitlines()[0] == mark for page in text)
+    # The wall's copy carries no such mark.
+    wall = pdf_pages(standings_pdf.build(dataclasses.replace(sheet, director_mark="")))
+    assert not any("not for posting" in page for page in wall)
 
 
 def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
@@ -426,6 +442,7 @@ def test_sheets_need_a_staff_login(client, django_user_model, drawn):
         ("standings", ("nope", "A"), {}, 404),
         ("standings", (None, "C"), {}, 404),
         ("standings", (None, "A"), {"paper": "legal"}, 400),
+        ("standings", (None, "A"), {"copy": "fridge"}, 400),
         ("seating", (None, 9), {}, 404),
         ("seating", (None, 99999999999999999999), {}, 404),
         ("scoresheets", (None, 2), {}, 404),
@@ -510,3 +527,63 @@ def test_a_sheet_link_to_a_route_that_does_not_exist_is_an_error_not_a_missing_b
     )
     with pytest.raises(NoReverseMatch):
         url_with_query("sheets:no_such_sheet", "club", query="paper=a4")
+
+
+# --- house players (§6: "house" everywhere) -----------------------------------------------
+
+
+@pytest.fixture
+def house(drawn) -> Tournament:
+    """Round 1 drawn, a house player in the South seat of table 1."""
+    seat = Seating.objects.get(round__tournament=drawn, round__number=1, table=1, position="S")
+    hal = Player.objects.create(
+        tournament=drawn, name="House Hal", division=seat.player.division, house=True
+    )
+    seat.player = hal
+    seat.save(update_fields=["player"])
+    return drawn
+
+
+@pytest.mark.parametrize(("language", "word"), [("en", "house"), ("fr", "substitut")])
+def test_every_sheet_that_seats_players_marks_a_house_player_house(
+    director_client, house, language, word
+):
+    director_client.cookies["django_language"] = language
+    printed = {
+        "seating": url("seating", house.slug, 1),
+        "table cards": url("table_cards", house.slug),
+        "scoresheets": url("scoresheets", house.slug, 1),
+    }
+    for sheet, address in printed.items():
+        text = "\n".join(pages(director_client.get(address)))
+        # The seating sheet names each player twice: at the table, and in the list.
+        assert text.count(f"House Hal ({word})") == (2 if sheet == "seating" else 1), sheet
+        assert not re.search(r"House Hal \([AB]\)", text), sheet
+        assert re.search(r"Player A\d{3} \(A\)", text), sheet  # the others by division
+
+
+def test_no_sheet_or_screen_prints_a_seats_mark_but_through_the_one_house_word():
+    """A new place that prints a division beside a name itself would print a house
+    player's division: every mark comes from bilingual.player_mark (the sheets, the
+    tablet's markOf) and every "house" from bilingual.house or its msgid."""
+    root = Path(__file__).resolve().parent.parent
+    # models.py's Player.__str__ is the admin's and the log's "Ann (A)", read by staff.
+    sources = [
+        *(p for p in (root / "tournaments").rglob("*.py") if p.name != "models.py"),
+        *(root / "templates").rglob("*.html"),
+        *(root / "static").rglob("*.js"),
+    ]
+    own_mark = re.compile(
+        r"\(\{[\w.]*division\}\)"  # f"{name} ({player.division})"
+        r"|\(\$\{[\w.]*division\}\)"  # `${name} (${s.division})`
+        r"|text: [\w.]*division\b"  # the tablet's mark span
+        r"|\b_\(\s*\"house\"\s*\)"  # a "house" of its own, not the house player's msgid
+        r'|\bgettext\(\s*"house"\s*\)'
+        r'|\{% translate "house" %\}'
+    )
+    found = [
+        f"{path.relative_to(root)}: {m.group(0)}"
+        for path in sources
+        for m in own_mark.finditer(path.read_text())
+    ]
+    assert not found

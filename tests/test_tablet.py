@@ -414,6 +414,20 @@ def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event)
     assert HandEntry.objects.get(match=match, client_key="again").state == "standing"
 
 
+def test_the_state_says_which_seat_a_house_player_holds(event):
+    from tournaments.models import Player, Seating
+
+    seat = Seating.objects.get(round__tournament=event, table=1, position="S")
+    hal = Player.objects.create(
+        tournament=event, name="House Hal", division=seat.player.division, house=True
+    )
+    seat.player = hal
+    seat.save(update_fields=["player"])
+    seats = {s["seat"]: s for s in state(tablet(event, 1))["seats"]}
+    assert seats["S"]["player"] == "House Hal" and seats["S"]["house"] is True
+    assert not any(seats[p]["house"] for p in "NEW")
+
+
 def test_a_lone_march_and_a_renege_show_awards_and_penalties_per_seat(event):
     client = tablet(event, 1)
     post(client, "hands", hand(1, maker="E", alone=True, maker_tricks=5))
@@ -477,7 +491,7 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     }
     assert [s["player"] for s in polled["seats"]] == [names[s["seat"]] for s in polled["seats"]]
     for seat in polled["seats"]:
-        del seat["player"], seat["division"]
+        del seat["player"], seat["division"], seat["house"]
     assert polled.pop("earlier_holders") == []  # who held a seat before: seating too
     assert _without_clock_readings(body["state"]) == _without_clock_readings(polled)
     assert [h["state"] for h in body["state"]["history"]] == [

@@ -357,6 +357,29 @@ def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
     shot(page, "15-names-from-hand-answers")
 
 
+def test_a_house_player_is_marked_house_in_the_tables_language(page, live_server, make_tournament):
+    from tournaments.models import Player
+
+    t = seated(make_tournament, tables=1)
+    seat_row = t.rounds.get().seats.get(table=1, position="S")
+    Player.objects.filter(pk=seat_row.player_id).update(name="House Hal", house=True)
+    open_table(page, live_server, t, 1)
+    expect(seat(page, "S").locator(".tb-mark")).to_have_text("house")
+    expect(seat(page, "N").locator(".tb-mark")).to_have_text(re.compile(r"^[AB]$"))
+    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (house)")
+    start(page, "N")
+    # Only the hands' answers (no seats) get through: the mark stays.
+    page.route("**/t/table/state.json*", lambda route: route.abort())
+    enter(page, "E", 3)
+    expect(page.locator("#tb-score-EW")).to_have_text("1")
+    expect(seat(page, "S").locator(".tb-mark")).to_have_text("house")
+    page.unroute("**/t/table/state.json*")
+    page.goto(f"{live_server.url}/t/table/?lang=fr")
+    expect(seat(page, "S").locator(".tb-mark")).to_have_text("substitut", timeout=WAIT)
+    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (substitut)")
+    shot(page, "16-house-player-fr")
+
+
 def test_a_csrf_refusal_refreshes_the_token_and_keeps_the_hand(
     page,
     live_server,

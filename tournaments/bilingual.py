@@ -151,6 +151,18 @@ def seat(position: str) -> Said:
     return each_short(make) if make else Said([position])
 
 
+def house() -> Said:
+    """The one word that marks a house player (RULES.md §6: "house" everywhere): every
+    sheet, the tablet's catalogue, the projector, the phone card and the director's
+    pages say this msgid (tests/test_sheets.py looks for any other)."""
+    return each(lambda: pgettext("house player", "house"))
+
+
+def player_mark(division: str, house_player: bool) -> Said:
+    """What stands beside a seated player's name: the division, or "house"."""
+    return house() if house_player else Said([division])
+
+
 def team(value: str) -> Said:
     """A team's letters: EW is "EO" in French."""
     if value == "NS":

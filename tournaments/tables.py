@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
+from . import bilingual
 from .logtext import action_label, actor_label
 from .models import Activity, Player
 from .reads.players import attendance_state
@@ -193,7 +194,7 @@ class PlayerTable(LeanTable):
             return format_html('<span class="pill disputed">{}</span>', text)
         if record.house:
             extra = " · " + _("seated") if state == "seated" else ""
-            return format_html('<span class="pill final">{}</span>{}', _("house"), extra)
+            return format_html('<span class="pill final">{}</span>{}', bilingual.house(), extra)
         labels = {
             "seated": _("seated"),
             "waiting": _("waiting"),

@@ -65,6 +65,7 @@ function acceptState(state, sentAt, receivedAt, etag = null) {
     const k = known.find((x) => x.seat === s.seat);
     s.player = k ? k.player : null;
     s.division = k ? k.division : null;
+    s.house = k ? !!k.house : false;
   }
   if (!("earlier_holders" in state) && known.length) {
     state.earlier_holders = server.earlier_holders || [];

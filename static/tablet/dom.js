@@ -1,11 +1,15 @@
 /* Small DOM helpers and the words the screen uses for seats and teams. */
 
-import { gettext } from "./i18n.js";
+import { gettext, pgettext } from "./i18n.js";
 
 export const SEAT_NAMES = {
   N: gettext("North"), E: gettext("East"), S: gettext("South"), W: gettext("West"),
 };
 export const TEAM_NAMES = { NS: gettext("North–South"), EW: gettext("East–West") };
+
+/* The mark beside a seated player's name: the division, or "house" for a house player
+ * (§6), in the same words as the sheets and pages (msgctxt "house player"). */
+export const markOf = (s) => (s.house ? pgettext("house player", "house") : s.division || "");
 
 export const $ = (id) => document.getElementById(id);
 

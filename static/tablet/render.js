@@ -4,7 +4,7 @@
 import { poll } from "./api.js";
 import { renderHelp } from "./help.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
-import { $, SEAT_NAMES, TEAM_NAMES, el, show, signed, swap } from "./dom.js";
+import { $, SEAT_NAMES, TEAM_NAMES, el, markOf, show, signed, swap } from "./dom.js";
 import { SEATS, afterHand, otherTeam, partnerOf, teamOf } from "./rules.js";
 import { serverNow, st, store, ui } from "./store.js";
 import { beforeNext, bonusReasons, describe, individualOf, nameAt, pointsText, roundName,
@@ -85,7 +85,7 @@ function renderSeats(v, mode) {
       el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }),
       el("span", { class: "tb-seat-name", text: info.player || "—" }),
       el("span", { class: "tb-seat-tags" },
-        info.division ? el("span", { class: "tb-mark", text: info.division }) : null,
+        markOf(info) ? el("span", { class: "tb-mark", text: markOf(info) }) : null,
         dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null,
         individual ? el("span", { class: "tb-chip tb-chip-ind", text: signed(individual) })
           : null),
@@ -93,7 +93,8 @@ function renderSeats(v, mode) {
     const parts = [info.player
       ? interpolate(gettext("%(seat)s: %(name)s"), { seat: SEAT_NAMES[seat], name: info.player })
       : interpolate(gettext("%(seat)s: empty seat"), { seat: SEAT_NAMES[seat] })];
-    if (info.division) parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    if (info.house) parts.push(markOf(info));
+    else if (info.division) parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
     parts.push(interpolate(gettext("team %(team)s"), { team: TEAM_NAMES[teamOf(seat)] }));
     if (dealer) parts.push(gettext("deals this hand"));
     if (individual) {
@@ -117,7 +118,7 @@ function renderScores(v) {
       interpolate(gettext("%(team)s score %(score)s"),
         { team: TEAM_NAMES[team], score: m ? m.score[team] : 0 }));
     const names = v && v.seats ? v.seats.filter((s) => s.team === team)
-      .map((s) => `${s.player || "—"}${s.division ? ` (${s.division})` : ""}`) : [];
+      .map((s) => `${s.player || "—"}${markOf(s) ? ` (${markOf(s)})` : ""}`) : [];
     $(`tb-team-players-${team}`).textContent = names.join(" & ");
     $(`tb-team-${team}`).classList.toggle("tb-leading",
       !!(m && m.score[team] > m.score[otherTeam(team)]));
@@ -245,7 +246,7 @@ function renderEnd(v) {
       : m.score[s.team] + bonus + (s.individual || 0);
     rows.push(el("tr", { class: `tb-${s.team.toLowerCase()}` },
       el("th", { scope: "row" }, `${s.player || "—"} `,
-        el("span", { class: "tb-mark", text: s.division || "" }),
+        el("span", { class: "tb-mark", text: markOf(s) }),
         el("span", { class: "tb-sr", text: ` ${TEAM_NAMES[s.team]}` })),
       el("td", { text: String(m.score[s.team]) }),
       el("td", { text: bonus ? (reason ? interpolate(gettext("%(bonus)s (%(reason)s)"),

@@ -47,7 +47,7 @@ def hand_row(line: HandLine) -> list[str]:
 def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     def cell(seat: Seat) -> str:
         player = sheet.seats.get(seat)
-        name = f"{player.name} ({player.division})" if player else _("(empty)")
+        name = f"{player.name} ({player.mark})" if player else _("(empty)")
         return st.fit(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11, width / 2 - 10)
 
     rows = [

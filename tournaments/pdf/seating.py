@@ -38,8 +38,7 @@ TITLE_HEIGHT = 0.85 * inch
 def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
     if player is None:
         return f"{bilingual.seat(seat.value)}  " + _("(empty)")
-    mark = _("house") if player.house else player.division
-    return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({mark})", font, size, width)
+    return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({player.mark})", font, size, width)
 
 
 def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
@@ -139,7 +138,7 @@ def build(
         (
             sort_key(p.name),
             [
-                st.fit(f"{p.name} ({p.division})", fonts.regular, name_size, widths[0] - 6),
+                st.fit(f"{p.name} ({p.mark})", fonts.regular, name_size, widths[0] - 6),
                 str(p.table),
                 bilingual.seat(p.seat.value),
                 st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
@@ -193,7 +192,8 @@ def build(
         *st.stacked(
             _(
                 "A players sit North and East, B players South and West; partners sit "
-                "opposite. (A)/(B) marks each player's division; (house) a house player."
+                "opposite. (A)/(B) marks each player's division; (%(house)s) a house player.",
+                house=bilingual.house(),
             ),
             s.small,
         ),

@@ -1,4 +1,8 @@
-"""The standings sheet for one division: posted on the wall after every round."""
+"""The standings sheet for one division: posted on the wall after every round.
+
+While the standings are hidden (§5) the wall's sheet is what players may see, saying which
+rounds it leaves out; the director's copy, with every figure, says on every page that it
+is not for posting."""
 
 from __future__ import annotations
 
@@ -34,7 +38,7 @@ def signed(value: int) -> str:
 
 
 def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
-    fonts = st.fonts_for([sheet.event, *(line.name for line in sheet.lines)])
+    fonts = st.fonts_for([sheet.event, sheet.director_mark, *(line.name for line in sheet.lines)])
     s = st.styles(fonts, cell_size=9)
     out = BytesIO()
     doc = SimpleDocTemplate(
@@ -113,7 +117,15 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             ]
         )
     if not sheet.lines:
-        rows.append(["", _("No players registered in this division."), *[""] * (len(header) - 2)])
+        # Hiding every round leaves no standings players may see, though players played.
+        empty = sheet.status if sheet.hidden_note and not sheet.director_mark else ""
+        rows.append(
+            [
+                "",
+                empty or _("No players registered in this division."),
+                *[""] * (len(header) - 2),
+            ]
+        )
     widths = [
         widths_of["rank"],
         name_width,
@@ -152,6 +164,11 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             ),
             s.subtitle,
         ),
+        *(
+            [Paragraph(f"<b>{st.escape(sheet.hidden_note)}</b>", s.cell), Spacer(1, 4)]
+            if sheet.hidden_note
+            else []
+        ),
         table,
         Spacer(1, 6),
         *st.stacked(
@@ -166,12 +183,14 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             s.small,
         ),
     ]
-    footer = _(
+    footer: str = _(
         "%(event)s · standings, division %(division)s · %(status)s · printed %(at)s",
         event=sheet.event,
         division=sheet.division,
         status=sheet.status,
         at=printed,
     )
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    if sheet.director_mark:
+        footer = f"{sheet.director_mark} · {footer}"
+    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts, stamp=sheet.director_mark))
     return out.getvalue()

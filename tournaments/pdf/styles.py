@@ -172,8 +172,9 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text.rstrip() + "…"
 
 
-def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
-    """A canvas class that prints ``left`` and "Page x of y" at the foot of every page.
+def numbered_canvas(left: str, fonts: Fonts, stamp: str = "") -> Callable[..., Canvas]:
+    """A canvas class that prints ``left`` and "Page x of y" at the foot of every page,
+    and ``stamp`` (a copy not for posting) in bold at the head of every page.
 
     The page count is only known at the end, so each page's drawing is kept and the
     footers are stamped when the document is saved (reportlab's two-pass idiom).
@@ -206,6 +207,14 @@ def numbered_canvas(left: str, fonts: Fonts) -> Callable[..., Canvas]:
             room = width - 2 * MARGIN - pdfmetrics.stringWidth(page, fonts.regular, 8) - 12
             self.drawString(MARGIN, MARGIN - FOOTER_GAP, fit(left, fonts.regular, 8, room))
             self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP, page)
+            if stamp:
+                # A page taken off the pile alone still says what it is.
+                self.setFont(fonts.bold, 10)
+                self.setFillColor(INK)
+                top = self._pagesize[1] - MARGIN + FOOTER_GAP / 2
+                self.drawCentredString(
+                    width / 2, top, fit(stamp, fonts.bold, 10, width - 2 * MARGIN)
+                )
             self.restoreState()
 
     return NumberedCanvas

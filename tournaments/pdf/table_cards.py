@@ -58,7 +58,7 @@ def draw_name(
     align: str,
 ) -> None:
     """Seat letter above, name (with its A/B mark) below, aligned toward the table."""
-    name = f"{player.name} ({player.division})" if player else _("(empty)")
+    name = f"{player.name} ({player.mark})" if player else _("(empty)")
     size = fitted_size(name, fonts.regular, 13, width)
     name = st.fit(name, fonts.regular, size, width)
     label: str = {

@@ -26,6 +26,7 @@ from django.db.models import Exists, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from .. import bilingual
 from ..compiled import prepared_cursor
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import SEATS, Seat
@@ -77,11 +78,11 @@ _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
     FROM tournaments_match m JOIN tournaments_round r ON r.id = m.round_id
     WHERE r.tournament_id = t.id AND r.kind = 'final')"""
 # The player (a forged id answers NULL) and their latest seat and match:
-# "seat:match:round number:round kind:table:position|the match's score". The player's name
-# and division come with it: the seat-first card (``seat_card``) is built from this query
-# alone.
-_PLAYER = """(SELECT p.id || ':' || p.division || ':' || p.name FROM tournaments_player p
-    WHERE p.id = %s AND p.tournament_id = t.id)"""
+# "seat:match:round number:round kind:table:position|the match's score". The player's name,
+# division and house mark ("h" for a house player) come with it: the seat-first card
+# (``seat_card``) is built from this query alone.
+_PLAYER = """(SELECT p.id || ':' || p.division || ':' || (CASE WHEN p.house THEN 'h' ELSE '' END)
+    || ':' || p.name FROM tournaments_player p WHERE p.id = %s AND p.tournament_id = t.id)"""
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
         || ':' || s."table" || ':' || s.position
         || '|' || COALESCE(m.hands_played, 0)
@@ -142,7 +143,7 @@ class Version:
     language: str = "en"
     # With a player: who they are and their latest seat, read in the same query
     # (``seat_card``).
-    player: tuple[int, str, str] | None = None  # id, division, name
+    player: tuple[int, str, bool, str] | None = None  # id, division, house, name
     seat: LatestSeat | None = None
 
 
@@ -165,11 +166,11 @@ class LatestSeat:
         return f"{self.round}:{self.table}{self.position}"
 
 
-def _player_of(raw: str | None) -> tuple[int, str, str] | None:
+def _player_of(raw: str | None) -> tuple[int, str, bool, str] | None:
     if raw is None:
         return None
-    pk, division, name = raw.split(":", 2)
-    return int(pk), division, name
+    pk, division, house, name = raw.split(":", 3)
+    return int(pk), division, house == "h", name
 
 
 def _seat_of(raw: str | None, newest: str | None) -> LatestSeat | None:
@@ -302,6 +303,7 @@ class Chair:
     role: str  # "you", "partner" or "opponent"
     team: str  # "NS" or "EW"
     withdrawn: bool = False
+    house: bool = False  # §6: a stand-in, marked "house"
 
     # The card's words for the chair, in the reader's language: worded here rather than
     # by a chain of template tags, since every phone asks for its card at once when a
@@ -315,9 +317,16 @@ class Chair:
         return _("You") if self.role == "you" else self.name
 
     @property
+    def label(self) -> str:
+        """The name as the card lists it: a house player marked so."""
+        return f"{self.name} ({bilingual.house()})" if self.house else self.name
+
+    @property
     def role_text(self) -> str:
         said = {"partner": _("partner"), "opponent": _("opponent")}.get(self.role, "")
-        return f"{said} · {_('withdrawn')}" if self.withdrawn else said
+        marks = [str(bilingual.house())] if self.house else []
+        marks += [_("withdrawn")] if self.withdrawn else []
+        return " · ".join([said, *marks]) if said else " · ".join(marks)
 
 
 CLOCK_STATES = {
@@ -500,14 +509,14 @@ def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
     shown_round = shown.partition(":")[0]
     if shown_round.isascii() and shown_round.isdigit() and int(shown_round[:9]) > seat.round:
         return None  # the phone is ahead (a round seated again after a withdrawal)
-    pk, division, name = who
+    pk, division, house, name = who
     tournament = Tournament(pk=tournament_id)
     rnd = Round(
         tournament=tournament,
         number=seat.round,
         kind=Round.Kind.FINAL if seat.final else Round.Kind.PRELIMINARY,
     )
-    player = Player(pk=pk, tournament=tournament, name=name, division=division)
+    player = Player(pk=pk, tournament=tournament, name=name, division=division, house=house)
     return Card(tournament, player, rnd, table=seat.table, position=seat.position, partial=True)
 
 
@@ -551,15 +560,15 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         )
     mine = Seat(position)
     chairs = []
-    for pos_value, name, withdrawn in _all(
-        "SELECT s.position, p.name, p.withdrawn FROM tournaments_seating s "
+    for pos_value, name, withdrawn, house in _all(
+        "SELECT s.position, p.name, p.withdrawn, p.house FROM tournaments_seating s "
         "JOIN tournaments_player p ON p.id = s.player_id "
         'WHERE s.round_id = %s AND s."table" = %s',
         [rid, table],
     ):
         pos = Seat(pos_value)
         role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
-        chairs.append(Chair(pos.value, name, role, pos.team.value, bool(withdrawn)))
+        chairs.append(Chair(pos.value, name, role, pos.team.value, bool(withdrawn), bool(house)))
     order = {s.value: i for i, s in enumerate(SEATS)}
     chairs.sort(key=lambda c: order[c.position])
     match_row = _one(
@@ -902,12 +911,15 @@ def _public_row(row: StandingRow) -> PublicRow:
 @dataclass(frozen=True)
 class SeatingTable:
     table: int
-    chairs: tuple[tuple[str, str, bool], ...]  # (position, name, withdrawn) in N, E, S, W
+    # (position, name, withdrawn, house) in N, E, S, W
+    chairs: tuple[tuple[str, str, bool, bool], ...]
 
 
 def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
     """The round's seating by table, cut into pages for the projector."""
-    by_table = Seating.objects.filter(round=rnd).by_table("player__name", "player__withdrawn")
+    by_table = Seating.objects.filter(round=rnd).by_table(
+        "player__name", "player__withdrawn", "player__house"
+    )
     tables = [
         SeatingTable(
             t,

@@ -16,6 +16,7 @@ from functools import partial
 
 from .. import bilingual
 from ..bilingual import tr as _
+from ..bilingual import trn as ngettext
 from ..domain.hands import SEATS, Seat, Team
 from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
@@ -23,6 +24,7 @@ from ..names import sort_key as sort_key  # also read by the seating PDF's tests
 from . import current_round, now_or
 from .standings import StandingRow, final_entries, final_progress, final_round, standings
 from .tablet.link import shown
+from .visibility import EVERYTHING, of_event, visible_standings
 
 
 def event_label(tournament: Tournament) -> str:
@@ -52,6 +54,10 @@ class Seated:
     division: str
     house: bool = False  # §6: a stand-in, printed "house" instead of a division
 
+    @property
+    def mark(self) -> str:
+        return bilingual.player_mark(self.division, self.house)
+
 
 @dataclass(frozen=True)
 class StandingLine:
@@ -80,6 +86,10 @@ class StandingsSheet:
     lot_seed: int
     lines: tuple[StandingLine, ...]
     printed_at: datetime
+    # While the standings are hidden (§5): on the wall's copy, which rounds it leaves out;
+    # on the director's copy, the mark printed at the top of every page.
+    hidden_note: str = ""
+    director_mark: str = ""
 
 
 @dataclass(frozen=True)
@@ -95,6 +105,11 @@ class FindLine:
     table: int
     seat: Seat
     partner: str
+    house: bool = False
+
+    @property
+    def mark(self) -> str:
+        return bilingual.player_mark(self.division, self.house)
 
 
 @dataclass(frozen=True)
@@ -234,10 +249,35 @@ def _prelim_status(tournament: Tournament) -> tuple[tuple[int, ...], str]:
 
 
 def standings_sheet(
-    tournament: Tournament, division: str, now: datetime | None = None
+    tournament: Tournament,
+    division: str,
+    now: datetime | None = None,
+    *,
+    director_copy: bool = False,
 ) -> StandingsSheet:
+    """The sheet posted on the wall: the standings as players may see them (§5), as they
+    stood after the last visible round while hidden, marked so. ``director_copy``: the
+    live standings, which while hidden carry "not for posting" on every page."""
     columns, status = _prelim_status(tournament)
-    rows = standings(tournament)[division]
+    vis = of_event(tournament)
+    hidden_note = director_mark = ""
+    if vis.hidden:
+        hidden = [n for n in columns if not vis.shows_round(n)]
+        if director_copy:
+            director_mark = _("Director's copy — not for posting: includes hidden rounds.")
+        else:
+            status = (
+                _("As it stood after round %(n)s; hidden until the final.", n=vis.through)
+                if vis.through
+                else _("Hidden until the final.")
+            )
+        hidden_note = ngettext(
+            "Round %(rounds)s is hidden from the players until the final.",
+            "Rounds %(rounds)s are hidden from the players until the final.",
+            len(hidden),
+            rounds=", ".join(map(str, hidden)),
+        )
+    rows = visible_standings(tournament, EVERYTHING if director_copy else vis)[division]
     return StandingsSheet(
         event=event_label(tournament),
         division=division,
@@ -246,6 +286,8 @@ def standings_sheet(
         lot_seed=tournament.lot_seed,
         lines=_lines(rows, columns),
         printed_at=now_or(now),
+        hidden_note=hidden_note,
+        director_mark=director_mark,
     )
 
 
@@ -264,10 +306,11 @@ def seating_sheet(rnd: Round, now: datetime | None = None) -> SeatingSheet:
     players = [
         FindLine(
             p.name,
-            "house" if p.house else p.division,
+            p.division,
             table,
             seat,
             seats[seat.partner].name if seat.partner in seats else "",
+            p.house,
         )
         for table, seats in tables.items()
         for seat, p in seats.items()

@@ -5,7 +5,15 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import pgettext
 
+from .. import bilingual
+
 register = template.Library()
+
+
+@register.simple_tag
+def house() -> str:
+    """The word that marks a house player (§6): the sheets' and the tablet's own."""
+    return str(bilingual.house())
 
 
 @register.filter

@@ -71,17 +71,32 @@ def _pdf(data: bytes, filename: str) -> FileResponse:
     )
 
 
+# The standings sheet's copies (§5): the wall's, what players may see; the director's,
+# every figure, marked "not for posting" while the standings are hidden.
+COPIES = ("wall", "director")
+
+
 @director_required
 def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
     division = division.upper()
     if division not in queries.DIVISIONS:
         raise Http404("Divisions are A and B.")
     paper = _paper(request)
+    copy = request.GET.get("copy", "wall")
+    if copy not in COPIES:
+        raise BadRequest(
+            _("Unknown copy %(copy)r: use %(copies)s.")
+            % {"copy": copy, "copies": " or ".join(COPIES)}
+        )
     tournament = tournament_or_404(request, slug)
+    director_copy = copy == "director"
     with bilingual.languages(_languages(request, tournament)):
-        sheet = sheets.standings_sheet(tournament, division, timezone.now())
+        sheet = sheets.standings_sheet(
+            tournament, division, timezone.now(), director_copy=director_copy
+        )
         data = standings_pdf.build(sheet, paper)
-    return _pdf(data, f"{slug}-standings-{division}-{paper}.pdf")
+    suffix = "-director" if director_copy else ""
+    return _pdf(data, f"{slug}-standings-{division}{suffix}-{paper}.pdf")
 
 
 @desk_required

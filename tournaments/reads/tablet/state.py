@@ -218,7 +218,7 @@ def _match_json(
     seating: bool = True,
 ) -> dict[str, Any]:
     """The match's part of the table's state; ``seating=False`` leaves out who sits
-    where (the seats' ``player`` and ``division``)."""
+    where (the seats' ``player``, ``division`` and ``house``)."""
     # An overriding winner takes the bonuses, and with them the seats' points, exactly
     # as the match's stored result has them (docs/rules.md §2.2).
     state = as_decided(match, state)
@@ -288,6 +288,8 @@ def _seats_json(
             row = here.get(seat.value)
             seat_row["player"] = row.player.name if row else None
             seat_row["division"] = row.player.division if row else None
+            # §6: the tablet marks a house player with the catalogue's "house" word.
+            seat_row["house"] = row.player.house if row else False
         seat_rows.append(seat_row)
     return seat_rows
 

@@ -19,6 +19,7 @@ from ...ids import parse_id
 from ...logtext import action_label
 from ...reads import queries
 from ...reads import standings as standing_reads
+from ...reads.visibility import of_event
 from ...services import ServiceError
 from ...services import play as play_service
 from ...services import standings as standing_service
@@ -55,12 +56,29 @@ def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, Standing
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     tables = _standings_tables(request, t)
+    # §5: while hidden, the PDF is the wall's copy; the director's own is offered apart.
+    vis = of_event(t)
     return render(
         request,
         "director/standings.html",
         {
             "tournament": t,
             "tables": tables,
+            "hidden_through": vis.through,
+            "director_pdf": {
+                d: [
+                    (
+                        paper_name(p),
+                        url_with_query(
+                            "sheets:standings", t.slug, d, query=f"paper={p}&copy=director"
+                        ),
+                    )
+                    for p in ("letter", "a4")
+                ]
+                for d in tables
+            }
+            if vis.hidden
+            else {},
             "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
             "never_played": standing_reads.never_played(t),
             "pdf": {
