@@ -271,22 +271,30 @@ def skipped_record(entries: dict[str, FinalEntry]) -> list[dict[str, Any]]:
     ]
 
 
-def final_skipped(
-    tournament: Tournament, entries: dict[str, FinalEntry] | None = None
-) -> list[Skipped]:
+def skipped_of(entries: dict[str, FinalEntry]) -> list[Skipped]:
+    return [s for _division, entry in sorted(entries.items()) for s in entry.skipped]
+
+
+def recorded_skipped(final: Round) -> list[Skipped] | None:
+    """Who the final's seeding passed over, as it recorded them (None: a final seeded
+    before the record was kept)."""
+    if final.skipped is None:
+        return None
+    players = Player.objects.in_bulk([fact["player"] for fact in final.skipped])
+    return [
+        Skipped(players[fact["player"]], fact["division"], fact["after"])
+        for fact in final.skipped
+        if fact["player"] in players
+    ]
+
+
+def final_skipped(tournament: Tournament) -> list[Skipped]:
     """The withdrawn players the final passes over, division A first: once the final is
     seated, those its seeding recorded, whatever was withdrawn or reinstated since (every
     reader of the final tells the same story); before, those it would pass over now."""
     rnd = final_round(tournament)
-    if rnd is None or rnd.skipped is None:  # null: a final seeded before it was recorded
-        entries = entries if entries is not None else final_entries(tournament)
-        return [s for _division, entry in sorted(entries.items()) for s in entry.skipped]
-    players = Player.objects.in_bulk([fact["player"] for fact in rnd.skipped])
-    return [
-        Skipped(players[fact["player"]], fact["division"], fact["after"])
-        for fact in rnd.skipped
-        if fact["player"] in players
-    ]
+    recorded = None if rnd is None else recorded_skipped(rnd)
+    return skipped_of(final_entries(tournament)) if recorded is None else recorded
 
 
 def final_seat_refusal(player: Player) -> str | None:
