@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.reads import queries
 from tournaments.reads import rounds as round_reads
 from tournaments.reads import standings as standing_reads
 from tournaments.reads.players import attendance
@@ -267,11 +268,54 @@ def test_the_final_skips_a_withdrawn_leader_and_says_why(make_tournament):
     set_withdrawn(leader, True, by="director")
     entries = standing_reads.final_entries(t)
     assert leader not in entries["A"].finalists
-    assert entries["A"].skipped[0][0] == leader
-    assert "withdrawn after round 1" in entries["A"].skipped[0][1]
+    assert entries["A"].skipped[0].player == leader
+    assert entries["A"].skipped[0].why == "withdrawn after round 1"
     final = standings.seed_final(t, by="director")
     assert leader.pk not in seated(final)
     assert "Skipped" in Activity.objects.filter(action="final").first().text
+
+
+def seeded_without_the_leader(make_tournament) -> tuple[Tournament, Player, Round]:
+    """A one-round event whose division A leader withdrew: the final is seated without her."""
+    t = make_tournament(2, preliminary_rounds=1, target=2)
+    finish(rounds.draw_first_round(t, by="test", seed=4))
+    leader = standing_reads.standings(t)["A"][0].player
+    set_withdrawn(leader, True, by="director")
+    return t, leader, standings.seed_final(t, by="director")
+
+
+def test_a_seated_finalist_cannot_be_withdrawn_and_the_refusal_says_what_to_do(make_tournament):
+    t, _leader, final = seeded_without_the_leader(make_tournament)
+    partner = final.seats.get(position="S").player
+    # Nothing played yet: the remedy is to seat the final again without them.
+    with pytest.raises(ServiceError, match="reopen round 1 .*seed the final again"):
+        set_withdrawn(partner, True, by="director", reason="feels ill")
+    game = final.matches.get(game=1)
+    play.set_first_dealer(game, Seat.W, by="test")
+    play.record_hand(game, made("N", 3), client_key="final-hand-1", by="t")
+    with pytest.raises(ServiceError, match="which has begun.*overridden"):
+        set_withdrawn(partner, True, by="director", reason="feels ill")
+    partner.refresh_from_db()
+    assert not partner.withdrawn and partner.withdrawn_after_round is None
+    assert Activity.objects.filter(tournament=t, action="withdraw").count() == 1  # the leader's
+
+
+def test_who_plays_the_final_and_why_stays_what_the_seeding_recorded(make_tournament):
+    t, leader, final = seeded_without_the_leader(make_tournament)
+    a1 = final.seats.get(position="N").player
+    set_withdrawn(leader, False, by="director", reason="withdrawn by mistake")
+    why = {f.row.player: f.why for f in queries.final_view(t).finalists}  # the console
+    assert f"({leader.name}, withdrawn after round 1: cannot enter the final)" in why[a1]
+    assert [(s.player, s.division, s.after) for s in standing_reads.final_skipped(t)] == [
+        (leader, "A", 1)
+    ]
+    # A player withdrawn after the seeding is no reason for anyone's seat.
+    outside = next(
+        row.player for row in standing_reads.standings(t)["B"] if row.player.pk not in seated(final)
+    )
+    set_withdrawn(outside, True, by="director", reason="went home")
+    assert [s.player for s in standing_reads.final_skipped(t)] == [leader]
+    assert all(outside.name not in text for text in why.values())
 
 
 def test_a_house_player_never_enters_the_final(make_tournament):

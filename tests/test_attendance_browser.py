@@ -140,7 +140,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
     shot(page, "attendance-final-skipped")
     page.get_by_role("button", name="Seed the final").click()
     expect(page.locator("table.finalists")).to_contain_text(
-        f"({leader.name} withdrawn after round 2: cannot enter the final)"
+        f"({leader.name}, withdrawn after round 2: cannot enter the final)"
     )
     shot(page, "attendance-final-seeded")
     final = t.rounds.get(kind=Round.Kind.FINAL)

@@ -16,7 +16,7 @@ from tests.html import assert_in_html
 from tournaments.models import Match, Player, Round, Seating, SitOut, TableLink, Tournament
 from tournaments.reads import public as svc
 from tournaments.reads import standings as standing_reads
-from tournaments.services import rounds
+from tournaments.services import ServiceError, rounds
 from tournaments.services import standings as standing_service
 from tournaments.services.players import set_withdrawn
 
@@ -726,6 +726,27 @@ def test_the_projector_and_the_phones_say_why_a_withdrawn_leader_is_not_in_the_f
     for name in ("projector_standings", "standings"):
         page = client.get(url(name, t.slug)).content.decode()
         assert line in page, name
+
+
+def test_the_projector_and_the_phones_keep_the_seedings_reasons_whatever_changes_after(
+    client, make_tournament
+):
+    t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
+    fake_results(t.rounds.get(number=1))
+    leader = standing_reads.standings(t)["A"][0].player
+    set_withdrawn(leader, True, by="director")
+    final = standing_service.seed_final(t, by="test")
+    partner = final.seats.get(position="S").player
+    # A seated finalist stays one: never shown in the final and "not in the final" at once.
+    with pytest.raises(ServiceError, match="seated in the final"):
+        set_withdrawn(partner, True, by="director", reason="feels ill")
+    # The leader reinstated after the seeding is still why the next player plays.
+    set_withdrawn(leader, False, by="director", reason="withdrawn by mistake")
+    line = f"Not in the final: {leader.name} (division A): withdrawn after round 1"
+    for name in ("projector_standings", "standings"):
+        page = client.get(url(name, t.slug)).content.decode()
+        assert line in page and page.count("Not in the final:") == 1, name
+        assert f"{final.seats.get(position='N').player.name} &amp; {partner.name}" in page
 
 
 def test_the_projector_pages_the_next_seating_between_rounds_and_shows_the_qr(

@@ -402,6 +402,26 @@ def test_final_results_show_the_champions_the_games_and_the_top_of_each_division
         assert all(row.player.name in page for row in rows)
 
 
+def test_final_results_name_whom_the_seeding_skipped_even_once_reinstated(
+    director_client, make_tournament
+):
+    from tests.test_public_phones import event_after, fake_results
+    from tournaments.services.players import set_withdrawn
+    from tournaments.services.standings import seed_final
+
+    t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
+    fake_results(t.rounds.get(number=1))
+    leader = standings(t)["A"][0].player
+    set_withdrawn(leader, True, by="director")
+    seed_final(t, by="director")
+    page = "\n".join(pages(director_client.get(url("final", t.slug))))
+    # The top of division A marks her, the mark wrapped under the name.
+    assert f"1 {leader.name} (withdrawn" in page and "\nafter round 1)" in page
+    set_withdrawn(leader, False, by="director", reason="withdrawn by mistake")
+    page = "\n".join(pages(director_client.get(url("final", t.slug))))
+    assert f"Skipped for the final: {leader.name} (division A): withdrawn after round 1" in page
+
+
 def test_final_results_before_the_final_say_so(director_client, drawn):
     page = pages(director_client.get(url("final", drawn.slug)))[0]
     assert "Not yet decided" in page and "not seated yet" in page

@@ -213,3 +213,28 @@ def test_the_club_page_offers_english_and_francais_and_reads_in_the_one_in_its_a
     assert "Upcoming and running events" in english
     french = client.get(page, {"lang": "fr"}).content.decode()
     assert '<html lang="fr">' in french and "Tournois à venir et en cours" in french
+
+
+def test_the_final_results_and_the_console_say_in_french_why_a_leader_is_not_in_the_final(
+    director_client, make_tournament
+):
+    from tests.test_public_phones import fake_results
+    from tournaments.reads.standings import standings
+    from tournaments.services.players import set_withdrawn
+    from tournaments.services.standings import seed_final
+
+    t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
+    fake_results(t.rounds.get(number=1))
+    leader = standings(t)["A"][0].player
+    set_withdrawn(leader, True, by="director")
+    seed_final(t, by="director")
+    director_client.cookies["django_language"] = "fr"
+    sheet = "\n".join(read(director_client, url("final", t.slug)))
+    assert f"Passé pour la finale : {leader.name} (division A) : retrait après la ronde 1" in sheet
+    # The top of division A marks her, the mark wrapped under the name.
+    assert f"1 {leader.name} (retrait" in sheet and "\naprès la ronde 1)" in sheet
+    assert _english_left(names_out(sheet, t)) == []
+    console = director_client.get(reverse("director:final", args=[t.slug])).content.decode()
+    reason = f"({leader.name}, retrait après la ronde 1\xa0: ne peut pas entrer en finale)"
+    assert reason in console
+    assert "withdrawn" not in console

@@ -49,7 +49,13 @@ def html(text: str) -> Any:
 @pytest.fixture
 def event() -> Any:
     t = simulate(2, seed=5)
-    gone = t.players.filter(house=False).order_by("name").first()
+    # A finalist cannot be withdrawn once the final is seated: one who did not play it.
+    gone = (
+        t.players.filter(house=False, division="A")
+        .exclude(seats__round__kind="final")
+        .order_by("name")
+        .first()
+    )
     set_withdrawn(gone, True, by="test", reason="went home")
     add_house_player(t, "Harry House", "A", by="test")
     return t

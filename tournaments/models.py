@@ -305,6 +305,11 @@ class Round(models.Model):
     # Set with the round's first pause and never cleared (pauses are never deleted): most
     # rounds are never paused, and every tablet request reads the clock.
     has_pauses = models.BooleanField(default=False)
+    # The final only: the withdrawn players its seeding passed over (§4), as
+    # [{"player": id, "division": "A", "after": round or null}], so that who plays the final
+    # and why stays what the seeding found, whatever withdrawals change later. Null on a
+    # preliminary round and on a final seeded before this was kept.
+    skipped = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = RoundQuerySet.as_manager()

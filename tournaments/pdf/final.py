@@ -14,6 +14,7 @@ from ..bilingual import tr as _
 from ..domain.final import DIVISION_OF_TEAM
 from ..domain.hands import Team
 from ..reads.sheets import FinalResults, StandingLine
+from ..reads.standings import withdrawn_text
 from . import styles as st
 from .standings import rank_label, signed
 
@@ -23,13 +24,23 @@ def pair(results: FinalResults, team: Team) -> str:
     return " & ".join(names) if names else _("to be decided")
 
 
-def top_table(lines: tuple[StandingLine, ...], fonts: st.Fonts, width: float) -> Table:
+def top_name(line: StandingLine, fonts: st.Fonts, cell: ParagraphStyle, width: float) -> Any:
+    """The name, and for a withdrawn leader the mark that says why they are not in the
+    final (§4), wrapped under the name rather than cut."""
+    if not line.withdrawn:
+        return st.fit(line.name, fonts.regular, 9, width)
+    return Paragraph(st.escape(f"{line.name} ({withdrawn_text(line.withdrawn_after)})"), cell)
+
+
+def top_table(
+    lines: tuple[StandingLine, ...], fonts: st.Fonts, cell: ParagraphStyle, width: float
+) -> Table:
     widths = [0.45 * inch, 0, 0.5 * inch, 0.45 * inch, 0.55 * inch]
     widths[1] = width - sum(widths)
     rows: list[list[Any]] = [
         [
             rank_label(line),
-            st.fit(line.name, fonts.regular, 9, widths[1] - 6),
+            top_name(line, fonts, cell, widths[1] - 6),
             str(line.total),
             str(line.wins),
             signed(line.margin),
@@ -129,6 +140,8 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
     else:
         story.append(Paragraph(st.escape(_("The final is not seated yet.")), s.body))
 
+    if results.skipped:
+        story.append(Spacer(1, 4))
     for why in results.skipped:
         story.append(Paragraph(st.escape(_("Skipped for the final: %(why)s", why=why)), s.body))
     story.append(Paragraph(st.escape(_("Top of each division (preliminary rounds)")), s.heading))
@@ -140,7 +153,7 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
                     Paragraph(f"<b>{st.escape(_('Division %(d)s', d=d))}</b>", s.body)
                     for d in ("A", "B")
                 ],
-                [top_table(results.top.get(d, ()), fonts, half) for d in ("A", "B")],
+                [top_table(results.top.get(d, ()), fonts, s.cell, half) for d in ("A", "B")],
             ],
             colWidths=[half + 0.125 * inch] * 2,
             style=[

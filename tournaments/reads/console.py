@@ -23,7 +23,14 @@ from ..names import sort_key
 from ..replay import round_clock, table_call, table_remaining
 from . import current_round as current_round  # the name the public views import
 from .players import division_counts
-from .standings import StandingRow, final_entries, standings
+from .standings import (
+    StandingRow,
+    final_entries,
+    final_skipped,
+    recorded_skipped,
+    skipped_of,
+    standings,
+)
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)
@@ -476,23 +483,37 @@ def finalists(
     tournament: Tournament,
     table: dict[str, list[StandingRow]] | None = None,
     seated: dict[int, str] | None = None,
+    final: Round | None = None,
 ) -> list[Finalist]:
     """Who plays the final and why: the final's seats if seeded, else who would be.
 
-    ``seated`` maps player id to final seat; without it the top two eligible players of
-    each division are shown, as ``services.standings.seed_final`` will seat them.
+    ``seated`` maps player id to final seat (``final`` is then its round, when the caller
+    has it); without it the top two eligible players of each division are shown, as
+    ``services.standings.seed_final`` will seat them.
     """
     table = table if table is not None else standings(tournament)
     # §4: who enters (a shared rank the director has not broken yet enters nobody).
     entries = final_entries(tournament) if seated is None else {}
+    # Who is passed over: once the final is seated, as its seeding recorded them.
+    if seated is None:
+        skips = skipped_of(entries)
+    else:
+        recorded = None if final is None else recorded_skipped(final)
+        skips = final_skipped(tournament) if recorded is None else recorded
+    passed = {s.player.pk: s for s in skips}
     result = []
     for division, seats in (("A", ("N", "S")), ("B", ("E", "W"))):
         skipped: list[str] = []
         picked = []
         entering = [p.pk for p in entries[division].finalists] if entries else []
         for row in table[division]:
-            if row.player.withdrawn:
-                skipped.append(f"{row.player.name} {row.withdrawn_mark}")
+            if row.player.pk in passed:
+                skipped.append(
+                    # Translators: a player the final passes over, and why: "Bob, withdrawn
+                    # after round 3".
+                    _("%(name)s, %(why)s")
+                    % {"name": row.player.name, "why": passed[row.player.pk].why}
+                )
             if seated is not None:
                 if row.player.pk in seated:
                     picked.append((seated[row.player.pk], row, tuple(skipped)))

@@ -34,7 +34,7 @@ from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substi
 from ..names import fold, sort_key
 from ..replay import coming_call, round_clock, table_call
 from . import current_round, instant_of
-from .standings import StandingRow, final_entries, final_progress
+from .standings import StandingRow, final_progress, final_skipped
 from .visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
@@ -860,19 +860,11 @@ def final_view(tournament: Tournament) -> FinalView | None:
     if progress is not None and progress.champions is not None:
         division = DIVISION_OF_TEAM[progress.champions]
         champs = pair_a if division == "A" else pair_b
-    # The reason in the reader's language, from the player (the entry's own text is
-    # English, as it goes into the activity log).
+    # Who the seeding passed over and why, as it recorded them: the pairs shown above.
     skipped = tuple(
         _("%(name)s (division %(d)s): %(why)s")
-        % {
-            "name": player.name,
-            "d": division_name,
-            "why": _("withdrawn after round %(n)s") % {"n": player.withdrawn_after_round}
-            if player.withdrawn_after_round
-            else _("withdrawn"),
-        }
-        for division_name, entry in sorted(final_entries(tournament).items())
-        for player, _why in entry.skipped
+        % {"name": s.player.name, "d": s.division, "why": s.why}
+        for s in final_skipped(tournament)
     )
     return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
 

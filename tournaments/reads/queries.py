@@ -423,7 +423,7 @@ def final_view(t: Tournament) -> FinalView:
         games=games,
         current=current,
         seats=seats,
-        finalists=finalists(t, table, seated),
+        finalists=finalists(t, table, seated, rnd),
         entries=standing_service.final_entries(t) if rnd is None else {},
         progress=progress,
         champions=champs,

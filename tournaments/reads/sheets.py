@@ -22,7 +22,7 @@ from ..domain.rules import RuleSettings
 from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
 from ..names import sort_key as sort_key  # also read by the seating PDF's tests
 from . import current_round, now_or
-from .standings import StandingRow, final_entries, final_progress, final_round, standings
+from .standings import StandingRow, final_progress, final_round, final_skipped, standings
 from .tablet.link import shown
 from .visibility import EVERYTHING, of_event, visible_standings
 
@@ -514,8 +514,7 @@ def final_results(
         },
         printed_at=now_or(now),
         skipped=tuple(
-            f"{p.name} (division {d}): {why}"
-            for d, entry in final_entries(tournament).items()
-            for p, why in entry.skipped
+            _("%(name)s (division %(d)s): %(why)s", name=s.player.name, d=s.division, why=s.why)
+            for s in final_skipped(tournament)
         ),
     )

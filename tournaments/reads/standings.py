@@ -8,11 +8,23 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, cast
 
+from django.utils.translation import gettext
+
+from ..bilingual import tr
 from ..domain.final import DIVISION_OF_TEAM, FinalState, entrants, final_state
 from ..domain.rules import sit_out_points_setting
 from ..domain.seating import PlayerId
 from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
-from ..models import Player, Round, Seating, SitOut, Substitution, TieBreak, Tournament
+from ..models import (
+    HandEntry,
+    Player,
+    Round,
+    Seating,
+    SitOut,
+    Substitution,
+    TieBreak,
+    Tournament,
+)
 from ..names import sort_key
 from ..replay import game_winners
 
@@ -44,8 +56,13 @@ class StandingRow:
         """ "withdrawn after round r" for a withdrawn player, else ""."""
         if not self.player.withdrawn:
             return ""
-        after = self.player.withdrawn_after_round
-        return f"withdrawn after round {after}" if after else "withdrawn"
+        return withdrawn_text(self.player.withdrawn_after_round)
+
+
+def withdrawn_text(after: int | None) -> str:
+    """The withdrawn mark in the reader's language, or in each of a sheet's languages: the
+    phrase the public pages' templates show too."""
+    return tr("withdrawn after round %(n)s", n=after) if after else tr("withdrawn")
 
 
 # Ranking a 500-table event (2,000 players, 8,000 round results) costs about 50 ms, and
@@ -189,18 +206,33 @@ def never_played(tournament: Tournament) -> list[Player]:
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """A withdrawn player ranked high enough for the final, who cannot enter it (§4)."""
+
+    player: Player
+    division: str
+    after: int | None  # withdrawn after this round (None: before playing one)
+
+    @property
+    def why(self) -> str:
+        return withdrawn_text(self.after)
+
+
+@dataclass(frozen=True)
 class FinalEntry:
     """One division's way into the final: who enters, who is skipped and why, and a
     shared rank the director must break first."""
 
     division: str
     finalists: list[Player]
-    skipped: list[tuple[Player, str]]
+    skipped: list[Skipped]
     tied: list[StandingRow]
     tie_break: TieBreak | None
 
 
 def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
+    """Who would enter the final from the standings as they are now: what seeding it
+    seats. Once it is seated, who plays it and why is ``final_skipped``'s record."""
     table = standings(tournament)
     breaks: dict[str, TieBreak] = {}
     for newest in TieBreak.objects.filter(tournament=tournament):
@@ -218,7 +250,7 @@ def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
         if entry.tied:
             cut = by_pk[entry.tied[0]].rank
         skipped = [
-            (row.player, row.withdrawn_mark)
+            Skipped(row.player, division, row.player.withdrawn_after_round)
             for row in rows
             if row.player.withdrawn and cut is not None and row.rank <= cut
         ]
@@ -228,6 +260,62 @@ def final_entries(tournament: Tournament) -> dict[str, FinalEntry]:
             division, finalists, skipped, [by_pk[pk] for pk in entry.tied], used
         )
     return result
+
+
+def skipped_record(entries: dict[str, FinalEntry]) -> list[dict[str, Any]]:
+    """What seeding the final keeps of who it passed over (``Round.skipped``)."""
+    return [
+        {"player": s.player.pk, "division": s.division, "after": s.after}
+        for _division, entry in sorted(entries.items())
+        for s in entry.skipped
+    ]
+
+
+def skipped_of(entries: dict[str, FinalEntry]) -> list[Skipped]:
+    return [s for _division, entry in sorted(entries.items()) for s in entry.skipped]
+
+
+def recorded_skipped(final: Round) -> list[Skipped] | None:
+    """Who the final's seeding passed over, as it recorded them (None: a final seeded
+    before the record was kept)."""
+    if final.skipped is None:
+        return None
+    players = Player.objects.in_bulk([fact["player"] for fact in final.skipped])
+    return [
+        Skipped(players[fact["player"]], fact["division"], fact["after"])
+        for fact in final.skipped
+        if fact["player"] in players
+    ]
+
+
+def final_skipped(tournament: Tournament) -> list[Skipped]:
+    """The withdrawn players the final passes over, division A first: once the final is
+    seated, those its seeding recorded, whatever was withdrawn or reinstated since (every
+    reader of the final tells the same story); before, those it would pass over now."""
+    rnd = final_round(tournament)
+    recorded = None if rnd is None else recorded_skipped(rnd)
+    return skipped_of(final_entries(tournament)) if recorded is None else recorded
+
+
+def final_seat_refusal(player: Player) -> str | None:
+    """Why ``player`` cannot be withdrawn: they hold a seat in the final, which is played
+    by the pairs its seeding found (§4); None when they hold none."""
+    rnd = final_round(player.tournament)
+    if rnd is None or not Seating.objects.filter(round=rnd, player=player).exists():
+        return None
+    if not HandEntry.objects.filter(match__round=rnd).exists():
+        last = rnd.number - 1
+        return gettext(
+            "%(name)s is seated in the final, which has not begun. For the next eligible "
+            "player to play instead, reopen round %(round)s (the final's seating is "
+            "discarded), withdraw %(name)s, then finalize round %(round)s and seed the "
+            "final again."
+        ) % {"name": player.name, "round": last}
+    return gettext(
+        "%(name)s plays in the final, which has begun: the final stays with the pairs it "
+        "was seeded with, and a finalist cannot be withdrawn. A finished game's winner can "
+        "be overridden, with the reason, on that game's hand log."
+    ) % {"name": player.name}
 
 
 def final_readiness(tournament: Tournament) -> tuple[int, bool]:

@@ -15,6 +15,7 @@ from ..models import Player, Round, Seating, Tournament
 from ..names import sort_key
 from ..reads.people import division_suggestions
 from ..reads.players import ImportReport, check_player, last_round_played, parse_players_csv
+from ..reads.standings import final_seat_refusal
 from . import ServiceError, log, now_or
 from .linking import link_players
 from .rounds import discard_unstarted_round
@@ -131,6 +132,8 @@ def set_withdrawn(
         notes = []
         discarded = None
         if value:
+            if refusal := final_seat_refusal(locked):
+                raise ServiceError(refusal)
             after = last_round_played(locked)
             pending = Round.objects.filter(
                 tournament=tournament, kind=Round.Kind.PRELIMINARY, status=Round.Status.SEATED
@@ -186,17 +189,6 @@ def retire_house_player(player: Player, *, by: str, reason: str = "") -> Withdra
     if not player.house:
         raise ServiceError(_("%(player)s is not a house player.") % {"player": player.name})
     return set_withdrawn(player, True, by=by, reason=reason or "house player retired")
-
-
-ATTENDANCE = {
-    "registered": "registered",
-    "checked_in": "checked in",
-    "waiting": "waiting",
-    "seated": "seated",
-    "sat_out": "sat out",
-    "withdrawn": "withdrawn",
-    "house": "house",
-}
 
 
 def import_players(

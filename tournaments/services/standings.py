@@ -16,7 +16,7 @@ from ..domain.seating import PlayerId, SeatingError
 from ..logtext import Arg, Joined, said
 from ..models import Match, Player, Round, TieBreak, Tournament
 from ..reads.standings import champions as champions  # simulate.py reads it here
-from ..reads.standings import final_entries, final_readiness, final_round
+from ..reads.standings import final_entries, final_readiness, final_round, skipped_record
 from ..reads.visibility import of_event
 from . import Conflict, ServiceError, log, now_or
 from .people import recompute_ratings
@@ -109,6 +109,7 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             kind=Round.Kind.FINAL,
             status=Round.Status.RUNNING,
             started_at=now,
+            skipped=skipped_record(entries),
         )
         write_seating(rnd, [seating])
         tournament.status = Tournament.Status.FINAL
@@ -118,11 +119,11 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             Player.objects.filter(pk__in=seated).values_list("pk", "name")
         )
         skipped: list[Arg] = [
-            said("standings.withdrawn_after_round", name=p.name, n=p.withdrawn_after_round)
-            if p.withdrawn_after_round
-            else said("standings.withdrawn", name=p.name)
+            said("standings.withdrawn_after_round", name=s.player.name, n=s.after)
+            if s.after
+            else said("standings.withdrawn", name=s.player.name)
             for e in entries.values()
-            for p, _why in e.skipped
+            for s in e.skipped
         ]
         seats = Joined([f"{s.value} {names[p]}" for s, p in seating.seats.items()])
         log(
