@@ -568,6 +568,33 @@ def test_the_directors_own_export_of_a_running_event_is_still_hidden_at_the_club
     assert json.loads(out.getvalue()) == publish_reads.document(t) != export_results(t)
 
 
+def test_the_club_copy_of_a_round_running_at_the_hall_shows_no_clock(client, monkeypatch):
+    """The hall's clock pauses, is called and extends tables; the club hears of the round
+    a minute late, when it "started" on arrival. A phone or projector reading the club's
+    copy shows the seat and no clock, rather than a countdown from the last file."""
+    sim, t = hidden_event(tables=1)
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.rounds.get(number=5).started_at is not None
+    player = event.players.order_by("pk").first()
+    assert player is not None
+    card = client.get(reverse("public:card", args=[SLUG, player.pk])).content.decode()
+    assert "Round 5" in card and "data-clock " not in card
+    assert client.get(reverse("public:clock", args=[SLUG])).json()["round"] is None
+    # At the hall the same round has its clock.
+    hall = t.players.order_by("pk").first()
+    assert hall is not None
+    assert (
+        "data-clock " in client.get(reverse("public:card", args=[t.slug, hall.pk])).content.decode()
+    )
+    assert client.get(reverse("public:clock", args=[t.slug])).json()["round"] == "Round 5"
+
+
 def test_a_file_written_before_the_event_said_where_it_stands_is_a_past_event(client):
     doc = export_results(simulate(1, seed=21, name="Old night"))
     for key in ("status", "standings_revealed"):
@@ -576,3 +603,26 @@ def test_a_file_written_before_the_event_said_where_it_stands_is_a_past_event(cl
         player.pop("registration", None)
     assert send(client, as_published(doc), service.grant(SLUG, by="club")).status_code == 200
     assert Tournament.objects.get(slug=SLUG).status == "finished"
+
+
+def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
+    client, director_client, monkeypatch
+):
+    """The next file from the hall would undo it: the club's staff are told to make it at
+    the hall, and nothing changes here."""
+    sim, t = hidden_event(tables=1)
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.rounds.get(number=5).status == "seated"
+    assert director_client.get(reverse("director:tournament", args=[SLUG])).status_code == 200
+    response = director_client.post(reverse("director:clock", args=[SLUG, 5, "start"]))
+    assert response.status_code == 409
+    assert "Make the change at the hall" in response.content.decode()
+    assert event.rounds.get(number=5).status == "seated"
+    # The hall's own event is run as ever.
+    response = director_client.post(reverse("director:clock", args=[t.slug, 5, "start"]))
+    assert response.status_code == 302 and t.rounds.get(number=5).status != "seated"

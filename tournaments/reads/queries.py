@@ -62,7 +62,8 @@ DIVISIONS: tuple[str, ...] = tuple(Division.values)
 
 def find_tournament(slug: str) -> Tournament | None:
     try:
-        return Tournament.objects.get(slug=slug)
+        # Whether it is a copy published from a hall comes with it (reads.public.clock_at_hall).
+        return Tournament.objects.select_related("imported_from").get(slug=slug)
     except Tournament.DoesNotExist:
         return None
 
@@ -74,7 +75,9 @@ def tournament_exists(slug: str) -> bool:
 # Compiled once per connection (tournaments/compiled.py): a phone's full card, the
 # answer every phone asks for at a round's turnover, spent a fifth of its CPU building
 # this statement (issue 22).
-_TOURNAMENT_BY_ID = compiled.CompiledSelect(lambda pk: Tournament.objects.filter(pk=pk))
+_TOURNAMENT_BY_ID = compiled.CompiledSelect(
+    lambda pk: Tournament.objects.select_related("imported_from").filter(pk=pk)
+)
 
 
 def tournament_by_id(pk: int) -> Tournament:

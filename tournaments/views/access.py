@@ -25,8 +25,10 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
+from django.shortcuts import render
 
 from ..reads import staff
+from ..reads.public import clock_at_hall
 from ..roles import DESK, DIRECTOR, OWNER, Need, allows
 
 View = Callable[..., HttpResponseBase]
@@ -52,6 +54,10 @@ def event_staff(need: Need) -> Callable[[View], View]:
                 raise Http404("No such tournament.")
             if not allows(getattr(tournament, "staff_role", None), need):
                 raise PermissionDenied("Your role does not include this page.")
+            if request.method not in ("GET", "HEAD", "OPTIONS") and clock_at_hall(tournament):
+                # The hall runs it and publishes it here; the next file would undo a change
+                # made on this copy, so none is made.
+                return render(request, "director/hall_copy.html", {"event": tournament}, status=409)
             request.event = tournament  # type: ignore[attr-defined]
             return view(request, *args, **kwargs)
 
