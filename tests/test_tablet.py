@@ -263,7 +263,6 @@ def test_two_entries_for_the_same_hand_are_refused_never_both_kept(event):
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": "2026-01-01T10:00"},
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "entered_at": 12},
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": -1},
-        {"outcome": "played", "maker": "N", "maker_tricks": 3, "number": 9},
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": ""},
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": "k" * 65},
         {"outcome": "played", "maker": "N", "maker_tricks": 3, "client_key": 5},
@@ -388,6 +387,18 @@ def test_a_queued_hand_after_the_director_inserted_one_is_told_the_director_chan
     assert "director changed this match's hands" in body["error"]
     assert "another tablet" not in body["error"]
     assert body["state"]["match"]["next_number"] == 4
+    assert not HandEntry.objects.filter(client_key="queued-3").exists()
+
+
+def test_a_queued_hand_after_the_director_undid_the_one_before_gets_409_and_the_state(event):
+    client = tablet(event, 1)
+    post(client, "hands", hand(1))
+    post(client, "hands", hand(2))
+    play.undo_last_hand(table_match(event), by="director", reason="entered twice", director=True)
+    status, body = post(client, "hands", hand(3, key="queued-3"))
+    assert status == 409
+    assert "The next hand is hand 2, not 3" in body["error"]
+    assert body["state"]["match"]["next_number"] == 2
     assert not HandEntry.objects.filter(client_key="queued-3").exists()
 
 

@@ -37,7 +37,7 @@ from ..domain.match import (
 from ..logtext import of_choice, of_match, of_score, said
 from ..models import HandEntry, Match, Round, Seating, Tournament, WinnerOverride
 from ..reads.rounds import later_round_warning
-from ..reads.tablet.stale import hand_taken, undo_refusal
+from ..reads.tablet.stale import hand_ahead, hand_taken, undo_refusal
 from ..replay import (
     _READ_WITH_LOCK,
     as_decided,
@@ -498,12 +498,7 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
         raise ServiceError(_("Choose the first dealer before entering the first hand."))
     next_number = len(entries) + 1
     if number is not None and number != next_number:
-        if number < next_number:
-            raise Conflict(hand_taken(entries, number))
-        raise ServiceError(
-            _("The next hand is hand %(next_number)s, not %(number)s.")
-            % {"next_number": next_number, "number": number}
-        )
+        raise Conflict((hand_taken if number < next_number else hand_ahead)(entries, number))
     time = match_time(match, now, clock, entered)
     # The last hand's state, where it was worked out under this very clock.
     running = held.running if held and held.running and held.running[0] == time else None

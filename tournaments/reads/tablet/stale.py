@@ -33,6 +33,16 @@ def hand_taken(standing: Sequence[HandEntry], number: int) -> str:
     )
 
 
+def hand_ahead(standing: Sequence[HandEntry], number: int) -> str:
+    """A new hand numbered ``number`` arrived beyond the match's next hand: the tablet
+    counted hands the match no longer has (the director undid or voided one, or a hand
+    queued before this one was refused), so it answers with the state as it is now."""
+    return _(
+        "The next hand is hand %(next_number)s, not %(number)s: this match's hands "
+        "changed since this tablet's screen. Check the hands shown."
+    ) % {"number": number, "next_number": len(standing) + 1}
+
+
 def undo_refusal(entries: Sequence[HandEntry], number: int, client_key: str) -> str | None:
     """Why a tablet's undo of hand ``number``, the entry ``client_key`` it showed as the
     last hand, cannot be done on the match's history ``entries`` (every entry, in order);
