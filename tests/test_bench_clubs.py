@@ -58,3 +58,19 @@ def test_clubs_bursting_at_once_through_the_proxy_store_every_hand_once_beside_o
     assert "1 event x 4 tables" in out and "2 clubs x 2 tables" in out, out
     assert re.search(r"card poll\s+\d+ req", out), out
     assert "every hand stored exactly once, zero 5xx" in out, out
+
+
+def test_a_phase_with_one_poll_or_none_has_a_p95_instead_of_failing_the_bench():
+    """On a loaded machine a burst may end before most phones poll inside it (CI once)."""
+    import math
+
+    from bench.phones import Log
+
+    assert math.isnan(Log().p95())
+    one = Log()
+    one.add(200, 0.25)
+    assert one.p95() == 0.25
+    many = Log()
+    for ms in range(1, 101):
+        many.add(200, ms / 1000)
+    assert 0.094 <= many.p95() <= 0.096
