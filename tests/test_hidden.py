@@ -41,6 +41,7 @@ from tournaments.services import log, rounds
 from tournaments.services.linking import link_players
 from tournaments.services.registration import new_token, settings_for
 from tournaments.services.series import add_event, create_series
+from tournaments.services.standings import reveal
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -461,6 +462,25 @@ def test_the_directors_copy_of_the_standings_shows_the_hidden_figures_marked_on_
     page = office.get(reverse("director:standings", args=[t.slug])).content.decode()
     assert "?paper=letter&amp;copy=director" in page
     assert "the PDF for the wall shows them as they stood after round 3" in page
+
+
+def test_the_final_results_sheet_while_the_standings_are_hidden_is_marked_not_for_posting(
+    make_tournament, director
+):
+    """Its top of each division ranks the live standings: while they are hidden it is the
+    director's, and says so at the head of every page; once revealed, it is not."""
+    from django.test import Client
+
+    t, _ = hidden_event(make_tournament)
+    office = Client()
+    office.force_login(director)
+    finish_hidden_round(t.rounds.get(number=4))
+    address = reverse("sheets:final", args=[t.slug])
+    pages = pdf_pages(b"".join(office.get(address).streaming_content))
+    assert pages and all("Director's copy — not for posting" in page for page in pages)
+    reveal(t, by="director")
+    pages = pdf_pages(b"".join(office.get(address).streaming_content))
+    assert not any("not for posting" in page for page in pages)
 
 
 def test_no_sheet_printed_for_players_reads_the_live_standings():

@@ -174,6 +174,8 @@ def build(results: FinalResults, paper: str = st.DEFAULT_PAPER) -> bytes:
             s.small,
         ),
     ]
-    footer = _("%(event)s · final results · printed %(at)s", event=results.event, at=printed)
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    footer: str = _("%(event)s · final results · printed %(at)s", event=results.event, at=printed)
+    if results.director_mark:
+        footer = f"{results.director_mark} · {footer}"
+    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts, stamp=results.director_mark))
     return out.getvalue()

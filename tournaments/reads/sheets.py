@@ -202,6 +202,9 @@ class FinalResults:
     top: dict[str, tuple[StandingLine, ...]]
     printed_at: datetime
     skipped: tuple[str, ...] = ()  # §4: withdrawn players passed over, with the reason
+    # Its top of each division reads the live standings: while they are hidden (§5) the
+    # sheet is the director's, marked so on every page.
+    director_mark: str = ""
 
 
 def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLine, ...]:
@@ -517,4 +520,7 @@ def final_results(
             _("%(name)s (division %(d)s): %(why)s", name=s.player.name, d=s.division, why=s.why)
             for s in final_skipped(tournament)
         ),
+        director_mark=_("Director's copy — not for posting: includes hidden rounds.")
+        if of_event(tournament).hidden
+        else "",
     )
