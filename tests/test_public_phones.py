@@ -980,3 +980,15 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     ).content.decode()
     assert 'data-partial="1"' in first
     assert f'House Hal <span class="muted">{word}</span>' in first
+
+
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+def test_the_search_marks_a_house_player_house_not_a_division(client, make_tournament, lang, word):
+    t = make_tournament(1)
+    hal = Player.objects.create(tournament=t, name="House Hal", division="A", house=True)
+    client.cookies["django_language"] = lang
+    page = client.get(url("event", t.slug), {"q": "hal"}).content.decode()
+    assert f'House Hal <span class="muted">{word}</span>' in page
+    assert f"<template data-house-text>{word}</template>" in page
+    found = client.get(url("find", t.slug), {"q": "hal"}).json()["players"]
+    assert [(p["id"], p["house"]) for p in found] == [(hal.pk, True)]

@@ -84,7 +84,8 @@ if (findForm) {
           a.textContent = p.name + " ";
           const s = document.createElement("span");
           s.className = "muted";
-          s.textContent = `${textOf("[data-division-text]")} ${p.division}` +
+          s.textContent = (p.house ? textOf("[data-house-text]")
+            : `${textOf("[data-division-text]")} ${p.division}`) +
             (p.withdrawn ? ` · ${textOf("[data-withdrawn-text]")}` : "");
           a.append(s);
           li.append(a);

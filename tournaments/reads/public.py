@@ -261,6 +261,7 @@ class Found:
     name: str
     division: str
     withdrawn: bool
+    house: bool = False  # marked "house" in place of a division (§6)
 
 
 def search_players(tournament: Tournament, query: str) -> list[Found]:
@@ -270,9 +271,10 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
     if sum(len(w) for w in words) < SEARCH_MIN_LETTERS:
         return []
     found = []
-    for pk, name, division, withdrawn in Player.objects.filter(tournament=tournament).values_list(
-        "pk", "name", "division", "withdrawn"
-    ):
+    rows = Player.objects.filter(tournament=tournament).values_list(
+        "pk", "name", "division", "withdrawn", "house"
+    )
+    for pk, name, division, withdrawn, house in rows:
         folded = fold(name)
         starts = folded.split()
         # "jeanluc" finds Jean-Luc: a telling word may run across the name's word breaks.
@@ -280,7 +282,7 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
         if all(
             any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in joined) for w in words
         ):
-            found.append(Found(pk, name, division, withdrawn))
+            found.append(Found(pk, name, division, withdrawn, house))
     return sorted(found, key=lambda f: sort_key(f.name))[:SEARCH_LIMIT]
 
 

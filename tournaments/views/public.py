@@ -200,6 +200,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
                         "id": f.pk,
                         "name": f.name,
                         "division": f.division,
+                        "house": f.house,
                         "withdrawn": f.withdrawn,
                         "url": reverse("public:card", args=[t.slug, f.pk]),
                     }
