@@ -969,6 +969,10 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     assert f"House Hal ({word})</dd>" in page
     page = client.get(url("card_part", t.slug, at["E"].pk)).content.decode()
     assert f"House Hal ({word}) &amp; " in page or f"&amp; House Hal ({word})" in page
+    # The ledgers name him the same way, as partner and as opponent.
+    for who in (at["N"], at["E"]):
+        ledger = client.get(url("ledger", t.slug, who.pk)).content.decode()
+        assert f"House Hal ({word})" in ledger
     # Hal's own card, whole and the new seat first (from the version query alone).
     own = client.get(url("card_part", t.slug, hal.pk))
     assert f'House Hal <span class="muted">{word}</span>' in own.content.decode()

@@ -716,11 +716,14 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     tables = {(s.round_id, s.table) for s in seats.values()}
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
     if seats:
-        for round_id, table, position, name in Seating.objects.filter(
+        for round_id, table, position, name, house in Seating.objects.filter(
             round_id__in=list(seats), table__in={t for _, t in tables}
-        ).values_list("round_id", "table", "position", "player__name"):
+        ).values_list("round_id", "table", "position", "player__name", "player__house"):
             if (round_id, table) in tables:
-                names[(round_id, table)][position] = name
+                # A house player marked so, as the card lists the chairs (Chair.label).
+                names[(round_id, table)][position] = (
+                    f"{name} ({bilingual.house()})" if house else name
+                )
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
     # While hidden, the standings as they stood after the last visible round: the running
