@@ -79,6 +79,13 @@ def _rank_of(tournament: Tournament, imported: bool) -> dict[int, tuple[int, int
     }
 
 
+def _score_for(match: Match, team: str) -> str:
+    """A match's score from ``team``'s side ("NS" or "EW"): theirs first."""
+    if team == "NS":
+        return f"{match.score_ns}–{match.score_ew}"
+    return f"{match.score_ew}–{match.score_ns}"
+
+
 def person_page(person: Person) -> PersonPage:
     links = list(
         person.links.filter(player__tournament__in=Tournament.objects.counted())
@@ -136,7 +143,6 @@ def person_page(person: Person) -> PersonPage:
         )
         table = at_tables[(sub.match.round_id, sub.match.table)]
         me = Seat(sub.position)
-        theirs = sub.match.score_ns, sub.match.score_ew
         by_player[sub.player_out_id].append(
             (
                 sub.match.round.number,
@@ -145,7 +151,7 @@ def person_page(person: Person) -> PersonPage:
                     table=sub.match.table,
                     partner=label(table.get(me.partner.value)),
                     opponents=" & ".join(label(table.get(o.value)) for o in me.team.other.seats),
-                    score="–".join(map(str, theirs if me.team.value == "NS" else theirs[::-1])),
+                    score=_score_for(sub.match, me.team.value),
                     won=None,
                     points=(sub.out_team_score or 0) + (sub.out_individual or 0),
                     individual=sub.out_individual,
@@ -165,9 +171,7 @@ def person_page(person: Person) -> PersonPage:
         mine = me.team.value
         # A final has several games at one table: each game's score, in order.
         score = ", ".join(
-            f"{g.score_ns}–{g.score_ew}" if mine == "NS" else f"{g.score_ew}–{g.score_ns}"
-            for g in games.get((seat.round_id, seat.table), [])
-            if g.is_over
+            _score_for(g, mine) for g in games.get((seat.round_id, seat.table), []) if g.is_over
         )
         won = seat.won
         if match is not None and seat.round.kind == Round.Kind.FINAL:

@@ -298,6 +298,11 @@ def round_label(rnd: Round) -> str:
     return _("Round %(n)s") % {"n": rnd.number}
 
 
+def house_named(name: str, house: bool) -> str:
+    """A name as the card and the ledger list it: a house player marked so (§6)."""
+    return f"{name} ({bilingual.house()})" if house else name
+
+
 @dataclass(frozen=True)
 class Chair:
     position: str
@@ -320,8 +325,7 @@ class Chair:
 
     @property
     def label(self) -> str:
-        """The name as the card lists it: a house player marked so."""
-        return f"{self.name} ({bilingual.house()})" if self.house else self.name
+        return house_named(self.name, self.house)
 
     @property
     def role_text(self) -> str:
@@ -720,10 +724,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             round_id__in=list(seats), table__in={t for _, t in tables}
         ).values_list("round_id", "table", "position", "player__name", "player__house"):
             if (round_id, table) in tables:
-                # A house player marked so, as the card lists the chairs (Chair.label).
-                names[(round_id, table)][position] = (
-                    f"{name} ({bilingual.house()})" if house else name
-                )
+                names[(round_id, table)][position] = house_named(name, house)
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
     # While hidden, the standings as they stood after the last visible round: the running

@@ -266,8 +266,7 @@ def skipped_record(entries: dict[str, FinalEntry]) -> list[dict[str, Any]]:
     """What seeding the final keeps of who it passed over (``Round.skipped``)."""
     return [
         {"player": s.player.pk, "division": s.division, "after": s.after}
-        for _division, entry in sorted(entries.items())
-        for s in entry.skipped
+        for s in skipped_of(entries)
     ]
 
 

@@ -209,8 +209,10 @@ def _refresh(
         if held.unwritten:
             return
     compiled.update(match, written)  # match.save(update_fields=written), compiled once
-    # The ratings were stored when the event finished; a winner changed since replays them.
-    if match.winner != was_won_by and match.round.tournament.status == Tournament.Status.FINISHED:
+    # The ratings were stored when the event finished; a winner changed since replays them
+    # (a final's games rate no one: ``reads.people.rating_history``).
+    finished = match.round.tournament.status == Tournament.Status.FINISHED
+    if match.winner != was_won_by and finished and not is_final:
         recompute_ratings()
     if is_final:
         _sync_final_games(match)
