@@ -560,6 +560,7 @@ def test_time_called_mid_hand_then_a_tie_broken_by_a_tiebreak_hand(
     enter(page, "E", 1)  # euchred: NS 4
     expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
     expect(page.locator("#tb-end-result")).to_have_text("North–South win 4–2.")
+    all_sent(page)  # the end shows on the tablet before the server has the hand
     shot(page, "14-end-after-tiebreak")
     match = Match.objects.get(round__tournament=t, table=1)
     assert [h.phase for h in standing(match)] == [
