@@ -626,3 +626,32 @@ def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
     # The hall's own event is run as ever.
     response = director_client.post(reverse("director:clock", args=[t.slug, 5, "start"]))
     assert response.status_code == 302 and t.rounds.get(number=5).status != "seated"
+
+
+def test_the_club_console_of_an_event_running_at_the_hall_says_so_and_offers_no_change(
+    client, director_client, monkeypatch
+):
+    """The refusal above is the server's; the pages say it first: a banner on every page
+    of the copy, no clock counting from the last file's arrival, and no button that
+    would be refused. The hall's own console keeps its clock and its buttons."""
+    sim, t = hidden_event(tables=1)
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    copy = director_client.get(reverse("director:round", args=[SLUG, 5])).content.decode()
+    assert 'id="hall-copy"' in copy and "hall-copy" in copy.split("<body", 1)[1][:80]
+    assert "data-countdown " not in copy and 'id="clock-at-hall"' in copy
+    for name, args in (("director:players", [SLUG]), ("director:standings", [SLUG])):
+        assert 'id="hall-copy"' in director_client.get(reverse(name, args=args)).content.decode()
+    own = director_client.get(reverse("director:round", args=[t.slug, 5])).content.decode()
+    assert 'id="hall-copy"' not in own and "data-countdown " in own
+    assert "hall-copy" not in own.split("<body", 1)[1][:80]
+    # Once the hall's last file says the event is finished, the copy is the club's own
+    # record, and the banner goes.
+    event = Tournament.objects.get(slug=SLUG)
+    Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
+    home = director_client.get(reverse("director:tournament", args=[SLUG])).content.decode()
+    assert 'id="hall-copy"' not in home

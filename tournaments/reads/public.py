@@ -450,7 +450,7 @@ def _all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return rows
 
 
-def clock_at_hall(tournament: Tournament) -> bool:
+def running_at_hall(tournament: Tournament) -> bool:
     """A running event this site holds as the hall publishes it (``imported_from``): its
     clock runs at the hall, with pauses and calls this copy never hears of, and its round
     "started" when the last file came. No page here shows a clock for it."""
@@ -460,8 +460,8 @@ def clock_at_hall(tournament: Tournament) -> bool:
 def _clock(rnd: Round, now: datetime, table: Match | None = None) -> Clock:
     """The clock a phone shows: its table's (``table``: the player's match, with its
     extension and its call as the tablet reads them, ``replay.table_call``), else the
-    room's; none for an event whose clock runs at a hall (``clock_at_hall``)."""
-    if clock_at_hall(rnd.tournament):
+    room's; none for an event whose clock runs at a hall (``running_at_hall``)."""
+    if running_at_hall(rnd.tournament):
         return Clock("none")
     if rnd.kind == Round.Kind.FINAL:
         return Clock("final")

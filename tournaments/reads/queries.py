@@ -62,7 +62,7 @@ DIVISIONS: tuple[str, ...] = tuple(Division.values)
 
 def find_tournament(slug: str) -> Tournament | None:
     try:
-        # Whether it is a copy published from a hall comes with it (reads.public.clock_at_hall).
+        # Whether it is a copy published from a hall comes with it (reads.public.running_at_hall).
         return Tournament.objects.select_related("imported_from").get(slug=slug)
     except Tournament.DoesNotExist:
         return None

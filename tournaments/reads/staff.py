@@ -107,7 +107,7 @@ def event(user: Any, slug: str) -> Tournament | None:
     """The tournament ``slug`` with the user's ``staff_role`` on it; None when there is
     none or the user is no staff of it (the same answer: another club's event does not
     exist for this user)."""
-    # Whether it is a copy a hall publishes comes with it (``reads.public.clock_at_hall``).
+    # Whether it is a copy a hall publishes comes with it (``reads.public.running_at_hall``).
     return events_of(user).select_related("imported_from").filter(slug=slug).first()
 
 

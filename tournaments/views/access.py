@@ -28,7 +28,7 @@ from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
 from ..reads import staff
-from ..reads.public import clock_at_hall
+from ..reads.public import running_at_hall
 from ..roles import DESK, DIRECTOR, OWNER, Need, allows
 
 View = Callable[..., HttpResponseBase]
@@ -54,7 +54,7 @@ def event_staff(need: Need) -> Callable[[View], View]:
                 raise Http404("No such tournament.")
             if not allows(getattr(tournament, "staff_role", None), need):
                 raise PermissionDenied("Your role does not include this page.")
-            if request.method not in ("GET", "HEAD", "OPTIONS") and clock_at_hall(tournament):
+            if request.method not in ("GET", "HEAD", "OPTIONS") and running_at_hall(tournament):
                 # The hall runs it and publishes it here; the next file would undo a change
                 # made on this copy, so none is made.
                 return render(request, "director/hall_copy.html", {"event": tournament}, status=409)
@@ -129,7 +129,13 @@ def staff_required(view: View) -> View:
 
 
 def context(request: HttpRequest) -> dict[str, bool]:
-    """For the templates: may the user direct, or work the desk of, this page's event?"""
+    """For the templates: may the user direct, or work the desk of, this page's event? And
+    is it the copy of an event the hall is running (``hall_copy``), whose pages say so up
+    front and offer no change the decorator above would refuse?"""
     event = getattr(request, "event", None)
     role = getattr(event, "staff_role", None)
-    return {"may_direct": allows(role, DIRECTOR), "may_desk": allows(role, DESK)}
+    return {
+        "may_direct": allows(role, DIRECTOR),
+        "may_desk": allows(role, DESK),
+        "hall_copy": event is not None and running_at_hall(event),
+    }

@@ -435,7 +435,7 @@ def clock(request: HttpRequest, slug: str) -> JsonResponse:
     t = _tournament_or_404(slug)
     now = timezone.now()
     rnd = current_round(t)
-    if rnd is None or svc.clock_at_hall(t):
+    if rnd is None or svc.running_at_hall(t):
         return JsonResponse({"server_now": now.isoformat(), "round": None})
     data = clock_view(rnd, now).as_json(now)
     with translation.override(_projector_language(request, t)):
