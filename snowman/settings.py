@@ -270,7 +270,10 @@ REGISTRATION_LIMIT_PER_EVENT = (int(os.environ.get("REGISTRATION_LIMIT_PER_EVENT
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "24"))
 BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "5"))
-BACKUP_ON_FINALIZE = env_bool("BACKUP_ON_FINALIZE", not DEBUG)
+# Only where the scheduled backups are taken: behind a proxy every app server but one has
+# BACKUP_MINUTES=0 (docs/deploy.md), and a finalize's backup written on whichever server
+# answered the director would leave a whole site's copies spread over their disks.
+BACKUP_ON_FINALIZE = env_bool("BACKUP_ON_FINALIZE", not DEBUG and BACKUP_MINUTES > 0)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
