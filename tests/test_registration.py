@@ -24,6 +24,7 @@ from tournaments.models import (
     RegistrationPass,
     Tournament,
 )
+from tournaments.reads import outbound
 from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
 from tournaments.services import publish as publish_service
@@ -626,6 +627,24 @@ def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
     assert not hall.players.exists()
 
 
+def test_a_shared_site_fetches_no_list_from_an_address_of_its_own_network(director_client, event):
+    from tests.test_publish import Neighbour
+    from tournaments.services import clubs as club_service
+
+    club_service.create_club("Other club", "other")
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    neighbour = Neighbour()
+    try:
+        refused = director_client.post(url, {"url": neighbour.url, "key": "k"})
+    finally:
+        neighbour.close()
+    assert refused.status_code == 422
+    assert "own network" in refused.content.decode()
+    assert neighbour.hits == []
+    assert not hall.players.exists()
+
+
 def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(event):
     applied = [apply(event, f"Player {n}") for n in range(1, 6)]
     first = applied[0].registration.pk
@@ -728,7 +747,7 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     # The hall publishes (its Publish button) to the club site, which takes the event
     # under the slug it granted a token for (SLUG).
     club = ClubSite(client, publish_service.grant(SLUG, by="club"))
-    monkeypatch.setattr(publish_service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
     assert publish_service.publish(hall, by="hall").last_error == ""
 
