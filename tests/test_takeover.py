@@ -104,6 +104,7 @@ def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament,
     """Codes guessed in a burst (many requests in flight together, over several app
     servers or threads): a count read and then written let every request of the burst
     read the same count, and each went on to try its code."""
+    import contextlib
     import threading
 
     from django.db import connection
@@ -116,10 +117,8 @@ def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament,
 
     def slow_lookup(typed: str, **kwargs: object) -> TableLink:
         # Every request of the burst is looking its code up at the same moment.
-        try:
+        with contextlib.suppress(threading.BrokenBarrierError):
             together.wait()
-        except threading.BrokenBarrierError:
-            pass
         raise NotFound("Unknown table code. Check it with the director.")
 
     monkeypatch.setattr(table_codes, "take_over", slow_lookup)

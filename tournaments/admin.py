@@ -497,7 +497,7 @@ class SeriesEventAdmin(ReadOnlyAdmin):
 class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
-        fields = "__all__"
+        fields = ("name", "slug", "created_at")
 
     def clean_slug(self) -> str:
         slug: str = self.cleaned_data["slug"]

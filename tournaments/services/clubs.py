@@ -22,7 +22,7 @@ SITE_CLUB_SLUG = "club"
 # A club's slug is the first part of its public addresses (/<club>/<event>/): never one
 # of the site's own first parts (tests/test_clubs.py reads them from the URLs).
 RESERVED_SLUGS = frozenset(
-    "admin accounts lang jsi18n director t e p series static join c results".split()
+    "admin accounts lang jsi18n director t e p series static join c results".split()  # noqa: SIM905
 )
 
 
