@@ -53,8 +53,9 @@ class RedactTokens(logging.Filter):
 
 
 # Director pages show table links and QR codes, sheets print them, the tablet's pages
-# run on its session: none of it may stay in a browser's or a proxy's cache.
-PRIVATE_PREFIXES = ("/director/", "/t/", "/admin/", "/accounts/")
+# run on its session, an invitation's address is the invitation: none of it may stay in
+# a browser's or a proxy's cache.
+PRIVATE_PREFIXES = ("/director/", "/t/", "/admin/", "/accounts/", "/join/")
 
 
 class NoStoreMiddleware:

@@ -158,6 +158,12 @@ def test_every_page_and_file_that_shows_a_token_is_no_store(director_client, run
     tablet = director_client.__class__()
     opened = tablet.get(f"/t/{link.token}/")
     assert opened.status_code == 302 and "no-store" in opened["Cache-Control"]
+    # A staff invitation's page, whose address is the invitation itself.
+    from tournaments.services import clubs as club_service
+
+    invitation = club_service.invite(running.club, "desk", by="test")
+    joining = director_client.__class__().get(f"/join/{invitation.token}/")
+    assert joining.status_code == 200 and "no-store" in joining["Cache-Control"]
     assert "no-store" in tablet.get("/t/table/").get("Cache-Control", "")
     # The public pages show no token and may be cached as before.
     assert "no-store" not in director_client.get("/").get("Cache-Control", "")
