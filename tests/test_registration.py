@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from tests.test_publish import SLUG, ClubSite
@@ -173,6 +174,41 @@ def test_registration_is_throttled_per_event(client, event, settings):
     assert post_form(client, event, "Two", address="10.0.0.2").status_code == 302
     assert post_form(client, event, "Three", address="10.0.0.3").status_code == 429
     assert Registration.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrations_sent_all_at_once_from_one_address_pass_the_limit_no_more(
+    event, settings, monkeypatch
+):
+    """A burst (several app servers, threads): every request counted the rows before any
+    of them wrote its own, so each read the same count and all went on."""
+    import contextlib
+
+    settings.REGISTRATION_LIMIT_PER_ADDRESS = (3, 3600)
+    burst = 6
+    together = threading.Barrier(burst, timeout=3)
+    create = RegistrationAttempt.objects.create
+
+    def counted_together(**fields: object) -> RegistrationAttempt:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait()
+        return create(**fields)
+
+    monkeypatch.setattr(RegistrationAttempt.objects, "create", counted_together)
+    answers: list[int] = []
+
+    def register(n: int) -> None:
+        try:
+            answers.append(post_form(Client(), event, f"Burst {n}").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=register, args=(n,)) for n in range(burst)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert len(answers) == burst and set(answers) <= {302, 429}
+    assert answers.count(302) <= 3
+    assert Registration.objects.count() == answers.count(302)
 
 
 # --- caps, the waitlist and promotion --------------------------------------------------------
