@@ -327,6 +327,19 @@ def test_a_shared_site_publishes_to_no_address_of_its_own_network(director_clien
                 {},
                 "http://169.254.169.254/latest/meta-data/",
             )
+        # A redirect to another host does not carry the event's token there.
+        sent_on = outbound._CheckedRedirects().redirect_request(
+            urllib.request.Request(
+                "https://club.example/results/publish/",
+                headers={"Authorization": "Bearer tok"},
+            ),
+            None,
+            302,
+            "Found",
+            {},
+            "https://93.184.216.34/",
+        )
+        assert sent_on is not None and "Authorization" not in sent_on.headers
     finally:
         neighbour.close()
 

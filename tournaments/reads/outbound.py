@@ -46,7 +46,8 @@ def refused(url: str) -> str | None:
 
 class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
     """A redirect is followed only to an address the server may open: a public address
-    answering "see 169.254.169.254" would otherwise lead the request past the check."""
+    answering "see 169.254.169.254" would otherwise lead the request past the check; and
+    to another host without the bearer token."""
 
     def redirect_request(
         self, req: urllib.request.Request, fp: Any, code: int, msg: str, headers: Any, newurl: str
@@ -54,7 +55,11 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
         why = refused(newurl)
         if why is not None:
             raise urllib.error.URLError(why)
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None and urlsplit(newurl).netloc != urlsplit(req.full_url).netloc:
+            # The event's token (or list key) is the club site's, not another host's.
+            new.headers.pop("Authorization", None)
+        return new
 
 
 def urlopen(request: urllib.request.Request, *, timeout: float) -> Any:
