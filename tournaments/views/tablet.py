@@ -181,7 +181,7 @@ CODE_WINDOW = 600
 
 
 def _window() -> int:
-    return int(time.time()) // CODE_WINDOW
+    return time.time_ns() // (CODE_WINDOW * 1_000_000_000)
 
 
 def _claim_try(address: str) -> str | None:
