@@ -152,6 +152,11 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "snowman_cache",
+        # Past 300 live rows (Django's default) the cache deletes a third of them, the
+        # throttle's tries among them: thirty-one addresses guessing codes at once would
+        # have wiped their own tries and guessed on. Expired rows go first, so only that
+        # many tries in ten minutes ever cull.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
     }
 }
 DATABASES = {

@@ -99,6 +99,18 @@ def test_a_wrong_code_is_refused_and_ten_wrong_codes_make_the_device_wait(event)
     assert r.status_code == 302
 
 
+def test_a_full_cache_does_not_wipe_an_addresss_used_up_tries(event):
+    """The database cache culls a third of its rows once it holds too many: tries of
+    many addresses (or anything else cached) must not delete the ones already used."""
+    for _ in range(10):
+        assert by_code("ZZZZZZ", REMOTE_ADDR="10.0.0.1")[1].status_code == 422
+    for n in range(400):
+        cache.set(f"zz-elsewhere:{n}", 1, 600)
+    _, r = by_code(live(event, 1).code, REMOTE_ADDR="10.0.0.1")
+    assert r.status_code == 429
+    assert live(event, 1).device == 1
+
+
 @pytest.mark.django_db(transaction=True)
 def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament, monkeypatch):
     """Codes guessed in a burst (many requests in flight together, over several app
