@@ -23,10 +23,21 @@ access_log = logging.getLogger("snowman.access")
 
 # A tablet link is /t/<token>/; its fixed neighbours (/t/table/..., /t/sw.js) are kept.
 TOKEN_PATH = re.compile(r"/t/(?!table/|table$|sw\.js)[A-Za-z0-9_\-]{8,}")
+# The other secrets an address carries: a player's private registration link (its pass:
+# withdraw, change, check in), an invitation to a club's staff, and a scanned pass, which
+# the desk's scan page looks up by GET (?pass=, the whole link, %-encoded).
+SECRET_PATHS = (
+    (re.compile(r"(/e/[A-Za-z0-9_\-]+/r/)[A-Za-z0-9_\-]{8,}"), r"\1[token]"),
+    (re.compile(r"/join/[A-Za-z0-9_\-]{8,}"), "/join/[token]"),
+    (re.compile(r"([?&]pass=)[^&\s]+"), r"\1[token]"),
+)
 
 
 def redact(text: str) -> str:
-    return TOKEN_PATH.sub("/t/[token]", text)
+    text = TOKEN_PATH.sub("/t/[token]", text)
+    for pattern, replacement in SECRET_PATHS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 class RedactTokens(logging.Filter):
@@ -42,8 +53,9 @@ class RedactTokens(logging.Filter):
 
 
 # Director pages show table links and QR codes, sheets print them, the tablet's pages
-# run on its session: none of it may stay in a browser's or a proxy's cache.
-PRIVATE_PREFIXES = ("/director/", "/t/", "/admin/", "/accounts/")
+# run on its session, an invitation's address is the invitation: none of it may stay in
+# a browser's or a proxy's cache.
+PRIVATE_PREFIXES = ("/director/", "/t/", "/admin/", "/accounts/", "/join/")
 
 
 class NoStoreMiddleware:

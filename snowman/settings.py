@@ -152,6 +152,11 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.db.DatabaseCache",
         "LOCATION": "snowman_cache",
+        # Past 300 live rows (Django's default) the cache deletes a third of them, the
+        # throttle's tries among them: thirty-one addresses guessing codes at once would
+        # have wiped their own tries and guessed on. Expired rows go first, so only that
+        # many tries in ten minutes ever cull.
+        "OPTIONS": {"MAX_ENTRIES": 100_000},
     }
 }
 DATABASES = {
@@ -270,7 +275,10 @@ REGISTRATION_LIMIT_PER_EVENT = (int(os.environ.get("REGISTRATION_LIMIT_PER_EVENT
 BACKUP_DIR = Path(os.environ.get("BACKUP_DIR", VAR_DIR / "backups"))
 BACKUP_KEEP = int(os.environ.get("BACKUP_KEEP", "24"))
 BACKUP_MINUTES = float(os.environ.get("BACKUP_MINUTES", "5"))
-BACKUP_ON_FINALIZE = env_bool("BACKUP_ON_FINALIZE", not DEBUG)
+# Only where the scheduled backups are taken: behind a proxy every app server but one has
+# BACKUP_MINUTES=0 (docs/deploy.md), and a finalize's backup written on whichever server
+# answered the director would leave a whole site's copies spread over their disks.
+BACKUP_ON_FINALIZE = env_bool("BACKUP_ON_FINALIZE", not DEBUG and BACKUP_MINUTES > 0)
 
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {

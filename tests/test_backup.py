@@ -157,6 +157,18 @@ def test_a_finalize_takes_a_backup(director_client, make_tournament, settings, t
     assert [b.reason for b in backup_service.backups()] == ["finalize-round-1"]
 
 
+def test_only_the_app_server_that_keeps_the_backups_takes_one_at_a_finalize(tmp_path):
+    """Behind a proxy every server but one runs with BACKUP_MINUTES=0: a finalize answered
+    by one of those wrote a copy of the whole site into its own var/backups."""
+    env = production_env("sqlite:///" + str(tmp_path / "db.sqlite3"), tmp_path, tmp_path)
+    env.pop("BACKUP_ON_FINALIZE", None)
+    ask = ("shell", "-c", "from django.conf import settings; print(settings.BACKUP_ON_FINALIZE)")
+    assert manage({**env, "BACKUP_MINUTES": "0"}, *ask).stdout.split()[-1] == "False"
+    assert manage({**env, "BACKUP_MINUTES": "5"}, *ask).stdout.split()[-1] == "True"
+    chosen = {"BACKUP_MINUTES": "0", "BACKUP_ON_FINALIZE": "1"}
+    assert manage({**env, **chosen}, *ask).stdout.split()[-1] == "True"
+
+
 def test_restore_refuses_what_is_not_a_backup_and_a_database_in_use(
     transactional_db, tmp_path, settings
 ):

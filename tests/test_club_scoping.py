@@ -380,6 +380,79 @@ def test_the_admin_shows_staff_their_own_clubs_rows_only(world, django_user_mode
     assert a.event.name in listing and b.event.name in listing
 
 
+def test_a_desk_role_in_another_club_opens_none_of_its_rows_in_the_admin(world, django_user_model):
+    """The admin's permissions are the director's group, which a director's role in one
+    club brings: a desk role in another club must not open that club's rows with them."""
+    a, b, _, _ = world
+    xavier = django_user_model.objects.create_user(
+        "xavier", password="x-long-password-1", is_staff=True
+    )
+    assign(xavier, DIRECTOR, a.club)
+    assign(xavier, DESK, b.club)
+    client = Client()
+    client.force_login(xavier)
+    listing = client.get("/admin/tournaments/tournament/").content.decode()
+    assert a.event.name in listing and b.event.name not in listing
+    theirs = Player.objects.filter(tournament=b.event).order_by("pk").first()
+    change = f"/admin/tournaments/player/{theirs.pk}/change/"
+    assert client.get(change).status_code == 302
+    client.post(change, {"name": "Renamed by a desk"})
+    theirs.refresh_from_db()
+    assert theirs.name != "Renamed by a desk"
+    assert client.get(f"/admin/tournaments/club/{b.club.pk}/change/").status_code == 302
+    assert client.get(f"/admin/tournaments/series/{b.series.pk}/change/").status_code == 302
+
+
+def test_every_admin_list_answers_club_staff_with_their_own_clubs_rows_only(world):
+    from django.contrib import admin as django_admin
+
+    from tournaments.models import Publication, PublishGrant
+    from tournaments.services.publish import configure, grant
+
+    a, b, _, users = world
+    grant("alpha-hall-open", series=a.series, by="test")
+    grant("beta-hall-open", series=b.series, by="test")
+    configure(b.event, club_url="https://beta.example.com", token="t" * 20, by="test")
+    dora = users["dora"]
+    dora.is_staff = True
+    dora.save()
+    client = Client()
+    client.force_login(dora)
+    for model in django_admin.site._registry:
+        if model._meta.app_label != "tournaments":
+            continue
+        url = f"/admin/tournaments/{model._meta.model_name}/"
+        response = client.get(url)
+        assert response.status_code == 200, url
+    grants = client.get("/admin/tournaments/publishgrant/").content.decode()
+    assert "alpha-hall-open" in grants and "beta-hall-open" not in grants
+    assert PublishGrant.objects.count() == 2
+    theirs = Publication.objects.get(tournament=b.event)
+    assert client.get(f"/admin/tournaments/publication/{theirs.pk}/change/").status_code == 302
+
+
+def test_only_the_clubs_owner_changes_its_name_or_address_in_the_admin(world):
+    a, _, _, users = world
+    for name in ("dora", "olga"):
+        users[name].is_staff = True
+        users[name].save()
+    change = f"/admin/tournaments/club/{a.club.pk}/change/"
+    director, owner = Client(), Client()
+    director.force_login(users["dora"])
+    owner.force_login(users["olga"])
+    day = {"created_at_0": "2026-01-01", "created_at_1": "10:00:00"}
+    director.post(change, {"name": "Taken over", "slug": "taken", **day})
+    a.club.refresh_from_db()
+    assert (a.club.name, a.club.slug) == ("Alpha club", "alpha")
+    # Not a site path either (services.clubs.RESERVED_SLUGS), whoever asks.
+    assert owner.post(change, {"name": "Alpha", "slug": "results", **day}).status_code == 200
+    a.club.refresh_from_db()
+    assert a.club.slug == "alpha"
+    assert owner.post(change, {"name": "Alpha Euchre", "slug": "alpha", **day}).status_code == 302
+    a.club.refresh_from_db()
+    assert a.club.name == "Alpha Euchre"
+
+
 def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(world, monkeypatch):
     a, *_ = world
     with pytest.raises(pytest.fail.Exception, match="cannot fill <seat>"):

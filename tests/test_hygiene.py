@@ -158,6 +158,12 @@ def test_every_page_and_file_that_shows_a_token_is_no_store(director_client, run
     tablet = director_client.__class__()
     opened = tablet.get(f"/t/{link.token}/")
     assert opened.status_code == 302 and "no-store" in opened["Cache-Control"]
+    # A staff invitation's page, whose address is the invitation itself.
+    from tournaments.services import clubs as club_service
+
+    invitation = club_service.invite(running.club, "desk", by="test")
+    joining = director_client.__class__().get(f"/join/{invitation.token}/")
+    assert joining.status_code == 200 and "no-store" in joining["Cache-Control"]
     assert "no-store" in tablet.get("/t/table/").get("Cache-Control", "")
     # The public pages show no token and may be cached as before.
     assert "no-store" not in director_client.get("/").get("Cache-Control", "")
@@ -174,6 +180,58 @@ def test_tokens_never_reach_the_access_log(client, running, caplog):
     assert all(link.token not in line for line in lines)
     assert "GET /t/[token] 302" in lines[0].replace("/ 302", " 302")
     assert "/t/table/state.json" in lines[1]
+
+
+def test_registration_passes_and_staff_invitations_never_reach_the_access_log(
+    client, director, running, caplog
+):
+    """A player's private link is her key (withdraw, change, the check-in pass) and an
+    invitation makes its bearer staff of the club: neither may be read from the log,
+    nor may the pass the desk's scan page looks up by GET."""
+    import uuid
+    from urllib.parse import urlencode
+
+    from django.test import Client
+    from django.utils import timezone
+
+    from tournaments.models import Registration, RegistrationPass
+    from tournaments.services import clubs as club_service
+    from tournaments.services.registration import new_token
+
+    player = Player.objects.filter(tournament=running).first()
+    reg = Registration.objects.create(
+        tournament=running,
+        uid=uuid.uuid4(),
+        name=player.name,
+        folded=player.name.casefold(),
+        division=player.division,
+        consent=True,
+        status="accepted",
+        queue=1,
+        player=player,
+        created_at=timezone.now(),
+    )
+    token = new_token()
+    RegistrationPass.objects.create(registration=reg, token=token, created_at=timezone.now())
+    invitation = club_service.invite(running.club, "director", by="test")
+    desk = Client()
+    desk.force_login(director)
+    caplog.set_level(logging.INFO, logger="snowman.access")
+    link = f"/e/{running.slug}/r/{token}/"
+    client.get(link + "?pass")
+    client.get(link + "qr.svg")
+    client.post(link + "withdraw")
+    client.get(f"/join/{invitation.token}/")
+    scan = reverse("director:scan", args=[running.slug])
+    desk.get(scan + "?" + urlencode({"pass": f"http://hall.example{link}"}))
+    desk.get(scan + "?" + urlencode({"pass": token, "x": "1"}))
+    lines = [r.getMessage() for r in caplog.records if r.name == "snowman.access"]
+    assert len(lines) == 6, lines
+    for line in lines:
+        assert token not in line and invitation.token not in line, line
+    assert f"/e/{running.slug}/r/[token]/qr.svg" in lines[1]
+    assert "/join/[token]/" in lines[3]
+    assert "?pass=[token]&x=1" in lines[5]
 
 
 def test_the_log_filter_redacts_tokens_in_djangos_own_warnings():

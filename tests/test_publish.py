@@ -38,6 +38,7 @@ from tournaments.models import (
     SeriesEvent,
     Tournament,
 )
+from tournaments.reads import outbound
 from tournaments.reads import publish as publish_reads
 from tournaments.reads.export import export_results
 from tournaments.reads.series import series_table
@@ -266,6 +267,83 @@ def test_with_the_club_site_unreachable_the_hall_works_on_and_shows_not_publishe
     assert out.getvalue().startswith(f"{t.slug}: The club site could not be reached")
 
 
+class Neighbour:
+    """A service on the server's own network (another app, a cloud's metadata service):
+    it counts what reaches it and answers with something it keeps to itself."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        hits = self.hits = []
+
+        class Answer(http.server.BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                hits.append(self.command)
+                self.send_response(400)
+                self.end_headers()
+                self.wfile.write(b'{"error": "neighbour secret 4711"}')
+
+            do_GET = do_POST
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = http.server.HTTPServer(("127.0.0.1", 0), Answer)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/internal?x="
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_a_shared_site_publishes_to_no_address_of_its_own_network(director_client):
+    """On a site of several clubs a director is not the site's operator: the club site's
+    address she gives is not the server's neighbours (whose answer the refusal quoted)."""
+    import urllib.error
+    import urllib.request
+
+    from tournaments.services import clubs as club_service
+
+    neighbour = Neighbour()
+    try:
+        t = simulate(1, seed=21, name="Hall night")
+        service.configure(t, club_url=neighbour.url, token="tok", by="director")
+        # A hall laptop (one club): its club site may be on the hall's network.
+        assert "neighbour secret 4711" in service.publish(t, by="director").last_error
+        assert neighbour.hits == ["POST"]
+        club_service.create_club("Other club", "other")
+        sent = service.publish(t, by="director")
+        assert neighbour.hits == ["POST"]
+        assert "own network" in sent.last_error and "4711" not in sent.last_error
+        # Nor by a public address's redirect there.
+        with pytest.raises(urllib.error.URLError, match="own network"):
+            outbound._CheckedRedirects().redirect_request(
+                urllib.request.Request("https://club.example/results/publish/"),
+                None,
+                302,
+                "Found",
+                {},
+                "http://169.254.169.254/latest/meta-data/",
+            )
+        # A redirect to another host does not carry the event's token there.
+        sent_on = outbound._CheckedRedirects().redirect_request(
+            urllib.request.Request(
+                "https://club.example/results/publish/",
+                headers={"Authorization": "Bearer tok"},
+            ),
+            None,
+            302,
+            "Found",
+            {},
+            "https://93.184.216.34/",
+        )
+        assert sent_on is not None and "Authorization" not in sent_on.headers
+    finally:
+        neighbour.close()
+
+
 def test_bad_club_site_settings_are_refused_with_a_message(director_client):
     t = simulate(1, seed=21, name="Hall night")
     response = director_client.post(
@@ -428,7 +506,7 @@ def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_r
     assert live != shown  # round 4's figures move the totals: there is something to hide
     series = create_series("Winter league", points_table="total")
     club = ClubSite(client, service.grant(SLUG, series=series, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     assert service.publish(t, by="director").last_error == ""
 
@@ -474,7 +552,7 @@ def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_r
 def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(client, monkeypatch):
     sim, t = hidden_event(tables=1)
     club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     service.publish(t, by="director")
     # Round 5 seated and started: players see the seating and the clock, so they go...
@@ -536,7 +614,7 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
 def test_standings_revealed_at_the_hall_are_revealed_at_the_club(client, monkeypatch):
     _sim, t = hidden_event(tables=1)
     club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     standings_service.reveal(t, by="director")
     assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
@@ -576,7 +654,7 @@ def test_the_club_copy_of_a_round_running_at_the_hall_shows_no_clock(client, mon
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
     club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
@@ -613,7 +691,7 @@ def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
     sim, t = hidden_event(tables=1)
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)

@@ -11,6 +11,7 @@ import uuid
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.urls import reverse
 
 from tests.test_publish import SLUG, ClubSite
@@ -24,6 +25,7 @@ from tournaments.models import (
     RegistrationPass,
     Tournament,
 )
+from tournaments.reads import outbound
 from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
 from tournaments.services import publish as publish_service
@@ -172,6 +174,41 @@ def test_registration_is_throttled_per_event(client, event, settings):
     assert post_form(client, event, "Two", address="10.0.0.2").status_code == 302
     assert post_form(client, event, "Three", address="10.0.0.3").status_code == 429
     assert Registration.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_registrations_sent_all_at_once_from_one_address_pass_the_limit_no_more(
+    event, settings, monkeypatch
+):
+    """A burst (several app servers, threads): every request counted the rows before any
+    of them wrote its own, so each read the same count and all went on."""
+    import contextlib
+
+    settings.REGISTRATION_LIMIT_PER_ADDRESS = (3, 3600)
+    burst = 6
+    together = threading.Barrier(burst, timeout=3)
+    create = RegistrationAttempt.objects.create
+
+    def counted_together(**fields: object) -> RegistrationAttempt:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait()
+        return create(**fields)
+
+    monkeypatch.setattr(RegistrationAttempt.objects, "create", counted_together)
+    answers: list[int] = []
+
+    def register(n: int) -> None:
+        try:
+            answers.append(post_form(Client(), event, f"Burst {n}").status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=register, args=(n,)) for n in range(burst)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert len(answers) == burst and set(answers) <= {302, 429}
+    assert answers.count(302) <= 3
+    assert Registration.objects.count() == answers.count(302)
 
 
 # --- caps, the waitlist and promotion --------------------------------------------------------
@@ -626,6 +663,24 @@ def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
     assert not hall.players.exists()
 
 
+def test_a_shared_site_fetches_no_list_from_an_address_of_its_own_network(director_client, event):
+    from tests.test_publish import Neighbour
+    from tournaments.services import clubs as club_service
+
+    club_service.create_club("Other club", "other")
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    neighbour = Neighbour()
+    try:
+        refused = director_client.post(url, {"url": neighbour.url, "key": "k"})
+    finally:
+        neighbour.close()
+    assert refused.status_code == 422
+    assert "own network" in refused.content.decode()
+    assert neighbour.hits == []
+    assert not hall.players.exists()
+
+
 def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(event):
     applied = [apply(event, f"Player {n}") for n in range(1, 6)]
     first = applied[0].registration.pk
@@ -728,7 +783,7 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     # The hall publishes (its Publish button) to the club site, which takes the event
     # under the slug it granted a token for (SLUG).
     club = ClubSite(client, publish_service.grant(SLUG, by="club"))
-    monkeypatch.setattr(publish_service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
     assert publish_service.publish(hall, by="hall").last_error == ""
 

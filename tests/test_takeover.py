@@ -22,8 +22,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def fresh_throttle():
+def fresh_throttle(monkeypatch):
     cache.clear()
+    # One window of the code throttle for the whole test, however long it takes.
+    monkeypatch.setattr("tournaments.views.tablet._window", lambda: 7)
     yield
     cache.clear()
 
@@ -95,6 +97,55 @@ def test_a_wrong_code_is_refused_and_ten_wrong_codes_make_the_device_wait(event)
     # Another address is not held up.
     _, r = by_code(live(event, 1).code, REMOTE_ADDR="10.0.0.9")
     assert r.status_code == 302
+
+
+def test_a_full_cache_does_not_wipe_an_addresss_used_up_tries(event):
+    """The database cache culls a third of its rows once it holds too many: tries of
+    many addresses (or anything else cached) must not delete the ones already used."""
+    for _ in range(10):
+        assert by_code("ZZZZZZ", REMOTE_ADDR="10.0.0.1")[1].status_code == 422
+    for n in range(400):
+        cache.set(f"zz-elsewhere:{n}", 1, 600)
+    _, r = by_code(live(event, 1).code, REMOTE_ADDR="10.0.0.1")
+    assert r.status_code == 429
+    assert live(event, 1).device == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament, monkeypatch):
+    """Codes guessed in a burst (many requests in flight together, over several app
+    servers or threads): a count read and then written let every request of the burst
+    read the same count, and each went on to try its code."""
+    import contextlib
+    import threading
+
+    from django.db import connection
+
+    from tournaments.errors import NotFound
+
+    make_tournament(tables=2)
+    burst = 16
+    together = threading.Barrier(burst, timeout=3)
+
+    def slow_lookup(typed: str, **kwargs: object) -> TableLink:
+        # Every request of the burst is looking its code up at the same moment.
+        with contextlib.suppress(threading.BrokenBarrierError):
+            together.wait()
+        raise NotFound("Unknown table code. Check it with the director.")
+
+    monkeypatch.setattr(table_codes, "take_over", slow_lookup)
+    answers: list[int] = []
+
+    def guess(n: int) -> None:
+        try:
+            answers.append(Client().post("/t/", {"code": f"ZZZZ{n:02d}"}).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=guess, args=(n,)) for n in range(burst)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert sorted(answers) == [422] * 10 + [429] * (burst - 10)
 
 
 def test_a_takeover_replaces_every_earlier_session_at_every_endpoint(event):

@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html_join
+from django.utils.translation import gettext as _
 
 from .models import (
     Activity,
@@ -41,7 +43,8 @@ from .models import (
     WinnerOverride,
 )
 from .reads import staff
-from .roles import DESK
+from .roles import DESK, DIRECTOR, OWNER
+from .services.clubs import RESERVED_SLUGS
 from .services.players import set_checked_in
 
 # How each model's rows reach their club: staff see their own clubs' rows only (issue 25).
@@ -67,13 +70,17 @@ CLUB_PATHS: dict[type[Model], str] = {
     EventResult: "tournament__club",
     Series: "club",
     SeriesEvent: "series__club",
+    Publication: "tournament__club",
+    PublishGrant: "club",
 }
 
 
 def _clubs(request: HttpRequest) -> list[int]:
-    """The clubs whose rows the admin shows this user (club-wide staff; an event-limited
-    membership opens no admin rows)."""
-    return [c.pk for c in staff.clubs_of(request.user, DESK)]
+    """The clubs whose rows the admin shows this user: those where a club-wide role holds
+    the admin's permissions. They come from the director's group, which a director's role
+    anywhere brings (``services.clubs.assign``), so a desk role in another club, or a
+    membership limited to named events, opens none of that club's rows."""
+    return [c.pk for c in staff.clubs_of(request.user, DIRECTOR)]
 
 
 class ScopedAdmin(admin.ModelAdmin):
@@ -487,13 +494,34 @@ class SeriesEventAdmin(ReadOnlyAdmin):
     list_select_related = ("series", "tournament")
 
 
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ("name", "slug", "created_at")
+
+    def clean_slug(self) -> str:
+        slug: str = self.cleaned_data["slug"]
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(
+                _("“%(slug)s” cannot be a club's address; choose another.") % {"slug": slug}
+            )
+        return slug
+
+
 @admin.register(Club)
 class ClubAdmin(ScopedAdmin):
+    form = ClubForm
     list_display = ("name", "slug", "created_at")
     search_fields = ("name", "slug")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser
+
+    def has_change_permission(self, request: HttpRequest, obj: Club | None = None) -> bool:
+        # The club's name and address are its owner's, as its staff are: a director sees them.
+        if obj is not None and staff.club_role(request.user, obj) != OWNER:
+            return False
+        return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
         return request.user.is_superuser

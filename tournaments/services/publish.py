@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 
 from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
+from ..reads import outbound
 from ..reads.publish import document, state
 from . import ServiceError, log, now_or
 from .clubs import site_club
@@ -150,7 +151,7 @@ def publish(
     )
     error = ""
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:  # noqa: S310
+        with outbound.urlopen(request, timeout=timeout) as response:
             response.read()
     except urllib.error.HTTPError as exc:
         error = _("The club site refused the results (%(status)s): %(reason)s") % {

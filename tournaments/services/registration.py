@@ -102,16 +102,19 @@ def throttle(tournament: Tournament, address: str, *, now: datetime | None = Non
     at = now_or(now)
     per_address, address_window = django_settings.REGISTRATION_LIMIT_PER_ADDRESS
     per_event, event_window = django_settings.REGISTRATION_LIMIT_PER_EVENT
+    # Counted with its own row in: a burst sent at once read one count and all went on.
+    mine = RegistrationAttempt.objects.create(tournament=tournament, address=address[:45], at=at)
     recent = RegistrationAttempt.objects.filter(tournament=tournament)
-    if recent.filter(address=address, at__gt=at - timedelta(seconds=address_window)).count() >= (
+    if recent.filter(address=address, at__gt=at - timedelta(seconds=address_window)).count() > (
         per_address
     ):
+        mine.delete()
         raise Throttled(
             _("Too many registrations from this address; try again later or ask the director.")
         )
-    if recent.filter(at__gt=at - timedelta(seconds=event_window)).count() >= per_event:
+    if recent.filter(at__gt=at - timedelta(seconds=event_window)).count() > per_event:
+        mine.delete()
         raise Throttled(_("Too many registrations at once for this event; try again in a minute."))
-    RegistrationAttempt.objects.create(tournament=tournament, address=address[:45], at=at)
     # Old rows are no use to either count.
     keep = max(address_window, event_window)
     RegistrationAttempt.objects.filter(

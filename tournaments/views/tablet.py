@@ -8,6 +8,7 @@ needs a live table session (``table_session``).
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from datetime import timedelta
 from functools import wraps
@@ -179,6 +180,24 @@ CODE_TRIES = 10
 CODE_WINDOW = 600
 
 
+def _window() -> int:
+    return time.time_ns() // (CODE_WINDOW * 1_000_000_000)
+
+
+def _claim_try(address: str) -> str | None:
+    """One of the address's ``CODE_TRIES`` in this window, claimed before the code is
+    looked up: a try is a key the cache adds, one row of the database's cache whose
+    unique key lets one request have it, so a burst of requests sent at once cannot all
+    read the same count and all go on (a count read, then written, let them). The key
+    names its window, so no row is ever reused. None: every try is taken."""
+    window = _window()
+    for n in range(CODE_TRIES):
+        key = f"snowman:table-code:{address}:{window}:{n}"
+        if cache.add(key, 1, CODE_WINDOW):
+            return key
+    return None
+
+
 @require_http_methods(["GET", "POST"])
 @never_cache
 def take_over(request: HttpRequest) -> HttpResponse:
@@ -187,22 +206,21 @@ def take_over(request: HttpRequest) -> HttpResponse:
     form = TableCodeForm(request.POST or None)
     if request.method == "GET":
         return render(request, "tablet/code.html", {"form": form})
-    key = f"snowman:table-code:{client_ip(request)}"
-    tries = cache.get(key, 0)
-    if tries >= CODE_TRIES:
+    if not form.is_valid():
+        return render(request, "tablet/code.html", {"form": form}, status=422)
+    tried = _claim_try(client_ip(request))
+    if tried is None:
         form.add_error(
             None, _("Too many wrong codes from this device. Wait ten minutes or ask the director.")
         )
         return render(request, "tablet/code.html", {"form": form}, status=429)
-    if form.is_valid():
-        try:
-            link = table_codes.take_over(form.cleaned_data["code"])
-        except NotFound as exc:
-            cache.set(key, tries + 1, CODE_WINDOW)
-            form.add_error("code", exc.message)
-        else:
-            return _into_table(service.taken_over(link))
-    return render(request, "tablet/code.html", {"form": form}, status=422)
+    try:
+        link = table_codes.take_over(form.cleaned_data["code"])
+    except NotFound as exc:
+        form.add_error("code", exc.message)
+        return render(request, "tablet/code.html", {"form": form}, status=422)
+    cache.delete(tried)  # a right code costs no try
+    return _into_table(service.taken_over(link))
 
 
 @require_GET

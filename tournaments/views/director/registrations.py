@@ -29,7 +29,7 @@ from ...forms import (
     SignedListForm,
 )
 from ...ids import parse_id
-from ...reads import queries
+from ...reads import outbound, queries
 from ...reads import registration as reads
 from ...services import ServiceError, transfer
 from ...services import registration as service
@@ -256,7 +256,7 @@ def _fetch(url: str, key: str) -> bytes:
         raise ServiceError(_("Give the list's https:// address."))
     request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key.strip()}"})
     try:
-        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as answer:  # noqa: S310
+        with outbound.urlopen(request, timeout=FETCH_TIMEOUT) as answer:
             body: bytes = answer.read(registrations_file.MAX_BYTES + 1)
             return body
     except urllib.error.HTTPError as exc:
