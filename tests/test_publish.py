@@ -716,7 +716,7 @@ def test_the_club_console_of_an_event_running_at_the_hall_says_so_and_offers_no_
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
     club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
     service.configure(t, club_url="https://club.example", token="tok", by="director")
     assert service.publish(t, by="director").last_error == ""
     copy = director_client.get(reverse("director:round", args=[SLUG, 5])).content.decode()
