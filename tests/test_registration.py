@@ -28,7 +28,8 @@ from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
 from tournaments.services import publish as publish_service
 from tournaments.services import registration as service
-from tournaments.services.clubs import site_club
+from tournaments.services import players as players_service
+from tournaments.services.clubs import create_club, site_club
 from tournaments.services.tournaments import create_tournament
 from tournaments.simulate import Simulation
 
@@ -780,3 +781,58 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     assert f"/{results.slug}/" not in current and past.count(f"/{results.slug}/") == 1
     copies = Activity.objects.filter(tournament=event, action="publish")
     assert copies.count() == 1  # said once, when the results first arrived
+
+
+def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
+    client, event, monkeypatch
+):
+    """The hall imports the signed list, checks players in and publishes before it draws
+    round 1: from that first publish the club page lists the event once (as its results),
+    the copy's page leads there, and each accepted player's link still says where she
+    stands (not "under way") and keeps her pass for the desk."""
+    names = [("Ann Avery", "A"), ("Bea Brown", "B"), ("Cal Cole", "A"), ("Dee Dunn", "B")]
+    links = {}
+    for name, division in names:
+        applied = apply(event, name)
+        service.decide(event, applied.registration.pk, "accept", by="d", division=division)
+        links[name] = applied.token
+    key = service.settings_for(event).transfer_key
+    # The hall is another server: its own club, so only the club's copy holds these uids.
+    hall_club = create_club("The hall", "the-hall")
+    hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5, club=hall_club)
+    transfer.import_signed(hall, without_passes(transfer.export_signed(event), key), key, by="hall")
+    club = ClubSite(client, publish_service.grant(SLUG, by="club"))
+    monkeypatch.setattr(publish_service.urllib.request, "urlopen", club.urlopen)
+    publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
+    assert publish_service.publish(hall, by="hall").last_error == ""
+
+    results = Tournament.objects.get(slug=SLUG)
+    assert results.status == "registration"
+    event.refresh_from_db()
+    assert (event.played_as_id, event.status) == (results.pk, "registration")
+    current, past = club_lists(client)
+    assert current.count("<li>") == 1 and f"/{results.slug}/" in current
+    assert f"/{event.slug}/" not in current + past
+    home = client.get(reverse("public:index")).content.decode()
+    assert f"/e/{results.slug}/" in home and f"/e/{event.slug}/" not in home
+    assert client.get(reverse("public:event", args=[event.slug]))["Location"] == reverse(
+        "public:event", args=[results.slug]
+    )
+    for name, _division in names:
+        text = client.get(reverse("public:registration", args=[event.slug, links[name]]))
+        page = text.content.decode()
+        assert "under way" not in page and "has been played" not in page
+        assert "Registered" in page and 'id="pass"' in page
+
+    # The hall draws round 1 and publishes: now it is under way, her card in the results.
+    players_service.set_checked_in(
+        hall, list(hall.players.values_list("pk", flat=True)), True, by="desk"
+    )
+    rounds.draw_first_round(hall, by="hall", seed=1)
+    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    event.refresh_from_db()
+    assert event.status == "preliminary"
+    page = client.get(reverse("public:registration", args=[event.slug, links["Ann Avery"]]))
+    card = reverse("public:card", args=[results.slug, results.players.get(name="Ann Avery").pk])
+    assert "This event is under way." in page.content.decode() and card in page.content.decode()
+    assert Activity.objects.filter(tournament=event, action="publish").count() == 1
