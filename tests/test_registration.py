@@ -783,21 +783,19 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     assert copies.count() == 1  # said once, when the results first arrived
 
 
-def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
-    client, event, monkeypatch
-):
-    """The hall imports the signed list, checks players in and publishes before it draws
-    round 1: from that first publish the club page lists the event once (as its results),
-    the copy's page leads there, and each accepted player's link still says where she
-    stands (not "under way") and keeps her pass for the desk."""
-    names = [("Ann Avery", "A"), ("Bea Brown", "B"), ("Cal Cole", "A"), ("Dee Dunn", "B")]
+NAMES = [("Ann Avery", "A"), ("Bea Brown", "B"), ("Cal Cole", "A"), ("Dee Dunn", "B")]
+
+
+def registered_then_published(client, event, monkeypatch) -> tuple[dict[str, str], Tournament]:
+    """Four players accepted at the club; the hall (another server: its own club, so only
+    the club's copy holds these uids) imports the signed list and publishes before it
+    draws round 1. Returns each player's private link and the hall's event."""
     links = {}
-    for name, division in names:
+    for name, division in NAMES:
         applied = apply(event, name)
         service.decide(event, applied.registration.pk, "accept", by="d", division=division)
         links[name] = applied.token
     key = service.settings_for(event).transfer_key
-    # The hall is another server: its own club, so only the club's copy holds these uids.
     hall_club = create_club("The hall", "the-hall")
     hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5, club=hall_club)
     transfer.import_signed(hall, without_passes(transfer.export_signed(event), key), key, by="hall")
@@ -805,7 +803,25 @@ def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
     monkeypatch.setattr(publish_service.urllib.request, "urlopen", club.urlopen)
     publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
     assert publish_service.publish(hall, by="hall").last_error == ""
+    return links, hall
 
+
+def hall_draws_round_1_and_publishes(hall: Tournament) -> None:
+    players_service.set_checked_in(
+        hall, list(hall.players.values_list("pk", flat=True)), True, by="desk"
+    )
+    rounds.draw_first_round(hall, by="hall", seed=1)
+    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+
+
+def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
+    client, event, monkeypatch
+):
+    """The hall imports the signed list, checks players in and publishes before it draws
+    round 1: from that first publish the club page lists the event once (as its results),
+    the copy's page leads there, and each accepted player's link still says where she
+    stands (not "under way") and keeps her pass for the desk."""
+    links, hall = registered_then_published(client, event, monkeypatch)
     results = Tournament.objects.get(slug=SLUG)
     assert results.status == "registration"
     event.refresh_from_db()
@@ -818,21 +834,35 @@ def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
     assert client.get(reverse("public:event", args=[event.slug]))["Location"] == reverse(
         "public:event", args=[results.slug]
     )
-    for name, _division in names:
+    for name, _division in NAMES:
         text = client.get(reverse("public:registration", args=[event.slug, links[name]]))
         page = text.content.decode()
         assert "under way" not in page and "has been played" not in page
         assert "Registered" in page and 'id="pass"' in page
 
     # The hall draws round 1 and publishes: now it is under way, her card in the results.
-    players_service.set_checked_in(
-        hall, list(hall.players.values_list("pk", flat=True)), True, by="desk"
-    )
-    rounds.draw_first_round(hall, by="hall", seed=1)
-    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    hall_draws_round_1_and_publishes(hall)
     event.refresh_from_db()
     assert event.status == "preliminary"
     page = client.get(reverse("public:registration", args=[event.slug, links["Ann Avery"]]))
     card = reverse("public:card", args=[results.slug, results.players.get(name="Ann Avery").pk])
     assert "This event is under way." in page.content.decode() and card in page.content.decode()
     assert Activity.objects.filter(tournament=event, action="publish").count() == 1
+
+
+def test_a_player_registered_at_the_club_and_played_at_the_hall_has_the_event_once(
+    client, director_client, event, monkeypatch
+):
+    """Accepting her made her a player of the club's copy, linked to her person; the hall's
+    results link her again. Her page and the People list count the event once (its
+    results), not the copy as a second event with no place and no match."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    hall_draws_round_1_and_publishes(hall)
+    results = Tournament.objects.get(slug=SLUG)
+    person = Person.objects.get(links__player__tournament=results, name="Ann Avery")
+    assert person.links.count() == 2  # the copy's player and the results' player
+    page = director_client.get(reverse("league:person", args=[person.pk])).content.decode()
+    assert f'id="event-{results.slug}"' in page and f'id="event-{event.slug}"' not in page
+    assert "1 event " in page
+    listed = director_client.get(reverse("league:people"), {"q": "Ann Avery"}).context["page"]
+    assert [p.events for p in listed] == [1]

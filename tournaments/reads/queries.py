@@ -520,7 +520,7 @@ def find_person(pk: int | str, clubs: Iterable[int] | QuerySet[Any]) -> Person |
 
 
 def people_list(q: str, clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Person]:
-    counted = Q(links__player__tournament__in=Tournament.objects.counted())
+    counted = Q(links__player__tournament__in=Tournament.objects.listed())
     rows = Person.objects.filter(merged_into__isnull=True, club__in=clubs).annotate(
         events=Count("links", filter=counted)
     )
