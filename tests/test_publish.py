@@ -626,3 +626,33 @@ def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
     # The hall's own event is run as ever.
     response = director_client.post(reverse("director:clock", args=[t.slug, 5, "start"]))
     assert response.status_code == 302 and t.rounds.get(number=5).status != "seated"
+
+
+def test_a_player_checked_in_at_the_hall_after_the_draw_is_not_sent_to_the_desk_at_the_club(
+    client, monkeypatch
+):
+    """A late arrival checked in at the hall after round 1 was seated: her card and ledger
+    at the club (where her registration link leads) say what the hall's say, that she plays
+    from the next round, never "You are not checked in. Go to the desk"; a player the hall
+    never checked in reads, as at the hall, that she is not."""
+    sim = Simulation(1, seed=21, name="Hall night")
+    t = sim.setup()
+    late = register_player(t, "Late Lucy", "A", by="desk", checked_in=True)
+    register_player(t, "Absent Abe", "B", by="desk")
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    for name, says in (
+        ("Late Lucy", "You checked in after round 1 was seated"),
+        ("Absent Abe", "You are not checked in."),
+    ):
+        hall = t.players.get(name=name)
+        mine = event.players.get(name=name)
+        assert mine.checked_in == hall.checked_in == (hall == late)
+        at_hall = client.get(reverse("public:card", args=[t.slug, hall.pk])).content.decode()
+        at_club = client.get(reverse("public:card", args=[SLUG, mine.pk])).content.decode()
+        assert says in at_hall and says in at_club
+        ledger = client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
+        assert ("Checked in after this round was seated" in ledger) == (hall == late)

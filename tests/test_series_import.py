@@ -594,6 +594,7 @@ def _set(path: list, value) -> callable:
         (_set(["rounds", 0, "number"], 40000), "rounds[0].number"),
         (_set(["players", 0, "id"], 2**70), "players[0].id"),
         (_set(["players", 0, "withdrawn_after_round"], 40000), "players[0].withdrawn_after_round"),
+        (_set(["players", 0, "checked_in"], "yes"), "players[0].checked_in"),
         (_set(["standings", "A", 0, "rank"], 2**40), "standings.A[0].rank"),
         (_set(["tournament", "rules", "target"], 40000), "tournament.rules.target"),
         (_set(["tournament", "rules", "points_make"], 10**30), "tournament.rules.points_make"),

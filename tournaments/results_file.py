@@ -559,6 +559,8 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
             _choice(p, "status", path, ("active", "withdrawn", "house"))
         if p.get("withdrawn_after_round") is not None:
             _int(p, "withdrawn_after_round", path, 0, SMALL)
+        if "checked_in" in p:
+            _get(p, "checked_in", path, bool)
         if p.get("registration") is not None:
             uid = _registration_uid(p, path)
             if uid in uids:

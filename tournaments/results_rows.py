@@ -89,6 +89,8 @@ def event_rows(
             withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
             house=p.get("status") == "house",
             withdrawn_after_round=p.get("withdrawn_after_round"),
+            # Older files do not say: not checked in, as before.
+            checked_in=p.get("checked_in", False),
             registration_uid=uuid.UUID(p["registration"]) if p.get("registration") else None,
         )
         for p in sources

@@ -166,6 +166,8 @@ def _player(p: Player, registrations: dict[int, str]) -> dict[str, Any]:
         "withdrawn": p.withdrawn,
         "status": "house" if p.house else "withdrawn" if p.withdrawn else "active",
         "withdrawn_after_round": p.withdrawn_after_round if p.withdrawn else None,
+        # Players see it on their cards ("go to the desk"): the club site's copy says the same.
+        "checked_in": p.checked_in,
         # The club site's application this player came from (the signed list's uid): there
         # it leads the player's private link to these results (docs/series.md).
         "registration": registrations.get(p.pk)
