@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -33,6 +33,7 @@ from tournaments.models import (
     PersonLink,
     Player,
     Publication,
+    PublishGrant,
     Round,
     Seating,
     SeriesEvent,
@@ -50,6 +51,7 @@ from tournaments.services.clubs import site_club
 from tournaments.services.people import merge_people
 from tournaments.services.players import register_player
 from tournaments.services.series import create_series
+from tournaments.services.tournaments import create_tournament
 from tournaments.simulate import Simulation, simulate
 
 pytestmark = pytest.mark.django_db
@@ -347,6 +349,31 @@ def test_the_club_director_makes_a_token_on_the_series_page_and_the_event_lands_
     event = Tournament.objects.get(slug=SLUG)
     assert SeriesEvent.objects.filter(series=series, tournament=event).count() == 1
     assert Client().post(url, {"slug": "other"}).status_code == 302  # to the sign-in
+
+
+def test_a_token_for_the_slug_of_the_clubs_own_event_is_refused_with_the_reason(
+    director_client, client
+):
+    """The club took registrations for "Spring Open" (slug spring-open); the hall, another
+    server, made its event under the same name, so the same slug. A token for that slug
+    could never publish (every file refused: "already here"): the page, the command and
+    the service refuse it at once, say why, and store nothing. The results' own slug, once
+    published here, takes a new token as before."""
+    own = create_tournament("Spring Open", by="club")
+    series = create_series("Winter league")
+    url = reverse("league:series_token", args=[series.slug])
+    refused = director_client.post(url, {"slug": own.slug})
+    assert refused.status_code == 422
+    assert "Spring Open at the hall" in refused.content.decode()
+    assert 'id="new-token"' not in refused.content.decode()
+    with pytest.raises(CommandError, match="spring-open is already an event of this site"):
+        call_command("publish_token", own.slug, stdout=io.StringIO())
+    with pytest.raises(ServiceError):
+        service.grant(own.slug, by="club")
+    assert not PublishGrant.objects.exists()
+    first, second = two_versions()
+    assert send(client, first, service.grant(SLUG, by="club")).status_code == 200
+    assert send(client, second, service.grant(SLUG, by="club")).status_code == 200
 
 
 def test_a_token_of_one_club_publishes_into_that_club_only(client):
