@@ -683,3 +683,44 @@ def test_a_player_checked_in_at_the_hall_after_the_draw_is_not_sent_to_the_desk_
         assert says in at_hall and says in at_club
         ledger = client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
         assert ("Checked in after this round was seated" in ledger) == (hall == late)
+
+
+def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkeypatch):
+    """Published during the final, the club's copy plays the final as the hall does: a
+    finalist's ledger there says "Playing now", not a final over; once the event is
+    finished at the hall, finished at the club too."""
+    sim = Simulation(1, seed=21, name="Hall night")
+    t = sim.setup()
+    Tournament.objects.filter(pk=t.pk).update(preliminary_rounds=2)
+    t.refresh_from_db()
+    sim.play_round(t.rounds.get(number=1))
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    sim.play_round(t.rounds.get(number=2))
+    final = standings_service.seed_final(t, by="sim", now=sim.clock)
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(service.urllib.request, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    t.refresh_from_db()
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    seat = Seating.objects.filter(round=final).order_by("position").first()
+    assert seat is not None
+    mine = event.players.get(name=seat.player.name)
+    for slug, pk in ((t.slug, seat.player_id), (SLUG, mine.pk)):
+        assert (
+            "Playing now" in client.get(reverse("public:ledger", args=[slug, pk])).content.decode()
+        )
+    assert event.rounds.get(kind="final").status == final.status == "running"
+    while standings_service.champions(t) is None:
+        game = final.matches.order_by("-game").first()
+        assert game is not None
+        sim.play_match(game, sim.clock, None)
+    standings_service.finish_event(t, by="sim", now=sim.clock, backup=False)
+    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.status == "finished" and event.rounds.get(kind="final").status == "finished"
+    mine = event.players.get(name=seat.player.name)
+    assert (
+        "Playing now"
+        not in client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
+    )
