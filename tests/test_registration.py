@@ -866,3 +866,25 @@ def test_a_player_registered_at_the_club_and_played_at_the_hall_has_the_event_on
     assert "1 event " in page
     listed = director_client.get(reverse("league:people"), {"q": "Ann Avery"}).context["page"]
     assert [p.events for p in listed] == [1]
+
+
+def test_a_card_kept_from_the_clubs_event_page_leads_to_her_card_in_the_results(
+    client, event, monkeypatch
+):
+    """Before the day she found herself on the club's event page (her card there: "not
+    checked in yet"). Once the hall's results arrive, that card, its part the phone polls
+    and her ledger lead to hers in the results, never the club's stale copy."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    hall_draws_round_1_and_publishes(hall)
+    results = Tournament.objects.get(slug=SLUG)
+    for name, _division in NAMES:
+        copy = Registration.objects.get(tournament=event, name=name).player
+        theirs = results.players.get(name=name)
+        for view in ("public:card", "public:card_part", "public:ledger"):
+            answer = client.get(reverse(view, args=[event.slug, copy.pk]))
+            assert answer.status_code == 302
+            assert answer["Location"] == reverse(view, args=[results.slug, theirs.pk])
+    # A player of the copy with no application (typed in at the club's desk): the results.
+    door = players_service.register_player(event, "Walk In", "A", by="desk")
+    answer = client.get(reverse("public:card", args=[event.slug, door.pk]))
+    assert answer["Location"] == reverse("public:event", args=[results.slug])

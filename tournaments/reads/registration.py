@@ -130,6 +130,15 @@ def played(registration: Registration) -> Played | None:
     return Played(results, player)
 
 
+def in_results(copy: Tournament, player_id: int) -> Player | None:
+    """A registration copy's player as the hall's results hold her (her application's
+    uid), or None (no application, or not in the results)."""
+    uid = Registration.objects.filter(tournament=copy, player_id=player_id).values("uid")
+    if copy.played_as_id is None:
+        return None
+    return Player.objects.filter(tournament=copy.played_as_id, registration_uid__in=uid).first()
+
+
 def pass_of(token: str) -> RegistrationPass:
     """The live pass of a private link; a revoked or unknown one is refused."""
     if not TOKEN_RE.fullmatch(token):
