@@ -508,6 +508,30 @@ def test_the_hall_imports_the_signed_list_once_and_twice_changes_nothing(event, 
     assert reads.read_pass(hall, tokens[0]).player.tournament == hall
 
 
+def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(
+    event, accepted_list
+):
+    """A player lost her phone after the list went to the hall: the club revokes her link
+    and gives her a new one. The next list the hall imports carries the new pass: the desk
+    scans it, and the lost one is refused there with the reason (docs/series.md: "refused
+    everywhere ..., at the desk too"); nothing else changes."""
+    reg = Registration.objects.get(tournament=event, name="Player 1")
+    lost = reads.live_token(reg)
+    new = service.revoke(event, reg.pk, by="d")
+    later_list = transfer.export_signed(event)
+    key, _tokens = on_another_server(event)
+    hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
+    transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert reads.read_pass(hall, lost).refusal == ""
+    again = transfer.import_signed(hall, later_list, key, by="hall")
+    assert (again.added, again.unchanged, hall.players.count()) == ([], 3, 3)
+    assert "revoked" in reads.read_pass(hall, lost).refusal
+    found = reads.read_pass(hall, new)
+    assert found.refusal == "" and found.player is not None and found.player.name == "Player 1"
+    transfer.import_signed(hall, later_list, key, by="hall")  # twice: nothing more
+    assert RegistrationPass.objects.filter(registration__tournament=hall).count() == 4
+
+
 def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):
     key = service.settings_for(event).transfer_key
     hall = create_tournament("Hall", by="hall", lot_seed=5)

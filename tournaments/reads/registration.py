@@ -139,6 +139,14 @@ def in_results(copy: Tournament, player_id: int) -> Player | None:
     return Player.objects.filter(tournament=copy.played_as_id, registration_uid__in=uid).first()
 
 
+def status_refusal(reg: Registration) -> str:
+    # The status is the model's translated label, put into a sentence with a placeholder.
+    return _("%(name)s's application is %(status)s.") % {
+        "name": reg.name,
+        "status": str(reg.get_status_display()).lower(),
+    }
+
+
 def pass_of(token: str) -> RegistrationPass:
     """The live pass of a private link; a revoked or unknown one is refused."""
     if not TOKEN_RE.fullmatch(token):
