@@ -26,9 +26,9 @@ from tournaments.models import (
 )
 from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
+from tournaments.services import players as players_service
 from tournaments.services import publish as publish_service
 from tournaments.services import registration as service
-from tournaments.services import players as players_service
 from tournaments.services.clubs import create_club, site_club
 from tournaments.services.tournaments import create_tournament
 from tournaments.simulate import Simulation
@@ -508,9 +508,7 @@ def test_the_hall_imports_the_signed_list_once_and_twice_changes_nothing(event, 
     assert reads.read_pass(hall, tokens[0]).player.tournament == hall
 
 
-def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(
-    event, accepted_list
-):
+def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(event, accepted_list):
     """A player lost her phone after the list went to the hall: the club revokes her link
     and gives her a new one. The next list the hall imports carries the new pass: the desk
     scans it, and the lost one is refused there with the reason (docs/series.md: "refused

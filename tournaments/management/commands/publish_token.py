@@ -3,8 +3,8 @@
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from tournaments.management.base import TranslatedCommand
 from tournaments.errors import ServiceError
+from tournaments.management.base import TranslatedCommand
 from tournaments.models import Club, Series
 from tournaments.services.publish import grant
 
