@@ -910,3 +910,25 @@ def test_a_card_kept_from_the_clubs_event_page_leads_to_her_card_in_the_results(
     door = players_service.register_player(event, "Walk In", "A", by="desk")
     answer = client.get(reverse("public:card", args=[event.slug, door.pk]))
     assert answer["Location"] == reverse("public:event", args=[results.slug])
+
+
+def test_the_results_page_offers_the_clubs_registration_while_it_is_open_before_round_1(
+    client, event, monkeypatch
+):
+    """The hall published before round 1 while the club still takes registrations: the
+    club page lists the event once, as its results, and their page offers the club's
+    registration form (the copy's own page leads there); once the club closes it, or the
+    hall draws round 1, it does not."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    results = Tournament.objects.get(slug=SLUG)
+    form = reverse("public:register", args=[event.slug])
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' in page
+    assert client.get(form).status_code == 200
+    service.save_settings(event, open=False, cap_total=4, cap_a=None, cap_b=None, by="test")
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' not in page
+    service.save_settings(event, open=True, cap_total=8, cap_a=None, cap_b=None, by="test")
+    hall_draws_round_1_and_publishes(hall)
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' not in page and "register-link" not in page

@@ -174,7 +174,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "found": found,
             "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
             "event_url": _event_url(request, t.slug),
-            "registration_open": queries.registration_open(t),
+            "registers_at": queries.registers_at(t),
         }
         return render(request, "public/event.html", ctx)
 
