@@ -530,6 +530,34 @@ def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(even
     assert RegistrationPass.objects.filter(registration__tournament=hall).count() == 4
 
 
+def test_the_list_tried_in_a_rehearsal_imports_into_the_real_event_with_its_passes(
+    event, accepted_list
+):
+    """The director tried the desk's scan in a rehearsal with the club's list, then made
+    the real event and imports the same list there: it is imported (not refused as "the
+    pass is already another registration's"), and the passes check in at the real event."""
+    key, tokens = on_another_server(event)
+    rehearsal = create_tournament("Spring Open rehearsal", by="hall", rehearsal=True)
+    transfer.import_signed(rehearsal, accepted_list, key, by="hall")
+    assert reads.read_pass(rehearsal, tokens[0]).refusal == ""
+    real = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
+    done = transfer.import_signed(real, accepted_list, key, by="hall")
+    assert sorted(done.added) == ["Player 1", "Player 2", "Player 3"]
+    for token in tokens:
+        found = reads.read_pass(real, token)
+        assert found.refusal == "" and found.player is not None
+        assert found.player.tournament == real
+        assert reads.read_pass(rehearsal, token).refusal.startswith("This pass is for another")
+    # Passes of another application are still refused, and nothing is imported then.
+    other = create_tournament("Another night", by="hall")
+    data = json.loads(registrations_file.signer(key).unsign(accepted_list.strip()))
+    data["players"][0]["uid"] = str(uuid.uuid4())
+    forged = registrations_file.signer(key).sign(json.dumps(data)) + "\n"
+    with pytest.raises(ServiceError, match="already another registration"):
+        transfer.import_signed(other, forged, key, by="hall")
+    assert not other.players.exists()
+
+
 def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):
     key = service.settings_for(event).transfer_key
     hall = create_tournament("Hall", by="hall", lot_seed=5)

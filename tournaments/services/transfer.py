@@ -140,6 +140,10 @@ def _import_rows(
 
 
 def _new_pass(reg: Registration, token: str, name: str, at: datetime) -> None:
-    if RegistrationPass.objects.filter(token=token).exists():
+    held = RegistrationPass.objects.filter(token=token)
+    # The same application imported into another event here (a rehearsal): it moves.
+    if held.filter(registration__uid=reg.uid).update(registration=reg):
+        return
+    if held.exists():
         raise ServiceError(_("%(name)s's pass is already another registration's.") % {"name": name})
     RegistrationPass.objects.create(registration=reg, token=token, created_at=at)
