@@ -192,6 +192,9 @@ def _standing(row: StandingRow) -> dict[str, Any]:
 def export_results(tournament: Tournament, *, for_players: bool = False) -> dict[str, Any]:
     """The event as a ``snowman.results/1`` document: everything (the director's export),
     or with ``for_players`` only what players may see now (what is published)."""
+    # Where the event stands as the database says now, not as a caller's copy of the row
+    # said when it was read (a round drawn since moves it out of registration).
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
     vis = of_event(tournament) if for_players else EVERYTHING
     event = _Event.load(tournament)
     table = standings(tournament, through=vis.through)
