@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -33,6 +33,7 @@ from tournaments.models import (
     PersonLink,
     Player,
     Publication,
+    PublishGrant,
     Round,
     Seating,
     SeriesEvent,
@@ -51,6 +52,7 @@ from tournaments.services.clubs import site_club
 from tournaments.services.people import merge_people
 from tournaments.services.players import register_player
 from tournaments.services.series import create_series
+from tournaments.services.tournaments import create_tournament
 from tournaments.simulate import Simulation, simulate
 
 pytestmark = pytest.mark.django_db
@@ -427,6 +429,31 @@ def test_the_club_director_makes_a_token_on_the_series_page_and_the_event_lands_
     assert Client().post(url, {"slug": "other"}).status_code == 302  # to the sign-in
 
 
+def test_a_token_for_the_slug_of_the_clubs_own_event_is_refused_with_the_reason(
+    director_client, client
+):
+    """The club took registrations for "Spring Open" (slug spring-open); the hall, another
+    server, made its event under the same name, so the same slug. A token for that slug
+    could never publish (every file refused: "already here"): the page, the command and
+    the service refuse it at once, say why, and store nothing. The results' own slug, once
+    published here, takes a new token as before."""
+    own = create_tournament("Spring Open", by="club")
+    series = create_series("Winter league")
+    url = reverse("league:series_token", args=[series.slug])
+    refused = director_client.post(url, {"slug": own.slug})
+    assert refused.status_code == 422
+    assert "Spring Open at the hall" in refused.content.decode()
+    assert 'id="new-token"' not in refused.content.decode()
+    with pytest.raises(CommandError, match="spring-open is already an event of this site"):
+        call_command("publish_token", own.slug, stdout=io.StringIO())
+    with pytest.raises(ServiceError):
+        service.grant(own.slug, by="club")
+    assert not PublishGrant.objects.exists()
+    first, second = two_versions()
+    assert send(client, first, service.grant(SLUG, by="club")).status_code == 200
+    assert send(client, second, service.grant(SLUG, by="club")).status_code == 200
+
+
 def test_a_token_of_one_club_publishes_into_that_club_only(client):
     """Another club's token for the same event slug is that club's grant: it neither
     replaces this club's token nor reaches this club's event."""
@@ -733,3 +760,74 @@ def test_the_club_console_of_an_event_running_at_the_hall_says_so_and_offers_no_
     Tournament.objects.filter(pk=event.pk).update(status=Tournament.Status.FINISHED)
     home = director_client.get(reverse("director:tournament", args=[SLUG])).content.decode()
     assert 'id="hall-copy"' not in home
+
+
+def test_a_player_checked_in_at_the_hall_after_the_draw_is_not_sent_to_the_desk_at_the_club(
+    client, monkeypatch
+):
+    """A late arrival checked in at the hall after round 1 was seated: her card and ledger
+    at the club (where her registration link leads) say what the hall's say, that she plays
+    from the next round, never "You are not checked in. Go to the desk"; a player the hall
+    never checked in reads, as at the hall, that she is not."""
+    sim = Simulation(1, seed=21, name="Hall night")
+    t = sim.setup()
+    late = register_player(t, "Late Lucy", "A", by="desk", checked_in=True)
+    register_player(t, "Absent Abe", "B", by="desk")
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    for name, says in (
+        ("Late Lucy", "You checked in after round 1 was seated"),
+        ("Absent Abe", "You are not checked in."),
+    ):
+        hall = t.players.get(name=name)
+        mine = event.players.get(name=name)
+        assert mine.checked_in == hall.checked_in == (hall == late)
+        at_hall = client.get(reverse("public:card", args=[t.slug, hall.pk])).content.decode()
+        at_club = client.get(reverse("public:card", args=[SLUG, mine.pk])).content.decode()
+        assert says in at_hall and says in at_club
+        ledger = client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
+        assert ("Checked in after this round was seated" in ledger) == (hall == late)
+
+
+def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkeypatch):
+    """Published during the final, the club's copy plays the final as the hall does: a
+    finalist's ledger there says "Playing now", not a final over; once the event is
+    finished at the hall, finished at the club too."""
+    sim = Simulation(1, seed=21, name="Hall night")
+    t = sim.setup()
+    Tournament.objects.filter(pk=t.pk).update(preliminary_rounds=2)
+    t.refresh_from_db()
+    sim.play_round(t.rounds.get(number=1))
+    rounds.seat_next_round(t, by="sim", now=sim.clock)
+    sim.play_round(t.rounds.get(number=2))
+    final = standings_service.seed_final(t, by="sim", now=sim.clock)
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    t.refresh_from_db()
+    assert service.publish(t, by="director").last_error == ""
+    event = Tournament.objects.get(slug=SLUG)
+    seat = Seating.objects.filter(round=final).order_by("position").first()
+    assert seat is not None
+    mine = event.players.get(name=seat.player.name)
+    for slug, pk in ((t.slug, seat.player_id), (SLUG, mine.pk)):
+        assert (
+            "Playing now" in client.get(reverse("public:ledger", args=[slug, pk])).content.decode()
+        )
+    assert event.rounds.get(kind="final").status == final.status == "running"
+    while standings_service.champions(t) is None:
+        game = final.matches.order_by("-game").first()
+        assert game is not None
+        sim.play_match(game, sim.clock, None)
+    standings_service.finish_event(t, by="sim", now=sim.clock, backup=False)
+    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    event = Tournament.objects.get(slug=SLUG)
+    assert event.status == "finished" and event.rounds.get(kind="final").status == "finished"
+    mine = event.players.get(name=seat.player.name)
+    assert (
+        "Playing now"
+        not in client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
+    )

@@ -28,9 +28,10 @@ from tournaments.models import (
 from tournaments.reads import outbound
 from tournaments.reads import registration as reads
 from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
+from tournaments.services import players as players_service
 from tournaments.services import publish as publish_service
 from tournaments.services import registration as service
-from tournaments.services.clubs import site_club
+from tournaments.services.clubs import create_club, site_club
 from tournaments.services.tournaments import create_tournament
 from tournaments.simulate import Simulation
 
@@ -544,6 +545,56 @@ def test_the_hall_imports_the_signed_list_once_and_twice_changes_nothing(event, 
     assert reads.read_pass(hall, tokens[0]).player.tournament == hall
 
 
+def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(event, accepted_list):
+    """A player lost her phone after the list went to the hall: the club revokes her link
+    and gives her a new one. The next list the hall imports carries the new pass: the desk
+    scans it, and the lost one is refused there with the reason (docs/series.md: "refused
+    everywhere ..., at the desk too"); nothing else changes."""
+    reg = Registration.objects.get(tournament=event, name="Player 1")
+    lost = reads.live_token(reg)
+    new = service.revoke(event, reg.pk, by="d")
+    later_list = transfer.export_signed(event)
+    key, _tokens = on_another_server(event)
+    hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
+    transfer.import_signed(hall, accepted_list, key, by="hall")
+    assert reads.read_pass(hall, lost).refusal == ""
+    again = transfer.import_signed(hall, later_list, key, by="hall")
+    assert (again.added, again.unchanged, hall.players.count()) == ([], 3, 3)
+    assert "revoked" in reads.read_pass(hall, lost).refusal
+    found = reads.read_pass(hall, new)
+    assert found.refusal == "" and found.player is not None and found.player.name == "Player 1"
+    transfer.import_signed(hall, later_list, key, by="hall")  # twice: nothing more
+    assert RegistrationPass.objects.filter(registration__tournament=hall).count() == 4
+
+
+def test_the_list_tried_in_a_rehearsal_imports_into_the_real_event_with_its_passes(
+    event, accepted_list
+):
+    """The director tried the desk's scan in a rehearsal with the club's list, then made
+    the real event and imports the same list there: it is imported (not refused as "the
+    pass is already another registration's"), and the passes check in at the real event."""
+    key, tokens = on_another_server(event)
+    rehearsal = create_tournament("Spring Open rehearsal", by="hall", rehearsal=True)
+    transfer.import_signed(rehearsal, accepted_list, key, by="hall")
+    assert reads.read_pass(rehearsal, tokens[0]).refusal == ""
+    real = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
+    done = transfer.import_signed(real, accepted_list, key, by="hall")
+    assert sorted(done.added) == ["Player 1", "Player 2", "Player 3"]
+    for token in tokens:
+        found = reads.read_pass(real, token)
+        assert found.refusal == "" and found.player is not None
+        assert found.player.tournament == real
+        assert reads.read_pass(rehearsal, token).refusal.startswith("This pass is for another")
+    # Passes of another application are still refused, and nothing is imported then.
+    other = create_tournament("Another night", by="hall")
+    data = json.loads(registrations_file.signer(key).unsign(accepted_list.strip()))
+    data["players"][0]["uid"] = str(uuid.uuid4())
+    forged = registrations_file.signer(key).sign(json.dumps(data)) + "\n"
+    with pytest.raises(ServiceError, match="already another registration"):
+        transfer.import_signed(other, forged, key, by="hall")
+    assert not other.players.exists()
+
+
 def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):
     key = service.settings_for(event).transfer_key
     hall = create_tournament("Hall", by="hall", lot_seed=5)
@@ -835,3 +886,132 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     assert f"/{results.slug}/" not in current and past.count(f"/{results.slug}/") == 1
     copies = Activity.objects.filter(tournament=event, action="publish")
     assert copies.count() == 1  # said once, when the results first arrived
+
+
+NAMES = [("Ann Avery", "A"), ("Bea Brown", "B"), ("Cal Cole", "A"), ("Dee Dunn", "B")]
+
+
+def registered_then_published(client, event, monkeypatch) -> tuple[dict[str, str], Tournament]:
+    """Four players accepted at the club; the hall (another server: its own club, so only
+    the club's copy holds these uids) imports the signed list and publishes before it
+    draws round 1. Returns each player's private link and the hall's event."""
+    links = {}
+    for name, division in NAMES:
+        applied = apply(event, name)
+        service.decide(event, applied.registration.pk, "accept", by="d", division=division)
+        links[name] = applied.token
+    key = service.settings_for(event).transfer_key
+    hall_club = create_club("The hall", "the-hall")
+    hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5, club=hall_club)
+    transfer.import_signed(hall, without_passes(transfer.export_signed(event), key), key, by="hall")
+    club = ClubSite(client, publish_service.grant(SLUG, by="club"))
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
+    publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
+    assert publish_service.publish(hall, by="hall").last_error == ""
+    return links, hall
+
+
+def hall_draws_round_1_and_publishes(hall: Tournament) -> None:
+    players_service.set_checked_in(
+        hall, list(hall.players.values_list("pk", flat=True)), True, by="desk"
+    )
+    rounds.draw_first_round(hall, by="hall", seed=1)
+    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+
+
+def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
+    client, event, monkeypatch
+):
+    """The hall imports the signed list, checks players in and publishes before it draws
+    round 1: from that first publish the club page lists the event once (as its results),
+    the copy's page leads there, and each accepted player's link still says where she
+    stands (not "under way") and keeps her pass for the desk."""
+    links, hall = registered_then_published(client, event, monkeypatch)
+    results = Tournament.objects.get(slug=SLUG)
+    assert results.status == "registration"
+    event.refresh_from_db()
+    assert (event.played_as_id, event.status) == (results.pk, "registration")
+    current, past = club_lists(client)
+    assert current.count("<li>") == 1 and f"/{results.slug}/" in current
+    assert f"/{event.slug}/" not in current + past
+    home = client.get(reverse("public:index")).content.decode()
+    assert f"/e/{results.slug}/" in home and f"/e/{event.slug}/" not in home
+    assert client.get(reverse("public:event", args=[event.slug]))["Location"] == reverse(
+        "public:event", args=[results.slug]
+    )
+    for name, _division in NAMES:
+        text = client.get(reverse("public:registration", args=[event.slug, links[name]]))
+        page = text.content.decode()
+        assert "under way" not in page and "has been played" not in page
+        assert "Registered" in page and 'id="pass"' in page
+
+    # The hall draws round 1 and publishes: now it is under way, her card in the results.
+    hall_draws_round_1_and_publishes(hall)
+    event.refresh_from_db()
+    assert event.status == "preliminary"
+    page = client.get(reverse("public:registration", args=[event.slug, links["Ann Avery"]]))
+    card = reverse("public:card", args=[results.slug, results.players.get(name="Ann Avery").pk])
+    assert "This event is under way." in page.content.decode() and card in page.content.decode()
+    assert Activity.objects.filter(tournament=event, action="publish").count() == 1
+
+
+def test_a_player_registered_at_the_club_and_played_at_the_hall_has_the_event_once(
+    client, director_client, event, monkeypatch
+):
+    """Accepting her made her a player of the club's copy, linked to her person; the hall's
+    results link her again. Her page and the People list count the event once (its
+    results), not the copy as a second event with no place and no match."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    hall_draws_round_1_and_publishes(hall)
+    results = Tournament.objects.get(slug=SLUG)
+    person = Person.objects.get(links__player__tournament=results, name="Ann Avery")
+    assert person.links.count() == 2  # the copy's player and the results' player
+    page = director_client.get(reverse("league:person", args=[person.pk])).content.decode()
+    assert f'id="event-{results.slug}"' in page and f'id="event-{event.slug}"' not in page
+    assert "1 event " in page
+    listed = director_client.get(reverse("league:people"), {"q": "Ann Avery"}).context["page"]
+    assert [p.events for p in listed] == [1]
+
+
+def test_a_card_kept_from_the_clubs_event_page_leads_to_her_card_in_the_results(
+    client, event, monkeypatch
+):
+    """Before the day she found herself on the club's event page (her card there: "not
+    checked in yet"). Once the hall's results arrive, that card, its part the phone polls
+    and her ledger lead to hers in the results, never the club's stale copy."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    hall_draws_round_1_and_publishes(hall)
+    results = Tournament.objects.get(slug=SLUG)
+    for name, _division in NAMES:
+        copy = Registration.objects.get(tournament=event, name=name).player
+        theirs = results.players.get(name=name)
+        for view in ("public:card", "public:card_part", "public:ledger"):
+            answer = client.get(reverse(view, args=[event.slug, copy.pk]))
+            assert answer.status_code == 302
+            assert answer["Location"] == reverse(view, args=[results.slug, theirs.pk])
+    # A player of the copy with no application (typed in at the club's desk): the results.
+    door = players_service.register_player(event, "Walk In", "A", by="desk")
+    answer = client.get(reverse("public:card", args=[event.slug, door.pk]))
+    assert answer["Location"] == reverse("public:event", args=[results.slug])
+
+
+def test_the_results_page_offers_the_clubs_registration_while_it_is_open_before_round_1(
+    client, event, monkeypatch
+):
+    """The hall published before round 1 while the club still takes registrations: the
+    club page lists the event once, as its results, and their page offers the club's
+    registration form (the copy's own page leads there); once the club closes it, or the
+    hall draws round 1, it does not."""
+    _links, hall = registered_then_published(client, event, monkeypatch)
+    results = Tournament.objects.get(slug=SLUG)
+    form = reverse("public:register", args=[event.slug])
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' in page
+    assert client.get(form).status_code == 200
+    service.save_settings(event, open=False, cap_total=4, cap_a=None, cap_b=None, by="test")
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' not in page
+    service.save_settings(event, open=True, cap_total=8, cap_a=None, cap_b=None, by="test")
+    hall_draws_round_1_and_publishes(hall)
+    page = client.get(reverse("public:event", args=[results.slug])).content.decode()
+    assert f'href="{form}"' not in page and "register-link" not in page

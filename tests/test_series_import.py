@@ -519,9 +519,40 @@ def _bonus_not_earned(doc: dict) -> str:
     return "rounds[0].matches[0].bonuses.NS"
 
 
+def _registration_with_rounds(doc: dict) -> str:
+    doc["tournament"]["status"] = "registration"  # the club would list it as upcoming
+    return "tournament.status"
+
+
+def _preliminary_with_a_final(doc: dict) -> str:
+    doc["tournament"]["status"] = "preliminary"
+    return "tournament.status"
+
+
+def _final_without_a_final(doc: dict) -> str:
+    doc["tournament"]["status"] = "final"
+    doc["final"] = None
+    return "tournament.status"
+
+
+def _finished_with_no_champions(doc: dict) -> str:
+    doc["final"]["games"] = doc["final"]["games"][:1]  # one game of a best of three
+    return "tournament.status"
+
+
+def _seated_round_with_hands(doc: dict) -> str:
+    doc["rounds"][0]["status"] = "seated"  # not started, yet its matches were played
+    return "rounds[0].status"
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
+        _registration_with_rounds,
+        _preliminary_with_a_final,
+        _final_without_a_final,
+        _finished_with_no_champions,
+        _seated_round_with_hands,
         _hand_points_off,
         _misdeal_scoring_two,
         _winner_against_the_score,
@@ -594,6 +625,7 @@ def _set(path: list, value) -> callable:
         (_set(["rounds", 0, "number"], 40000), "rounds[0].number"),
         (_set(["players", 0, "id"], 2**70), "players[0].id"),
         (_set(["players", 0, "withdrawn_after_round"], 40000), "players[0].withdrawn_after_round"),
+        (_set(["players", 0, "checked_in"], "yes"), "players[0].checked_in"),
         (_set(["standings", "A", 0, "rank"], 2**40), "standings.A[0].rank"),
         (_set(["tournament", "rules", "target"], 40000), "tournament.rules.target"),
         (_set(["tournament", "rules", "points_make"], 10**30), "tournament.rules.points_make"),

@@ -88,6 +88,11 @@ class TournamentQuerySet(models.QuerySet["Tournament"]):
         tournaments through this, so a rehearsal (issue 25) stays out of all of them."""
         return self.filter(rehearsal=False)
 
+    def listed(self) -> TournamentQuerySet:
+        """The events that count, a registration copy whose results arrived from the hall
+        (``played_as``) left out: the event is read once, as those results."""
+        return self.counted().filter(played_as__isnull=True)
+
 
 class Tournament(models.Model):
     Status = TournamentStatus

@@ -559,6 +559,8 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
             _choice(p, "status", path, ("active", "withdrawn", "house"))
         if p.get("withdrawn_after_round") is not None:
             _int(p, "withdrawn_after_round", path, 0, SMALL)
+        if "checked_in" in p:
+            _get(p, "checked_in", path, bool)
         if p.get("registration") is not None:
             uid = _registration_uid(p, path)
             if uid in uids:
@@ -665,20 +667,47 @@ def check_document(doc: Any) -> Checked:
             outs.append((f"{opath}.points", pid, _int(out, "points", opath, -SMALL, SMALL)))
         rounds.append(_Round(rnd["number"], status, games, outs))
     final: list[_Game] = []
+    champions = None
     if final_doc is not None:
         seats = _get(final_doc, "seats", "final", dict)
         for path, game in _numbered(final_doc, "games", "final", "number", "game", 9):
             final.append(_check_game({**game, "seats": seats}, path, players, rules, final=True))
         try:
-            final_state(
+            champions = final_state(
                 [Team(g.winner) if g.winner else None for g in final],
                 rules.final_games_to_win,
-            )
+            ).champions
         except ValueError as exc:
             raise InvalidResults("final.games", str(exc)) from None
+    _check_stage(t.get("status"), rounds, final_doc is not None, champions is not None)
     checked = Checked(doc, rules, players, names, rounds, final)
     _check_standings(checked)
     return checked
+
+
+def _check_stage(status: str | None, rounds: list[_Round], final: bool, decided: bool) -> None:
+    """Where the file says the event stands agrees with what it holds, as at the hall: no
+    round in registration, no final before it is seeded, a final from then on, decided
+    once finished; a seated round has not started (no hand). A file that does not say
+    (written before ``status`` was) is not asked."""
+    for i, rnd in enumerate(rounds):
+        if rnd.status == "seated" and any(game.hands for _table, game in rnd.matches):
+            raise InvalidResults(
+                f"rounds[{i}].status", _("seated, but its matches have hands: it has started")
+            )
+    if status is None:
+        return
+    if status == Tournament.Status.REGISTRATION and (rounds or final):
+        problem = _("registration, but the file has rounds: an event is seated after it")
+    elif status == Tournament.Status.PRELIMINARY and final:
+        problem = _("preliminary rounds, but the file has a final")
+    elif status in (Tournament.Status.FINAL, Tournament.Status.FINISHED) and not final:
+        problem = _("%(status)s, but the file has no final") % {"status": status}
+    elif status == Tournament.Status.FINISHED and not decided:
+        problem = _("finished, but the final has no champions yet")
+    else:
+        return
+    raise InvalidResults("tournament.status", problem)
 
 
 def _check_standings(checked: Checked) -> None:

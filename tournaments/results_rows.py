@@ -89,6 +89,8 @@ def event_rows(
             withdrawn=p.get("withdrawn", p.get("status") == "withdrawn"),
             house=p.get("status") == "house",
             withdrawn_after_round=p.get("withdrawn_after_round"),
+            # Older files do not say: not checked in, as before.
+            checked_in=p.get("checked_in", False),
             registration_uid=uuid.UUID(p["registration"]) if p.get("registration") else None,
         )
         for p in sources
@@ -108,13 +110,15 @@ def event_rows(
         rounds.append((row, held, [pid for _, pid, _ in source.sit_outs]))
     if doc["final"] is not None:
         number = max((r.number for r in checked.rounds), default=0) + 1
+        # As at the hall: the final is played until the event is finished.
+        over = tournament.status == Tournament.Status.FINISHED
         row = Round(
             tournament=tournament,
             number=number,
             kind=Round.Kind.FINAL,
-            status=Round.Status.FINISHED,
+            status=Round.Status.FINISHED if over else Round.Status.RUNNING,
             started_at=at,
-            finished_at=at,
+            finished_at=at if over else None,
         )
         rounds.append((row, [(1, i + 1, g) for i, g in enumerate(checked.final)], []))
     seats: list[Seating] = []

@@ -166,6 +166,8 @@ def _player(p: Player, registrations: dict[int, str]) -> dict[str, Any]:
         "withdrawn": p.withdrawn,
         "status": "house" if p.house else "withdrawn" if p.withdrawn else "active",
         "withdrawn_after_round": p.withdrawn_after_round if p.withdrawn else None,
+        # Players see it on their cards ("go to the desk"): the club site's copy says the same.
+        "checked_in": p.checked_in,
         # The club site's application this player came from (the signed list's uid): there
         # it leads the player's private link to these results (docs/series.md).
         "registration": registrations.get(p.pk)
@@ -190,6 +192,9 @@ def _standing(row: StandingRow) -> dict[str, Any]:
 def export_results(tournament: Tournament, *, for_players: bool = False) -> dict[str, Any]:
     """The event as a ``snowman.results/1`` document: everything (the director's export),
     or with ``for_players`` only what players may see now (what is published)."""
+    # Where the event stands as the database says now, not as a caller's copy of the row
+    # said when it was read (a round drawn since moves it out of registration).
+    tournament = Tournament.objects.select_related("club").get(pk=tournament.pk)
     vis = of_event(tournament) if for_players else EVERYTHING
     event = _Event.load(tournament)
     table = standings(tournament, through=vis.through)

@@ -88,7 +88,8 @@ def _score_for(match: Match, team: str) -> str:
 
 def person_page(person: Person) -> PersonPage:
     links = list(
-        person.links.filter(player__tournament__in=Tournament.objects.counted())
+        # A registration copy played at the hall is this person's event once: its results.
+        person.links.filter(player__tournament__in=Tournament.objects.listed())
         .select_related("player__tournament__imported_from")
         .order_by("player__tournament__created_at", "player__tournament_id")
     )

@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..models import Publication, Tournament
+from django.utils.translation import gettext as _
+
+from ..models import Club, Publication, Tournament
 from ..results_file import digest_of
 from .export import export_results
 from .visibility import of_event
@@ -43,3 +45,18 @@ def state(tournament: Tournament) -> PublishState:
     return PublishState(
         publication, publication.published_digest != current, of_event(tournament).through
     )
+
+
+def token_refusal(slug: str, club: Club) -> str:
+    """Why a token for the event ``slug`` could never publish into ``club`` (empty when
+    it can): the slug is an event of this site that no hall published here, such as the
+    event that took the registrations, which usually has the hall's name and so its slug."""
+    here = Tournament.objects.filter(slug=slug)
+    if not here.exclude(imported_from__isnull=False, club=club).exists():
+        return ""
+    return _(
+        "%(slug)s is already an event of this site that no hall published here (the one "
+        "taking registrations, perhaps): results cannot arrive under its slug. Create the "
+        'hall\'s event under another name, such as "%(name)s at the hall", and make the '
+        "token for its slug."
+    ) % {"slug": slug, "name": here.values_list("name", flat=True)[0]}

@@ -520,7 +520,7 @@ def find_person(pk: int | str, clubs: Iterable[int] | QuerySet[Any]) -> Person |
 
 
 def people_list(q: str, clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Person]:
-    counted = Q(links__player__tournament__in=Tournament.objects.counted())
+    counted = Q(links__player__tournament__in=Tournament.objects.listed())
     rows = Person.objects.filter(merged_into__isnull=True, club__in=clubs).annotate(
         events=Count("links", filter=counted)
     )
@@ -587,3 +587,18 @@ def registration_open(tournament: Tournament) -> bool:
         tournament.status == Tournament.Status.REGISTRATION
         and RegistrationSettings.objects.filter(tournament=tournament, open=True).exists()
     )
+
+
+def registers_at(tournament: Tournament) -> Tournament | None:
+    """The event whose registration form the event's page offers now: its own while open;
+    for results the hall published before its round 1, the club's registration copy while
+    that one still takes registrations (the club page lists the results, docs/series.md)."""
+    if registration_open(tournament):
+        return tournament
+    if tournament.status != Tournament.Status.REGISTRATION:
+        return None
+    return Tournament.objects.filter(
+        played_as=tournament,
+        status=Tournament.Status.REGISTRATION,
+        registration_settings__open=True,
+    ).first()

@@ -96,10 +96,9 @@ def copies_of(results: Tournament) -> QuerySet[Tournament]:
     ``results`` (docs/series.md): the events of its club, neither imported nor itself,
     holding the applications its players came from (their uids, which the hall's file
     carries from the signed list), still taking registrations or already following these
-    results. None while the hall has not started (a file of an event not under way holds
-    no results: the club's event goes on taking registrations)."""
-    if results.status == Tournament.Status.REGISTRATION:
-        return Tournament.objects.none()
+    results. From the first file that carries them, one published before the hall's round 1
+    included: the club lists the event once from then on (its copy keeps taking
+    registrations until the hall starts, ``played``)."""
     uids = Player.objects.filter(tournament=results, registration_uid__isnull=False)
     held = Registration.objects.filter(uid__in=uids.values("registration_uid"))
     taking = Q(played_as__isnull=True, status=Tournament.Status.REGISTRATION)
@@ -122,12 +121,30 @@ class Played:
 
 def played(registration: Registration) -> Played | None:
     """Where the hall's results of the application's event are (``Tournament.played_as``),
-    or None while none arrived."""
+    or None while none arrived or the hall has not drawn round 1: until then her link
+    says where her application stands and keeps her pass for the hall's desk."""
     results = registration.tournament.played_as
-    if results is None:
+    if results is None or results.status == Tournament.Status.REGISTRATION:
         return None
     player = Player.objects.filter(tournament=results, registration_uid=registration.uid).first()
     return Played(results, player)
+
+
+def in_results(copy: Tournament, player_id: int) -> Player | None:
+    """A registration copy's player as the hall's results hold her (her application's
+    uid), or None (no application, or not in the results)."""
+    uid = Registration.objects.filter(tournament=copy, player_id=player_id).values("uid")
+    if copy.played_as_id is None:
+        return None
+    return Player.objects.filter(tournament=copy.played_as_id, registration_uid__in=uid).first()
+
+
+def status_refusal(reg: Registration) -> str:
+    # The status is the model's translated label, put into a sentence with a placeholder.
+    return _("%(name)s's application is %(status)s.") % {
+        "name": reg.name,
+        "status": str(reg.get_status_display()).lower(),
+    }
 
 
 def pass_of(token: str) -> RegistrationPass:

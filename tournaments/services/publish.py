@@ -30,7 +30,7 @@ from django.utils.translation import gettext as _
 from ..logtext import said
 from ..models import Club, Publication, PublishGrant, Series, Tournament
 from ..reads import outbound
-from ..reads.publish import document, state
+from ..reads.publish import document, state, token_refusal
 from . import ServiceError, log, now_or
 from .clubs import site_club
 from .results_import import ImportOutcome, digest_of, import_event
@@ -64,9 +64,12 @@ def grant(
 ) -> str:
     """A new token for the event ``slug`` (its id at the hall) of ``club`` (the series'
     club; the site's one club when neither is given); any earlier token of it in that
-    club stops working. Returns the token, shown once: only its digest is kept."""
+    club stops working. Returns the token, shown once: only its digest is kept. Refused
+    for a slug no results can arrive under (``reads.publish.token_refusal``)."""
     token = secrets.token_urlsafe(32)
     club = series.club if series is not None else club or site_club()
+    if refusal := token_refusal(slug, club):
+        raise ServiceError(refusal)
     with transaction.atomic():
         PublishGrant.objects.update_or_create(
             club=club,

@@ -46,6 +46,7 @@ from ..reads.registration import (
     live_token,
     pass_of,
     read_pass,
+    status_refusal,
 )
 from . import Conflict, NotFound, ServiceError, log, now_or
 from .players import register_player, set_checked_in
@@ -254,14 +255,6 @@ def apply(
     return Applied(registration, token, new=True)
 
 
-def _status_refusal(reg: Registration) -> str:
-    # The status is the model's translated label, put into a sentence with a placeholder.
-    return _("%(name)s's application is %(status)s.") % {
-        "name": reg.name,
-        "status": str(reg.get_status_display()).lower(),
-    }
-
-
 def answer_invitation(
     token: str,
     *,
@@ -383,7 +376,7 @@ def decide(
             if reg.status == Status.ACCEPTED:
                 return reg
             if reg.status not in (Status.PENDING, Status.CHANGE):
-                raise Conflict(_status_refusal(reg))
+                raise Conflict(status_refusal(reg))
             division = (division or reg.division).strip().upper()
             if division not in Division.values:
                 raise ServiceError(_("Choose division A or B for %(name)s.") % {"name": reg.name})
@@ -397,7 +390,7 @@ def decide(
             if reg.status == Status.CHANGE and reg.message == message:
                 return reg
             if reg.status not in (Status.PENDING, Status.CHANGE):
-                raise Conflict(_status_refusal(reg))
+                raise Conflict(status_refusal(reg))
             if not message:
                 raise ServiceError(_("Say what should change: the player reads it."))
             reg.status = Status.CHANGE
@@ -406,7 +399,7 @@ def decide(
             if reg.status == Status.DECLINED:
                 return reg
             if reg.status == Status.WITHDRAWN:
-                raise Conflict(_status_refusal(reg))
+                raise Conflict(status_refusal(reg))
             if not message:
                 raise ServiceError(_("Give the reason: the player reads it."))
             held = reg.status in PLACE_HOLDING

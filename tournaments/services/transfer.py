@@ -3,7 +3,8 @@ registration list travels to the hall").
 
 The file itself (what it holds, its signature, its checks) is tournaments/registrations_file.py;
 here the club site writes it and the hall imports it: a file refused there stores nothing.
-Importing is idempotent: an application already imported (its ``uid``) is left alone.
+Importing is idempotent: an application already imported (its ``uid``) is left alone but
+for its pass, which follows the club's (a revoked one replaced).
 """
 
 from __future__ import annotations
@@ -95,11 +96,14 @@ def _import_rows(
     added: list[str] = []
     with transaction.atomic():
         reg_settings = lock_registrations(tournament)
-        known = set(
-            Registration.objects.filter(tournament=tournament).values_list("uid", flat=True)
-        )
+        known = {r.uid: r for r in Registration.objects.filter(tournament=tournament)}
         for uid, name, division, consent, token in rows:
             if uid in known:
+                # A pass the club revoked and replaced (a lost phone): the new one here too.
+                live = known[uid].passes.filter(revoked_at__isnull=True)
+                if token and not live.filter(token=token).exists():
+                    live.update(revoked_at=at)
+                    _new_pass(known[uid], token, name, at)
                 continue
             player = Player.objects.filter(
                 tournament=tournament, name__iexact=name, registration__isnull=True
@@ -122,11 +126,7 @@ def _import_rows(
                 decided_by=by,
             )
             if token:
-                if RegistrationPass.objects.filter(token=token).exists():
-                    raise ServiceError(
-                        _("%(name)s's pass is already another registration's.") % {"name": name}
-                    )
-                RegistrationPass.objects.create(registration=reg, token=token, created_at=at)
+                _new_pass(reg, token, name, at)
             added.append(player.name)
         if added:
             log(
@@ -137,3 +137,13 @@ def _import_rows(
                 at=at,
             )
     return Imported(added, len(rows) - len(added))
+
+
+def _new_pass(reg: Registration, token: str, name: str, at: datetime) -> None:
+    held = RegistrationPass.objects.filter(token=token)
+    # The same application imported into another event here (a rehearsal): it moves.
+    if held.filter(registration__uid=reg.uid).update(registration=reg):
+        return
+    if held.exists():
+        raise ServiceError(_("%(name)s's pass is already another registration's.") % {"name": name})
+    RegistrationPass.objects.create(registration=reg, token=token, created_at=at)

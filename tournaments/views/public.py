@@ -36,6 +36,7 @@ from snowman.hall import absolute_url, qr_code
 
 from ..reads import public as svc
 from ..reads import queries
+from ..reads import registration as registration_reads
 from ..reads.console import clock_view, current_round
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
@@ -173,7 +174,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             "found": found,
             "too_short": bool(query.strip()) and not found and len(query.strip()) < 2,
             "event_url": _event_url(request, t.slug),
-            "registration_open": queries.registration_open(t),
+            "registers_at": queries.registers_at(t),
         }
         return render(request, "public/event.html", ctx)
 
@@ -238,9 +239,21 @@ def _minutes(seconds: int) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+def _copy_to_results(t: Tournament, player: int, view: str) -> HttpResponse:
+    """A registration copy's player, once the event was played at the hall: her page in
+    its results (docs/series.md), else the results' event page."""
+    assert t.played_as is not None
+    found = registration_reads.in_results(t, player)
+    if found is None:
+        return redirect("public:event", t.played_as.slug)
+    return redirect(view, t.played_as.slug, found.pk)
+
+
 @require_GET
 def card(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
+        if t.played_as_id is not None:
+            return _copy_to_results(t, player, "public:card")
         return render(request, "public/card.html", _card_context(t, player))
 
     return _versioned(request, slug, ("activity",), build, player_id=player)
@@ -260,6 +273,8 @@ def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     shown = request.headers.get(SEAT_HEADER)
 
     def build(t: Tournament) -> HttpResponse:
+        if t.played_as_id is not None:
+            return _copy_to_results(t, player, "public:card_part")
         return render(request, "public/_card.html", _card_context(t, player))
 
     def seat_first(ver: svc.Version) -> HttpResponse | None:
@@ -275,6 +290,8 @@ def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
 @require_GET
 def ledger(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
+        if t.played_as_id is not None:
+            return _copy_to_results(t, player, "public:ledger")
         p = svc.player_of(t, player)
         if p is None:
             raise Http404(_("No such player in this event."))

@@ -3,6 +3,7 @@
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from tournaments.errors import ServiceError
 from tournaments.management.base import TranslatedCommand
 from tournaments.models import Club, Series
 from tournaments.services.publish import grant
@@ -33,4 +34,8 @@ class Command(TranslatedCommand):
             series = in_club.filter(slug=options["series"]).first()
             if series is None:
                 raise CommandError(_("No series with slug %(slug)r.") % {"slug": options["series"]})
-        self.stdout.write(grant(str(options["slug"]), series=series, club=club, by="publish_token"))
+        try:
+            token = grant(str(options["slug"]), series=series, club=club, by="publish_token")
+        except ServiceError as exc:
+            raise CommandError(exc.message) from None
+        self.stdout.write(token)

@@ -197,7 +197,10 @@ def series_token(request: HttpRequest, slug: str) -> HttpResponse:
     if not event or len(event) > 140 or slugify(event) != event:
         error = _("Give the event's slug as the hall shows it (letters, digits and dashes).")
         return _detail(request, series, token_error=error, status=422)
-    token = publish_service.grant(event, series=series, by=who(request))
+    try:
+        token = publish_service.grant(event, series=series, by=who(request))
+    except ServiceError as exc:
+        return _detail(request, series, token_error=exc.message, status=422)
     return _detail(request, series, new_token={"slug": event, "token": token})
 
 
