@@ -344,4 +344,28 @@ def test_a_house_player_counts_as_filling_before_the_closure_is_proposed():
         lot_seed=1,
     )
     assert out.closed == [3]
-    assert seat_of(out, "house-1")[0] == 1
+    # Table 3's players join the waiting line and fill table 1's holes in their own
+    # divisions first (§6 step 3); the house player is not needed once a table closes.
+    assert seat_of(out, "house-1") is None and out.unused_house == ["house-1"]
+    assert all(c.kind != "house" for c in out.changes)
+
+
+def test_a_closed_tables_players_fill_their_own_division_before_a_house_player_does():
+    # One A hole and three B holes, one house player: closing table 2 leaves an A and
+    # a B player of that table to fill. Had the house player taken the A hole first,
+    # the last B hole would have stayed empty though the room holds enough players.
+    out = seat_with_holes(
+        results(4),
+        withdrawn={"A1a", "B1b", "B2a", "B3a"},
+        waiting=[],
+        house=["house-0"],
+        sit_outs_so_far={},
+        lot_seed=1,
+    )
+    assert out.closed == [2]
+    assert [(c.table, c.seat.value, c.kind) for c in out.changes if c.kind != "pass-on"] == [
+        (1, "E", "closed"),
+        (2, "S", "house"),
+    ]
+    seated = [p for t in out.tables for p in t.seats.values()]
+    assert len(seated) == len(set(seated)) == 12 and "house-0" in seated

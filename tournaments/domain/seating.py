@@ -350,12 +350,16 @@ def seat_with_holes(
                 continue
             d = SEAT_DIVISION[seat]
             out = seats[seat]
+            # The players of closed tables join the waiting players (§6 step 3), so they
+            # fill their division's holes before a house player does: a house player
+            # who took an A hole a closed table's A player could fill would leave a B
+            # hole that only he could fill empty.
             if queue[d]:
                 into, kind = queue[d].pop(0).player, "waiting"
-            elif house_line:
-                into, kind = house_line.pop(0), "house"
             elif closed_line[d]:
                 into, kind = closed_line[d].pop(0), "closed"
+            elif house_line:
+                into, kind = house_line.pop(0), "house"
             else:
                 holes += 1
                 continue
