@@ -723,3 +723,50 @@ def test_hiding_every_round_shows_no_standings_marked_hidden_until_the_final(
     ledger = client.get(url("ledger", t.slug, p.pk)).content.decode()
     assert "Hidden until the final." in ledger
     assert "Total " not in ledger and "Running total" not in ledger
+
+
+def test_the_desk_sees_no_total_and_no_hidden_score_on_any_page_or_sheet_it_may_open(
+    client, django_user_model, make_tournament
+):
+    """§5: the desk sees no totals. Every page and sheet a desk role opens (the desk, the
+    scan, the help page, each round's seating as a page, CSV and PDF, the score sheets)
+    during a hidden round shows no live total; and none but the score sheets, which a
+    table keeps score on when its tablet dies, shows a hidden round's match score."""
+    from tournaments.services.clubs import assign
+
+    user = django_user_model.objects.create_user("desk1", password="a-long-desk-password")
+    assign(user, "desk")
+    client.force_login(user)
+    t, _series = hidden_event(make_tournament)
+    finished = finish_hidden_round(t.rounds.get(number=4))
+    rounds.seat_next_round(t, by="test")
+    play_hidden_round_live(t.rounds.get(number=5))
+    t.refresh_from_db()
+    totals = hidden_totals(t)
+    assert totals
+    pages = [
+        reverse("director:desk", args=[t.slug]),
+        reverse("director:desk", args=[t.slug]) + "?q=Player",
+        reverse("director:scan", args=[t.slug]),
+        reverse("director:help", args=[t.slug]),
+        *(reverse("director:seating", args=[t.slug, n]) for n in range(1, 6)),
+        *(reverse("director:seating_csv", args=[t.slug, n]) for n in range(1, 6)),
+    ]
+    seen: dict[str, set[int]] = {}
+    hidden = totals | finished | {LIVE_NS, LIVE_EW}
+    for address in pages:
+        response = client.get(address)
+        assert response.status_code == 200, address
+        body = response.content.decode()
+        shown = numbers_shown(body, response["Content-Type"]) & hidden
+        if shown:
+            seen[address] = shown
+    for n in range(1, 6):
+        for name, forbidden in (("seating", totals | finished), ("scoresheets", totals)):
+            address = reverse(f"sheets:{name}", args=[t.slug, n])
+            response = client.get(address)
+            assert response.status_code == 200, address
+            shown = set(map(int, re.findall(r"\d+", sheet_text(response.getvalue(), t))))
+            if shown & forbidden:
+                seen[address] = shown & forbidden
+    assert seen == {}
