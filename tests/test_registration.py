@@ -955,6 +955,35 @@ def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
     assert Activity.objects.filter(tournament=event, action="publish").count() == 1
 
 
+def test_a_player_who_withdrew_at_the_club_after_the_list_left_reads_withdrawn_not_a_card(
+    client, event, monkeypatch
+):
+    """The list went to the hall with her on it; she withdrew from her link the next
+    morning and never came. The hall's results hold her as the list's name, never checked
+    in: her link says she withdrew, not "My card" leading to "You are not checked in. Go to
+    the desk". A player who withdrew and came anyway (checked in at the hall) keeps her card."""
+    links, hall = registered_then_published(client, event, monkeypatch)
+    for name in ("Bea Brown", "Cal Cole"):
+        answer = client.post(
+            reverse("public:registration_withdraw", args=[event.slug, links[name]])
+        )
+        assert answer.status_code in (200, 302)
+        assert Registration.objects.get(tournament=event, name=name).status == "withdrawn"
+    players_service.register_player(hall, "Walk-in Wes", "B", by="desk", checked_in=True)
+    here = hall.players.exclude(name="Bea Brown").values_list("pk", flat=True)
+    players_service.set_checked_in(hall, list(here), True, by="desk")  # Cal came anyway
+    rounds.draw_first_round(hall, by="hall", seed=1)
+    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    results = Tournament.objects.get(slug=SLUG)
+    bea = client.get(reverse("public:registration", args=[event.slug, links["Bea Brown"]]))
+    page = bea.content.decode()
+    assert "This event is under way." in page and 'id="my-results"' not in page
+    assert 'id="own-status"' in page and "Withdrawn" in page
+    cal = client.get(reverse("public:registration", args=[event.slug, links["Cal Cole"]]))
+    card = reverse("public:card", args=[results.slug, results.players.get(name="Cal Cole").pk])
+    assert card in cal.content.decode() and 'id="own-status"' not in cal.content.decode()
+
+
 def test_a_player_registered_at_the_club_and_played_at_the_hall_has_the_event_once(
     client, director_client, event, monkeypatch
 ):

@@ -127,6 +127,11 @@ def played(registration: Registration) -> Played | None:
     if results is None or results.status == Tournament.Status.REGISTRATION:
         return None
     player = Player.objects.filter(tournament=results, registration_uid=registration.uid).first()
+    withdrew = registration.status != Registration.Status.ACCEPTED
+    if player is not None and not player.checked_in and withdrew:
+        # Withdrawn here after the list went to the hall, and never came: the results
+        # hold only the list's name, whose card would send her to the desk.
+        player = None
     return Played(results, player)
 
 
