@@ -831,3 +831,31 @@ def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkey
         "Playing now"
         not in client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
     )
+
+
+def test_a_player_who_sits_out_a_hidden_round_at_the_hall_is_not_told_at_the_club_she_came_late(
+    client, monkeypatch
+):
+    """A hidden round travels as seating only: the club's copy cannot tell a sit-out from
+    a late arrival there. Her card says she is not seated, and her ledger that this
+    round is hidden, rather than "You checked in after round 5 was seated" about a
+    player who has played every round."""
+    sim, t = hidden_event(tables=2)
+    register_player(t, "Late Lou", "A", by="desk", checked_in=True)
+    rounds.seat_next_round(t, by="sim", now=sim.clock)  # Lou takes a mover's seat
+    r5 = t.rounds.get(number=5)
+    mover = r5.sit_outs.get().player
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    assert service.publish(t, by="director").last_error == ""
+    hall_card = client.get(reverse("public:card", args=[t.slug, mover.pk])).content.decode()
+    assert "You sit out round 5" in hall_card
+    mine = Tournament.objects.get(slug=SLUG).players.get(name=mover.name)
+    card = client.get(reverse("public:card", args=[SLUG, mine.pk])).content.decode()
+    assert "You checked in after round 5" not in card
+    assert "You are not seated in this round." in card
+    ledger = client.get(reverse("public:ledger", args=[SLUG, mine.pk])).content.decode()
+    line = ledger.split("Round 5")[1].split("</li>")[0]
+    assert "Checked in after this round" not in line and "not checked in" not in line
+    assert "hidden until the final" in line

@@ -640,7 +640,14 @@ def _absence(player: Player, rnd: Round, sat_out: bool) -> str:
         return "sat_out"
     if player.withdrawn or player.house or rnd.kind != Round.Kind.PRELIMINARY:
         return ""
-    return "waiting" if player.checked_in else "not_checked_in"
+    if not player.checked_in:
+        return "not_checked_in"
+    # The copy of an event the hall runs holds a hidden round's seating alone: a player
+    # without a seat there may have come late, sat out or left her match.
+    t = rnd.tournament
+    if running_at_hall(t) and not of_event(t, rnd).shows_round(rnd.number):
+        return ""
+    return "waiting"
 
 
 # --- the ledger -------------------------------------------------------------------------
@@ -774,9 +781,11 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
                 )
             elif prelim and not player.house and (out is None or rnd.number <= out):
                 waiting = rnd is latest and player.checked_in and not player.withdrawn
-                lines.append(
-                    LedgerLine(rnd.number, label, state="waiting" if waiting else "not_here")
-                )
+                state = "waiting" if waiting else "not_here"
+                if player.checked_in and not vis.shows_round(rnd.number):
+                    # The hall sends a hidden round's seating alone (see ``_absence``).
+                    state = "hidden_absent" if running_at_hall(tournament) else state
+                lines.append(LedgerLine(rnd.number, label, state=state))
             continue
         mine = Seat(seat.position)
         at = names[(rnd.pk, seat.table)]
