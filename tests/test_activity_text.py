@@ -171,6 +171,22 @@ def test_a_tablets_who_reads_in_the_directors_language_and_an_account_as_it_is(
         assert Activity.objects.get(actor="Table 3 tablet").who == "Tablette de la table 3"
 
 
+def test_a_seat_in_a_line_reads_with_the_readers_letter() -> None:
+    """Walked at the hall in French: "Ronde 1, table 3, place W : …" (West is O)."""
+    line = said(
+        "substitutions.seat_from_hand",
+        match=said("words.table", round=said("words.round", n=1), table=3),
+        position="W",
+        what="x",
+        hand=4,
+    )
+    with translation.override("fr"):
+        assert render(line.key, line.stored()).startswith("Ronde 1, table 3, place O\xa0:")
+        dealers = {"match": "m", "seat": "W", "was": "W", "n": 2}
+        assert "fixé à O (auparavant O)" in render("play.first_dealer_set_dealers", dealers)
+    assert render(line.key, line.stored()).startswith("Round 1 table 3 seat W:")
+
+
 @pytest.mark.django_db
 def test_a_row_written_before_the_messages_shows_its_stored_text(make_tournament) -> None:
     t = make_tournament(1)

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Union
 
-from django.utils.translation import gettext, override, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, override, pgettext, pgettext_lazy
 
+from .bilingual import seat
 from .loglines import LINES
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from .models import Match, Player, Round
 
 Arg = Union[str, int, float, "Said", "Joined"]
+SEATS = ("N", "E", "S", "W")
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,18 @@ def _shown(value: Any) -> Any:
     return value
 
 
+# The arguments that hold a seat's letter ("W"), read as the reader's letter ("O").
+SEAT_ARGS = frozenset({"seat", "position", "was"})
+
+
 def render(key: str, args: Mapping[str, Any]) -> str:
     """The line in the active language. A translation that does not fit its arguments
     (a placeholder misspelt) falls back to the English, never to an error page."""
     msgid = LINES.get(key, key)
-    values = {name: _shown(value) for name, value in args.items()}
+    values = {
+        name: seat(value) if name in SEAT_ARGS and value in SEATS else _shown(value)
+        for name, value in args.items()
+    }
     for text in (gettext(msgid), msgid):
         try:
             return text % values
@@ -233,6 +242,16 @@ def of_remedy(remedy: FirstRoundRemedy) -> Said:
 # takeover in table_codes), the same on the rows written before this, and read in the
 # reader's language; a person's account name stays as it is.
 _DEVICE = re.compile(r"Table (\d{1,10}) (?:tablet|device (\d{1,10}))")
+
+
+# Reasons a service stores in one English form (a person's own reason is kept as typed),
+# read in the reader's language.
+STORED_REASONS = frozenset({gettext_noop("Undone at the table."), gettext_noop("withdrew online")})
+
+
+def reason_label(reason: str) -> str:
+    """A stored reason in the reader's language (what a person typed, as typed)."""
+    return gettext(reason) if reason in STORED_REASONS else reason
 
 
 def actor_label(actor: str) -> str:
