@@ -514,6 +514,30 @@ def test_the_table_chooses_the_tablets_language_and_the_other_team_reads_once_in
     assert "Enregistrer la donne" in tablet.get(screen).content.decode()
 
 
+def test_the_tablets_undo_dialog_does_not_offer_two_buttons_that_both_say_annuler(
+    make_tournament,
+) -> None:
+    """Walked at the hall in French: "Annuler la donne 1?" offered "Annuler la donne" and
+    "Annuler" side by side, the second one keeping the hand. Its dismiss button says
+    something else than the undo."""
+    import polib
+    from django.test import Client
+
+    from tests.test_tablet import link
+
+    t = make_tournament(2)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=11), by="test")
+    tablet = Client()
+    tablet.cookies["django_language"] = "fr"
+    tablet.get(f"/t/{link(t, 1).token}/")
+    page = tablet.get(reverse("tablet:table")).content.decode()
+    dismiss = re.search(r'id="tb-dialog-cancel">([^<]*)<', page)
+    assert dismiss is not None
+    undo = polib.pofile(str(JS_PO)).find("Undo hand")
+    assert undo is not None and undo.msgstr.startswith("Annuler")
+    assert not dismiss.group(1).startswith("Annuler")
+
+
 @pytest.mark.django_db
 def test_the_directors_choice_follows_the_account_to_another_browser(
     director_client, director, make_tournament
