@@ -426,7 +426,7 @@ def test_the_remedies_page_reads_whole_in_french_and_names_the_house_players_in_
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
     assert "2 tables; 1 joueur A est au repos à la ronde 1." in page
     assert "3 tables avec 1 substitut en division A et 2 substituts en division B." in page
-    assert "(la moyenne)" in page and "« Substitut A1 », « Substitut B1 »" in page
+    assert "(la moyenne)" in page and "«\xa0Substitut A1\xa0», «\xa0Substitut B1\xa0»" in page
     for english in ("sit out", "house player", "average", "House"):
         assert english not in page, english
     response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house"})

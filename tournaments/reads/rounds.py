@@ -217,9 +217,8 @@ def remedy_text(remedy: FirstRoundRemedy) -> str:
     tables = ngettext("%(n)s table", "%(n)s tables", remedy.tables) % {"n": remedy.tables}
     if remedy.kind == "sit-out":
         pieces = [
-            ngettext("%(n)s A player", "%(n)s A players", n) % {"n": n}
-            if division == "A"
-            else ngettext("%(n)s B player", "%(n)s B players", n) % {"n": n}
+            ngettext("%(n)s %(division)s player", "%(n)s %(division)s players", n)
+            % {"n": n, "division": division}
             for n, division in ((remedy.sit_out_a, "A"), (remedy.sit_out_b, "B"))
             if n
         ]
