@@ -338,6 +338,24 @@ def test_draw_shows_seating_by_table_and_find_your_seat(director_client, make_to
     assert rows_of(page, "by-table")[1] == f"2 {seats['N']} {seats['S']} {seats['E']} {seats['W']}"
 
 
+def test_once_round_one_is_drawn_the_desk_no_longer_says_the_room_cannot_be_seated(
+    director_client, make_tournament
+):
+    """Walked at the hall: after round 1, with a B player withdrawn, the players page and
+    the desk still said "Not seatable yet. Cannot seat 4 A players and 3 B players" and
+    "1 tables can be seated", while round 2 seats by rotation with holes (§6)."""
+    from tournaments.services.players import set_withdrawn
+
+    t, rnd = drawn(make_tournament)
+    rounds.start_round(rnd, by="test")
+    set_withdrawn(Player.objects.get(tournament=t, name="Player B001"), True, by="t")
+    for page in ("players", "desk"):
+        html = director_client.get(url(page, t.slug)).content.decode()
+        panel = html.split('id="readiness"')[1].split("</section>")[0]
+        assert "Cannot seat" not in panel and "Not seatable" not in panel, page
+        assert 'data-count="tables"' not in panel and "seated by the rotation" in panel
+
+
 def test_the_seating_page_and_its_csv_name_the_west_seat_o_in_french(
     director_client, make_tournament
 ):
@@ -430,6 +448,26 @@ def test_live_board_shows_status_score_hands_flags_and_attention(director_client
         url("board", t.slug, 1), {"only": "attention", "sort": "attention"}
     ).content.decode()
     assert only.index('data-table="2"') < only.index('data-table="1"')
+
+
+def test_the_board_and_the_table_page_name_the_winning_team_eo_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: the board said "3–5 EW gagne" and the table page
+    "gagnant EW" (East–West is EO in French, as everywhere else on the page)."""
+    t, rnd = drawn(make_tournament, 1)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.select_related("round__tournament").get()
+    play.set_first_dealer(match, Seat.N, by="t")
+    for n in range(5):
+        play.record_hand(
+            match, Hand(Outcome.PLAYED, maker=Seat.E, maker_tricks=5), by="t", client_key=f"w{n}"
+        )
+    director_client.cookies["django_language"] = "fr"
+    board = director_client.get(url("board", t.slug, 1)).content.decode()
+    assert "<small>EO gagne</small>" in board and "EW" not in board
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert "gagnant <strong>EO</strong>" in page
 
 
 def test_a_late_table_gets_an_extension(director_client, make_tournament):

@@ -62,6 +62,21 @@ def test_every_msgid_has_a_french_translation_and_none_is_fuzzy(path: Path) -> N
             assert all(e.msgstr_plural.get(i) for i in (0, 1)), e.msgid
 
 
+@pytest.mark.parametrize("path", [PO, JS_PO], ids=["django.po", "djangojs.po"])
+def test_each_translation_spaces_its_punctuation_the_canadian_way(path: Path) -> None:
+    """OQLF's typography (docs/rules.md §8.1): a non-breaking space before a colon and
+    inside guillemets, none before a semicolon. The desk read "il manque 1 joueur B ; ou"
+    and colons that a line could break before."""
+    wrong = [
+        text
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        if re.search(r" [:;]|« | »", text)
+    ]
+    assert wrong == []
+
+
 @pytest.mark.parametrize("path", CATALOGUES.values(), ids=CATALOGUES.keys())
 def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> None:
     # A placeholder lost or misspelt in French is a KeyError on the French page only.
