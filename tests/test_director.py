@@ -744,6 +744,45 @@ def test_an_impossible_final_hand_is_refused_with_the_rules_message(
     assert "Choose the player who made trump." in response.content.decode()
 
 
+def test_the_final_page_reads_its_refusals_and_game_results_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: a final hand with no maker was refused with "Choose
+    the player who made trump." (the rules' English) and a won game read "Terminée: NS
+    gagne" (no space before the colon; EW would have stayed EW)."""
+    t = finished_prelims(make_tournament)
+    director_client.post(url("final_seed", t.slug))
+    director_client.post(url("final_dealer", t.slug), {"seat": "N"})
+    director_client.cookies["django_language"] = "fr"
+    bad = {"client_key": "bad", "outcome": "played", "maker": "", "maker_tricks": "3"}
+    page = unescape(director_client.post(url("final_hand", t.slug), bad).content.decode())
+    assert "Choisissez le joueur qui a fait l’atout." in page and "Choose the" not in page
+    for n in range(3):
+        hand = {"client_key": f"f{n}", "outcome": "played", "maker": "E", "maker_tricks": "5"}
+        hand["alone"] = "on"
+        assert director_client.post(url("final_hand", t.slug), hand).status_code == 302
+    page = unescape(director_client.get(url("final", t.slug)).content.decode())
+    assert "Terminée\xa0: EO gagne" in page
+
+
+def test_a_hands_refusal_from_the_rules_reads_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    from tournaments import domain_text
+    from tournaments.domain.hands import Hand, InvalidHand, Outcome
+
+    try:
+        Hand(Outcome.RENEGE).validate()
+    except InvalidHand as exc:
+        refused = exc
+    with translation.override("fr"):
+        assert domain_text.read(refused) == "Choisissez le joueur qui a fait une renonce."
+        numbered = InvalidHand("Hand 4: The makers take between 0 and 5 tricks.")
+        assert domain_text.read(numbered) == "Donne 4\xa0: Les faiseurs font de 0 à 5 levées."
+        assert domain_text.read(InvalidHand("Something new.")) == "Something new."
+    assert domain_text.read(refused) == "Choose the player who reneged."
+
+
 def test_activity_log_lists_who_when_what_and_why(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
     a1 = rnd.seats.get(table=1, position="N").player
