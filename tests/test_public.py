@@ -81,6 +81,16 @@ def test_clock_counts_down_from_the_server_time(client, make_tournament):
     assert data["call_at"] is not None and data["round"] == "Round 1"
 
 
+def test_the_clock_of_the_final_says_it_is_the_final_and_never_called(client, make_tournament):
+    from tests.test_director import finished_prelims
+    from tournaments.services import standings
+
+    t = finished_prelims(make_tournament)
+    standings.seed_final(t, by="test")
+    data = client.get(reverse("public:clock", args=[t.slug])).json()
+    assert data["final"] and not data["called"] and data["call_at"] is None
+
+
 def test_clock_stops_while_paused_and_reads_zero_once_called(client, make_tournament):
     t = make_tournament(1)
     rnd = rounds.draw_first_round(t, by="t", seed=1)
