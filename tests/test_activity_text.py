@@ -187,6 +187,21 @@ def test_a_seat_in_a_line_reads_with_the_readers_letter() -> None:
     assert render(line.key, line.stored()).startswith("Round 1 table 3 seat W:")
 
 
+def test_a_hands_worth_and_the_finals_seats_read_with_the_readers_letters() -> None:
+    """Walked at the hall in French: "donne 3 corrigée (NS +2, E -2)" kept the English
+    letters of a score ("EW", "W") and "Finale placée : … W Francine Bergeron"."""
+    from tournaments.domain.hands import HandScore, Seat, Team
+    from tournaments.logtext import of_score, of_seats
+
+    score = HandScore(points={Team.NS: 0, Team.EW: 2}, individual={Seat.W: -2})
+    line = said("play.hand_corrected", match="m", n=3, score=of_score(score))
+    seated = said("standings.final_seeded", seats=of_seats({"N": "Ann", "W": "Wes"}))
+    with translation.override("fr"):
+        assert "(EO +2, O −2)" in render(line.key, line.stored())
+        assert render(seated.key, seated.stored()).endswith("N Ann, O Wes.")
+    assert "(EW +2, W −2)" in render(line.key, line.stored())
+
+
 @pytest.mark.django_db
 def test_a_row_written_before_the_messages_shows_its_stored_text(make_tournament) -> None:
     t = make_tournament(1)

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Union
 
 from django.utils.translation import gettext, gettext_noop, override, pgettext, pgettext_lazy
 
-from .bilingual import seat
+from .bilingual import seat, team
 from .loglines import LINES
 
 if TYPE_CHECKING:
@@ -89,14 +89,20 @@ def _shown(value: Any) -> Any:
 SEAT_ARGS = frozenset({"seat", "position", "was"})
 
 
+def _letters(name: str, value: Any) -> Any:
+    """An argument as shown: a seat's or a team's letters in the reader's language."""
+    if name in SEAT_ARGS and value in SEATS:
+        return seat(value)
+    if name == "team" and value in ("NS", "EW"):
+        return team(value)
+    return _shown(value)
+
+
 def render(key: str, args: Mapping[str, Any]) -> str:
     """The line in the active language. A translation that does not fit its arguments
     (a placeholder misspelt) falls back to the English, never to an error page."""
     msgid = LINES.get(key, key)
-    values = {
-        name: seat(value) if name in SEAT_ARGS and value in SEATS else _shown(value)
-        for name, value in args.items()
-    }
+    values = {name: _letters(name, value) for name, value in args.items()}
     for text in (gettext(msgid), msgid):
         try:
             return text % values
@@ -205,10 +211,26 @@ def of_player(player: Player) -> Arg:
 
 
 def of_score(score: HandScore) -> Arg:
-    """What a hand is worth ("NS +2, E +1": seats and teams read the same in French)."""
+    """What a hand is worth ("NS +2, E −2"), its letters read in the reader's language
+    ("EO +2, O −2" in French)."""
     if not any(score.points.values()) and not any(score.individual.values()):
         return said("play.no_points")
-    return score.describe
+    teams = [
+        said("words.team_points", team=t.value, points=f"+{p}")
+        for t, p in score.points.items()
+        if p
+    ]
+    people = [
+        said("words.seat_points", seat=s.value, points=f"{p:+d}".replace("-", "−"))
+        for s, p in score.individual.items()
+        if p
+    ]
+    return Joined([*teams, *people])
+
+
+def of_seats(names: Mapping[str, str]) -> Joined:
+    """Seats and who sits there ("N Ann, E Bob, …"), West read "O" in French."""
+    return Joined([said("words.seat_player", seat=place, name=n) for place, n in names.items()])
 
 
 # How a seat of the next round was filled (domain.seating.Change.kind).
