@@ -554,6 +554,17 @@ def test_the_tablets_undo_dialog_does_not_offer_two_buttons_that_both_say_annule
 
 
 @pytest.mark.django_db
+def test_the_sign_in_page_offers_francais_before_anyone_signs_in(client) -> None:
+    """Walked at the hall: the laptop's first screen, the sign-in, read in English with no
+    way to choose French until signed in."""
+    page = client.get("/accounts/login/?next=/director/").content.decode()
+    assert 'href="/lang/fr/?next=/accounts/login/%3Fnext%3D/director/"' in page
+    r = client.get("/lang/fr/", {"next": "/accounts/login/?next=/director/"})
+    assert r.status_code == 302 and r["Location"] == "/accounts/login/?next=/director/"
+    assert "Connexion de la direction" in client.get(r["Location"]).content.decode()
+
+
+@pytest.mark.django_db
 def test_the_directors_choice_follows_the_account_to_another_browser(
     director_client, director, make_tournament
 ) -> None:
