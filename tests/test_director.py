@@ -592,6 +592,9 @@ def test_the_hand_log_reads_in_french_with_french_seat_letters_and_the_tablets_w
     assert "<td>renonce par O</td>" in log and "<td>O −2</td>" in log
     assert "Tablette de la table 1" in log and "(Tablette)" in log
     assert "Annulée à la table." in log
+    assert "par Tablette de la table 1\xa0: Annulée à la table." in log  # the French colon
+    timeline = unescape(page.split('id="timeline"')[1].split("</section>")[0])
+    assert "<strong>Tablette de la table 1</strong>\xa0: Ronde 1, table 1" in timeline
     for english in ("made", "trick", "renege", "tablet", "Undone"):
         assert english not in re.sub(r"<[^>]+>", " ", log), english
     director_client.cookies["django_language"] = "en"
