@@ -334,6 +334,12 @@ def test_the_projector_during_the_final_shows_no_time_called_clock(
     expect(projector.locator("[data-countdown-state]")).to_have_text("Sans limite de temps")
     expect(projector.locator("[data-countdown-time]")).to_have_text("")
     assert projector.locator("[data-countdown]").get_attribute("data-state") != "called"
+    # Once decided, the final is over, not a round: no "0:00" either.
+    final = t.rounds.get(kind="final")
+    final.status = "finished"
+    final.save(update_fields=["status"])
+    expect(projector.locator("[data-countdown-state]")).to_have_text("Finale terminée")
+    expect(projector.locator("[data-countdown-time]")).to_have_text("")
     projector.close()
 
 
