@@ -171,6 +171,37 @@ def test_a_tablets_who_reads_in_the_directors_language_and_an_account_as_it_is(
         assert Activity.objects.get(actor="Table 3 tablet").who == "Tablette de la table 3"
 
 
+def test_a_seat_in_a_line_reads_with_the_readers_letter() -> None:
+    """Walked at the hall in French: "Ronde 1, table 3, place W : …" (West is O)."""
+    line = said(
+        "substitutions.seat_from_hand",
+        match=said("words.table", round=said("words.round", n=1), table=3),
+        position="W",
+        what="x",
+        hand=4,
+    )
+    with translation.override("fr"):
+        assert render(line.key, line.stored()).startswith("Ronde 1, table 3, place O\xa0:")
+        dealers = {"match": "m", "seat": "W", "was": "W", "n": 2}
+        assert "fixé à O (auparavant O)" in render("play.first_dealer_set_dealers", dealers)
+    assert render(line.key, line.stored()).startswith("Round 1 table 3 seat W:")
+
+
+def test_a_hands_worth_and_the_finals_seats_read_with_the_readers_letters() -> None:
+    """Walked at the hall in French: "donne 3 corrigée (NS +2, E -2)" kept the English
+    letters of a score ("EW", "W") and "Finale placée : … W Francine Bergeron"."""
+    from tournaments.domain.hands import HandScore, Seat, Team
+    from tournaments.logtext import of_score, of_seats
+
+    score = HandScore(points={Team.NS: 0, Team.EW: 2}, individual={Seat.W: -2})
+    line = said("play.hand_corrected", match="m", n=3, score=of_score(score))
+    seated = said("standings.final_seeded", seats=of_seats({"N": "Ann", "W": "Wes"}))
+    with translation.override("fr"):
+        assert "(EO +2, O −2)" in render(line.key, line.stored())
+        assert render(seated.key, seated.stored()).endswith("N Ann, O Wes.")
+    assert "(EW +2, W −2)" in render(line.key, line.stored())
+
+
 @pytest.mark.django_db
 def test_a_row_written_before_the_messages_shows_its_stored_text(make_tournament) -> None:
     t = make_tournament(1)

@@ -406,10 +406,33 @@ def test_uneven_counts_lead_to_the_remedies_page(director_client, make_tournamen
     response = director_client.post(url("draw", t.slug))
     assert response.url == url("draw_remedy", t.slug)
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
-    assert "1 A player sit out round 1" in page and "house player" in page
+    assert "1 A player sits out round 1" in page and "house player" in page
     response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out"})
     assert response.status_code == 302
     assert SitOut.objects.filter(round__tournament=t).count() == 1
+
+
+def test_the_remedies_page_reads_whole_in_french_and_names_the_house_players_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: each remedy's sentence was English ("2 tables; 2 A
+    players and 1 B player sit out round 1."), the sit-out setting read "average", and a
+    French event's house players were named "House B1"."""
+    t = make_tournament(2)
+    t.language = "fr"
+    t.save(update_fields=["language"])
+    register_player(t, "Odile Ouellet", "A", by="desk", checked_in=True)
+    director_client.cookies["django_language"] = "fr"
+    page = director_client.get(url("draw_remedy", t.slug)).content.decode()
+    assert "2 tables; 1 joueur A est au repos à la ronde 1." in page
+    assert "3 tables avec 1 substitut en division A et 2 substituts en division B." in page
+    assert "(la moyenne)" in page and "«\xa0Substitut A1\xa0», «\xa0Substitut B1\xa0»" in page
+    for english in ("sit out", "house player", "average", "House"):
+        assert english not in page, english
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house"})
+    assert response.status_code == 302
+    names = Player.objects.filter(tournament=t, house=True).values_list("name", flat=True)
+    assert sorted(names) == ["Substitut A1", "Substitut B1", "Substitut B2"]
 
 
 def test_the_director_substitutes_from_the_table_page(director_client, make_tournament):

@@ -97,6 +97,16 @@ def test_the_sign_in_page_leads_to_the_tournament_list(client, director):
     assert b"Tournaments" in client.get(url("home")).content
 
 
+def test_the_tournament_list_names_the_directors_role_in_each_club_in_french(
+    director_client,
+):
+    """Walked at the hall in French: "Snowman club · owner" (the role's stored key)."""
+    director_client.cookies["django_language"] = "fr"
+    page = unescape(director_client.get(url("home")).content.decode())
+    assert "Snowman club</a> · Direction" in page
+    assert " · director" not in page
+
+
 # --- tournaments ------------------------------------------------------------------------
 
 
@@ -139,6 +149,14 @@ def test_creating_a_tournament_keeps_every_rule_setting(director_client):
         "total,margin,wins",
     )
     assert Activity.objects.filter(tournament=t, action="create", actor="director").exists()
+
+
+def test_the_settings_form_says_what_the_sit_out_score_takes(director_client):
+    """Walked at the hall in French: the box held "average" and nothing said what else
+    it takes (its help text was never shown)."""
+    director_client.cookies["django_language"] = "fr"
+    page = unescape(director_client.get(url("create")).content.decode())
+    assert "<code>average</code> (la moyenne), <code>none</code> (aucun)" in page
 
 
 @pytest.mark.parametrize(
@@ -278,6 +296,24 @@ def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(directo
     assert any("Ann Lee" in a.text for a in Activity.objects.filter(action="check-in"))
 
 
+def test_the_desk_and_the_players_list_find_a_name_typed_without_its_accents(director_client, db):
+    """Walked at the hall in French: "helene" found nobody, Hélène Morin was registered
+    (the database's matching folds neither accents nor hyphens; the phones' search did)."""
+    from tournaments.services.players import import_players
+    from tournaments.services.tournaments import create_tournament
+
+    t = create_tournament("Soirée", by="t")
+    names = "Hélène Morin,B\nJean-François Gagnon,A\nÉmile Roy,A\n"
+    import_players(t, names, by="t", checked_in=True)  # the readiness panel lists nobody
+    for typed, name in (("helene", "Hélène Morin"), ("jean francois", "Jean-François Gagnon")):
+        for page in ("desk", "players"):
+            found = unescape(director_client.get(url(page, t.slug), {"q": typed}).content.decode())
+            assert name in found and "Émile Roy" not in found, (page, typed)
+    found = director_client.get(url("desk", t.slug), {"q": "ÉMILE"}).content.decode()
+    results = unescape(found.split('id="desk-results"')[1])
+    assert "Émile Roy" in results and "Hélène" not in results
+
+
 # --- draw and seating -------------------------------------------------------------------
 
 
@@ -300,6 +336,40 @@ def test_draw_shows_seating_by_table_and_find_your_seat(director_client, make_to
     assert len(finder) == 8
     assert f"{seats['N']} A 2 N {seats['S']} {seats['E']} & {seats['W']}" in finder
     assert rows_of(page, "by-table")[1] == f"2 {seats['N']} {seats['S']} {seats['E']} {seats['W']}"
+
+
+def test_once_round_one_is_drawn_the_desk_no_longer_says_the_room_cannot_be_seated(
+    director_client, make_tournament
+):
+    """Walked at the hall: after round 1, with a B player withdrawn, the players page and
+    the desk still said "Not seatable yet. Cannot seat 4 A players and 3 B players" and
+    "1 tables can be seated", while round 2 seats by rotation with holes (§6)."""
+    from tournaments.services.players import set_withdrawn
+
+    t, rnd = drawn(make_tournament)
+    rounds.start_round(rnd, by="test")
+    set_withdrawn(Player.objects.get(tournament=t, name="Player B001"), True, by="t")
+    for page in ("players", "desk"):
+        html = director_client.get(url(page, t.slug)).content.decode()
+        panel = html.split('id="readiness"')[1].split("</section>")[0]
+        assert "Cannot seat" not in panel and "Not seatable" not in panel, page
+        assert 'data-count="tables"' not in panel and "seated by the rotation" in panel
+
+
+def test_the_seating_page_and_its_csv_name_the_west_seat_o_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: the by-table grid said "O (B)" but "Find your seat",
+    the swap lists and the CSV said "W"."""
+    t, rnd = drawn(make_tournament)
+    west = rnd.seats.select_related("player").get(table=1, position="W").player.name
+    director_client.cookies["django_language"] = "fr"
+    page = director_client.get(url("seating", t.slug, 1)).content.decode()
+    assert any(row.startswith(f"{west} B 1 O ") for row in rows_of(page, "find-your-seat"))
+    assert not any(" W " in row for row in rows_of(page, "find-your-seat"))
+    assert f"{west} (B, table 1 O)" in unescape(page) and "table 1 W)" not in page
+    csv = director_client.get(url("seating_csv", t.slug, 1)).content.decode()
+    assert f"{west},B,1,O," in csv and ",W," not in csv
 
 
 def test_seating_csv_lists_everyone_alphabetically(director_client, make_tournament):
@@ -380,6 +450,26 @@ def test_live_board_shows_status_score_hands_flags_and_attention(director_client
     assert only.index('data-table="2"') < only.index('data-table="1"')
 
 
+def test_the_board_and_the_table_page_name_the_winning_team_eo_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: the board said "3–5 EW gagne" and the table page
+    "gagnant EW" (East–West is EO in French, as everywhere else on the page)."""
+    t, rnd = drawn(make_tournament, 1)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.select_related("round__tournament").get()
+    play.set_first_dealer(match, Seat.N, by="t")
+    for n in range(5):
+        play.record_hand(
+            match, Hand(Outcome.PLAYED, maker=Seat.E, maker_tricks=5), by="t", client_key=f"w{n}"
+        )
+    director_client.cookies["django_language"] = "fr"
+    board = director_client.get(url("board", t.slug, 1)).content.decode()
+    assert "<small>EO gagne</small>" in board and "EW" not in board
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert "gagnant <strong>EO</strong>" in page
+
+
 def test_a_late_table_gets_an_extension(director_client, make_tournament):
     # docs/rules.md §7 (issue 11): an extension is given before the table's time runs out; one
     # asked for after the call is refused, since it would un-call time.
@@ -453,6 +543,63 @@ def test_the_hand_log_shows_awards_and_penalties(director_client, make_tournamen
     log = page.split('id="hand-log"')[1].split("</table>")[0]
     assert_in_html("<td>E −2</td>", log)
     assert_in_html("<td>S +1</td>", log)
+
+
+def test_the_hand_log_reads_in_french_with_french_seat_letters_and_the_tablets_words(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: the log said "N made alone, 3 tricks", "renege by W",
+    "Table 1 tablet (tablet)" and "Undone at the table." on a French page."""
+    import json
+
+    from django.test import Client
+
+    t, rnd = drawn(make_tournament)
+    rounds.start_round(rnd, by="test")
+    tablet = Client()
+    link = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True)
+    tablet.get(f"/t/{link.token}/")
+
+    def send(path: str, body: dict) -> None:
+        response = tablet.post(
+            f"/t/table/{path}", json.dumps(body), content_type="application/json"
+        )
+        assert response.status_code in (200, 201), response.content
+
+    base = {"alone": False, "renege_by": None, "first_dealer": "N", "outcome": "played"}
+    send("hands", {**base, "client_key": "k1", "number": 1, "maker": "S", "maker_tricks": 5})
+    send("undo", {"number": 1, "client_key": "k1"})
+    send(
+        "hands",
+        {**base, "client_key": "k2", "number": 1, "maker": "E", "alone": True, "maker_tricks": 3},
+    )
+    send(
+        "hands",
+        {
+            **base,
+            "client_key": "k3",
+            "number": 2,
+            "outcome": "renege",
+            "renege_by": "W",
+            "maker": None,
+            "maker_tricks": None,
+        },
+    )
+    director_client.cookies["django_language"] = "fr"
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    log = unescape(page.split('id="hand-log"')[1].split("</table>")[0])
+    assert "<td>E a fait l’atout seul, 3 levées</td>" in log
+    assert "<td>renonce par O</td>" in log and "<td>O −2</td>" in log
+    assert "Tablette de la table 1" in log and "(Tablette)" in log
+    assert "Annulée à la table." in log
+    assert "par Tablette de la table 1\xa0: Annulée à la table." in log  # the French colon
+    timeline = unescape(page.split('id="timeline"')[1].split("</section>")[0])
+    assert "<strong>Tablette de la table 1</strong>\xa0: Ronde 1, table 1" in timeline
+    for english in ("made", "trick", "renege", "tablet", "Undone"):
+        assert english not in re.sub(r"<[^>]+>", " ", log), english
+    director_client.cookies["django_language"] = "en"
+    log = unescape(director_client.get(url("table", t.slug, 1, 1)).content.decode())
+    assert "<td>E made alone, 3 tricks</td>" in log and "<td>renege by W</td>" in log
 
 
 def test_overriding_a_winner_needs_a_reason(director_client, make_tournament):
@@ -598,6 +745,45 @@ def test_an_impossible_final_hand_is_refused_with_the_rules_message(
     )
     assert response.status_code == 422
     assert "Choose the player who made trump." in response.content.decode()
+
+
+def test_the_final_page_reads_its_refusals_and_game_results_in_french(
+    director_client, make_tournament
+):
+    """Walked at the hall in French: a final hand with no maker was refused with "Choose
+    the player who made trump." (the rules' English) and a won game read "Terminée: NS
+    gagne" (no space before the colon; EW would have stayed EW)."""
+    t = finished_prelims(make_tournament)
+    director_client.post(url("final_seed", t.slug))
+    director_client.post(url("final_dealer", t.slug), {"seat": "N"})
+    director_client.cookies["django_language"] = "fr"
+    bad = {"client_key": "bad", "outcome": "played", "maker": "", "maker_tricks": "3"}
+    page = unescape(director_client.post(url("final_hand", t.slug), bad).content.decode())
+    assert "Choisissez le joueur qui a fait l’atout." in page and "Choose the" not in page
+    for n in range(3):
+        hand = {"client_key": f"f{n}", "outcome": "played", "maker": "E", "maker_tricks": "5"}
+        hand["alone"] = "on"
+        assert director_client.post(url("final_hand", t.slug), hand).status_code == 302
+    page = unescape(director_client.get(url("final", t.slug)).content.decode())
+    assert "Terminée\xa0: EO gagne" in page
+
+
+def test_a_hands_refusal_from_the_rules_reads_in_the_readers_language() -> None:
+    from django.utils import translation
+
+    from tournaments import domain_text
+    from tournaments.domain.hands import Hand, InvalidHand, Outcome
+
+    try:
+        Hand(Outcome.RENEGE).validate()
+    except InvalidHand as exc:
+        refused = exc
+    with translation.override("fr"):
+        assert domain_text.read(refused) == "Choisissez le joueur qui a fait une renonce."
+        numbered = InvalidHand("Hand 4: The makers take between 0 and 5 tricks.")
+        assert domain_text.read(numbered) == "Donne 4\xa0: Les faiseurs font de 0 à 5 levées."
+        assert domain_text.read(InvalidHand("Something new.")) == "Something new."
+    assert domain_text.read(refused) == "Choose the player who reneged."
 
 
 def test_activity_log_lists_who_when_what_and_why(director_client, make_tournament):

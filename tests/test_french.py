@@ -62,6 +62,21 @@ def test_every_msgid_has_a_french_translation_and_none_is_fuzzy(path: Path) -> N
             assert all(e.msgstr_plural.get(i) for i in (0, 1)), e.msgid
 
 
+@pytest.mark.parametrize("path", [PO, JS_PO], ids=["django.po", "djangojs.po"])
+def test_each_translation_spaces_its_punctuation_the_canadian_way(path: Path) -> None:
+    """OQLF's typography (docs/rules.md §8.1): a non-breaking space before a colon and
+    inside guillemets, none before a semicolon. The desk read "il manque 1 joueur B ; ou"
+    and colons that a line could break before."""
+    wrong = [
+        text
+        for entry in polib.pofile(str(path))
+        if not entry.obsolete
+        for text in [entry.msgstr, *entry.msgstr_plural.values()]
+        if re.search(r" [:;]|« | »", text)
+    ]
+    assert wrong == []
+
+
 @pytest.mark.parametrize("path", CATALOGUES.values(), ids=CATALOGUES.keys())
 def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> None:
     # A placeholder lost or misspelt in French is a KeyError on the French page only.
@@ -512,6 +527,41 @@ def test_the_table_chooses_the_tablets_language_and_the_other_team_reads_once_in
     assert "Back to the table&#x27;s language" in once or "Back to the table's language" in once
     # The table's choice is unchanged: the next load is French again.
     assert "Enregistrer la donne" in tablet.get(screen).content.decode()
+
+
+def test_the_tablets_undo_dialog_does_not_offer_two_buttons_that_both_say_annuler(
+    make_tournament,
+) -> None:
+    """Walked at the hall in French: "Annuler la donne 1?" offered "Annuler la donne" and
+    "Annuler" side by side, the second one keeping the hand. Its dismiss button says
+    something else than the undo."""
+    import polib
+    from django.test import Client
+
+    from tests.test_tablet import link
+
+    t = make_tournament(2)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=11), by="test")
+    tablet = Client()
+    tablet.cookies["django_language"] = "fr"
+    tablet.get(f"/t/{link(t, 1).token}/")
+    page = tablet.get(reverse("tablet:table")).content.decode()
+    dismiss = re.search(r'id="tb-dialog-cancel">([^<]*)<', page)
+    assert dismiss is not None
+    undo = polib.pofile(str(JS_PO)).find("Undo hand")
+    assert undo is not None and undo.msgstr.startswith("Annuler")
+    assert not dismiss.group(1).startswith("Annuler")
+
+
+@pytest.mark.django_db
+def test_the_sign_in_page_offers_francais_before_anyone_signs_in(client) -> None:
+    """Walked at the hall: the laptop's first screen, the sign-in, read in English with no
+    way to choose French until signed in."""
+    page = client.get("/accounts/login/?next=/director/").content.decode()
+    assert 'href="/lang/fr/?next=/accounts/login/%3Fnext%3D/director/"' in page
+    r = client.get("/lang/fr/", {"next": "/accounts/login/?next=/director/"})
+    assert r.status_code == 302 and r["Location"] == "/accounts/login/?next=/director/"
+    assert "Connexion de la direction" in client.get(r["Location"]).content.decode()
 
 
 @pytest.mark.django_db

@@ -184,7 +184,7 @@ def test_a_tablet_plays_a_match_in_french_and_the_other_team_confirms_in_english
     page.click("#tb-display")
     page.locator("#tb-display-panel").get_by_role("link", name="Français").click()
     sent = page.locator("#tb-net")
-    expect(sent).to_have_text("En ligne · tout est envoyé", timeout=12_000)
+    expect(sent).to_have_text("En ligne · tout envoyé", timeout=12_000)
     expect(page.locator("#tb-start-h")).to_have_text("Avant la première donne")
     look(page, f"30-tablet-start-{size}")
     keeper = name_at(t, 1, "N")
@@ -210,7 +210,7 @@ def test_a_tablet_plays_a_match_in_french_and_the_other_team_confirms_in_english
         enter(page, maker, 5)
     expect(page.locator("#tb-end")).to_be_visible(timeout=12_000)
     expect(page.locator("#tb-end-h")).to_have_text("Match terminé")
-    expect(sent).to_have_text("En ligne · tout est envoyé", timeout=12_000)
+    expect(sent).to_have_text("En ligne · tout envoyé", timeout=12_000)
     look(page, f"33-tablet-end-{size}")
     check_targets(page)
     # The other team reads the confirmation in English, once; the table stays French.
@@ -259,3 +259,28 @@ def test_the_rest_of_the_console_reads_in_french_without_breaking_its_layout(
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
     page.close()
+
+
+def test_the_tablets_top_bar_holds_on_one_row_in_french_on_a_landscape_tablet(
+    live_server, chromium, make_tournament
+):
+    """Walked at the hall: at 1280x800 the French bar wrapped ("Direction" alone on a
+    second row), 64 px less for the table on a landscape tablet; English fits."""
+    from .test_tablet_browser import seated
+    from .test_tablet_browser import token as table_token
+
+    t = seated(make_tournament, tables=1)
+    t.language = "fr"
+    t.save(update_fields=["language"])
+    page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{live_server.url}/t/{table_token(t, 1)}/")
+    expect(page.locator("#tb-net")).to_have_text("En ligne · tout envoyé", timeout=12_000)
+    expect(page.locator("#tb-director")).to_be_visible()  # kiosk mode: every button shown
+    rows = page.evaluate(
+        "() => [...document.querySelector('.tb-bar').children]"
+        ".filter(e => e.offsetParent !== null)"
+        ".map(e => Math.round(e.getBoundingClientRect().bottom))"
+    )
+    height = page.evaluate("() => document.querySelector('.tb-bar').getBoundingClientRect().height")
+    assert height < 90 and max(rows) - min(rows) < 30, (height, rows)
+    page.context.close()

@@ -61,6 +61,15 @@ def test_a_tablet_calls_the_director_and_a_second_tap_finds_the_same_request(eve
     assert Activity.objects.filter(tournament=event, action="help_called").count() == 1
 
 
+def test_the_help_page_names_the_calling_tablet_in_the_directors_language(event, django_user_model):
+    """Walked at the hall in French: the calls' log said "Par : Table 1 tablet"."""
+    call(tablet(event, 1), {"reason": "renege"})
+    director = staff(django_user_model, "dora", "director")
+    director.cookies["django_language"] = "fr"
+    page = director.get(reverse("director:help", args=[event.slug])).content.decode()
+    assert "<td>Tablette de la table 1</td>" in page and "Table 1 tablet" not in page
+
+
 def test_the_database_keeps_one_open_request_per_table(event):
     now = timezone.now()
     HelpRequest.objects.create(tournament=event, table=1, raised_by="x", raised_at=now)

@@ -38,6 +38,21 @@ def test_projector_needs_no_login_and_shows_both_divisions(client, make_tourname
     assert "<script>" not in page  # the CSP allows no inline script: the countdown is static
 
 
+def test_the_projector_during_round_one_says_nobody_has_played_not_that_there_are_no_players(
+    client, make_tournament
+):
+    """Walked at the hall in French: 12 players at their tables, and the projector said
+    "Aucun joueur pour l'instant" (no players yet) under each division."""
+    from tournaments.services import rounds
+
+    t = make_tournament(2)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=1), by="test")
+    client.cookies["django_language"] = "fr"
+    page = client.get(reverse("public:projector", args=[t.slug])).content.decode()
+    assert page.count("Personne n’a encore joué de match.") == 2
+    assert "Aucun joueur" not in page
+
+
 def test_projector_shows_only_the_top_of_each_division(client, make_tournament):
     t = played_round_one(make_tournament, 6)  # 12 ranked a division, 8 shown
     page = client.get(reverse("public:projector_standings", args=[t.slug])).content.decode()
@@ -64,6 +79,16 @@ def test_clock_counts_down_from_the_server_time(client, make_tournament):
     assert data["started"] and not data["paused"] and not data["called"]
     assert 895 <= data["remaining_seconds"] <= 900
     assert data["call_at"] is not None and data["round"] == "Round 1"
+
+
+def test_the_clock_of_the_final_says_it_is_the_final_and_never_called(client, make_tournament):
+    from tests.test_director import finished_prelims
+    from tournaments.services import standings
+
+    t = finished_prelims(make_tournament)
+    standings.seed_final(t, by="test")
+    data = client.get(reverse("public:clock", args=[t.slug])).json()
+    assert data["final"] and not data["called"] and data["call_at"] is None
 
 
 def test_clock_stops_while_paused_and_reads_zero_once_called(client, make_tournament):

@@ -319,6 +319,30 @@ def test_the_projector_countdown_shows_the_words_its_page_gives_in_the_pages_lan
     projector.close()
 
 
+def test_the_projector_during_the_final_shows_no_time_called_clock(
+    live_server, chromium, make_tournament
+):
+    """Walked at the hall in French: the final (no time limit, rules §4) showed a red
+    "0:00 Temps écoulé" on the projector for its whole length."""
+    from tests.test_director import finished_prelims
+    from tournaments.services import standings
+
+    t = finished_prelims(make_tournament)
+    standings.seed_final(t, by="test")
+    projector = chromium.new_page(viewport={"width": 1920, "height": 1080})
+    projector.goto(f"{live_server.url}/p/{t.slug}/?lang=fr")
+    expect(projector.locator("[data-countdown-state]")).to_have_text("Sans limite de temps")
+    expect(projector.locator("[data-countdown-time]")).to_have_text("")
+    assert projector.locator("[data-countdown]").get_attribute("data-state") != "called"
+    # Once decided, the final is over, not a round: no "0:00" either.
+    final = t.rounds.get(kind="final")
+    final.status = "finished"
+    final.save(update_fields=["status"])
+    expect(projector.locator("[data-countdown-state]")).to_have_text("Finale terminée")
+    expect(projector.locator("[data-countdown-time]")).to_have_text("")
+    projector.close()
+
+
 def test_large_text_mode_enlarges_the_card_and_is_remembered(live_server, phone, make_tournament):
     t = make_tournament(1)
     rnd = rounds.draw_first_round(t, by="test", seed=5)

@@ -395,6 +395,12 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     assert ledger.total == 2
     page = client.get(url("ledger", t.slug, out.pk)).content.decode()
     assert "a substitute played from hand 2" in page and "Sat out" not in page
+    # The substitute's ledger reads the match's score (NS 6–0), not their own team points
+    # less the margin: walked at the hall, a substitute's line read "Match 1–-1 won".
+    sam = svc.ledger(t, player(t, "Sub Sam")).lines[0]
+    assert (sam.us, sam.them, sam.won) == (6, 0, True)
+    page = client.get(url("ledger", t.slug, sub.pk)).content.decode()
+    assert "<dd>6–0 won</dd>" in page
 
 
 @pytest.mark.parametrize(

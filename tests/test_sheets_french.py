@@ -66,6 +66,23 @@ def test_every_sheet_printed_for_a_french_reader_shows_no_english_sentence_that_
     assert re.search(r"\bO +\S", seating)  # West is Ouest
 
 
+def test_the_seating_sheets_sit_out_line_puts_its_colon_the_french_way(
+    director_client, make_tournament
+):
+    """Printed at the hall in French: "Au repos, Ronde 1 (1): …", the colon glued on in
+    the code, English style."""
+    from tournaments.services import rounds
+    from tournaments.services.players import register_player
+
+    t = make_tournament(2)
+    register_player(t, "Odile Ouellet", "A", by="desk", checked_in=True)
+    rounds.draw_first_round(t, by="test", seed=2, remedy="sit-out")
+    director_client.cookies["django_language"] = "fr"
+    text = "\n".join(read(director_client, url("seating", t.slug, 1)))
+    assert re.search(r"Au repos, Ronde 1 \(1\)[\xa0 ]:", text), text
+    assert "(1):" not in text
+
+
 def test_a_sheet_printed_bilingual_holds_both_languages_the_events_first(director_client, event):
     Tournament.objects.filter(pk=event.pk).update(language="fr")
     cards = "\n".join(read(director_client, url("table_cards", event.slug), lang="both"))

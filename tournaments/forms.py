@@ -63,7 +63,6 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("Sit-out score"),
         initial="average",
-        help_text=_("For a player who sits out a round: average, none, or a number of points."),
     )
     # Issue 24: not rules (they change nothing in the scoring, so never locked); a post
     # without them (an old form, a script) keeps what the event had.
@@ -89,6 +88,11 @@ class TournamentForm(forms.Form):
         self.fields["tiebreaks"].help_text = format_html(
             str(_("In order, separated by commas: {keys}.")),
             keys=format_html("<code>{}</code>", ", ".join(TIEBREAK_KEYS)),
+        )
+        self.fields["sit_out_score"].help_text = format_html(
+            str(_("For a player who sits out a round: {average}, {none}, or a number of points.")),
+            average=format_html("<code>{}</code>", "average"),
+            none=format_html("<code>{}</code>", "none"),
         )
         if creating:
             # Issue 25: chosen at creation; afterwards the settings page's own action

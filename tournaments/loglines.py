@@ -211,6 +211,9 @@ LINES: dict[str, str] = {
         "Imported %(n)s registrations from the club site's signed list."
     ),
     "words.final": gettext_noop("Final"),
+    "words.seat_player": gettext_noop("%(seat)s %(name)s"),
+    "words.seat_points": gettext_noop("%(seat)s %(points)s"),
+    "words.team_points": gettext_noop("%(team)s %(points)s"),
     "words.game": gettext_noop("%(round)s game %(game)s"),
     "words.min": gettext_noop("%(m)s min %(s)s s"),
     "words.round": gettext_noop("Round %(n)s"),

@@ -21,8 +21,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, Union
 
-from django.utils.translation import gettext, override, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_noop, override, pgettext, pgettext_lazy
 
+from .bilingual import seat, team
 from .loglines import LINES
 
 if TYPE_CHECKING:
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from .models import Match, Player, Round
 
 Arg = Union[str, int, float, "Said", "Joined"]
+SEATS = ("N", "E", "S", "W")
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,24 @@ def _shown(value: Any) -> Any:
     return value
 
 
+# The arguments that hold a seat's letter ("W"), read as the reader's letter ("O").
+SEAT_ARGS = frozenset({"seat", "position", "was"})
+
+
+def _letters(name: str, value: Any) -> Any:
+    """An argument as shown: a seat's or a team's letters in the reader's language."""
+    if name in SEAT_ARGS and value in SEATS:
+        return seat(value)
+    if name == "team" and value in ("NS", "EW"):
+        return team(value)
+    return _shown(value)
+
+
 def render(key: str, args: Mapping[str, Any]) -> str:
     """The line in the active language. A translation that does not fit its arguments
     (a placeholder misspelt) falls back to the English, never to an error page."""
     msgid = LINES.get(key, key)
-    values = {name: _shown(value) for name, value in args.items()}
+    values = {name: _letters(name, value) for name, value in args.items()}
     for text in (gettext(msgid), msgid):
         try:
             return text % values
@@ -196,10 +211,26 @@ def of_player(player: Player) -> Arg:
 
 
 def of_score(score: HandScore) -> Arg:
-    """What a hand is worth ("NS +2, E +1": seats and teams read the same in French)."""
+    """What a hand is worth ("NS +2, E −2"), its letters read in the reader's language
+    ("EO +2, O −2" in French)."""
     if not any(score.points.values()) and not any(score.individual.values()):
         return said("play.no_points")
-    return score.describe
+    teams = [
+        said("words.team_points", team=t.value, points=f"+{p}")
+        for t, p in score.points.items()
+        if p
+    ]
+    people = [
+        said("words.seat_points", seat=s.value, points=f"{p:+d}".replace("-", "−"))
+        for s, p in score.individual.items()
+        if p
+    ]
+    return Joined([*teams, *people])
+
+
+def of_seats(names: Mapping[str, str]) -> Joined:
+    """Seats and who sits there ("N Ann, E Bob, …"), West read "O" in French."""
+    return Joined([said("words.seat_player", seat=place, name=n) for place, n in names.items()])
 
 
 # How a seat of the next round was filled (domain.seating.Change.kind).
@@ -233,6 +264,16 @@ def of_remedy(remedy: FirstRoundRemedy) -> Said:
 # takeover in table_codes), the same on the rows written before this, and read in the
 # reader's language; a person's account name stays as it is.
 _DEVICE = re.compile(r"Table (\d{1,10}) (?:tablet|device (\d{1,10}))")
+
+
+# Reasons a service stores in one English form (a person's own reason is kept as typed),
+# read in the reader's language.
+STORED_REASONS = frozenset({gettext_noop("Undone at the table."), gettext_noop("withdrew online")})
+
+
+def reason_label(reason: str) -> str:
+    """A stored reason in the reader's language (what a person typed, as typed)."""
+    return gettext(reason) if reason in STORED_REASONS else reason
 
 
 def actor_label(actor: str) -> str:

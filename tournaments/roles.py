@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal
 
+from django.utils.translation import gettext
+
 OWNER: Final = "owner"
 DIRECTOR: Final = "director"
 DESK: Final = "desk"
@@ -31,6 +33,12 @@ DESK_GROUP = "desk"
 def allows(role: str | None, need: Need) -> bool:
     """May a member with ``role`` (None: not staff here) do what ``need`` asks?"""
     return role is not None and RANK.get(role, 0) >= RANK[need]
+
+
+def role_name(role: str | None) -> str:
+    """A role as the reader reads it ("owner" is "Propriétaire" in French)."""
+    names = {OWNER: gettext("Owner"), DIRECTOR: gettext("Director"), DESK: gettext("Desk")}
+    return names.get(role or "", role or "")
 
 
 def ensure_groups(group_model: Any, permission_model: Any) -> None:

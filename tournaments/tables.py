@@ -16,7 +16,7 @@ from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
 from . import bilingual
-from .logtext import action_label, actor_label
+from .logtext import action_label, actor_label, reason_label
 from .models import Activity, Player
 from .reads.players import attendance_state
 from .reads.standings import StandingRow
@@ -214,6 +214,9 @@ class SeatFinderTable(LeanTable):
     partner = tables.Column(verbose_name=gettext_lazy("Partner"))
     opponents = tables.Column(orderable=False, verbose_name=gettext_lazy("Opponents"))
 
+    def render_seat(self, value: str) -> str:
+        return str(bilingual.seat(value))  # West is "O" in French
+
     class Meta:
         attrs = {"class": "grid", "id": "find-your-seat"}
         order_by = ("name",)
@@ -337,6 +340,9 @@ class ActivityTable(LeanTable):
 
     def render_actor(self, value: str) -> str:
         return actor_label(value)
+
+    def render_reason(self, value: str) -> str:
+        return reason_label(value)
 
     def render_summary(self, record: Activity, value: str) -> str:
         match = record.match

@@ -9,7 +9,8 @@ import { clockText as format } from "../shared/time.js";
 // director's console, which is in English) gets these.
 var WORDS = {
   "no-round": "No round yet", over: "Round over", "not-started": "Not started",
-  called: "Time is called", paused: "Paused"
+  called: "Time is called", paused: "Paused", final: "No time limit",
+  "final-over": "Final over"
 };
 function word(el, name) {
   return el.getAttribute("data-text-" + name) || WORDS[name];
@@ -58,7 +59,7 @@ Countdown.prototype.render = function () {
   var d = this.data;
   if (!d) { return; }
   var left = d.remaining_seconds;
-  var running = d.started && !d.paused && !d.called && !d.finished && d.round !== null;
+  var running = d.started && !d.paused && !d.called && !d.finished && !d.final && d.round !== null;
   if (running) {
     left -= (Date.now() - this.readAt) / 1000;
   }
@@ -67,6 +68,10 @@ Countdown.prototype.render = function () {
   if (d.round === null) {
     state = word(this.el, "no-round"); cls = "idle";
     this.timeEl.textContent = "--:--";
+  } else if (d.final) {
+    // The final has no time limit (rules §4): nothing counts down, nothing is called.
+    state = word(this.el, d.finished ? "final-over" : "final");
+    cls = d.finished ? "over" : "idle"; this.timeEl.textContent = "";
   } else if (d.finished) {
     state = word(this.el, "over"); cls = "over"; this.timeEl.textContent = "0:00";
   } else if (!d.started) {

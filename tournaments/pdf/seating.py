@@ -210,12 +210,12 @@ def build(
                     "<b>"
                     + st.escape(
                         _(
-                            "Sitting out %(round)s (%(n)s)",
+                            "Sitting out %(round)s (%(n)s):",
                             round=sheet.round_label,
                             n=len(sheet.sit_outs),
                         )
                     )
-                    + "</b>: "
+                    + "</b> "
                     + st.escape(", ".join(sheet.sit_outs))
                     + ". "
                     + st.escape(_("First in line for the next round.")),

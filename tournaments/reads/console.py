@@ -69,10 +69,12 @@ class ClockView:
     remaining_seconds: int
     limit_seconds: int
     call_at: datetime | None
+    final: bool = False  # the final has no time limit (§4): no countdown, never "called"
 
     def as_json(self, now: datetime) -> dict[str, object]:
         return {
             "server_now": now.isoformat(),
+            "final": self.final,
             "started": self.started,
             "paused": self.paused,
             "called": self.called,
@@ -95,6 +97,7 @@ def clock_view(rnd: Round, now: datetime, clock: RoundClock | None = None) -> Cl
         remaining_seconds=int(remaining.total_seconds()),
         limit_seconds=int(clock.limit.total_seconds()),
         call_at=None if is_final else clock.call_instant(now),
+        final=is_final,
     )
 
 

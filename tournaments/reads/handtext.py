@@ -5,6 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from ..bilingual import seat
 from ..domain.hands import Seat
 from ..domain.rules import RuleSettings
 from ..models import HandEntry
@@ -12,23 +16,39 @@ from ..replay import individual_awards
 
 
 def describe(entry: HandEntry) -> str:
-    """'N made alone, 5 tricks', 'renege by E' or 'misdeal'."""
+    """'N made alone, 5 tricks', 'renege by E' or 'misdeal', in the reader's language
+    (seat letters too: West is "O" in French)."""
     if entry.outcome == HandEntry.Outcome.PLAYED:
-        alone = " alone" if entry.alone else ""
-        ordered = " (ordered the dealer up)" if entry.dealer_partner_ordered_up else ""
-        tricks = entry.maker_tricks
-        plural = "" if tricks == 1 else "s"
-        defender = f", {entry.defender_alone} defended alone" if entry.defender_alone else ""
-        return f"{entry.maker} made{alone}{ordered}, {tricks} trick{plural}{defender}"
+        tricks = entry.maker_tricks or 0
+        values = {"maker": seat(entry.maker or ""), "tricks": tricks}
+        if entry.alone:
+            text = ngettext(
+                "%(maker)s made alone, %(tricks)s trick",
+                "%(maker)s made alone, %(tricks)s tricks",
+                tricks,
+            )
+        else:
+            text = ngettext(
+                "%(maker)s made, %(tricks)s trick", "%(maker)s made, %(tricks)s tricks", tricks
+            )
+        text %= values
+        if entry.dealer_partner_ordered_up:
+            text = _("%(hand)s (ordered the dealer up)") % {"hand": text}
+        if entry.defender_alone:
+            text = _("%(hand)s, %(seat)s defended alone") % {
+                "hand": text,
+                "seat": seat(entry.defender_alone),
+            }
+        return text
     if entry.outcome == HandEntry.Outcome.RENEGE:
-        return f"renege by {entry.renege_by}"
-    return "misdeal"
+        return _("renege by %(seat)s") % {"seat": seat(entry.renege_by or "")}
+    return _("misdeal")
 
 
 def awards_text(awards: Mapping[Seat, int]) -> str:
     """Individual awards and penalties as the logs print them, e.g. "N +1, E −2"."""
     return ", ".join(
-        f"{seat.value} {points:+d}".replace("-", "−") for seat, points in awards.items()
+        f"{seat(place.value)} {points:+d}".replace("-", "−") for place, points in awards.items()
     )
 
 

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from .. import bilingual
 from ..compiled import prepared_cursor
 from ..domain.final import DIVISION_OF_TEAM
-from ..domain.hands import SEATS, Seat
+from ..domain.hands import SEATS, Seat, Team
 from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substitution, Tournament
 from ..names import fold, sort_key
 from ..replay import coming_call, round_clock, table_call
@@ -726,12 +726,24 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     sat_out = {r.pk for r in rounds if getattr(r, "sat_out", False)}
     tables = {(s.round_id, s.table) for s in seats.values()}
     names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    # Each table's match score, in the same query: a substitute's own team points are
+    # only the hands they played (§6), so "us–them" is read from the match itself.
+    scores: dict[tuple[int, int], dict[Team, int | None]] = {}
     if seats:
-        for round_id, table, position, name, house in Seating.objects.filter(
-            round_id__in=list(seats), table__in={t for _, t in tables}
-        ).values_list("round_id", "table", "position", "player__name", "player__house"):
+        match = Match.objects.filter(round=OuterRef("round_id"), table=OuterRef("table"))
+        for round_id, table, position, name, house, ns, ew in (
+            Seating.objects.filter(round_id__in=list(seats), table__in={t for _, t in tables})
+            .annotate(
+                ns=Subquery(match.order_by("game").values("score_ns")[:1]),
+                ew=Subquery(match.order_by("game").values("score_ew")[:1]),
+            )
+            .values_list(
+                "round_id", "table", "position", "player__name", "player__house", "ns", "ew"
+            )
+        ):
             if (round_id, table) in tables:
                 names[(round_id, table)][position] = house_named(name, house)
+                scores[(round_id, table)] = {Team.NS: ns, Team.EW: ew}
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
     # While hidden, the standings as they stood after the last visible round: the running
@@ -799,11 +811,12 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         show_points = show_match and prelim
         if show_points:
             running += by_round.get(rnd.number, seat.points or 0)
-        them = (
-            seat.team_score - seat.margin
-            if show_match and seat.team_score is not None and seat.margin is not None
-            else None
-        )
+        us, them = seat.team_score, None
+        if show_match and seat.team_score is not None and seat.margin is not None:
+            them = seat.team_score - seat.margin
+            played = scores.get((rnd.pk, seat.table), {})
+            if prelim and played.get(mine.team) is not None:
+                us, them = played[mine.team], played[mine.team.other]
         # A hidden round over: its result is hidden, also where its figures never came
         # (the club site's copy of what the hall published, docs/series.md).
         if done or (not visible and rnd.status == Round.Status.FINISHED):
@@ -822,7 +835,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
                 seat.position,
                 partner,
                 opponents,
-                us=seat.team_score if show_match else None,
+                us=us if show_match else None,
                 them=them,
                 won=seat.won if show_match else None,
                 bonus=seat.bonus if show_points else None,

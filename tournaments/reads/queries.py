@@ -41,6 +41,7 @@ from ..models import (
     TableLink,
     Tournament,
 )
+from ..names import fold
 from ..replay import HISTORY_ORDER, as_decided, match_state, table_call
 from . import standings as standing_service
 from .console import Finalist, TableRow, finalists, seating_tables, shortfall_text
@@ -312,10 +313,19 @@ PLAYER_SHOWS = {
 
 
 def players_matching(tournament: Tournament, q: str) -> QuerySet[Player]:
+    """The players whose name holds every word typed, accents, case, hyphens and
+    apostrophes aside ("helene" finds Hélène, "jean francois" Jean-François), as the
+    phones' search folds them; the database's own matching folds neither."""
     players = Player.objects.filter(tournament=tournament)
-    for word in q.split():
-        players = players.filter(name__icontains=word)
-    return players
+    words = fold(q).split()
+    if not words:
+        return players
+    found = [
+        pk
+        for pk, name in players.values_list("pk", "name")
+        if all(word in " ".join(fold(name).split()) for word in words)
+    ]
+    return players.filter(pk__in=found)
 
 
 def desk_search(tournament: Tournament, q: str, limit: int) -> list[Player]:

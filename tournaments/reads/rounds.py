@@ -13,7 +13,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import cast
 
+from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from ..domain.hands import Seat, Team
 from ..domain.seating import (
@@ -197,6 +199,52 @@ def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
     ).values_list("division", flat=True):
         counts[division] += 1
     return first_round_remedies(counts["A"], counts["B"])
+
+
+def house_name(tournament: Tournament, division: str, n: int) -> str:
+    """The name a house player the draw adds gets ("House B1"), in the event's language:
+    a name stays as it was written, and the players read it ("Substitut B1")."""
+    with translation.override(tournament.language):
+        return pgettext("house player's name", "House %(division)s%(n)s") % {
+            "division": division,
+            "n": n,
+        }
+
+
+def remedy_text(remedy: FirstRoundRemedy) -> str:
+    """What a remedy does, in the reader's language (the domain's ``describe`` is English):
+    "2 tables; 2 A players and 1 B player sit out round 1."."""
+    tables = ngettext("%(n)s table", "%(n)s tables", remedy.tables) % {"n": remedy.tables}
+    if remedy.kind == "sit-out":
+        pieces = [
+            ngettext("%(n)s %(division)s player", "%(n)s %(division)s players", n)
+            % {"n": n, "division": division}
+            for n, division in ((remedy.sit_out_a, "A"), (remedy.sit_out_b, "B"))
+            if n
+        ]
+        who = _both(pieces)
+        return ngettext(
+            "%(tables)s; %(who)s sits out round 1.",
+            "%(tables)s; %(who)s sit out round 1.",
+            remedy.sit_out_a + remedy.sit_out_b,
+        ) % {"tables": tables, "who": who}
+    house = [
+        ngettext(
+            "%(n)s house player in division %(division)s",
+            "%(n)s house players in division %(division)s",
+            n,
+        )
+        % {"n": n, "division": division}
+        for n, division in ((remedy.house_a, "A"), (remedy.house_b, "B"))
+        if n
+    ]
+    return _("%(tables)s with %(house)s.") % {"tables": tables, "house": _both(house)}
+
+
+def _both(pieces: list[str]) -> str:
+    if len(pieces) == 2:
+        return _("%(first)s and %(second)s") % {"first": pieces[0], "second": pieces[1]}
+    return "".join(pieces)
 
 
 def limit_passed(tournament: Tournament, now: datetime | None = None) -> Round | None:

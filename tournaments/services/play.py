@@ -19,7 +19,7 @@ from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
-from .. import compiled
+from .. import compiled, domain_text
 from ..domain.clock import RoundClock, contact_due, late_sync_holds
 from ..domain.final import final_state
 from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
@@ -508,7 +508,7 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
         state = running[1] if running else replay_entries(match, entries, time)
         phase = check_next(state, hand)
     except (InvalidHand, InvalidMatch) as exc:
-        raise ServiceError(str(exc)) from exc
+        raise ServiceError(domain_text.read(exc)) from exc
     late_sync = False
     if phase is not Phase.REGULAR and entered_at is not None:
         last = entries[-1] if entries else None
@@ -763,7 +763,7 @@ def correct_hand(
         try:
             hand.validate(dealer)
         except InvalidHand as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(domain_text.read(exc)) from exc
         new = entry_of(
             hand,
             match,

@@ -36,7 +36,7 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..reads.rounds import fingerprint, plan_next_round, seating_of, unfinished_tables
+from ..reads.rounds import fingerprint, house_name, plan_next_round, seating_of, unfinished_tables
 from ..replay import observe_call, round_clock, seat_rows
 from . import ServiceError, lock_match, log, now_or, table_codes
 
@@ -169,7 +169,7 @@ def _house_for(
         n = 0
         while len(house[division]) < need:
             n += 1
-            name = f"House {division}{n}"
+            name = house_name(tournament, division, n)
             if name in names:
                 continue
             p = Player.objects.create(

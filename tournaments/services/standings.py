@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from ..backup import backup_after_finalize
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
-from ..logtext import Arg, Joined, said
+from ..logtext import Arg, Joined, of_seats, said
 from ..models import Match, Player, Round, TieBreak, Tournament
 from ..reads.standings import champions as champions  # simulate.py reads it here
 from ..reads.standings import final_entries, final_readiness, final_round, skipped_record
@@ -125,7 +125,7 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
             for e in entries.values()
             for s in e.skipped
         ]
-        seats = Joined([f"{s.value} {names[p]}" for s, p in seating.seats.items()])
+        seats = of_seats({s.value: names[p] for s, p in seating.seats.items()})
         log(
             tournament,
             by,

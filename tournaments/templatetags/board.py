@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from .. import bilingual
 from ..reads.console import BoardRow
 
 register = template.Library()
@@ -113,7 +114,8 @@ def board_rows(rows: Sequence[BoardRow], round_url: str, now: datetime) -> SafeS
     for row in rows:
         m = row.match
         status = escape(row.status)
-        winner = f" <small>{escape(WON % {'team': m.winner})}</small>" if m.winner else ""
+        won = WON % {"team": bilingual.team(m.winner)} if m.winner else ""  # EW is EO in French
+        winner = f" <small>{escape(won)}</small>" if m.winner else ""
         flags = "".join(
             f'<span class="flag {escape(f)}">{escape(_word(f))}</span>' for f in row.flags
         )

@@ -26,3 +26,9 @@ def seat_letter(position: str) -> str:
         "W": pgettext("seat West", "W"),
     }
     return letters.get(position, position)
+
+
+@register.filter
+def team_letters(team: str) -> str:
+    """A team's letters in the reader's language: EW is "EO" in French."""
+    return str(bilingual.team(team))

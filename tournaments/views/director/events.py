@@ -18,7 +18,7 @@ from ...reads import publish as publish_reads
 from ...reads import queries, staff
 from ...reads.console import readiness
 from ...reads.standings import champions
-from ...roles import DESK, DIRECTOR, allows
+from ...roles import DESK, DIRECTOR, allows, role_name
 from ...services import ServiceError
 from ...services import rehearsal as rehearsal_service
 from ...services.tournaments import create_tournament, scoring_locked, update_tournament
@@ -38,6 +38,8 @@ def home(request: HttpRequest) -> HttpResponse:
     for t in tournaments:
         t.directs = allows(t.staff_role, DIRECTOR)  # type: ignore[attr-defined]
     clubs = staff.clubs_of(request.user, DESK)
+    for club in clubs:
+        club.role_name = role_name(getattr(club, "staff_role", None))  # type: ignore[attr-defined]
     context = {
         "tournaments": tournaments,
         "clubs": clubs,

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
 from ... import csvcells
+from ...bilingual import seat as letter
 from ...forms import (
     ReopenForm,
     SwapForm,
@@ -133,7 +134,11 @@ def _seating_page(
 
 def _swap_choices(tables: list) -> list[tuple[int, str]]:
     people = [
-        (p.pk, f"{p.name} ({p.division}, table {row.table} {seat})")
+        (
+            p.pk,
+            _("%(name)s (%(division)s, table %(table)s %(seat)s)")
+            % {"name": p.name, "division": p.division, "table": row.table, "seat": letter(seat)},
+        )
         for row in tables
         for seat, p in row.seats.items()
     ]
@@ -197,7 +202,8 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     house_mark, sits_out = pgettext("CSV cell", "house"), pgettext("CSV cell", "sits out")
     for line in find_your_seat(seating_tables(rnd)):
         division = house_mark if line.name in house else line.division
-        writer.writerow([line.name, division, line.table, line.seat, line.partner, line.opponents])
+        seat = letter(line.seat)
+        writer.writerow([line.name, division, line.table, seat, line.partner, line.opponents])
     for name, division in queries.sit_outs(rnd):
         writer.writerow([name, division, "", sits_out, "", ""])
     return response
@@ -412,7 +418,9 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
         "director/rounds/remedy.html",
         {
             "tournament": t,
-            "remedies": round_reads.remedies(t),
+            "remedies": [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
+            "house_a1": round_reads.house_name(t, "A", 1),
+            "house_b1": round_reads.house_name(t, "B", 1),
             "counts": counts,
             "problem": queries.draw_problem(counts),
             "proposal": proposal,
