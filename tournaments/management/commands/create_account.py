@@ -1,6 +1,7 @@
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
@@ -25,6 +26,12 @@ class Command(TranslatedCommand):
             raise CommandError(
                 _("%(username)r is empty or already taken.") % {"username": username}
             )
+        try:
+            # The sign-up form's rules: 150 characters at most (PostgreSQL refuses more
+            # with a traceback), letters, digits and @ . + - _ only.
+            User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
         password = secrets.token_urlsafe(12)
         # Directors also use the admin, which wants the staff flag; the desk does not.
         user = User.objects.create_user(username, password=password, is_staff=role != DESK_GROUP)
