@@ -37,6 +37,7 @@ from tournaments.models import (
     PersonLink,
     Player,
     Publication,
+    PublishGrant,
     Round,
     Seating,
     SeriesEvent,
@@ -323,6 +324,17 @@ def test_bad_club_site_settings_are_refused_with_a_message(director_client):
     )
     assert "club site&#x27;s address" in response.content.decode()
     assert not Publication.objects.filter(tournament=t).exists()
+
+
+@pytest.mark.parametrize("slug", ["s" * 141, "Spring Open", "été", " "])
+def test_publish_token_refuses_what_is_no_hall_slug_and_grants_nothing(db, slug):
+    # 141 characters was a PostgreSQL traceback; a name with spaces made a token no hall's
+    # event could ever use.
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="^Give the event's slug as the hall shows it"):
+        call_command("publish_token", slug, stdout=io.StringIO())
+    assert not PublishGrant.objects.exists()
 
 
 def test_a_rehearsal_is_never_published():
