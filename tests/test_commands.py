@@ -78,6 +78,15 @@ def test_the_players_upload_refuses_a_file_far_longer_than_any_event(director_cl
     assert not Player.objects.exists()
 
 
+@pytest.mark.parametrize("name", ["n" * 121, "   "])
+def test_simulate_refuses_a_name_no_tournament_can_have_and_makes_nothing(name):
+    # 121 characters was a PostgreSQL traceback (the column holds 120).
+    with pytest.raises(CommandError) as err:
+        call_command("simulate", tables=1, name=name, stdout=io.StringIO())
+    assert str(err.value) == "Give the tournament a name of at most 120 characters."
+    assert not Tournament.objects.exists()
+
+
 def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     call_command("seed_demo", tables=4, stdout=io.StringIO())
     call_command("seed_demo", tables=4, stdout=io.StringIO())
