@@ -473,6 +473,17 @@ def test_invitations_from_a_csv_give_each_regular_a_private_link(director_client
     assert Registration.objects.count() == 2
 
 
+def test_invitations_from_a_french_spreadsheet_read_its_semicolons(event):
+    # Excel saves CSV in French with ';' between cells: the header "nom;division" and
+    # each "name;division" line were invited as one name each.
+    report = service.invite(event, b"nom;division\r\nAnn Lee;A\r\nBob Ray;\r\n", by="d")
+    assert report.errors == []
+    assert sorted(Registration.objects.values_list("name", "division")) == [
+        ("Ann Lee", "A"),
+        ("Bob Ray", ""),
+    ]
+
+
 # --- the list travels to the hall --------------------------------------------------------------
 
 

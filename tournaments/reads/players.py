@@ -123,15 +123,20 @@ def read_csv_lines(
 ) -> tuple[list[tuple[int, list[str]]], str]:
     """A CSV file of players as (line number, cells), blank lines and a first line that
     is ``header`` left out, or the refusal of the whole file (not UTF-8, not CSV, more
-    than MAX_CSV_LINES lines). One reading for the import and the invitations."""
+    than MAX_CSV_LINES lines). Cells are separated by commas, or by semicolons when the
+    first line has semicolons and no comma. One reading for the import and the invitations."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return [], _("The file is not UTF-8 text; save it as CSV UTF-8.")
     data = data.lstrip("\ufeff")
+    # A spreadsheet saved as CSV in French (Excel in fr-CA) separates cells with ';'.
+    first = next((line for line in data.splitlines() if line.strip()), "")
+    delimiter = ";" if ";" in first and "," not in first else ","
     try:
-        lines = list(itertools.islice(csv.reader(io.StringIO(data, newline="")), MAX_CSV_LINES + 1))
+        reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
+        lines = list(itertools.islice(reader, MAX_CSV_LINES + 1))
     except csv.Error as exc:
         return [], _("The file is not valid CSV: %(error)s") % {"error": exc}
     if len(lines) > MAX_CSV_LINES:
