@@ -3,6 +3,7 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
+from django.db.models import Field
 from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
@@ -29,7 +30,9 @@ class Command(TranslatedCommand):
         try:
             # The sign-up form's rules: 150 characters at most (PostgreSQL refuses more
             # with a traceback), letters, digits and @ . + - _ only.
-            User._meta.get_field(User.USERNAME_FIELD).clean(username, None)
+            field = User._meta.get_field(User.USERNAME_FIELD)
+            assert isinstance(field, Field)
+            field.clean(username, None)
         except ValidationError as exc:
             raise CommandError(" ".join(exc.messages)) from None
         password = secrets.token_urlsafe(12)
