@@ -141,6 +141,20 @@ def test_backups_are_kept_to_the_last_n_and_private(db, tmp_path, settings):
     assert not list(settings.BACKUP_DIR.glob("*.partial"))
 
 
+def test_the_backup_command_into_a_folder_it_cannot_make_says_so_in_one_line(
+    db, tmp_path, settings
+):
+    # A BACKUP_DIR that is a file (or on a stick not mounted) printed a traceback.
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    settings.BACKUP_DIR = tmp_path / "not-a-folder"
+    settings.BACKUP_DIR.write_text("")
+    with pytest.raises(CommandError) as err:
+        call_command("backup")
+    assert str(err.value) == f"No backup was made in {settings.BACKUP_DIR}: File exists"
+
+
 def test_a_finalize_takes_a_backup(director_client, make_tournament, settings, tmp_path):
     from tests.test_faults import play_out
     from tournaments.services import rounds

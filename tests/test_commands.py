@@ -50,6 +50,43 @@ def test_import_players_refuses_an_unknown_tournament_and_a_missing_file(tournam
         call_command("import_players", tournament.slug, str(tmp_path / "missing.csv"))
 
 
+def test_import_players_refuses_a_file_far_longer_than_any_event_whole(tournament, tmp_path):
+    # 40,000 rows once overflowed one query's parameters (SQLite: "too many SQL variables")
+    # and printed a traceback; the command and the upload now refuse such a file whole.
+    path = tmp_path / "players.csv"
+    path.write_text("name,division\n" + "".join(f"Player {i:05d},A\n" for i in range(40_000)))
+    with pytest.raises(CommandError) as err:
+        call_command("import_players", tournament.slug, str(path))
+    assert str(err.value) == (
+        "Nothing was imported:\nThe file has more than 10,000 lines; a list of players is far "
+        "shorter."
+    )
+    assert not Player.objects.exists()
+
+
+def test_the_players_upload_refuses_a_file_far_longer_than_any_event(director_client, tournament):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    body = "".join(f"Player {i:05d},B\n" for i in range(10_001)).encode()
+    for confirm in ("", "1"):
+        response = director_client.post(
+            f"/director/{tournament.slug}/players/import/",
+            {"file": SimpleUploadedFile("players.csv", body, "text/csv"), "confirm": confirm},
+        )
+        assert response.status_code == 422
+        assert b"more than 10,000 lines" in response.content
+    assert not Player.objects.exists()
+
+
+@pytest.mark.parametrize("name", ["n" * 121, "   "])
+def test_simulate_refuses_a_name_no_tournament_can_have_and_makes_nothing(name):
+    # 121 characters was a PostgreSQL traceback (the column holds 120).
+    with pytest.raises(CommandError) as err:
+        call_command("simulate", tables=1, name=name, stdout=io.StringIO())
+    assert str(err.value) == "Give the tournament a name of at most 120 characters."
+    assert not Tournament.objects.exists()
+
+
 def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     call_command("seed_demo", tables=4, stdout=io.StringIO())
     call_command("seed_demo", tables=4, stdout=io.StringIO())

@@ -265,3 +265,15 @@ def test_a_phone_call_names_a_player_of_this_event_who_is_seated(event, make_tou
     assert r.status_code == 422 and "not seated" in r.json()["error"]
     assert Client().post(call_url, "[", content_type="application/json").status_code == 400
     assert not HelpRequest.objects.exists()
+
+
+def test_a_phone_call_past_the_size_limit_answers_a_json_400(event, settings):
+    from tournaments.models import Seating
+
+    seat = Seating.objects.filter(round__tournament=event, table=2)[0]
+    _state_url, call_url = phone_urls(event, seat.player_id)
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    body = json.dumps({"reason": "dispute", "pad": "x" * 2048})
+    r = Client().post(call_url, body, content_type="application/json")
+    assert r.status_code == 400 and r.json() == {"error": "The body is too large."}
+    assert not HelpRequest.objects.exists()

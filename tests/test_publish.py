@@ -5,6 +5,7 @@ with the club site unreachable."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import re
@@ -12,6 +13,9 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -346,6 +350,50 @@ def test_a_shared_site_publishes_to_no_address_of_its_own_network(director_clien
         neighbour.close()
 
 
+@contextmanager
+def not_http() -> Iterator[int]:
+    """A port whose server reads each request and answers in another protocol (a wrong
+    port typed: an SSH server's banner), then hangs up."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(10)
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = listener.accept()
+                with conn:
+                    conn.settimeout(0.3)
+                    with contextlib.suppress(TimeoutError):
+                        while conn.recv(65536):
+                            pass
+                    conn.sendall(b"SSH-2.0-OpenSSH_9.2\r\n")
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    try:
+        yield listener.getsockname()[1]
+    finally:
+        listener.close()
+
+
+def test_a_club_site_address_that_answers_no_http_is_a_failure_shown_not_a_500(
+    director_client,
+):
+    # http.client's BadStatusLine is neither an OSError nor a URLError: it was a 500.
+    t = simulate(1, seed=21, name="Hall night")
+    with not_http() as port:
+        saved = director_client.post(
+            reverse("director:publish_settings", args=[t.slug]),
+            {"club_url": f"http://127.0.0.1:{port}", "token": "tok"},
+        )
+        assert saved.status_code == 302
+        response = director_client.post(reverse("director:publish", args=[t.slug]), follow=True)
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "Not published yet" in text and "could not be reached (SSH-2.0-OpenSSH_9.2" in text
+    assert Publication.objects.get(tournament=t).published_digest == ""
+
+
 def test_bad_club_site_settings_are_refused_with_a_message(director_client):
     t = simulate(1, seed=21, name="Hall night")
     response = director_client.post(
@@ -355,6 +403,17 @@ def test_bad_club_site_settings_are_refused_with_a_message(director_client):
     )
     assert "club site&#x27;s address" in response.content.decode()
     assert not Publication.objects.filter(tournament=t).exists()
+
+
+@pytest.mark.parametrize("slug", ["s" * 141, "Spring Open", "été", " "])
+def test_publish_token_refuses_what_is_no_hall_slug_and_grants_nothing(db, slug):
+    # 141 characters was a PostgreSQL traceback; a name with spaces made a token no hall's
+    # event could ever use.
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="^Give the event's slug as the hall shows it"):
+        call_command("publish_token", slug, stdout=io.StringIO())
+    assert not PublishGrant.objects.exists()
 
 
 def test_a_rehearsal_is_never_published():

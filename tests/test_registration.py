@@ -4,6 +4,7 @@ list that travels to the hall, and the abuse rules."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import threading
@@ -510,6 +511,17 @@ def test_invitations_from_a_csv_give_each_regular_a_private_link(director_client
     assert Registration.objects.count() == 2
 
 
+def test_invitations_from_a_french_spreadsheet_read_its_semicolons(event):
+    # Excel saves CSV in French with ';' between cells: the header "nom;division" and
+    # each "name;division" line were invited as one name each.
+    report = service.invite(event, b"nom;division\r\nAnn Lee;A\r\nBob Ray;\r\n", by="d")
+    assert report.errors == []
+    assert sorted(Registration.objects.values_list("name", "division")) == [
+        ("Ann Lee", "A"),
+        ("Bob Ray", ""),
+    ]
+
+
 # --- the list travels to the hall --------------------------------------------------------------
 
 
@@ -627,6 +639,38 @@ def test_the_hall_imports_the_list_through_its_page(director_client, event, acce
     )
     assert answer.status_code == 302
     assert hall.players.count() == 3
+
+
+def test_fetching_the_list_refuses_a_mangled_key_and_sends_an_accented_address_encoded(
+    director_client, event, monkeypatch
+):
+    # A key pasted with a line break, an address with an accent and an address whose
+    # server does not speak HTTP (a wrong port) were each a 500.
+    import http.client
+    import urllib.error
+
+    sent: list[str] = []
+
+    def urlopen(request, timeout):
+        sent.append(request.full_url)
+        if ":22/" in request.full_url:
+            raise http.client.BadStatusLine("SSH-2.0-OpenSSH_9.2")
+        raise urllib.error.URLError("down")
+
+    monkeypatch.setattr(outbound, "urlopen", urlopen)
+    hall = create_tournament("Hall", by="hall", lot_seed=5)
+    url = reverse("director:registration_import", args=[hall.slug])
+    for address, key, message in [
+        ("https://club.example/x.signed", "ab\ncd", "Type the event's key"),
+        ("https://club.example/x.signed", "clé", "Type the event's key"),
+        ("https://club.example/été.signed", "abcd", "cannot be reached (down)"),
+        ("https://club.example:22/x.signed", "abcd", "cannot be reached (SSH-2.0-OpenSSH_9.2)"),
+    ]:
+        answer = director_client.post(url, {"url": address, "key": key})
+        assert answer.status_code == 422, address
+        assert message in html.unescape(answer.content.decode()), address
+    assert sent[0] == "https://club.example/%C3%A9t%C3%A9.signed"
+    assert not hall.players.exists()
 
 
 def test_the_club_site_answers_the_signed_list_only_to_a_bearer_of_the_key(

@@ -166,3 +166,23 @@ def test_create_account_makes_a_desk_sign_in_with_a_random_password(db, django_u
     assert account.check_password(password) and len(password) >= 16
     assert account.has_perm("tournaments.work_desk")
     assert not account.has_perm("tournaments.run_event") and not account.is_staff
+
+
+@pytest.mark.parametrize(
+    "username,message",
+    [
+        # PostgreSQL refused a name past the column's 150 characters with a traceback.
+        ("d" * 151, "Ensure this value has at most 150 characters (it has 151)."),
+        ("front desk", "Enter a valid username. This value may contain only letters, numbers"),
+    ],
+)
+def test_create_account_refuses_a_name_the_sign_up_form_would_refuse(
+    db, django_user_model, username, message
+):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError) as err:
+        call_command("create_account", username, "--role", "director")
+    assert str(err.value).startswith(message)
+    assert not django_user_model.objects.exists()

@@ -300,6 +300,16 @@ def test_import_reports_every_bad_line_and_imports_nothing(make_tournament):
     assert Player.objects.count() == before
 
 
+def test_a_csv_saved_in_french_with_semicolons_imports(make_tournament):
+    # Excel in French saves CSV with ';' between cells: every line was refused as one
+    # column ("expected 2 columns").
+    t = make_tournament(1)
+    report = import_players(t, 'nom;division\r\nZoé Lee;A\r\n"Lee, Ann";b\r\n', by="test")
+    assert report.errors == []
+    assert [(r.name, r.division) for r in report.rows] == [("Zoé Lee", "A"), ("Lee, Ann", "B")]
+    assert t.players.filter(name__in=["Zoé Lee", "Lee, Ann"]).count() == 2
+
+
 def test_scoring_settings_cannot_change_once_play_has_started(make_tournament):
     from dataclasses import replace
 

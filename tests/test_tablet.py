@@ -287,6 +287,19 @@ def test_a_body_that_is_not_a_json_object_answers_400(event, raw):
     assert response.status_code == 400
 
 
+def test_a_body_past_the_size_limit_answers_a_json_400_and_stores_nothing(event, settings):
+    # Django's own answer was its HTML error page (the tablet reads JSON) and a traceback
+    # in the server's log.
+    client = tablet(event, 1)
+    body = json.dumps(hand(1, "big", first_dealer="N", pad="x" * 2048)).encode()
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1024
+    for path in ("/t/table/hands", "/t/table/help"):
+        response = client.post(path, body, content_type="application/json")
+        assert response.status_code == 400
+        assert response.json() == {"error": "The body is too large."}
+    assert not HandEntry.objects.exists()
+
+
 def test_the_first_hand_needs_a_first_dealer_and_the_deal_passes_clockwise(event):
     client = tablet(event, 1)
     status, body = post(client, "hands", hand(1, first_dealer=None))

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db.models import Count, Max, Q
 from django.utils import translation
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -111,22 +113,36 @@ def header_names(header: tuple[str, ...]) -> set[tuple[str, ...]]:
     return found
 
 
+# The largest event simulated is 2,000 tables (8,000 players); a file of more lines than
+# this is not a players' list, and its rows would overflow one query's parameters.
+MAX_CSV_LINES = 10_000
+
+
 def read_csv_lines(
     data: bytes | str, header: tuple[str, ...] = ("name", "division")
 ) -> tuple[list[tuple[int, list[str]]], str]:
     """A CSV file of players as (line number, cells), blank lines and a first line that
-    is ``header`` left out, or the refusal of the whole file (not UTF-8, not CSV). One reading
-    for the import and the invitations."""
+    is ``header`` left out, or the refusal of the whole file (not UTF-8, not CSV, more
+    than MAX_CSV_LINES lines). Cells are separated by commas, or by semicolons when the
+    first line has semicolons and no comma. One reading for the import and the invitations."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             return [], _("The file is not UTF-8 text; save it as CSV UTF-8.")
     data = data.lstrip("\ufeff")
+    # A spreadsheet saved as CSV in French (Excel in fr-CA) separates cells with ';'.
+    first = next((line for line in data.splitlines() if line.strip()), "")
+    delimiter = ";" if ";" in first and "," not in first else ","
     try:
-        lines = list(csv.reader(io.StringIO(data, newline="")))
+        reader = csv.reader(io.StringIO(data, newline=""), delimiter=delimiter)
+        lines = list(itertools.islice(reader, MAX_CSV_LINES + 1))
     except csv.Error as exc:
         return [], _("The file is not valid CSV: %(error)s") % {"error": exc}
+    if len(lines) > MAX_CSV_LINES:
+        return [], _("The file has more than %(n)s lines; a list of players is far shorter.") % {
+            "n": number_format(MAX_CSV_LINES, force_grouping=True)
+        }
     out = []
     headers = header_names(header)
     for number, cells in enumerate(lines, start=1):

@@ -16,6 +16,7 @@ code):
 from __future__ import annotations
 
 import hashlib
+import http.client
 import json
 import secrets
 import urllib.error
@@ -161,7 +162,7 @@ def publish(
             "status": exc.code,
             "reason": _answer(exc),
         }
-    except (urllib.error.URLError, OSError, ValueError) as exc:
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         reason = getattr(exc, "reason", exc)
         error = _("The club site could not be reached (%(reason)s).") % {"reason": reason}
     fields: dict[str, object] = {"attempted_at": at, "last_error": error}
@@ -187,7 +188,7 @@ def _answer(exc: urllib.error.HTTPError) -> str:
     try:
         text = exc.read(4000).decode("utf-8", "replace")
         return str(json.loads(text).get("error", ""))[:300] or exc.reason
-    except (ValueError, AttributeError, OSError):
+    except (ValueError, AttributeError, OSError, http.client.HTTPException):
         return str(exc.reason)
 
 

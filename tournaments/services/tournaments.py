@@ -48,8 +48,8 @@ def create_tournament(
 ) -> Tournament:
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
-    if not name:
-        raise ServiceError(_("Give the tournament a name."))
+    if not name or len(name) > 120:  # the column's length (PostgreSQL refuses more)
+        raise ServiceError(_("Give the tournament a name of at most 120 characters."))
     rules = rules or RuleSettings()
     try:
         rules.validated()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -51,6 +52,8 @@ def call(request: HttpRequest, slug: str, player: int) -> HttpResponse:
         return _error("No such event.", 404)
     try:
         body = json.loads(request.body or b"{}")
+    except RequestDataTooBig:
+        return _error("The body is too large.", 400)
     except (ValueError, UnicodeDecodeError, RecursionError):
         return _error("The body must be JSON.", 400)
     reason = body.get("reason", "") if isinstance(body, dict) else None

@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
 from django.http import (
     Http404,
     HttpRequest,
@@ -101,6 +102,9 @@ def table_session(
 def _body(request: HttpRequest) -> dict[str, Any]:
     try:
         data = json.loads(request.body or b"{}")
+    except RequestDataTooBig:
+        # Django's own answer is its HTML 400 page and a logged traceback.
+        raise BadRequest("The body is too large.") from None
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise BadRequest("The body must be JSON.") from None
     if not isinstance(data, dict):

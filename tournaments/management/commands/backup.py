@@ -1,3 +1,5 @@
+import sqlite3
+
 from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
@@ -28,6 +30,11 @@ class Command(TranslatedCommand):
             made = take_backup("manual")
         except ServiceError as exc:
             raise CommandError(exc.message) from exc
+        except (OSError, sqlite3.Error) as exc:  # a folder that cannot be made or written
+            raise CommandError(
+                _("No backup was made in %(dir)s: %(error)s")
+                % {"dir": settings.BACKUP_DIR, "error": getattr(exc, "strerror", None) or exc}
+            ) from exc
         self.stdout.write(
             _("Backed up to %(path)s (%(size)s bytes).")
             % {"path": made.path, "size": f"{made.size:,}"}

@@ -1,7 +1,9 @@
 import secrets
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.management.base import CommandError, CommandParser
+from django.db.models import Field
 from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
@@ -25,6 +27,14 @@ class Command(TranslatedCommand):
             raise CommandError(
                 _("%(username)r is empty or already taken.") % {"username": username}
             )
+        try:
+            # The sign-up form's rules: 150 characters at most (PostgreSQL refuses more
+            # with a traceback), letters, digits and @ . + - _ only.
+            field = User._meta.get_field(User.USERNAME_FIELD)
+            assert isinstance(field, Field)
+            field.clean(username, None)
+        except ValidationError as exc:
+            raise CommandError(" ".join(exc.messages)) from None
         password = secrets.token_urlsafe(12)
         # Directors also use the admin, which wants the staff flag; the desk does not.
         user = User.objects.create_user(username, password=password, is_staff=role != DESK_GROUP)

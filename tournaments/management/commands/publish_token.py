@@ -1,6 +1,7 @@
 """On the club site: make the token a hall uses to publish one event's results."""
 
 from django.core.management.base import CommandError, CommandParser
+from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from tournaments.errors import ServiceError
@@ -23,6 +24,12 @@ class Command(TranslatedCommand):
         )
 
     def handle(self, *args: object, **options: object) -> None:
+        slug = str(options["slug"]).strip()
+        # As the series page checks it: a hall's slug (a longer one was a PostgreSQL traceback).
+        if not slug or len(slug) > 140 or slugify(slug) != slug:
+            raise CommandError(
+                _("Give the event's slug as the hall shows it (letters, digits and dashes).")
+            )
         club = None
         if options["club"]:
             club = Club.objects.filter(slug=options["club"]).first()
@@ -35,7 +42,7 @@ class Command(TranslatedCommand):
             if series is None:
                 raise CommandError(_("No series with slug %(slug)r.") % {"slug": options["series"]})
         try:
-            token = grant(str(options["slug"]), series=series, club=club, by="publish_token")
+            token = grant(slug, series=series, club=club, by="publish_token")
         except ServiceError as exc:
             raise CommandError(exc.message) from None
         self.stdout.write(token)

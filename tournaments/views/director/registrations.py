@@ -4,6 +4,7 @@ and the desk's check-in by scanning a pass."""
 
 from __future__ import annotations
 
+import http.client
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.encoding import iri_to_uri
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
@@ -254,7 +256,12 @@ def import_signed(request: HttpRequest, slug: str) -> HttpResponse:
 def _fetch(url: str, key: str) -> bytes:
     if not url.startswith(("https://", "http://")):
         raise ServiceError(_("Give the list's https:// address."))
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key.strip()}"})
+    key = key.strip()
+    # A key is URL-safe text; a pasted line break or accent cannot go in a header.
+    if not key.isascii() or not key.isprintable():
+        raise ServiceError(_("Type the event's key, as the club site shows it."))
+    # An address pasted with accents is sent percent-encoded, as a browser sends it.
+    request = urllib.request.Request(iri_to_uri(url), headers={"Authorization": f"Bearer {key}"})
     try:
         with outbound.urlopen(request, timeout=FETCH_TIMEOUT) as answer:
             body: bytes = answer.read(registrations_file.MAX_BYTES + 1)
@@ -263,10 +270,11 @@ def _fetch(url: str, key: str) -> bytes:
         raise ServiceError(
             _("The club site refused (%(code)s): check the key.") % {"code": exc.code}
         ) from None
-    except (urllib.error.URLError, OSError) as exc:
+    # ValueError: an address http.client refuses; HTTPException: a server not speaking HTTP.
+    except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
         raise ServiceError(
             _("The club site cannot be reached (%(why)s): bring the signed file instead.")
-            % {"why": exc}
+            % {"why": getattr(exc, "reason", exc)}
         ) from None
 
 
