@@ -305,6 +305,13 @@ def test_every_seating_with_holes_keeps_the_room_sound(event):
                     [t.seats for t in current],
                 )
         assert not [p for p in out.sit_outs if p.startswith("house")]
+        # No player sits out while a house player seated last round plays in her division.
+        stand_ins = {p for t in current for p in t.seats.values() if p.startswith("h")}
+        for t in out.tables:
+            for seat, p in t.seats.items():
+                if p in stand_ins:
+                    d = SEAT_DIVISION[seat]
+                    assert not [q for q in out.sit_outs if division.get(q) == d], (p, t.table)
         for p in out.sit_outs:
             sit_outs[p] = sit_outs.get(p, 0) + 1
         used = set(seated_now)
@@ -369,3 +376,21 @@ def test_a_closed_tables_players_fill_their_own_division_before_a_house_player_d
     ]
     seated = [p for t in out.tables for p in t.seats.values()]
     assert len(seated) == len(set(seated)) == 12 and "house-0" in seated
+
+
+def test_a_house_player_who_won_gives_his_seat_to_a_waiting_player_of_its_division():
+    # House Hal stood in at table 1 N (an A seat) and won: winners keep their seats, but a
+    # stand-in is not a player to keep. A late A player arrives: she takes Hal's seat,
+    # Hal goes back to the house, and nobody sits out.
+    first = TableSeating(1, {Seat.N: "house-hal", Seat.E: "A1b", Seat.S: "B1a", Seat.W: "B1b"})
+    out = seat_with_holes(
+        [TableResult(first, Team.NS), TableResult(table(2), Team.NS)],
+        withdrawn=set(),
+        waiting=[Waiting("late-A", "A", 1.0)],
+        house=[],
+        sit_outs_so_far={},
+        lot_seed=1,
+        house_seated=["house-hal"],
+    )
+    assert out.sit_outs == [] and out.unused_house == ["house-hal"]
+    assert [(c.table, c.out, c.into) for c in out.changes] == [(1, "house-hal", "late-A")]

@@ -386,11 +386,14 @@ def seat_with_holes(
     }
     sit_outs: list[PlayerId] = []
     for d in "AB":
+        # A house player seated last round gives way to a player left in line wherever
+        # the rotation put him, a winner's seat too: he stands in for a missing player,
+        # and no player sits out while a stand-in plays in her division.
         movers = [
             (t.table, seat, t.seats[seat])
             for t in tables
             for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
-            if SEAT_DIVISION[seat] == d and t.seats[seat] in losers
+            if SEAT_DIVISION[seat] == d and (t.seats[seat] in losers or t.seats[seat] in stand_ins)
         ]
 
         def turn(pid: PlayerId) -> tuple[bool, int, int]:
