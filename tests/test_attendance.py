@@ -459,6 +459,40 @@ def test_the_director_substitutes_from_the_table_page(director_client, make_tour
     assert f"Sub Sal for {out.name} from hand 1" in text_by_id(page, f"substitution-{made.pk}")
 
 
+def test_a_substitution_for_a_player_who_went_home_withdraws_her_in_the_same_step(
+    director_client, make_tournament
+):
+    """Substituted from the table page with "has left the event" ticked, she is withdrawn
+    after this round and the next seating leaves her out; unticked, she only left this
+    match and waits for the next round. Ticked for a player already withdrawn (the
+    withdrawal led to the table page), the substitution is made all the same."""
+    t = make_tournament(1, target=5)
+    r1 = start(rounds.draw_first_round(t, by="test", seed=2))
+    sal = register_player(t, "Sub Sal", "B", by="desk", checked_in=True)
+    ann = register_player(t, "Sub Ann", "A", by="desk", checked_in=True)
+    west, north = (r1.seats.get(position=p).player for p in "WN")
+    page = director_client.get(url("table", t.slug, 1, 1)).content.decode()
+    assert 'id="sub-withdraw"' in page
+    form = {"position": "W", "player": sal.pk, "from_hand": "1", "reason": "went home ill"}
+    response = director_client.post(
+        url("table_substitute", t.slug, 1, 1), {**form, "withdraw": "1"}
+    )
+    assert response.status_code == 302
+    west.refresh_from_db()
+    assert west.withdrawn and west.withdrawn_after_round == 1
+    form = {"position": "N", "player": ann.pk, "from_hand": "1", "reason": "a phone call"}
+    assert director_client.post(url("table_substitute", t.slug, 1, 1), form).status_code == 302
+    north.refresh_from_db()
+    assert not north.withdrawn
+    east = r1.seats.get(position="E").player
+    ed = register_player(t, "Sub Ed", "A", by="desk", checked_in=True)
+    withdrawn = {"withdrawn": "1", "reason": "ill"}
+    assert director_client.post(url("player_withdraw", t.slug, east.pk), withdrawn).status_code
+    form = {"position": "E", "player": ed.pk, "from_hand": "1", "reason": "ill", "withdraw": "1"}
+    assert director_client.post(url("table_substitute", t.slug, 1, 1), form).status_code == 302
+    assert Substitution.objects.filter(match__round=r1).count() == 3
+
+
 def test_house_players_are_added_on_the_players_page_and_marked(director_client, event):
     t, _ = event
     response = director_client.post(

@@ -20,6 +20,7 @@ from ..logtext import Said, of_match, of_player, said
 from ..models import Match, Player, Round, Seating, SitOut, Substitution
 from ..reads.substitutions import incoming_player
 from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
+from .players import set_withdrawn
 
 
 @dataclass(frozen=True)
@@ -105,11 +106,17 @@ def _leave_seat(match: Match, sub: Substitution) -> None:
 
 
 def substitute(
-    match: Match, position: str, from_hand: int, player_in: Player, signed: Signed
+    match: Match,
+    position: str,
+    from_hand: int,
+    player_in: Player,
+    signed: Signed,
+    withdraw_out: bool = False,
 ) -> Substitution:
     """Put ``player_in`` in ``position`` from hand ``from_hand`` on; refused with a clear
     message for a finished match, the wrong division, or a substitute seated in the round
-    or who left a match of it (``reads.substitutions.incoming_player``)."""
+    or who left a match of it (``reads.substitutions.incoming_player``). ``withdraw_out``:
+    the player who leaves has left the event, withdrawn in the same transaction (§6)."""
     now = now_or(signed.now)
     if position not in ("N", "E", "S", "W"):
         raise ServiceError(_("Choose the seat N, E, S or W."))
@@ -154,6 +161,8 @@ def substitute(
         sub.save(update_fields=["in_sat_out"])
         what = said("substitutions.replaces", player=of_player(player_in), out=out.name)
         _log(match, signed, "substitute", what, sub, now)
+        if withdraw_out and not out.withdrawn:
+            set_withdrawn(out, True, by=signed.by, reason=signed.reason, now=now)
     return sub
 
 

@@ -47,7 +47,9 @@ def table_substitute(request: HttpRequest, slug: str, number: int, table: int) -
     try:
         if player is None:
             raise ServiceError(_("Choose a substitute from the list."))
-        substitute(match, request.POST.get("position", ""), from_hand, player, _signed(request))
+        leaves = request.POST.get("withdraw") == "1"
+        position = request.POST.get("position", "")
+        substitute(match, position, from_hand, player, _signed(request), withdraw_out=leaves)
     except ServiceError as exc:
         # Refused, nothing changed: the table page again, with the reason (422, or 409
         # when the table changed since the page was shown).
