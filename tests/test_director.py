@@ -6,6 +6,7 @@ import random
 import re
 from datetime import timedelta
 from html import unescape
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -784,6 +785,44 @@ def test_a_hands_refusal_from_the_rules_reads_in_the_readers_language() -> None:
         assert domain_text.read(numbered) == "Donne 4\xa0: Les faiseurs font de 0 à 5 levées."
         assert domain_text.read(InvalidHand("Something new.")) == "Something new."
     assert domain_text.read(refused) == "Choose the player who reneged."
+
+
+def test_every_fixed_seating_refusal_of_the_rules_reads_in_the_readers_language() -> None:
+    """Each SeatingError the rules raise with a fixed sentence is a msgid of domain_text
+    (a new one written in domain/ without it fails here), and the two that carry a number
+    read whole in French."""
+    import ast
+
+    from django.utils import translation
+
+    from tournaments import domain_text
+    from tournaments.domain.seating import SeatingError
+
+    fixed = set()
+    for name in ("seating.py", "final.py"):
+        tree = ast.parse((Path(domain_text.__file__).parent / "domain" / name).read_text())
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Raise)
+                and isinstance(node.exc, ast.Call)
+                and getattr(node.exc.func, "id", "") == "SeatingError"
+                and node.exc.args
+                and isinstance(node.exc.args[0], ast.Constant)
+            ):
+                fixed.add(node.exc.args[0].value)
+    assert len(fixed) >= 8 and fixed <= domain_text.SEATING_REFUSALS
+    with translation.override("fr"):
+        for text in fixed:
+            assert domain_text.read(SeatingError(text)) != text, text
+        assert domain_text.read(SeatingError("There is no table 7 to close.")) == (
+            "Il n’y a pas de table 7 à fermer."
+        )
+        empty = SeatingError("3 seats would stay empty: close more tables or add house players.")
+        assert domain_text.read(empty) == (
+            "3 places resteraient vides\xa0: fermez d’autres tables ou ajoutez des substituts."
+        )
+        one = SeatingError("1 seat would stay empty: close a table or add house players.")
+        assert domain_text.read(one).startswith("1 place resterait vide")
 
 
 def test_activity_log_lists_who_when_what_and_why(director_client, make_tournament):

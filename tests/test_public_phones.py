@@ -961,6 +961,9 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     hal = Player.objects.create(
         tournament=t, name="House Hal", division=seat.player.division, house=True
     )
+    # Hal stands in for a player who has gone: with her back in line he would give
+    # her the seat next round (§6).
+    Player.objects.filter(pk=seat.player_id).update(withdrawn=True)
     seat.player = hal
     seat.save(update_fields=["player"])
     at = {s.position: s.player for s in Seating.objects.filter(round=rnd, table=1)}

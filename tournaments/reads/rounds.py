@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from .. import domain_text
 from ..domain.hands import Seat, Team
 from ..domain.seating import (
     FirstRoundRemedy,
@@ -163,7 +164,7 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
         proposal = seat(None)
         chosen = proposal if close is None else seat(close)
     except SeatingError as exc:
-        raise ServiceError(str(exc)) from exc
+        raise ServiceError(domain_text.read(exc)) from exc
     holes = sum(1 for t in seating.values() for pid in t.seats.values() if pid in withdrawn)
     return NextRoundPlan(
         number=last.number + 1,

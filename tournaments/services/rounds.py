@@ -13,6 +13,7 @@ from typing import cast
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .. import domain_text
 from ..backup import backup_after_finalize
 from ..domain.seating import (
     FirstRoundRemedy,
@@ -132,7 +133,7 @@ def draw_first_round(
                     )
                     notes.append(said(how, names=Joined([names[cast(int, p)] for p in sit_outs])))
         except SeatingError as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(domain_text.read(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
         write_seating(rnd, seating)
         SitOut.objects.bulk_create(SitOut(round=rnd, player_id=cast(int, p)) for p in sit_outs)
@@ -212,7 +213,7 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         try:
             swapped = swap(seating_of(rnd), first.pk, second.pk, divisions)
         except SeatingError as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(domain_text.read(exc)) from exc
         # Delete and recreate: swapping in place would briefly seat one player twice,
         # which the unique constraint refuses.
         changed = [t for t in swapped if {first.pk, second.pk} & set(t.seats.values())]

@@ -10,6 +10,7 @@ from typing import cast
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from .. import domain_text
 from ..backup import backup_after_finalize
 from ..domain.final import seed_final as seed_final_rule
 from ..domain.seating import PlayerId, SeatingError
@@ -102,7 +103,7 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
                 [p.pk for p in entries["A"].finalists], [p.pk for p in entries["B"].finalists]
             )
         except SeatingError as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(domain_text.read(exc)) from exc
         rnd = Round.objects.create(
             tournament=tournament,
             number=done + 1,
