@@ -326,6 +326,10 @@ def test_undo_must_name_the_last_hand_and_the_undone_entry_stays_in_history(even
     status, body = post(client, "undo", {"number": 1, "client_key": "key-1"})
     assert status == 409 and "last hand is 2" in body["error"]
     assert body["state"]["match"]["hands_standing"] == 2
+    # The last hand's key with another number: the screen disagrees with itself.
+    status, body = post(client, "undo", {"number": 1, "client_key": "key-2"})
+    assert status == 409 and "last hand is 2" in body["error"]
+    assert HandEntry.objects.get(client_key="key-2").state == "standing"
     assert post(client, "undo", {"number": "2", "client_key": "key-2"})[0] == 422
     assert post(client, "undo", {"number": 2, "client_key": 2})[0] == 422
     status, body = post(client, "undo", {"number": 2, "client_key": "key-2"})

@@ -59,7 +59,14 @@ def undo_refusal(entries: Sequence[HandEntry], number: int, client_key: str) -> 
             "date): nothing was undone. Check the hands shown and undo again if needed."
         )
     if last is not None and last.client_key == client_key:
-        return None
+        if last.number == number:
+            return None
+        # The key is the last hand's but the number is not: a screen that does not
+        # agree with itself undoes nothing (docs/tablet-api.md: "must be that entry").
+        return _("Hand %(expected_number)s is not the last hand: the last hand is %(number)s.") % {
+            "expected_number": number,
+            "number": last.number,
+        }
     seen = next((e for e in entries if e.client_key == client_key), None)
     if seen is None:
         return _(
