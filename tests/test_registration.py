@@ -1081,7 +1081,11 @@ def test_the_results_page_offers_the_clubs_registration_while_it_is_open_before_
     page = client.get(reverse("public:event", args=[results.slug])).content.decode()
     assert f'href="{form}"' in page
     assert client.get(form).status_code == 200
+    held = client.get(reverse("public:event", args=[results.slug]))["ETag"]
     service.save_settings(event, open=False, cap_total=4, cap_a=None, cap_b=None, by="test")
+    # A phone holding the page with the link is not told it is still current.
+    again = client.get(reverse("public:event", args=[results.slug]), HTTP_IF_NONE_MATCH=held)
+    assert again.status_code == 200 and f'href="{form}"' not in again.content.decode()
     page = client.get(reverse("public:event", args=[results.slug])).content.decode()
     assert f'href="{form}"' not in page
     service.save_settings(event, open=True, cap_total=8, cap_a=None, cap_b=None, by="test")

@@ -170,8 +170,12 @@ def save_settings(
             if open
             else "registration.online_registration_closed_caps"
         )
-        none = said("registration.none")
-        log(tournament, by, "registration", said(line, caps=Joined(caps) if caps else none))
+        what = said(line, caps=Joined(caps) if caps else said("registration.none"))
+        # The hall's results offer this form on their page (``queries.registers_at``): a
+        # line in their log too moves that page's version, so no phone keeps a stale link.
+        played_as = Tournament.objects.filter(pk=tournament.pk).values_list("played_as", flat=True)
+        for event in {tournament.pk, *played_as} - {None}:
+            log(Tournament(pk=event), by, "registration", what)
         return _promote(tournament, reg_settings, now_or(None))
 
 
