@@ -188,31 +188,14 @@ def test_registration_passes_and_staff_invitations_never_reach_the_access_log(
     """A player's private link is her key (withdraw, change, the check-in pass) and an
     invitation makes its bearer staff of the club: neither may be read from the log,
     nor may the pass the desk's scan page looks up by GET."""
-    import uuid
     from urllib.parse import urlencode
 
     from django.test import Client
-    from django.utils import timezone
 
-    from tournaments.models import Registration, RegistrationPass
+    from tests.test_hidden import passes
     from tournaments.services import clubs as club_service
-    from tournaments.services.registration import new_token
 
-    player = Player.objects.filter(tournament=running).first()
-    reg = Registration.objects.create(
-        tournament=running,
-        uid=uuid.uuid4(),
-        name=player.name,
-        folded=player.name.casefold(),
-        division=player.division,
-        consent=True,
-        status="accepted",
-        queue=1,
-        player=player,
-        created_at=timezone.now(),
-    )
-    token = new_token()
-    RegistrationPass.objects.create(registration=reg, token=token, created_at=timezone.now())
+    token = passes(running)[0]  # an accepted application's private link
     invitation = club_service.invite(running.club, "director", by="test")
     desk = Client()
     desk.force_login(director)

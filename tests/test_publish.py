@@ -552,6 +552,15 @@ class ClubSite:
         return io.BytesIO(b"{}")
 
 
+def to_club_site(client: Client, monkeypatch: Any, t: Tournament, by: str = "director") -> ClubSite:
+    """The hall's event ``t`` set to publish to a club site in this process (``ClubSite``,
+    holding a token for ``SLUG``); returns it, with what it was sent."""
+    club = ClubSite(client, service.grant(SLUG, by="club"))
+    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
+    service.configure(t, club_url="https://club.example", token="tok", by=by)
+    return club
+
+
 def hidden_event(tables: int = 2) -> tuple[Simulation, Tournament]:
     """Five rounds, the last two hidden: rounds 1 to 4 played, so the standings are hidden
     and round 4's figures are what players may not see."""
@@ -637,9 +646,7 @@ def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_r
 
 def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(client, monkeypatch):
     sim, t = hidden_event(tables=1)
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    club = to_club_site(client, monkeypatch, t)
     service.publish(t, by="director")
     # Round 5 seated and started: players see the seating and the clock, so they go...
     rounds.seat_next_round(t, by="sim", now=sim.clock)
@@ -699,9 +706,7 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
 
 def test_standings_revealed_at_the_hall_are_revealed_at_the_club(client, monkeypatch):
     _sim, t = hidden_event(tables=1)
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    club = to_club_site(client, monkeypatch, t)
     standings_service.reveal(t, by="director")
     assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
     event = Tournament.objects.get(slug=SLUG)
@@ -739,9 +744,7 @@ def test_the_club_copy_of_a_round_running_at_the_hall_shows_no_clock(client, mon
     sim, t = hidden_event(tables=1)
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     assert event.rounds.get(number=5).started_at is not None
@@ -776,9 +779,7 @@ def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
     the hall, and nothing changes here."""
     sim, t = hidden_event(tables=1)
     rounds.seat_next_round(t, by="sim", now=sim.clock)
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     assert event.rounds.get(number=5).status == "seated"
@@ -801,9 +802,7 @@ def test_the_club_console_of_an_event_running_at_the_hall_says_so_and_offers_no_
     sim, t = hidden_event(tables=1)
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     assert service.publish(t, by="director").last_error == ""
     copy = director_client.get(reverse("director:round", args=[SLUG, 5])).content.decode()
     assert 'id="hall-copy"' in copy and "hall-copy" in copy.split("<body", 1)[1][:80]
@@ -832,9 +831,7 @@ def test_a_player_checked_in_at_the_hall_after_the_draw_is_not_sent_to_the_desk_
     t = sim.setup()
     late = register_player(t, "Late Lucy", "A", by="desk", checked_in=True)
     register_player(t, "Absent Abe", "B", by="desk")
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     for name, says in (
@@ -863,9 +860,7 @@ def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkey
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     sim.play_round(t.rounds.get(number=2))
     final = standings_service.seed_final(t, by="sim", now=sim.clock)
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     t.refresh_from_db()
     assert service.publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
@@ -904,9 +899,7 @@ def test_a_player_who_sits_out_a_hidden_round_at_the_hall_is_not_told_at_the_clu
     rounds.seat_next_round(t, by="sim", now=sim.clock)  # Lou takes a mover's seat
     r5 = t.rounds.get(number=5)
     mover = r5.sit_outs.get().player
-    club = ClubSite(client, service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
+    to_club_site(client, monkeypatch, t)
     assert service.publish(t, by="director").last_error == ""
     hall_card = client.get(reverse("public:card", args=[t.slug, mover.pk])).content.decode()
     assert "You sit out round 5" in hall_card

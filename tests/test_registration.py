@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_publish import SLUG, ClubSite
+from tests.test_publish import SLUG, to_club_site
 from tournaments import registrations_file
 from tournaments.models import (
     Activity,
@@ -877,9 +877,7 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     sim.play_round(hall.rounds.get(number=1))
     # The hall publishes (its Publish button) to the club site, which takes the event
     # under the slug it granted a token for (SLUG).
-    club = ClubSite(client, publish_service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
+    to_club_site(client, monkeypatch, hall, by="hall")
     assert publish_service.publish(hall, by="hall").last_error == ""
 
     results = Tournament.objects.get(slug=SLUG)
@@ -948,9 +946,7 @@ def registered_then_published(client, event, monkeypatch) -> tuple[dict[str, str
     hall_club = create_club("The hall", "the-hall")
     hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5, club=hall_club)
     transfer.import_signed(hall, without_passes(transfer.export_signed(event), key), key, by="hall")
-    club = ClubSite(client, publish_service.grant(SLUG, by="club"))
-    monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    publish_service.configure(hall, club_url="https://club.example", token="t", by="hall")
+    to_club_site(client, monkeypatch, hall, by="hall")
     assert publish_service.publish(hall, by="hall").last_error == ""
     return links, hall
 
