@@ -642,12 +642,17 @@ def _absence(player: Player, rnd: Round, sat_out: bool) -> str:
         return ""
     if not player.checked_in:
         return "not_checked_in"
-    # The copy of an event the hall runs holds a hidden round's seating alone: a player
-    # without a seat there may have come late, sat out or left her match.
     t = rnd.tournament
-    if running_at_hall(t) and not of_event(t, rnd).shows_round(rnd.number):
-        return ""
-    return "waiting"
+    return "" if _seating_alone(t, of_event(t, rnd), rnd.number) else "waiting"
+
+
+def _seating_alone(tournament: Tournament, vis: Visibility, number: int) -> bool:
+    """Whether this site holds round ``number`` as seating alone: the copy of an event the
+    hall runs, of a round players may not see, which the hall sends without its sit-outs
+    and substitutions. A checked-in player without a seat there may have come late, sat
+    out or left her match: no page says which."""
+    # The visibility first: it reads no row, where the copy's link may.
+    return not vis.shows_round(number) and running_at_hall(tournament)
 
 
 # --- the ledger -------------------------------------------------------------------------
@@ -794,9 +799,8 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             elif prelim and not player.house and (out is None or rnd.number <= out):
                 waiting = rnd is latest and player.checked_in and not player.withdrawn
                 state = "waiting" if waiting else "not_here"
-                if player.checked_in and not vis.shows_round(rnd.number):
-                    # The hall sends a hidden round's seating alone (see ``_absence``).
-                    state = "hidden_absent" if running_at_hall(tournament) else state
+                if player.checked_in and _seating_alone(tournament, vis, rnd.number):
+                    state = "hidden_absent"
                 lines.append(LedgerLine(rnd.number, label, state=state))
             continue
         mine = Seat(seat.position)

@@ -138,9 +138,9 @@ def played(registration: Registration) -> Played | None:
 def in_results(copy: Tournament, player_id: int) -> Player | None:
     """A registration copy's player as the hall's results hold her (her application's
     uid), or None (no application, or not in the results)."""
-    uid = Registration.objects.filter(tournament=copy, player_id=player_id).values("uid")
     if copy.played_as_id is None:
         return None
+    uid = Registration.objects.filter(tournament=copy, player_id=player_id).values("uid")
     return Player.objects.filter(tournament=copy.played_as_id, registration_uid__in=uid).first()
 
 
