@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from urllib.parse import quote
 
-from .server import SERVERS, Server, free_port, setup_django
+from bench.server import SERVERS, Server, free_port, setup_django
 
 VAR = Path("/tmp/hardening-bench")
 PG_ADMIN = "postgres://postgres@127.0.0.1:5432/postgres"
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     database = fresh_database(args.db, args.name, args.pg_host)
     env, static = setup_django(database, VAR, CONN_MAX_AGE=args.conn_max_age)
 
-    from .scenario import prepare_event, run
+    from bench.scenario import prepare_event, run
 
     started = time.perf_counter()
     t = prepare_event(args.tables)

@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .burst import VAR, fresh_database
-from .load import Phase, Tablet, at_once, open_all, ping_all, plan, send_all
-from .phones import Log, Phones
-from .proxy import Proxy
-from .server import Server, free_port, setup_django
+from bench.burst import VAR, fresh_database
+from bench.load import Phase, Tablet, at_once, open_all, ping_all, plan, send_all
+from bench.phones import Log, Phones
+from bench.proxy import Proxy
+from bench.server import Server, free_port, setup_django
 
 
 def load() -> str:
@@ -65,9 +65,8 @@ def burst(name: str, port: int, events: list, phones: int, period: float) -> Bur
     event flushes its whole match at the same instant."""
     from django.db import connections
 
+    from bench.scenario import matches, tokens, verify
     from tournaments.models import HandEntry, Player
-
-    from .scenario import matches, tokens, verify
 
     tablets: dict[tuple[int, int], Tablet] = {}
     posts: dict[int, dict] = {}
@@ -128,10 +127,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from django.contrib.auth import get_user_model
 
+    from bench.scenario import matches, prepare_event
     from tournaments.roles import DIRECTOR
     from tournaments.services.clubs import create_club, set_membership
-
-    from .scenario import matches, prepare_event
 
     started = time.perf_counter()
     events = []

@@ -126,9 +126,8 @@ def reads(t, requests: int) -> tuple[float, float]:
     """Seconds per tablet state read and per phone card, full answers."""
     from django.test import Client
 
+    from bench.scenario import tokens
     from tournaments.models import Seating
-
-    from .scenario import tokens
 
     links = tokens(t)
     tablet = Client(HTTP_HOST="127.0.0.1")
@@ -152,7 +151,7 @@ def reads(t, requests: int) -> tuple[float, float]:
 
 def measure(size: Size) -> dict[str, float]:
     """Seconds per operation of each measure (the simulation: per event)."""
-    from .scenario import matches, prepare_event
+    from bench.scenario import matches, prepare_event
 
     t = prepare_event(size.tables, name="Core")
     ids = list(matches(t.rounds.get(number=1)).values())
@@ -209,8 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="write the ratios to core.json")
     args = parser.parse_args(argv)
 
-    from .burst import VAR, fresh_database
-    from .server import setup_django
+    from bench.burst import VAR, fresh_database
+    from bench.server import setup_django
 
     _, static = setup_django(fresh_database(args.db, args.name), VAR)
     try:

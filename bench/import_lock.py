@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .burst import fresh_database
+from bench.burst import fresh_database
 
 ROOT = Path(__file__).resolve().parent.parent
 VAR = ROOT / "var" / "bench-import-lock"

@@ -38,8 +38,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from .burst import VAR, fresh_database
-from .server import SERVERS, Server, free_port, setup_django
+from bench.burst import VAR, fresh_database
+from bench.server import SERVERS, Server, free_port, setup_django
 
 ROUND = re.compile(rb'data-round="(\d*)"')
 SEAT = re.compile(rb'data-seat="(\w*)"')
@@ -438,11 +438,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from django.db import connections
 
+    from bench.load import plan
+    from bench.scenario import BY, matches, prepare_event, tokens
     from tournaments.models import Player, Round
     from tournaments.services import rounds
-
-    from .load import plan
-    from .scenario import BY, matches, prepare_event, tokens
 
     started = time.perf_counter()
     t = prepare_event(args.tables, name="Phones")

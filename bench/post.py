@@ -22,8 +22,8 @@ import statistics
 import sys
 import time
 
-from .burst import VAR, fresh_database
-from .server import setup_django
+from bench.burst import VAR, fresh_database
+from bench.server import setup_django
 
 
 def summary(name: str, seconds: list[float], cpu: list[float], queries: list[int]) -> str:
@@ -61,8 +61,8 @@ def measure(args: argparse.Namespace) -> int:
     from django.db import connection
     from django.test import Client
 
-    from .load import plan
-    from .scenario import RULES, matches, prepare_event, tokens
+    from bench.load import plan
+    from bench.scenario import RULES, matches, prepare_event, tokens
 
     t = prepare_event(args.tables, name="Post")
     links = tokens(t)

@@ -18,8 +18,8 @@ import shutil
 import time
 from collections.abc import Callable
 
-from .burst import VAR, fresh_database
-from .server import Server, free_port, setup_django
+from bench.burst import VAR, fresh_database
+from bench.server import Server, free_port, setup_django
 
 PAGES = [
     # (label, URL name, arguments after the slug)
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     cookie = director_cookie()
     connections.close_all()
 
-    from .load import Result, Tablet, at_once
+    from bench.load import Result, Tablet, at_once
 
     urls, missing = [], []
     for label, url_name, extra in PAGES:

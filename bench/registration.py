@@ -22,8 +22,8 @@ import threading
 import time
 from urllib.parse import urlencode
 
-from .burst import VAR, fresh_database
-from .server import Server, free_port, setup_django
+from bench.burst import VAR, fresh_database
+from bench.server import Server, free_port, setup_django
 
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 KEY = re.compile(r'name="client_key" value="([^"]+)"')

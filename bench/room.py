@@ -23,8 +23,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from .burst import VAR, fresh_database
-from .server import setup_django
+from bench.burst import VAR, fresh_database
+from bench.server import setup_django
 
 
 def cpu_per_request(get: Callable[[], object], requests: int) -> float:
@@ -44,12 +44,11 @@ def readers(t) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-de
     from django.test import Client
     from django.urls import reverse
 
+    from bench.scenario import matches, tokens
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
     from tournaments.models import Seating
     from tournaments.services import play
-
-    from .scenario import matches, tokens
 
     rnd = t.rounds.get(number=1)
     ids = matches(rnd)
@@ -97,8 +96,8 @@ def main(argv: list[str] | None = None) -> int:
 
     _, static = setup_django(fresh_database(args.db, args.name), VAR)
     try:
-        from .reads import director_cookie
-        from .scenario import prepare_event
+        from bench.reads import director_cookie
+        from bench.scenario import prepare_event
 
         director_cookie()  # the director, signed in by the test client
         sizes = {n: readers(prepare_event(n, name="Room")) for n in (args.small, args.large)}

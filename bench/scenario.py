@@ -13,13 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db import connections
 
-from tournaments.domain.rules import RuleSettings
-from tournaments.models import Club, HandEntry, Match, Round, TableLink, Tournament
-from tournaments.services import rounds
-from tournaments.services.players import import_players
-from tournaments.services.tournaments import create_tournament
-
-from .load import (
+from bench.load import (
     ACKNOWLEDGED,
     Phase,
     Post,
@@ -31,6 +25,11 @@ from .load import (
     send_all,
     send_twice,
 )
+from tournaments.domain.rules import RuleSettings
+from tournaments.models import Club, HandEntry, Match, Round, TableLink, Tournament
+from tournaments.services import rounds
+from tournaments.services.players import import_players
+from tournaments.services.tournaments import create_tournament
 
 BY = "bench"
 # Long rounds: the clock must not call time in the middle of a benchmark.

@@ -23,7 +23,7 @@ import threading
 import time
 from pathlib import Path
 
-from .server import SERVERS, Server, free_port, setup_django
+from bench.server import SERVERS, Server, free_port, setup_django
 
 VAR = Path("/tmp/snowman-bench-slow")
 

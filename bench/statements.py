@@ -45,15 +45,14 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
     from django.db import transaction
     from django.utils import timezone
 
+    from bench.core import floor
+    from bench.scenario import matches, prepare_event
     from tournaments import compiled
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
     from tournaments.models import Activity, HandEntry, Match, Seating, TableLink
     from tournaments.reads.tablet.link import TableScope, live_link
     from tournaments.services import locking_matches, log, play
-
-    from .core import floor
-    from .scenario import matches, prepare_event
 
     t = prepare_event(20, name="Statements")
     ids = matches(t.rounds.get(number=1))
@@ -129,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default="snowman_bench_statements")
     args = parser.parse_args(argv)
 
-    from .burst import VAR, fresh_database
-    from .server import setup_django
+    from bench.burst import VAR, fresh_database
+    from bench.server import setup_django
 
     _, static = setup_django(fresh_database(args.db, args.name), VAR)
     try:

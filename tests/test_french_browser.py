@@ -12,11 +12,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.test_public_browser import PHONE
+from tests.test_public_phones import event_after, player
 from tournaments.models import Round
 from tournaments.services import rounds
-
-from .test_public_browser import PHONE
-from .test_public_phones import event_after, player
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -172,8 +171,8 @@ def test_a_tablet_plays_a_match_in_french_and_the_other_team_confirms_in_english
     """The scorekeeper chooses Français under Display; a lone march, a renege and a euchre
     are entered in French; the other team reads the confirmation screen once in English
     and comes back; no screen cuts a word or sticks out at either tablet size."""
-    from .test_tablet_browser import check_targets, csp_errors, enter, name_at, seat, seated
-    from .test_tablet_browser import token as table_token
+    from tests.test_tablet_browser import check_targets, csp_errors, enter, name_at, seat, seated
+    from tests.test_tablet_browser import token as table_token
 
     t = seated(make_tournament, tables=1)
     size = f"{viewport['width']}x{viewport['height']}"
@@ -266,8 +265,8 @@ def test_the_tablets_top_bar_holds_on_one_row_in_french_on_a_landscape_tablet(
 ):
     """Walked at the hall: at 1280x800 the French bar wrapped ("Direction" alone on a
     second row), 64 px less for the table on a landscape tablet; English fits."""
-    from .test_tablet_browser import seated
-    from .test_tablet_browser import token as table_token
+    from tests.test_tablet_browser import seated
+    from tests.test_tablet_browser import token as table_token
 
     t = seated(make_tournament, tables=1)
     t.language = "fr"

@@ -27,14 +27,13 @@ from django.utils import translation
 from django.utils.translation import gettext, pgettext
 from playwright.sync_api import BrowserContext, Page, expect
 
+from tests.test_french import JS_PO, PO, _other_language_left, _reader_text
+from tests.test_french_browser import BROKEN
+from tests.test_public_browser import PHONE
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
 from tournaments.services import play, rounds
 from tournaments.views import public as public_views
-
-from .test_french import JS_PO, PO, _other_language_left, _reader_text
-from .test_french_browser import BROKEN
-from .test_public_browser import PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -407,7 +406,7 @@ def test_two_phones_at_one_table_each_read_their_own_language_and_follow_to_roun
 ):
     """North reads French, South (the partner) English: the same seat facts, each page
     whole in its reader's language, before and after the next seating."""
-    from .test_public_phones import fake_results
+    from tests.test_public_phones import fake_results
 
     t = make_tournament(2)
     rnd = rounds.start_round(rounds.draw_first_round(t, by="test", seed=5), by="test")

@@ -7,11 +7,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from tests.test_tablet import hand, post, tablet
 from tournaments.models import Player, Tournament
 from tournaments.reads import public
 from tournaments.services import rounds
-
-from .test_tablet import hand, post, tablet
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the PostgreSQL backend only"

@@ -18,12 +18,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.test_public_phones import event_after, fake_results
 from tournaments.domain.hands import Seat
 from tournaments.models import Match, Player, Seating, Tournament
 from tournaments.services import rounds
 from tournaments.views import public as public_views
-
-from .test_public_phones import event_after, fake_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -226,7 +225,7 @@ def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
 ):
     # §5: while hidden, the phone, the ledger and the projector show the standings as they
     # stood after round P - N, marked (this test once asserted no standings at all).
-    from .test_public_phones import finish_table
+    from tests.test_public_phones import finish_table
 
     t = event_after(make_tournament, 2, 3, hide_standings_last_rounds=2)
     r4 = t.rounds.get(number=4)
@@ -263,8 +262,7 @@ def test_what_the_card_and_ledger_say_of_a_round_reads_on_a_phone_and_passes_axe
     """Issue 20: a hidden round's score, sit-out points, not checked in, not here yet, a
     round seated but not started, and the series page of a hidden event."""
     from tests.test_hidden import finish_hidden_round, hidden_event, play_hidden_round_live
-
-    from .test_public_phones import sat_out_in_round_2
+    from tests.test_public_phones import sat_out_in_round_2
 
     t, series = hidden_event(make_tournament)
     sitter = sat_out_in_round_2(t)

@@ -11,11 +11,10 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
+from tests.test_tablet import hand, post, tablet
 from tournaments.domain.clock import CONTACT_EVERY
 from tournaments.models import Match, Player, Round, Seating
 from tournaments.services import rounds, substitutions
-
-from .test_tablet import hand, post, tablet
 
 
 @pytest.fixture

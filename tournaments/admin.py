@@ -17,7 +17,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from .models import (
+from tournaments.models import (
     Activity,
     Club,
     EventResult,
@@ -42,10 +42,10 @@ from .models import (
     Tournament,
     WinnerOverride,
 )
-from .reads import staff
-from .roles import DESK, DIRECTOR, OWNER
-from .services.clubs import RESERVED_SLUGS
-from .services.players import set_checked_in
+from tournaments.reads import staff
+from tournaments.roles import DESK, DIRECTOR, OWNER
+from tournaments.services.clubs import RESERVED_SLUGS
+from tournaments.services.players import set_checked_in
 
 # How each model's rows reach their club: staff see their own clubs' rows only (issue 25).
 CLUB_PATHS: dict[type[Model], str] = {

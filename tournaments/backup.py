@@ -32,8 +32,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from snowman.sqlite.base import private_database_file
-
-from .errors import ServiceError
+from tournaments.errors import ServiceError
 
 log = logging.getLogger(__name__)
 

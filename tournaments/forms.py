@@ -11,12 +11,20 @@ from django.db.models import QuerySet
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .domain.hands import Hand, Outcome, Seat, Team
-from .domain.rules import TIEBREAK_KEYS, RuleSettings
-from .ids import ID_MAX, parse_id
-from .models import Division, HandEntry, PrizeFigure, SeatPosition, Series, TeamChoice, Tournament
-from .names import clean_name, name_refusal
-from .services.tournaments import EDITABLE_AFTER_START
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
+from tournaments.domain.rules import TIEBREAK_KEYS, RuleSettings
+from tournaments.ids import ID_MAX, parse_id
+from tournaments.models import (
+    Division,
+    HandEntry,
+    PrizeFigure,
+    SeatPosition,
+    Series,
+    TeamChoice,
+    Tournament,
+)
+from tournaments.names import clean_name, name_refusal
+from tournaments.services.tournaments import EDITABLE_AFTER_START
 
 RULE_LABELS = {
     "preliminary_rounds": _("Preliminary rounds"),

@@ -16,14 +16,14 @@ from django.core.exceptions import ValidationError
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from .domain.hands import Hand, Outcome, Seat
+from tournaments.domain.hands import Hand, Outcome, Seat
 
 # The tablet's X-Snowman-Health header (issue 23) is read at the view's edge, as its
 # bodies are; the reading itself is pure (domain.health).
-from .domain.health import HEALTH_EVERY as HEALTH_EVERY
-from .domain.health import parse_health as parse_health
-from .domain.match import Answers, EntryDetails
-from .ids import beyond_range, parse_id
+from tournaments.domain.health import HEALTH_EVERY as HEALTH_EVERY
+from tournaments.domain.health import parse_health as parse_health
+from tournaments.domain.match import Answers, EntryDetails
+from tournaments.ids import beyond_range, parse_id
 
 
 class JSONField(forms.Field):
@@ -267,7 +267,7 @@ class HelpForm(TabletForm):
     reason = Text("The reason", limit=10)
 
     def clean_reason(self) -> str:
-        from .models import HelpReason
+        from tournaments.models import HelpReason
 
         reason = self.cleaned_data["reason"]
         if reason and reason not in HelpReason.values:

@@ -23,13 +23,13 @@ from typing import TYPE_CHECKING, Any, Union
 
 from django.utils.translation import gettext, gettext_noop, override, pgettext, pgettext_lazy
 
-from .bilingual import seat, team
-from .loglines import LINES
+from tournaments.bilingual import seat, team
+from tournaments.loglines import LINES
 
 if TYPE_CHECKING:
-    from .domain.hands import HandScore
-    from .domain.seating import FirstRoundRemedy
-    from .models import Match, Player, Round
+    from tournaments.domain.hands import HandScore
+    from tournaments.domain.seating import FirstRoundRemedy
+    from tournaments.models import Match, Player, Round
 
 Arg = Union[str, int, float, "Said", "Joined"]
 SEATS = ("N", "E", "S", "W")

@@ -18,8 +18,8 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from .domain.rules import RuleSettings
-from .logtext import actor_label, render
+from tournaments.domain.rules import RuleSettings
+from tournaments.logtext import actor_label, render
 
 
 class Division(models.TextChoices):

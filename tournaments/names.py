@@ -20,7 +20,7 @@ import unicodedata
 
 from django.utils.translation import gettext as _
 
-from .models import Player
+from tournaments.models import Player
 
 # Letters that Unicode does not decompose into a base letter and an accent.
 UNDECOMPOSED = str.maketrans(

@@ -17,9 +17,9 @@ import uuid
 from django.core import signing
 from django.utils.translation import gettext as _
 
-from .errors import ServiceError
-from .models import Division
-from .reads.registration import TOKEN_RE
+from tournaments.errors import ServiceError
+from tournaments.models import Division
+from tournaments.reads.registration import TOKEN_RE
 
 FORMAT = "snowman.registrations/1"
 SALT = FORMAT

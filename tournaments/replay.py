@@ -25,10 +25,10 @@ from typing import Any, cast
 
 from django.utils import timezone
 
-from . import compiled
-from .domain.clock import Pause, RoundClock
-from .domain.hands import Hand, Outcome, Seat, Team, score_hand
-from .domain.match import (
+from tournaments import compiled
+from tournaments.domain.clock import Pause, RoundClock
+from tournaments.domain.hands import Hand, Outcome, Seat, Team, score_hand
+from tournaments.domain.match import (
     NO_CLOCK,
     InvalidMatch,
     MatchState,
@@ -38,9 +38,9 @@ from .domain.match import (
     replay,
     with_winner,
 )
-from .domain.rules import RuleSettings
-from .domain.seating import PlayerId, TableSeating
-from .models import HandEntry, Match, Round, Seating, Tournament
+from tournaments.domain.rules import RuleSettings
+from tournaments.domain.seating import PlayerId, TableSeating
+from tournaments.models import HandEntry, Match, Round, Seating, Tournament
 
 # Every hand field of snowman.results/1, in the order the export writes them.
 HAND_FIELDS = (

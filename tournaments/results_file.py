@@ -26,9 +26,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from .domain.final import final_state
-from .domain.hands import InvalidHand, Seat, Team
-from .domain.match import (
+from tournaments.domain.final import final_state
+from tournaments.domain.hands import InvalidHand, Seat, Team
+from tournaments.domain.match import (
     NO_CLOCK,
     InvalidMatch,
     MatchState,
@@ -39,14 +39,12 @@ from .domain.match import (
     replay,
     with_winner,
 )
-from .domain.rules import InvalidSettings, RuleSettings, sit_out_points_setting
-from .domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
-from .errors import ServiceError
-from .models import (
-    Tournament,
-)
-from .names import clean_name, name_problem
-from .replay import hand_of_json
+from tournaments.domain.rules import InvalidSettings, RuleSettings, sit_out_points_setting
+from tournaments.domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
+from tournaments.errors import ServiceError
+from tournaments.models import Tournament
+from tournaments.names import clean_name, name_problem
+from tournaments.replay import hand_of_json
 
 TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
 SCHEMA = "snowman.results/1"

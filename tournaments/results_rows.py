@@ -14,9 +14,9 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
-from .compiled import PreparedRows
-from .domain.hands import Team
-from .models import (
+from tournaments.compiled import PreparedRows
+from tournaments.domain.hands import Team
+from tournaments.models import (
     Club,
     EventResult,
     HandEntry,
@@ -30,8 +30,8 @@ from .models import (
     Tournament,
     WinnerOverride,
 )
-from .replay import entry_of_json, rule_values
-from .results_file import SEATS, TEAM_OF, Checked, _Game
+from tournaments.replay import entry_of_json, rule_values
+from tournaments.results_file import SEATS, TEAM_OF, Checked, _Game
 
 
 @dataclass

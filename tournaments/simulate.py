@@ -37,16 +37,16 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 
-from .domain.hands import SEATS, Seat
-from .domain.seating import SEAT_DIVISION
-from .domain.simulation import Mess, hand_duration, plan_mess, random_hand
-from .models import Club, HandEntry, Match, Player, Round, Seating, Tournament
-from .reads import rounds as reads_rounds
-from .reads.substitutions import substitutes_for
-from .services import play, rounds, standings
-from .services import players as player_service
-from .services.substitutions import Signed, substitute
-from .services.tournaments import create_tournament
+from tournaments.domain.hands import SEATS, Seat
+from tournaments.domain.seating import SEAT_DIVISION
+from tournaments.domain.simulation import Mess, hand_duration, plan_mess, random_hand
+from tournaments.models import Club, HandEntry, Match, Player, Round, Seating, Tournament
+from tournaments.reads import rounds as reads_rounds
+from tournaments.reads.substitutions import substitutes_for
+from tournaments.services import play, rounds, standings
+from tournaments.services import players as player_service
+from tournaments.services.substitutions import Signed, substitute
+from tournaments.services.tournaments import create_tournament
 
 FIRST = [
     "Ann",

@@ -15,11 +15,11 @@ from django.utils.translation import gettext_lazy
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
-from . import bilingual
-from .logtext import action_label, actor_label, reason_label
-from .models import Activity, Player
-from .reads.players import attendance_state
-from .reads.standings import StandingRow
+from tournaments import bilingual
+from tournaments.logtext import action_label, actor_label, reason_label
+from tournaments.models import Activity, Player
+from tournaments.reads.players import attendance_state
+from tournaments.reads.standings import StandingRow
 
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 

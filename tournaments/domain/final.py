@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
-from .hands import Seat, Team
-from .seating import SeatingError, TableSeating
+from tournaments.domain.hands import Seat, Team
+from tournaments.domain.seating import SeatingError, TableSeating
 
 PlayerId = Hashable
 # The one pairing of the final's teams with the divisions (seed_final seats them so).

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from .rules import RuleSettings
+from tournaments.domain.rules import RuleSettings
 
 
 class Seat(StrEnum):

@@ -21,8 +21,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import TypedDict
 
-from .hands import Hand, HandScore, InvalidHand, Seat, Team, score_hand
-from .rules import RuleSettings
+from tournaments.domain.hands import Hand, HandScore, InvalidHand, Seat, Team, score_hand
+from tournaments.domain.rules import RuleSettings
 
 
 class Phase(StrEnum):

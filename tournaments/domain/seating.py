@@ -14,7 +14,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .hands import Seat, Team
+from tournaments.domain.hands import Seat, Team
 
 PlayerId = Hashable
 

@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 from datetime import timedelta
 
-from .hands import SEATS, Hand, Outcome
+from tournaments.domain.hands import SEATS, Hand, Outcome
 
 
 def random_hand(rng: random.Random) -> Hand:

@@ -16,7 +16,7 @@ import random
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .seating import stable_order
+from tournaments.domain.seating import stable_order
 
 PlayerId = Hashable
 

@@ -9,14 +9,14 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table
 
-from .. import bilingual
-from ..bilingual import tr as _
-from ..domain.final import DIVISION_OF_TEAM
-from ..domain.hands import Team
-from ..reads.sheets import FinalResults, StandingLine
-from ..reads.standings import withdrawn_text
-from . import styles as st
-from .standings import rank_label, signed
+from tournaments import bilingual
+from tournaments.bilingual import tr as _
+from tournaments.domain.final import DIVISION_OF_TEAM
+from tournaments.domain.hands import Team
+from tournaments.pdf import styles as st
+from tournaments.pdf.standings import rank_label, signed
+from tournaments.reads.sheets import FinalResults, StandingLine
+from tournaments.reads.standings import withdrawn_text
 
 
 def pair(results: FinalResults, team: Team) -> str:

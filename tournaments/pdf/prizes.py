@@ -8,9 +8,9 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..bilingual import tr as _
-from ..reads.prizes import PrizeSheet, winner_text
-from . import styles as st
+from tournaments.bilingual import tr as _
+from tournaments.pdf import styles as st
+from tournaments.reads.prizes import PrizeSheet, winner_text
 
 
 def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:

@@ -15,12 +15,12 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, Table
 
-from .. import bilingual
-from ..bilingual import tr as _
-from ..domain.hands import SEATS, Seat
-from ..domain.match import dealer_for
-from ..reads.sheets import HandLine, Scoresheet, Scoresheets
-from . import styles as st
+from tournaments import bilingual
+from tournaments.bilingual import tr as _
+from tournaments.domain.hands import SEATS, Seat
+from tournaments.domain.match import dealer_for
+from tournaments.pdf import styles as st
+from tournaments.reads.sheets import HandLine, Scoresheet, Scoresheets
 
 MIN_ROWS = 20  # on Letter; taller paper gets the extra rows it has room for
 LETTER_HEIGHT = 792

@@ -22,14 +22,14 @@ from reportlab.platypus import (
     Table,
 )
 
-from .. import bilingual
-from ..bilingual import tr as _
-from ..bilingual import trn as ngettext
-from ..domain.hands import Seat, Team
-from ..names import sort_key
-from ..reads.sheets import Seated, SeatingSheet
-from . import styles as st
-from .qr import QrFlowable
+from tournaments import bilingual
+from tournaments.bilingual import tr as _
+from tournaments.bilingual import trn as ngettext
+from tournaments.domain.hands import Seat, Team
+from tournaments.names import sort_key
+from tournaments.pdf import styles as st
+from tournaments.pdf.qr import QrFlowable
+from tournaments.reads.sheets import Seated, SeatingSheet
 
 COLUMN_GAP = 0.3 * inch
 TITLE_HEIGHT = 0.85 * inch

@@ -9,11 +9,11 @@ from django.utils import timezone
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..bilingual import Said
-from ..bilingual import tr as _
-from ..bilingual import trn as ngettext
-from ..reads.series import SeriesTable, describe
-from . import styles as st
+from tournaments.bilingual import Said
+from tournaments.bilingual import tr as _
+from tournaments.bilingual import trn as ngettext
+from tournaments.pdf import styles as st
+from tournaments.reads.series import SeriesTable, describe
 
 
 def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:

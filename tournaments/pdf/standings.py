@@ -12,9 +12,9 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
-from ..bilingual import tr as _
-from ..reads.sheets import StandingLine, StandingsSheet
-from . import styles as st
+from tournaments.bilingual import tr as _
+from tournaments.pdf import styles as st
+from tournaments.reads.sheets import StandingLine, StandingsSheet
 
 LOT_MARK = "†"
 FIXED = {

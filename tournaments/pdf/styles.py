@@ -27,8 +27,8 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import LongTable, Paragraph, Table
 
-from .. import bilingual
-from ..bilingual import tr as _
+from tournaments import bilingual
+from tournaments.bilingual import tr as _
 
 PAPERS: dict[str, tuple[float, float]] = {"letter": LETTER, "a4": A4}
 DEFAULT_PAPER = "letter"

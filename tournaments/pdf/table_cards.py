@@ -13,11 +13,11 @@ from reportlab.lib.units import inch
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
 
-from ..bilingual import tr as _
-from ..domain.hands import Seat
-from ..reads.sheets import Seated, TableCard, TableCards
-from . import styles as st
-from .qr import draw_qr
+from tournaments.bilingual import tr as _
+from tournaments.domain.hands import Seat
+from tournaments.pdf import styles as st
+from tournaments.pdf.qr import draw_qr
+from tournaments.reads.sheets import Seated, TableCard, TableCards
 
 QR_MAX = 3.2 * inch
 TABLE_SIZE = 1.5 * inch

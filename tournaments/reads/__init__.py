@@ -12,7 +12,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.text import slugify
 
-from ..models import Round, Tournament
+from tournaments.models import Round, Tournament
 
 
 def current_round(tournament: Tournament) -> Round | None:

@@ -15,15 +15,14 @@ from django.db.models import OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..domain.clock import RoundClock
-from ..domain.hands import SEATS, Seat
-from ..domain.seating import shortfall_of
-from ..models import Match, Player, Round, Seating, TableLink, Tournament
-from ..names import sort_key
-from ..replay import round_clock, table_call, table_remaining
-from . import current_round as current_round  # the name the public views import
-from .players import division_counts
-from .standings import (
+from tournaments.domain.clock import RoundClock
+from tournaments.domain.hands import SEATS, Seat
+from tournaments.domain.seating import shortfall_of
+from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
+from tournaments.names import sort_key
+from tournaments.reads import current_round as current_round  # the name the public views import
+from tournaments.reads.players import division_counts
+from tournaments.reads.standings import (
     StandingRow,
     final_entries,
     final_skipped,
@@ -31,6 +30,7 @@ from .standings import (
     skipped_of,
     standings,
 )
+from tournaments.replay import round_clock, table_call, table_remaining
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)

@@ -15,9 +15,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..domain.rules import sit_out_points_setting
-from ..domain.standings import sit_out_lines
-from ..models import (
+from tournaments.domain.rules import sit_out_points_setting
+from tournaments.domain.standings import sit_out_lines
+from tournaments.models import (
     HandEntry,
     Match,
     Player,
@@ -28,9 +28,9 @@ from ..models import (
     Substitution,
     Tournament,
 )
-from ..replay import hand_json as _hand
-from .standings import StandingRow, champions, standings
-from .visibility import EVERYTHING, of_event
+from tournaments.reads.standings import StandingRow, champions, standings
+from tournaments.reads.visibility import EVERYTHING, of_event
+from tournaments.replay import hand_json as _hand
 
 SCHEMA = "snowman.results/1"
 

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from ..bilingual import seat
-from ..domain.hands import Seat
-from ..domain.rules import RuleSettings
-from ..models import HandEntry
-from ..replay import individual_awards
+from tournaments.bilingual import seat
+from tournaments.domain.hands import Seat
+from tournaments.domain.rules import RuleSettings
+from tournaments.models import HandEntry
+from tournaments.replay import individual_awards
 
 
 def describe(entry: HandEntry) -> str:

@@ -9,8 +9,8 @@ from datetime import datetime, timedelta
 
 from django.utils.translation import gettext as _
 
-from ..errors import NotFound
-from ..models import HelpRequest, Player, Round, Seating, Tournament
+from tournaments.errors import NotFound
+from tournaments.models import HelpRequest, Player, Round, Seating, Tournament
 
 # The table keeps seeing "resolved" this long, then the banner goes away.
 RESOLVED_SHOWN_FOR = timedelta(minutes=2)

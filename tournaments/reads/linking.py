@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from ..models import Person
-from ..names import name_key
+from tournaments.models import Person
+from tournaments.names import name_key
 
 # A close name: rapidfuzz token-sort ratio at least this, proposed to the director.
 CLOSE = 85.0

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from django.utils.translation import gettext as _
 
-from ..models import Club
+from tournaments.models import Club
 
 
 def refused(url: str) -> str | None:

@@ -10,9 +10,9 @@ from typing import cast
 
 from django.db.models import Q
 
-from ..domain.hands import Seat
-from ..domain.rating import MatchResult, PlayerId, Rating, split_divisions
-from ..models import (
+from tournaments.domain.hands import Seat
+from tournaments.domain.rating import MatchResult, PlayerId, Rating, split_divisions
+from tournaments.models import (
     EventResult,
     HandEntry,
     Match,
@@ -24,8 +24,8 @@ from ..models import (
     Substitution,
     Tournament,
 )
-from ..names import sort_key
-from .standings import standings
+from tournaments.names import sort_key
+from tournaments.reads.standings import standings
 
 
 @dataclass

@@ -17,9 +17,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from ..errors import ServiceError
-from ..models import Division, Player, Round, Seating, SitOut, Substitution, Tournament
-from ..names import clean_name, name_problem, name_refusal
+from tournaments.errors import ServiceError
+from tournaments.models import Division, Player, Round, Seating, SitOut, Substitution, Tournament
+from tournaments.names import clean_name, name_problem, name_refusal
 
 
 def attendance(tournament: Tournament) -> dict[int, str]:

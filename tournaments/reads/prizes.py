@@ -12,12 +12,12 @@ from datetime import datetime
 
 from django.utils.translation import gettext_noop
 
-from ..bilingual import tr as _
-from ..domain import prizes as rules
-from ..models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
-from .sheets import event_label
-from .standings import standings
-from .visibility import of_event
+from tournaments.bilingual import tr as _
+from tournaments.domain import prizes as rules
+from tournaments.models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
+from tournaments.reads.sheets import event_label
+from tournaments.reads.standings import standings
+from tournaments.reads.visibility import of_event
 
 # The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
 # for makemessages to find: the prizes page and sheet read them in the reader's language.

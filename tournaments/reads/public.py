@@ -26,23 +26,33 @@ from django.db.models import Exists, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
-from .. import bilingual
-from ..compiled import prepared_cursor
-from ..domain.final import DIVISION_OF_TEAM
-from ..domain.hands import SEATS, Seat, Team
-from ..models import Club, Match, Player, Round, Seating, Series, SitOut, Substitution, Tournament
-from ..names import fold, sort_key
-from ..replay import coming_call, round_clock, table_call
-from . import current_round, instant_of
-from .standings import StandingRow, final_progress, final_skipped
-from .visibility import (
+from tournaments import bilingual
+from tournaments.compiled import prepared_cursor
+from tournaments.domain.final import DIVISION_OF_TEAM
+from tournaments.domain.hands import SEATS, Seat, Team
+from tournaments.models import (
+    Club,
+    Match,
+    Player,
+    Round,
+    Seating,
+    Series,
+    SitOut,
+    Substitution,
+    Tournament,
+)
+from tournaments.names import fold, sort_key
+from tournaments.reads import current_round, instant_of
+from tournaments.reads.standings import StandingRow, final_progress, final_skipped
+from tournaments.reads.visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
     of_event,
     of_version_columns,
     visible_standings,
 )
-from .visibility import Visibility as Visibility
+from tournaments.reads.visibility import Visibility as Visibility
+from tournaments.replay import coming_call, round_clock, table_call
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60

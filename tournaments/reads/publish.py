@@ -9,10 +9,10 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ..models import Club, Publication, Tournament
-from ..results_file import digest_of
-from .export import export_results
-from .visibility import of_event
+from tournaments.models import Club, Publication, Tournament
+from tournaments.reads.export import export_results
+from tournaments.reads.visibility import of_event
+from tournaments.results_file import digest_of
 
 
 def document(tournament: Tournament) -> dict[str, Any]:

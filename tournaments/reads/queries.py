@@ -15,12 +15,12 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
-from .. import compiled
-from ..domain.final import FinalState
-from ..domain.hands import Team
-from ..domain.match import InvalidMatch, MatchState
-from ..domain.rating import RatingSettings
-from ..models import (
+from tournaments import compiled
+from tournaments.domain.final import FinalState
+from tournaments.domain.hands import Team
+from tournaments.domain.match import InvalidMatch, MatchState
+from tournaments.domain.rating import RatingSettings
+from tournaments.models import (
     Activity,
     Division,
     HandEntry,
@@ -41,12 +41,12 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..names import fold
-from ..replay import HISTORY_ORDER, as_decided, match_state, table_call
-from . import standings as standing_service
-from .console import Finalist, TableRow, finalists, seating_tables, shortfall_text
-from .handtext import individual_points
-from .standings import FinalEntry
+from tournaments.names import fold
+from tournaments.reads import standings as standing_service
+from tournaments.reads.console import Finalist, TableRow, finalists, seating_tables, shortfall_text
+from tournaments.reads.handtext import individual_points
+from tournaments.reads.standings import FinalEntry
+from tournaments.replay import HISTORY_ORDER, as_decided, match_state, table_call
 
 RoundKind = Round.Kind
 # The two sides of a table (the rules' Team), for the views, which import no rules.

@@ -18,9 +18,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
 
-from ..domain.rating import PlayerId, Rating, split_divisions
-from ..errors import NotFound, ServiceError
-from ..models import (
+from tournaments.domain.rating import PlayerId, Rating, split_divisions
+from tournaments.errors import NotFound, ServiceError
+from tournaments.models import (
     PLACE_HOLDING,
     Division,
     Person,
@@ -30,10 +30,10 @@ from ..models import (
     RegistrationSettings,
     Tournament,
 )
-from ..models import RegistrationStatus as Status
-from ..names import clean_name, fold, name_key, name_refusal
-from ..roles import DESK_GROUP, DIRECTOR_GROUP
-from .linking import plan_links
+from tournaments.models import RegistrationStatus as Status
+from tournaments.names import clean_name, fold, name_key, name_refusal
+from tournaments.reads.linking import plan_links
+from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP
 
 # Slug characters only (token_urlsafe), so a token fits a URL path and the desk's parser.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")

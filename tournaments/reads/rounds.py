@@ -17,9 +17,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from .. import domain_text
-from ..domain.hands import Seat, Team
-from ..domain.seating import (
+from tournaments import domain_text
+from tournaments.domain.hands import Seat, Team
+from tournaments.domain.seating import (
     FirstRoundRemedy,
     NextSeating,
     PlayerId,
@@ -31,18 +31,11 @@ from ..domain.seating import (
     first_round_remedies,
     seat_with_holes,
 )
-from ..errors import ServiceError
-from ..models import (
-    Match,
-    Player,
-    Round,
-    Seating,
-    SitOut,
-    Tournament,
-)
-from ..names import sort_key
-from ..replay import round_clock
-from . import now_or
+from tournaments.errors import ServiceError
+from tournaments.models import Match, Player, Round, Seating, SitOut, Tournament
+from tournaments.names import sort_key
+from tournaments.reads import now_or
+from tournaments.replay import round_clock
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:

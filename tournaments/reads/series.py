@@ -15,8 +15,8 @@ from typing import cast
 
 from django.utils.translation import pgettext
 
-from ..bilingual import tr as _
-from ..domain.series import (
+from tournaments.bilingual import tr as _
+from tournaments.domain.series import (
     TIEBREAK_CHAIN,
     EventScore,
     Finish,
@@ -25,9 +25,9 @@ from ..domain.series import (
     parse_place_points,
     series_standings,
 )
-from ..models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
-from .standings import standings
-from .visibility import of_event, visible_standings
+from tournaments.models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
+from tournaments.reads.standings import standings
+from tournaments.reads.visibility import of_event, visible_standings
 
 # Per-event columns fit a page up to this many events; past it each row lists the events
 # the person played, by number.

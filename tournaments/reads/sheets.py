@@ -14,17 +14,23 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 
-from .. import bilingual
-from ..bilingual import tr as _
-from ..bilingual import trn as ngettext
-from ..domain.hands import SEATS, Seat, Team
-from ..domain.rules import RuleSettings
-from ..models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
-from ..names import sort_key as sort_key  # also read by the seating PDF's tests
-from . import current_round, now_or
-from .standings import StandingRow, final_progress, final_round, final_skipped, standings
-from .tablet.link import shown
-from .visibility import EVERYTHING, of_event, visible_standings
+from tournaments import bilingual
+from tournaments.bilingual import tr as _
+from tournaments.bilingual import trn as ngettext
+from tournaments.domain.hands import SEATS, Seat, Team
+from tournaments.domain.rules import RuleSettings
+from tournaments.models import HandEntry, Match, Round, Seating, SitOut, TableLink, Tournament
+from tournaments.names import sort_key as sort_key  # also read by the seating PDF's tests
+from tournaments.reads import current_round, now_or
+from tournaments.reads.standings import (
+    StandingRow,
+    final_progress,
+    final_round,
+    final_skipped,
+    standings,
+)
+from tournaments.reads.tablet.link import shown
+from tournaments.reads.visibility import EVERYTHING, of_event, visible_standings
 
 
 def event_label(tournament: Tournament) -> str:

@@ -9,8 +9,8 @@ from typing import Any
 
 from django.db.models import CharField, Exists, OuterRef, Q, QuerySet, Subquery, Value
 
-from ..models import Club, Invitation, Membership, Person, Series, Tournament
-from ..roles import DESK, DIRECTOR, OWNER, RANK, Need, allows
+from tournaments.models import Club, Invitation, Membership, Person, Series, Tournament
+from tournaments.roles import DESK, DIRECTOR, OWNER, RANK, Need, allows
 
 
 def is_staff_member(user: Any) -> bool:

@@ -10,12 +10,12 @@ from typing import Any, cast
 
 from django.utils.translation import gettext
 
-from ..bilingual import tr
-from ..domain.final import DIVISION_OF_TEAM, FinalState, entrants, final_state
-from ..domain.rules import sit_out_points_setting
-from ..domain.seating import PlayerId
-from ..domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
-from ..models import (
+from tournaments.bilingual import tr
+from tournaments.domain.final import DIVISION_OF_TEAM, FinalState, entrants, final_state
+from tournaments.domain.rules import sit_out_points_setting
+from tournaments.domain.seating import PlayerId
+from tournaments.domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
+from tournaments.models import (
     HandEntry,
     Player,
     Round,
@@ -25,8 +25,8 @@ from ..models import (
     TieBreak,
     Tournament,
 )
-from ..names import sort_key
-from ..replay import game_winners
+from tournaments.names import sort_key
+from tournaments.replay import game_winners
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from ..domain.hands import Seat
-from ..domain.seating import SEAT_DIVISION
-from ..errors import ServiceError
-from ..models import Match, Player, Round, Seating, Substitution
-from ..names import sort_key
+from tournaments.domain.hands import Seat
+from tournaments.domain.seating import SEAT_DIVISION
+from tournaments.errors import ServiceError
+from tournaments.models import Match, Player, Round, Seating, Substitution
+from tournaments.names import sort_key
 
 
 @dataclass(frozen=True)

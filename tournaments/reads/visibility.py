@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..domain.visibility import EVERYTHING, Visibility, visibility
-from ..models import Round, Tournament
-from . import current_round
-from .standings import StandingRow, standings
+from tournaments.domain.visibility import EVERYTHING, Visibility, visibility
+from tournaments.models import Round, Tournament
+from tournaments.reads import current_round
+from tournaments.reads.standings import StandingRow, standings
 
 __all__ = [
     "EVERYTHING",

@@ -12,14 +12,14 @@ from typing import Any
 from django.db import transaction
 from django.db.models import QuerySet
 
-from .. import compiled
-from ..errors import BadRequest as BadRequest  # the services' refusals, named here too
-from ..errors import Conflict as Conflict
-from ..errors import NotFound as NotFound
-from ..errors import ServiceError as ServiceError
-from ..logtext import Said
-from ..models import Activity, Match, Tournament
-from ..reads import now_or as now_or
+from tournaments import compiled
+from tournaments.errors import BadRequest as BadRequest  # the services' refusals, named here too
+from tournaments.errors import Conflict as Conflict
+from tournaments.errors import NotFound as NotFound
+from tournaments.errors import ServiceError as ServiceError
+from tournaments.logtext import Said
+from tournaments.models import Activity, Match, Tournament
+from tournaments.reads import now_or as now_or
 
 
 def given_reason(reason: str, refusal: str, *, needed: bool = True) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
-from ..models import AccountLanguage
+from tournaments.models import AccountLanguage
 
 
 def remember_language(user: AbstractBaseUser | AnonymousUser, code: str) -> None:

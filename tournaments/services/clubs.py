@@ -12,9 +12,9 @@ from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from ..models import Club, Invitation, Membership, StaffRole, Tournament
-from ..roles import DESK, DESK_GROUP, DIRECTOR_GROUP, OWNER, RANK, ensure_groups
-from . import ServiceError, now_or
+from tournaments.models import Club, Invitation, Membership, StaffRole, Tournament
+from tournaments.roles import DESK, DESK_GROUP, DIRECTOR_GROUP, OWNER, RANK, ensure_groups
+from tournaments.services import ServiceError, now_or
 
 # The hall laptop's one club, and the club migration 0016 moved every existing row into.
 SITE_CLUB_NAME = "Snowman club"

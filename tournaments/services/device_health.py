@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from ..domain.health import Health
-from ..models import TableLink, Tournament
-from .kiosk import SILENT_MAX as SILENT_MAX  # the devices page's bounds
-from .kiosk import SILENT_MIN as SILENT_MIN
-from .kiosk import update_device_settings
+from tournaments.domain.health import Health
+from tournaments.models import TableLink, Tournament
+from tournaments.services.kiosk import SILENT_MAX as SILENT_MAX  # the devices page's bounds
+from tournaments.services.kiosk import SILENT_MIN as SILENT_MIN
+from tournaments.services.kiosk import update_device_settings
 
 
 def report(link_id: int, device: int, health: Health, now: datetime) -> None:

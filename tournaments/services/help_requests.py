@@ -24,10 +24,10 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import Said, of_choice, of_duration, said
-from ..models import HelpRequest, Match, Tournament
-from ..reads.help_requests import phone_seat
-from . import Conflict, NotFound, ServiceError, log, now_or
+from tournaments.logtext import Said, of_choice, of_duration, said
+from tournaments.models import HelpRequest, Match, Tournament
+from tournaments.reads.help_requests import phone_seat
+from tournaments.services import Conflict, NotFound, ServiceError, log, now_or
 
 # After a request is resolved the table waits this long before it can call again.
 COOLDOWN = timedelta(seconds=60)

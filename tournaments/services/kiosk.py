@@ -16,9 +16,9 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import Arg, Joined, said
-from ..models import TableLink, Tournament
-from . import ServiceError, log, now_or
+from tournaments.logtext import Arg, Joined, said
+from tournaments.models import TableLink, Tournament
+from tournaments.services import ServiceError, log, now_or
 
 TRIES = 5
 LOCK_FOR = timedelta(minutes=10)

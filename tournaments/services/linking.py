@@ -17,11 +17,11 @@ from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..models import Person, PersonEvent, PersonLink, PersonProposal, Player, Tournament
-from ..names import name_key
-from ..reads.linking import LinkPlan, plan_links
-from . import now_or
-from .people import PROPOSALS_PER_PERSON
+from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Player, Tournament
+from tournaments.names import name_key
+from tournaments.reads.linking import LinkPlan, plan_links
+from tournaments.services import now_or
+from tournaments.services.people import PROPOSALS_PER_PERSON
 
 
 def link_players(players: Sequence[Player], *, by: str, now: datetime | None = None) -> int:

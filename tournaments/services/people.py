@@ -20,20 +20,11 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from ..domain.rating import (
-    Ratings,
-    RatingSettings,
-)
-from ..models import (
-    Person,
-    PersonEvent,
-    PersonLink,
-    PersonProposal,
-    Tournament,
-)
-from ..names import name_key
-from ..reads.people import rating_history
-from . import ServiceError, now_or
+from tournaments.domain.rating import Ratings, RatingSettings
+from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Tournament
+from tournaments.names import name_key
+from tournaments.reads.people import rating_history
+from tournaments.services import ServiceError, now_or
 
 # pg_advisory_xact_lock's key for merges, splits and rating replays ("snow" in ASCII).
 PEOPLE_LOCK = 0x736E6F77

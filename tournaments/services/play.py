@@ -19,11 +19,11 @@ from django.db.models import BooleanField, Expression, QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
-from .. import compiled, domain_text
-from ..domain.clock import RoundClock, contact_due, late_sync_holds
-from ..domain.final import final_state
-from ..domain.hands import Hand, InvalidHand, Outcome, Seat, Team
-from ..domain.match import (
+from tournaments import compiled, domain_text
+from tournaments.domain.clock import RoundClock, contact_due, late_sync_holds
+from tournaments.domain.final import final_state
+from tournaments.domain.hands import Hand, InvalidHand, Outcome, Seat, Team
+from tournaments.domain.match import (
     Answers,
     InvalidMatch,
     MatchState,
@@ -34,11 +34,11 @@ from ..domain.match import (
     extend,
     phases_after,
 )
-from ..logtext import of_choice, of_match, of_score, said
-from ..models import HandEntry, Match, Round, Seating, Tournament, WinnerOverride
-from ..reads.rounds import later_round_warning
-from ..reads.tablet.stale import hand_ahead, hand_taken, undo_refusal
-from ..replay import (
+from tournaments.logtext import of_choice, of_match, of_score, said
+from tournaments.models import HandEntry, Match, Round, Seating, Tournament, WinnerOverride
+from tournaments.reads.rounds import later_round_warning
+from tournaments.reads.tablet.stale import hand_ahead, hand_taken, undo_refusal
+from tournaments.replay import (
     _READ_WITH_LOCK,
     as_decided,
     entry_of,
@@ -51,9 +51,18 @@ from ..replay import (
     round_clock,
     standing_of,
 )
-from . import HELD, Conflict, ServiceError, given_reason, locking_matches, log, now_or, refuse_held
-from .people import recompute_ratings
-from .substitutions import attribute as attribute_substitutions
+from tournaments.services import (
+    HELD,
+    Conflict,
+    ServiceError,
+    given_reason,
+    locking_matches,
+    log,
+    now_or,
+    refuse_held,
+)
+from tournaments.services.people import recompute_ratings
+from tournaments.services.substitutions import attribute as attribute_substitutions
 
 
 class NotAtTable(ServiceError):

@@ -10,15 +10,20 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from ..logtext import Joined, of_round, said
-from ..models import Player, Round, Seating, Tournament
-from ..names import sort_key
-from ..reads.people import division_suggestions
-from ..reads.players import ImportReport, check_player, last_round_played, parse_players_csv
-from ..reads.standings import final_seat_refusal
-from . import ServiceError, log, now_or
-from .linking import link_players
-from .rounds import discard_unstarted_round
+from tournaments.logtext import Joined, of_round, said
+from tournaments.models import Player, Round, Seating, Tournament
+from tournaments.names import sort_key
+from tournaments.reads.people import division_suggestions
+from tournaments.reads.players import (
+    ImportReport,
+    check_player,
+    last_round_played,
+    parse_players_csv,
+)
+from tournaments.reads.standings import final_seat_refusal
+from tournaments.services import ServiceError, log, now_or
+from tournaments.services.linking import link_players
+from tournaments.services.rounds import discard_unstarted_round
 
 
 def register_player(

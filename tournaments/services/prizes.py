@@ -7,9 +7,9 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import said
-from ..models import DefinedPrize, Tournament
-from . import NotFound, log, now_or
+from tournaments.logtext import said
+from tournaments.models import DefinedPrize, Tournament
+from tournaments.services import NotFound, log, now_or
 
 
 def define_prize(

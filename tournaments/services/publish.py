@@ -28,13 +28,13 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import said
-from ..models import Club, Publication, PublishGrant, Series, Tournament
-from ..reads import outbound
-from ..reads.publish import document, state, token_refusal
-from . import ServiceError, log, now_or
-from .clubs import site_club
-from .results_import import ImportOutcome, digest_of, import_event
+from tournaments.logtext import said
+from tournaments.models import Club, Publication, PublishGrant, Series, Tournament
+from tournaments.reads import outbound
+from tournaments.reads.publish import document, state, token_refusal
+from tournaments.services import ServiceError, log, now_or
+from tournaments.services.clubs import site_club
+from tournaments.services.results_import import ImportOutcome, digest_of, import_event
 
 PUBLISH_PATH = "/results/publish/"
 # A 500-table event's file is a few megabytes; this bounds what one request may send.

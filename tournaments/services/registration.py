@@ -23,8 +23,8 @@ from django.conf import settings as django_settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import Joined, said
-from ..models import (
+from tournaments.logtext import Joined, said
+from tournaments.models import (
     PLACE_HOLDING,
     Division,
     Player,
@@ -36,8 +36,8 @@ from ..models import (
     Series,
     Tournament,
 )
-from ..reads.players import read_csv_lines
-from ..reads.registration import (
+from tournaments.reads.players import read_csv_lines
+from tournaments.reads.registration import (
     active_named,
     check_application,
     copies_of,
@@ -48,10 +48,10 @@ from ..reads.registration import (
     read_pass,
     status_refusal,
 )
-from . import Conflict, NotFound, ServiceError, log, now_or
-from .players import register_player, set_checked_in
-from .players import set_withdrawn as withdraw_player
-from .series import add_event
+from tournaments.services import Conflict, NotFound, ServiceError, log, now_or
+from tournaments.services.players import register_player, set_checked_in
+from tournaments.services.players import set_withdrawn as withdraw_player
+from tournaments.services.series import add_event
 
 Status = RegistrationStatus
 MESSAGE_MAX = 500

@@ -17,10 +17,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..logtext import said
-from ..models import ImportedEvent, Player, Round, SeriesEvent, Tournament
-from . import ServiceError, log, now_or
-from .linking import link_players
+from tournaments.logtext import said
+from tournaments.models import ImportedEvent, Player, Round, SeriesEvent, Tournament
+from tournaments.services import ServiceError, log, now_or
+from tournaments.services.linking import link_players
 
 
 def _locked(tournament: Tournament) -> tuple[Tournament, list[Round]]:

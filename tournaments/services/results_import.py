@@ -16,8 +16,8 @@ from django.db import DatabaseError, IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from ..logtext import said
-from ..models import (
+from tournaments.logtext import said
+from tournaments.models import (
     Club,
     EventResult,
     HandEntry,
@@ -33,18 +33,18 @@ from ..models import (
     Tournament,
     WinnerOverride,
 )
-from ..names import name_key
-from ..reads.linking import LinkPlan, plan_links
-from ..results_file import InvalidResults, digest_of, parse
-from ..results_rows import Rows, event_rows
+from tournaments.names import name_key
+from tournaments.reads.linking import LinkPlan, plan_links
+from tournaments.results_file import InvalidResults, digest_of, parse
+from tournaments.results_rows import Rows, event_rows
 
 __all__ = ["digest_of"]  # publish.py reads it here
-from . import ServiceError, log, now_or
-from .clubs import site_club
-from .linking import write_links
-from .people import recompute_ratings
-from .registration import follow_results
-from .series import add_event
+from tournaments.services import ServiceError, log, now_or
+from tournaments.services.clubs import site_club
+from tournaments.services.linking import write_links
+from tournaments.services.people import recompute_ratings
+from tournaments.services.registration import follow_results
+from tournaments.services.series import add_event
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from typing import cast
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import domain_text
-from ..backup import backup_after_finalize
-from ..domain.seating import (
+from tournaments import domain_text
+from tournaments.backup import backup_after_finalize
+from tournaments.domain.seating import (
     FirstRoundRemedy,
     PlayerId,
     SeatingError,
@@ -25,8 +25,17 @@ from ..domain.seating import (
     first_round_remedies,
     swap,
 )
-from ..logtext import Arg, Joined, Said, of_change_kind, of_match, of_remedy, of_round, said
-from ..models import (
+from tournaments.logtext import (
+    Arg,
+    Joined,
+    Said,
+    of_change_kind,
+    of_match,
+    of_remedy,
+    of_round,
+    said,
+)
+from tournaments.models import (
     HandEntry,
     Match,
     Player,
@@ -37,9 +46,15 @@ from ..models import (
     TableLink,
     Tournament,
 )
-from ..reads.rounds import fingerprint, house_name, plan_next_round, seating_of, unfinished_tables
-from ..replay import observe_call, round_clock, seat_rows
-from . import ServiceError, lock_match, log, now_or, table_codes
+from tournaments.reads.rounds import (
+    fingerprint,
+    house_name,
+    plan_next_round,
+    seating_of,
+    unfinished_tables,
+)
+from tournaments.replay import observe_call, round_clock, seat_rows
+from tournaments.services import ServiceError, lock_match, log, now_or, table_codes
 
 
 def lock_tournament(tournament: Tournament) -> Tournament:

@@ -9,13 +9,11 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from ..domain.series import (
-    parse_place_points,
-)
-from ..models import Club, Series, SeriesEvent, Tournament
-from ..reads import free_slug
-from . import ServiceError, now_or
-from .clubs import site_club
+from tournaments.domain.series import parse_place_points
+from tournaments.models import Club, Series, SeriesEvent, Tournament
+from tournaments.reads import free_slug
+from tournaments.services import ServiceError, now_or
+from tournaments.services.clubs import site_club
 
 
 def _check(points_table: str, place_points: str, best_of: int | None) -> str:

@@ -10,18 +10,18 @@ from typing import cast
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import domain_text
-from ..backup import backup_after_finalize
-from ..domain.final import seed_final as seed_final_rule
-from ..domain.seating import PlayerId, SeatingError
-from ..logtext import Arg, Joined, of_seats, said
-from ..models import Match, Player, Round, TieBreak, Tournament
-from ..reads.standings import champions as champions  # simulate.py reads it here
-from ..reads.standings import final_entries, final_readiness, final_round, skipped_record
-from ..reads.visibility import of_event
-from . import Conflict, ServiceError, log, now_or
-from .people import recompute_ratings
-from .rounds import lock_tournament, write_seating
+from tournaments import domain_text
+from tournaments.backup import backup_after_finalize
+from tournaments.domain.final import seed_final as seed_final_rule
+from tournaments.domain.seating import PlayerId, SeatingError
+from tournaments.logtext import Arg, Joined, of_seats, said
+from tournaments.models import Match, Player, Round, TieBreak, Tournament
+from tournaments.reads.standings import champions as champions  # simulate.py reads it here
+from tournaments.reads.standings import final_entries, final_readiness, final_round, skipped_record
+from tournaments.reads.visibility import of_event
+from tournaments.services import Conflict, ServiceError, log, now_or
+from tournaments.services.people import recompute_ratings
+from tournaments.services.rounds import lock_tournament, write_seating
 
 
 def break_tie(

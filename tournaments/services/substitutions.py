@@ -13,14 +13,14 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from .. import compiled
-from ..domain.hands import Seat
-from ..domain.match import MatchState
-from ..logtext import Said, of_match, of_player, said
-from ..models import Match, Player, Round, Seating, SitOut, Substitution
-from ..reads.substitutions import incoming_player
-from . import Conflict, ServiceError, given_reason, lock_match, log, now_or
-from .players import set_withdrawn
+from tournaments import compiled
+from tournaments.domain.hands import Seat
+from tournaments.domain.match import MatchState
+from tournaments.logtext import Said, of_match, of_player, said
+from tournaments.models import Match, Player, Round, Seating, SitOut, Substitution
+from tournaments.reads.substitutions import incoming_player
+from tournaments.services import Conflict, ServiceError, given_reason, lock_match, log, now_or
+from tournaments.services.players import set_withdrawn
 
 
 @dataclass(frozen=True)

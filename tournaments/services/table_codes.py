@@ -15,9 +15,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from ..logtext import said
-from ..models import Match, TableLink, Tournament
-from . import NotFound, log, now_or
+from tournaments.logtext import said
+from tournaments.models import Match, TableLink, Tournament
+from tournaments.services import NotFound, log, now_or
 
 ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 LENGTH = 6

@@ -11,14 +11,14 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from ..domain.rules import InvalidSettings, RuleSettings
-from ..logtext import Joined, said
-from ..models import Club, Tournament
-from ..reads import free_slug
-from ..reads.rounds import limit_moved_into_the_past, limit_passed
-from ..replay import rule_values
-from . import ServiceError, log
-from .clubs import site_club
+from tournaments.domain.rules import InvalidSettings, RuleSettings
+from tournaments.logtext import Joined, said
+from tournaments.models import Club, Tournament
+from tournaments.reads import free_slug
+from tournaments.reads.rounds import limit_moved_into_the_past, limit_passed
+from tournaments.replay import rule_values
+from tournaments.services import ServiceError, log
+from tournaments.services.clubs import site_club
 
 # Once play has started only these settings may change: scores already recorded were
 # counted under the others.

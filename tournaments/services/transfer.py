@@ -17,24 +17,14 @@ from datetime import datetime
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from .. import registrations_file
-from ..logtext import said
-from ..models import (
-    Player,
-    Registration,
-    RegistrationPass,
-    Tournament,
-)
-from ..reads.players import check_player
-from ..reads.registration import folded_name
-from . import ServiceError, log, now_or
-from .players import register_player
-from .registration import (
-    Status,
-    lock_registrations,
-    settings_for,
-    take_queue,
-)
+from tournaments import registrations_file
+from tournaments.logtext import said
+from tournaments.models import Player, Registration, RegistrationPass, Tournament
+from tournaments.reads.players import check_player
+from tournaments.reads.registration import folded_name
+from tournaments.services import ServiceError, log, now_or
+from tournaments.services.players import register_player
+from tournaments.services.registration import Status, lock_registrations, settings_for, take_queue
 
 
 def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str:

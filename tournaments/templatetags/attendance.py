@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django import template
 
-from ..models import Match, Player, Round, Seating, SitOut, Tournament
-from ..reads.substitutions import substitutes_for, substitution_lines
+from tournaments.models import Match, Player, Round, Seating, SitOut, Tournament
+from tournaments.reads.substitutions import substitutes_for, substitution_lines
 
 register = template.Library()
 

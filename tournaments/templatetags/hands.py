@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django import template
 
-from ..logtext import actor_label, reason_label
-from ..models import HandEntry
-from ..reads.handtext import describe
+from tournaments.logtext import actor_label, reason_label
+from tournaments.models import HandEntry
+from tournaments.reads.handtext import describe
 
 register = template.Library()
 

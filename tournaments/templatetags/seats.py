@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import pgettext
 
-from .. import bilingual
+from tournaments import bilingual
 
 register = template.Library()
 

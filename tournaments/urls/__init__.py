@@ -2,7 +2,7 @@
 
 from django.urls import register_converter
 
-from ..ids import IdConverter
+from tournaments.ids import IdConverter
 
 # Every number in a URL is read by the one id parser (tournaments/ids.py).
 register_converter(IdConverter, "id")

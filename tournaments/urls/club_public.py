@@ -4,7 +4,7 @@ of the site's own first parts (services.clubs.RESERVED_SLUGS)."""
 
 from django.urls import path
 
-from ..views import clubs
+from tournaments.views import clubs
 
 app_name = "club_public"
 C = "<slug:club>/"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import clubs
+from tournaments.views import clubs
 
 app_name = "clubs"
 C = "<slug:club>/"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views.director import (
+from tournaments.views.director import (
     attendance,
     board,
     devices,

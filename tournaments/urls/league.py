@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views.director import series
+from tournaments.views.director import series
 
 app_name = "league"
 urlpatterns = [

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ..views import phone_help, public, registration
+from tournaments.views import phone_help, public, registration
 
 app_name = "public"
 E = "e/<slug:slug>/"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import publish
+from tournaments.views import publish
 
 app_name = "publish"
 urlpatterns = [path("publish/", publish.receive, name="receive")]

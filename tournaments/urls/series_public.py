@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import series_public
+from tournaments.views import series_public
 
 app_name = "series_public"
 urlpatterns = [path("<slug:slug>/", series_public.series, name="series")]

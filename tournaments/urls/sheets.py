@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import sheets as views
+from tournaments.views import sheets as views
 
 app_name = "sheets"
 T = "<slug:slug>/"

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from ..views import tablet as views
+from tournaments.views import tablet as views
 
 app_name = "tablet"
 urlpatterns = [

@@ -27,9 +27,9 @@ from django.http import Http404, HttpRequest
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 
-from ..reads import staff
-from ..reads.public import running_at_hall
-from ..roles import DESK, DIRECTOR, OWNER, Need, allows
+from tournaments.reads import staff
+from tournaments.reads.public import running_at_hall
+from tournaments.roles import DESK, DIRECTOR, OWNER, Need, allows
 
 View = Callable[..., HttpResponseBase]
 __all__ = ["DESK", "DIRECTOR", "OWNER", "club_staff", "event_staff", "league_staff", "may"]

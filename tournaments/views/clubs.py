@@ -22,14 +22,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from snowman import language
 from snowman.hall import absolute_url
-
-from ..ids import parse_id
-from ..reads import public as public_reads
-from ..reads import queries, staff
-from ..roles import DESK, DIRECTOR, OWNER
-from ..services import ServiceError
-from ..services import clubs as club_service
-from .access import club_staff
+from tournaments.ids import parse_id
+from tournaments.reads import public as public_reads
+from tournaments.reads import queries, staff
+from tournaments.roles import DESK, DIRECTOR, OWNER
+from tournaments.services import ServiceError
+from tournaments.services import clubs as club_service
+from tournaments.views.access import club_staff
 
 ROLE_CHOICES = [
     (OWNER, gettext_lazy("Owner: everything, staff too")),

@@ -16,9 +16,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_POST
 
-from ..reads import help_requests as help_reads
-from ..reads import queries
-from ..services import NotFound, ServiceError, help_requests
+from tournaments.reads import help_requests as help_reads
+from tournaments.reads import queries
+from tournaments.services import NotFound, ServiceError, help_requests
 
 
 def _error(message: str, status: int) -> JsonResponse:

@@ -33,14 +33,13 @@ from django.views.decorators.http import require_GET
 
 from snowman import language
 from snowman.hall import absolute_url, qr_code
-
-from ..reads import public as svc
-from ..reads import queries
-from ..reads import registration as registration_reads
-from ..reads.console import clock_view, current_round
+from tournaments.reads import public as svc
+from tournaments.reads import queries
+from tournaments.reads import registration as registration_reads
+from tournaments.reads.console import clock_view, current_round
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ..models import Round, Tournament
+    from tournaments.models import Round, Tournament
 
 PROJECTOR_TOP = 8
 STANDINGS_TOP = 100

@@ -10,8 +10,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from ..services import ServiceError
-from ..services import publish as service
+from tournaments.services import ServiceError
+from tournaments.services import publish as service
 
 
 @csrf_exempt

@@ -19,16 +19,15 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snowman.hall import absolute_url, qr_code
 from snowman.throttle import client_ip
-
-from ..forms_public import ChangeApplicationForm, InvitationAnswerForm, RegistrationForm
-from ..reads import queries
-from ..reads import registration as reads
-from ..services import ServiceError, transfer
-from ..services import registration as service
-from . import public
+from tournaments.forms_public import ChangeApplicationForm, InvitationAnswerForm, RegistrationForm
+from tournaments.reads import queries
+from tournaments.reads import registration as reads
+from tournaments.services import ServiceError, transfer
+from tournaments.services import registration as service
+from tournaments.views import public
 
 if TYPE_CHECKING:
-    from ..models import Registration, RegistrationPass, Tournament
+    from tournaments.models import Registration, RegistrationPass, Tournament
 
 
 def _tournament_or_404(slug: str) -> Tournament:

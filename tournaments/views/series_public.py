@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.cache import cache_control
 
-from ..reads import queries
-from ..reads import series as series_reads
+from tournaments.reads import queries
+from tournaments.reads import series as series_reads
 
 # Standings change when an event's results do; a minute's delay is harmless and spares
 # the server when a whole club opens the page at once.

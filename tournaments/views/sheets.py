@@ -18,22 +18,26 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from snowman.hall import absolute_url
-
-from .. import bilingual
-from ..ids import parse_id
-from ..pdf import final as final_pdf
-from ..pdf import prizes as prizes_pdf
-from ..pdf import scoresheets as scoresheets_pdf
-from ..pdf import seating as seating_pdf
-from ..pdf import standings as standings_pdf
-from ..pdf import table_cards as table_cards_pdf
-from ..pdf.styles import DEFAULT_PAPER, PAPERS
-from ..reads import queries, sheets
-from ..reads.prizes import event_prizes
-from .director.common import desk_required, director_required, round_or_404, tournament_or_404
+from tournaments import bilingual
+from tournaments.ids import parse_id
+from tournaments.pdf import final as final_pdf
+from tournaments.pdf import prizes as prizes_pdf
+from tournaments.pdf import scoresheets as scoresheets_pdf
+from tournaments.pdf import seating as seating_pdf
+from tournaments.pdf import standings as standings_pdf
+from tournaments.pdf import table_cards as table_cards_pdf
+from tournaments.pdf.styles import DEFAULT_PAPER, PAPERS
+from tournaments.reads import queries, sheets
+from tournaments.reads.prizes import event_prizes
+from tournaments.views.director.common import (
+    desk_required,
+    director_required,
+    round_or_404,
+    tournament_or_404,
+)
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ..models import Round, Tournament
+    from tournaments.models import Round, Tournament
 
 # Round numbers are smallints and tables 32-bit: anything larger cannot exist, and
 # PostgreSQL would refuse the lookup with an error instead of finding nothing.

@@ -37,11 +37,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from snowman import language
 from snowman.throttle import client_ip
-
-from .. import forms_tablet as forms
-from ..forms import TableCodeForm
-from ..reads import help_requests as help_reads
-from ..services import (
+from tournaments import forms_tablet as forms
+from tournaments.forms import TableCodeForm
+from tournaments.reads import help_requests as help_reads
+from tournaments.services import (
     BadRequest,
     Conflict,
     NotFound,
@@ -51,7 +50,7 @@ from ..services import (
     kiosk,
     table_codes,
 )
-from ..services import tablet as service
+from tournaments.services import tablet as service
 
 View = Callable[..., HttpResponse]
 

@@ -19,9 +19,9 @@ from django.db.models import BooleanField, Field
 from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext as _
 
-from ...errors import NotFound
-from ...ids import parse_ids
-from ...models import TableLink, Tournament
+from tournaments.errors import NotFound
+from tournaments.ids import parse_ids
+from tournaments.models import TableLink, Tournament
 
 # The signed cookie that holds a table session, and its signing salt.
 COOKIE = "snowman_table"

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils.translation import gettext as _
 
-from ... import compiled
-from ...errors import ServiceError
-from ...models import Match, Round, Substitution
-from .link import Forbidden, TableScope
+from tournaments import compiled
+from tournaments.errors import ServiceError
+from tournaments.models import Match, Round, Substitution
+from tournaments.reads.tablet.link import Forbidden, TableScope
 
 
 @dataclass(frozen=True)

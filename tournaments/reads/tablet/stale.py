@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from ...models import HandEntry
+from tournaments.models import HandEntry
 
 
 def hand_taken(standing: Sequence[HandEntry], number: int) -> str:

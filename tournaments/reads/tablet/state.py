@@ -8,15 +8,19 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from ... import compiled
-from ...domain.clock import RoundClock
-from ...domain.final import final_state
-from ...domain.hands import SEATS, Seat, Team
-from ...domain.match import InvalidMatch, MatchState
-from ...domain.rules import RuleSettings
-from ...errors import ServiceError
-from ...models import HandEntry, Match, Round, Seating, Tournament
-from ...replay import (
+from tournaments import compiled
+from tournaments.domain.clock import RoundClock
+from tournaments.domain.final import final_state
+from tournaments.domain.hands import SEATS, Seat, Team
+from tournaments.domain.match import InvalidMatch, MatchState
+from tournaments.domain.rules import RuleSettings
+from tournaments.errors import ServiceError
+from tournaments.models import HandEntry, Match, Round, Seating, Tournament
+from tournaments.reads import now_or
+from tournaments.reads.substitutions import earlier_holders
+from tournaments.reads.tablet.link import TableScope
+from tournaments.reads.tablet.lookup import match_for, table_rounds
+from tournaments.replay import (
     as_decided,
     coming_call,
     game_winners,
@@ -28,10 +32,6 @@ from ...replay import (
     standing_of,
     table_remaining,
 )
-from .. import now_or
-from ..substitutions import earlier_holders
-from .link import TableScope
-from .lookup import match_for, table_rounds
 
 
 def _iso(moment: datetime | None) -> str | None:

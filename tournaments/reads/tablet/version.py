@@ -31,12 +31,12 @@ from typing import Any
 
 from django.db import connection
 
-from ...compiled import prepared_cursor
-from ...ids import parse_id
-from ...models import Activity, Match, Round
-from .. import instant_of
-from .link import TableScope, _live_link_params, _live_link_sql, refusal
-from .lookup import shows_previous
+from tournaments.compiled import prepared_cursor
+from tournaments.ids import parse_id
+from tournaments.models import Activity, Match, Round
+from tournaments.reads import instant_of
+from tournaments.reads.tablet.link import TableScope, _live_link_params, _live_link_sql, refusal
+from tournaments.reads.tablet.lookup import shows_previous
 
 
 @cache

@@ -8,7 +8,7 @@ change goes through ``services.play``. The names the tablet's views use are impo
 from here, the tablet's face.
 """
 
-from ...reads.tablet.link import (
+from tournaments.reads.tablet.link import (
     COOKIE,
     COOKIE_SALT,
     REPLACED,
@@ -23,10 +23,10 @@ from ...reads.tablet.link import (
     session_value,
     taken_over,
 )
-from ...reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
-from ...reads.tablet.state import entry_json
-from ...reads.tablet.version import TableVersion, table_version
-from .actions import (
+from tournaments.reads.tablet.lookup import TableRounds, match_for, named_match, table_rounds
+from tournaments.reads.tablet.state import entry_json
+from tournaments.reads.tablet.version import TableVersion, table_version
+from tournaments.services.tablet.actions import (
     answer_call,
     confirm,
     first_dealer,

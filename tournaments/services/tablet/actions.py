@@ -17,15 +17,15 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from ...domain.clock import contact_due
-from ...domain.hands import Hand, Seat
-from ...domain.match import Answers, EntryDetails
-from ...models import Match, Round, Seating
-from ...reads.tablet import state as reads
-from ...reads.tablet.link import Forbidden, TableScope, live_link, refusal
-from ...reads.tablet.lookup import match_for, named_match
-from ...reads.tablet.version import TableVersion
-from .. import ServiceError, now_or, play
+from tournaments.domain.clock import contact_due
+from tournaments.domain.hands import Hand, Seat
+from tournaments.domain.match import Answers, EntryDetails
+from tournaments.models import Match, Round, Seating
+from tournaments.reads.tablet import state as reads
+from tournaments.reads.tablet.link import Forbidden, TableScope, live_link, refusal
+from tournaments.reads.tablet.lookup import match_for, named_match
+from tournaments.reads.tablet.version import TableVersion
+from tournaments.services import ServiceError, now_or, play
 
 
 @contextmanager

@@ -9,18 +9,23 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ...ids import parse_id
-from ...reads import queries
-from ...services import ServiceError
-from ...services.substitutions import (
+from tournaments.ids import parse_id
+from tournaments.reads import queries
+from tournaments.services import ServiceError
+from tournaments.services.substitutions import (
     Signed,
     replace_substitute,
     substitute,
     undo_substitution,
 )
-from ...templatetags.seats import seat_letter
-from .common import director_required, round_or_404, tournament_or_404, who
-from .tables import _table_page
+from tournaments.templatetags.seats import seat_letter
+from tournaments.views.director.common import (
+    director_required,
+    round_or_404,
+    tournament_or_404,
+    who,
+)
+from tournaments.views.director.tables import _table_page
 
 
 def _number(text: str | None) -> int | None:

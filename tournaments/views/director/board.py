@@ -14,22 +14,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 from django.views.decorators.http import require_POST
 
-from ...forms import (
-    CallTimeForm,
-    ReopenForm,
-)
-from ...reads import queries
-from ...reads import visibility as visibility_reads
-from ...reads.console import (
-    board_summary,
-    clock_view,
-    live_board,
-)
-from ...reads.public import round_label
-from ...services import ServiceError
-from ...services import rounds as round_service
-from ...services import standings as standing_service
-from .common import (
+from tournaments.forms import CallTimeForm, ReopenForm
+from tournaments.reads import queries
+from tournaments.reads import visibility as visibility_reads
+from tournaments.reads.console import board_summary, clock_view, live_board
+from tournaments.reads.public import round_label
+from tournaments.services import ServiceError
+from tournaments.services import rounds as round_service
+from tournaments.services import standings as standing_service
+from tournaments.views.director.common import (
     director_required,
     round_or_404,
     sheet_links,
@@ -38,7 +31,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Round
+    from tournaments.models import Round
 
 BOARD_SORTS = {
     "table": gettext_lazy("Table"),

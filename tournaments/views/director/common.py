@@ -12,13 +12,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.middleware import HtmxDetails
 
-from ...reads import queries, staff
-from ...roles import DESK, DIRECTOR, allows
-from ...services import ServiceError
-from ..access import event_staff
+from tournaments.reads import queries, staff
+from tournaments.roles import DESK, DIRECTOR, allows
+from tournaments.services import ServiceError
+from tournaments.views.access import event_staff
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Round, Tournament
+    from tournaments.models import Round, Tournament
 
 # A page, a redirect, or a streamed file (the PDF sheets).
 View = Callable[..., HttpResponseBase]

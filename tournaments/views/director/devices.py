@@ -10,9 +10,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...reads.tablet.link import shown
-from ...services import NotFound, device_health, kiosk, table_codes
-from .common import director_required, form_view, round_or_404, tournament_or_404, who
+from tournaments.reads.tablet.link import shown
+from tournaments.services import NotFound, device_health, kiosk, table_codes
+from tournaments.views.director.common import (
+    director_required,
+    form_view,
+    round_or_404,
+    tournament_or_404,
+    who,
+)
 
 MAX_TABLE = 2**31 - 1
 

@@ -11,19 +11,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 if TYPE_CHECKING:  # annotations only: the views read through reads
-    from ...models import Club
+    from tournaments.models import Club
 
-from ...forms import TournamentForm
-from ...reads import publish as publish_reads
-from ...reads import queries, staff
-from ...reads.console import readiness
-from ...reads.standings import champions
-from ...roles import DESK, DIRECTOR, allows, role_name
-from ...services import ServiceError
-from ...services import rehearsal as rehearsal_service
-from ...services.tournaments import create_tournament, scoring_locked, update_tournament
-from ..access import league_staff, staff_required
-from .common import (
+from tournaments.forms import TournamentForm
+from tournaments.reads import publish as publish_reads
+from tournaments.reads import queries, staff
+from tournaments.reads.console import readiness
+from tournaments.reads.standings import champions
+from tournaments.roles import DESK, DIRECTOR, allows, role_name
+from tournaments.services import ServiceError
+from tournaments.services import rehearsal as rehearsal_service
+from tournaments.services.tournaments import create_tournament, scoring_locked, update_tournament
+from tournaments.views.access import league_staff, staff_required
+from tournaments.views.director.common import (
     director_required,
     sheet_links,
     tiebreak_words,

@@ -8,9 +8,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from ...reads import help_requests as help_reads
-from ...services import Conflict, ServiceError, help_requests
-from .common import (
+from tournaments.reads import help_requests as help_reads
+from tournaments.services import Conflict, ServiceError, help_requests
+from tournaments.views.director.common import (
     HtmxRequest,
     desk_required,
     director_required,

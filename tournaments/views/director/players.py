@@ -13,18 +13,24 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from ...forms import HouseForm, ImportForm, PlayerForm
-from ...reads import players as player_reads
-from ...reads import queries
-from ...reads.console import readiness
-from ...reads.rounds import remedies
-from ...services import ServiceError
-from ...services import players as player_service
-from ...tables import PlayerTable, checkin_cell, csrf_field
-from .common import HtmxRequest, desk_required, director_required, tournament_or_404, who
+from tournaments.forms import HouseForm, ImportForm, PlayerForm
+from tournaments.reads import players as player_reads
+from tournaments.reads import queries
+from tournaments.reads.console import readiness
+from tournaments.reads.rounds import remedies
+from tournaments.services import ServiceError
+from tournaments.services import players as player_service
+from tournaments.tables import PlayerTable, checkin_cell, csrf_field
+from tournaments.views.director.common import (
+    HtmxRequest,
+    desk_required,
+    director_required,
+    tournament_or_404,
+    who,
+)
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Player, Tournament
+    from tournaments.models import Player, Tournament
 
 DESK_LIMIT = 12
 T = TypeVar("T")

@@ -9,11 +9,17 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ...forms import PrizeForm
-from ...reads.prizes import event_prizes
-from ...services import NotFound
-from ...services import prizes as prize_service
-from .common import director_required, form_view, tournament_or_404, url_with_query, who
+from tournaments.forms import PrizeForm
+from tournaments.reads.prizes import event_prizes
+from tournaments.services import NotFound
+from tournaments.services import prizes as prize_service
+from tournaments.views.director.common import (
+    director_required,
+    form_view,
+    tournament_or_404,
+    url_with_query,
+    who,
+)
 
 
 @director_required

@@ -10,10 +10,10 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ...reads.visibility import of_event
-from ...services import ServiceError
-from ...services import publish as service
-from .common import director_required, tournament_or_404, who
+from tournaments.reads.visibility import of_event
+from tournaments.services import ServiceError
+from tournaments.services import publish as service
+from tournaments.views.director.common import director_required, tournament_or_404, who
 
 
 @director_required

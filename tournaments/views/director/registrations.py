@@ -21,24 +21,28 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from snowman.hall import absolute_url
-
-from ... import csvcells, registrations_file
-from ...forms import (
+from tournaments import csvcells, registrations_file
+from tournaments.forms import (
     DecisionForm,
     InvitationsForm,
     RegistrationSettingsForm,
     ReorderForm,
     SignedListForm,
 )
-from ...ids import parse_id
-from ...reads import outbound, queries
-from ...reads import registration as reads
-from ...services import ServiceError, transfer
-from ...services import registration as service
-from .common import desk_required, director_required, tournament_or_404, who
+from tournaments.ids import parse_id
+from tournaments.reads import outbound, queries
+from tournaments.reads import registration as reads
+from tournaments.services import ServiceError, transfer
+from tournaments.services import registration as service
+from tournaments.views.director.common import (
+    desk_required,
+    director_required,
+    tournament_or_404,
+    who,
+)
 
 if TYPE_CHECKING:
-    from ...models import Registration
+    from tournaments.models import Registration
 
 # The signed list fetched from the club site: a hall's connection may be poor.
 FETCH_TIMEOUT = 20

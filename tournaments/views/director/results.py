@@ -13,18 +13,18 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
-from ... import csvcells
-from ...forms import FirstDealerForm, HandForm
-from ...ids import parse_id
-from ...logtext import action_label
-from ...reads import queries
-from ...reads import standings as standing_reads
-from ...reads.visibility import of_event
-from ...services import ServiceError
-from ...services import play as play_service
-from ...services import standings as standing_service
-from ...tables import ActivityTable, StandingsTable
-from .common import (
+from tournaments import csvcells
+from tournaments.forms import FirstDealerForm, HandForm
+from tournaments.ids import parse_id
+from tournaments.logtext import action_label
+from tournaments.reads import queries
+from tournaments.reads import standings as standing_reads
+from tournaments.reads.visibility import of_event
+from tournaments.services import ServiceError
+from tournaments.services import play as play_service
+from tournaments.services import standings as standing_service
+from tournaments.tables import ActivityTable, StandingsTable
+from tournaments.views.director.common import (
     director_required,
     form_view,
     paper_name,
@@ -35,7 +35,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Match, Tournament
+    from tournaments.models import Match, Tournament
 
 # A page of a division at a time: a 500-table event has 1,000 players a division, and
 # rendering them all makes the page slow to build and to read (the CSV and PDF have all).

@@ -14,28 +14,22 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from ... import csvcells
-from ...bilingual import seat as letter
-from ...forms import (
-    ReopenForm,
-    SwapForm,
-)
-from ...ids import parse_id
-from ...names import sort_key
-from ...reads import queries
-from ...reads import rounds as round_reads
-from ...reads.console import (
-    find_your_seat,
-    seating_tables,
-)
-from ...reads.players import division_counts
-from ...reads.public import round_label
-from ...reads.rounds import fingerprint
-from ...services import ServiceError
-from ...services import rounds as round_service
-from ...tables import SeatFinderTable
-from .board import _console
-from .common import (
+from tournaments import csvcells
+from tournaments.bilingual import seat as letter
+from tournaments.forms import ReopenForm, SwapForm
+from tournaments.ids import parse_id
+from tournaments.names import sort_key
+from tournaments.reads import queries
+from tournaments.reads import rounds as round_reads
+from tournaments.reads.console import find_your_seat, seating_tables
+from tournaments.reads.players import division_counts
+from tournaments.reads.public import round_label
+from tournaments.reads.rounds import fingerprint
+from tournaments.services import ServiceError
+from tournaments.services import rounds as round_service
+from tournaments.tables import SeatFinderTable
+from tournaments.views.director.board import _console
+from tournaments.views.director.common import (
     desk_required,
     director_required,
     is_director,
@@ -46,7 +40,7 @@ from .common import (
 )
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Round, Tournament
+    from tournaments.models import Round, Tournament
 
 
 # --- draw and seating -------------------------------------------------------------------

@@ -16,28 +16,28 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from ... import bilingual, csvcells
-from ...forms import AddEventForm, IdField, SeriesForm
-from ...ids import parse_id, parse_ids
-from ...pdf import series as series_pdf
-from ...pdf.styles import DEFAULT_PAPER, PAPERS
-from ...reads import people as people_reads
-from ...reads import queries
-from ...reads import series as series_reads
-from ...reads.people import person_page
-from ...roles import DIRECTOR
-from ...services import ServiceError
-from ...services import people as people_service
-from ...services import players as players_service
-from ...services import publish as publish_service
-from ...services import series as series_service
-from ...services.results_import import import_event
-from ..access import league_staff
-from .common import director_required, form_view, tournament_or_404, who
-from .events import creating_club
+from tournaments import bilingual, csvcells
+from tournaments.forms import AddEventForm, IdField, SeriesForm
+from tournaments.ids import parse_id, parse_ids
+from tournaments.pdf import series as series_pdf
+from tournaments.pdf.styles import DEFAULT_PAPER, PAPERS
+from tournaments.reads import people as people_reads
+from tournaments.reads import queries
+from tournaments.reads import series as series_reads
+from tournaments.reads.people import person_page
+from tournaments.roles import DIRECTOR
+from tournaments.services import ServiceError
+from tournaments.services import people as people_service
+from tournaments.services import players as players_service
+from tournaments.services import publish as publish_service
+from tournaments.services import series as series_service
+from tournaments.services.results_import import import_event
+from tournaments.views.access import league_staff
+from tournaments.views.director.common import director_required, form_view, tournament_or_404, who
+from tournaments.views.director.events import creating_club
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import Person, Series
+    from tournaments.models import Person, Series
 
 MAX_FILE = 20 * 1024 * 1024
 

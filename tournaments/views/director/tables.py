@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from snowman.hall import absolute_url, qr_code
-
-from ...forms import (
+from tournaments.forms import (
     AnswerForm,
     CorrectionForm,
     DirectorFirstDealerForm,
@@ -27,23 +26,23 @@ from ...forms import (
     OverrideForm,
     ReasonForm,
 )
-from ...ids import parse_id
-from ...reads import queries
-from ...reads.tablet.link import shown
-from ...replay import hand_fields
-from ...services import play as play_service
-from ...services import rounds as round_service
-from ..sheets import MAX_TABLE
-from .common import (
+from tournaments.ids import parse_id
+from tournaments.reads import queries
+from tournaments.reads.tablet.link import shown
+from tournaments.replay import hand_fields
+from tournaments.services import play as play_service
+from tournaments.services import rounds as round_service
+from tournaments.views.director.common import (
     director_required,
     form_view,
     round_or_404,
     tournament_or_404,
     who,
 )
+from tournaments.views.sheets import MAX_TABLE
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
-    from ...models import HandEntry, Match, Round
+    from tournaments.models import HandEntry, Match, Round
 
 
 # --- one table --------------------------------------------------------------------------
