@@ -191,10 +191,13 @@ def event_server(tmp_path: Path, static_root: Path, hall: str = ""):
     )
 
 
-def trickle(port: int, stop: threading.Event) -> None:
+def trickle(port: int, stop: threading.Event, begun: threading.Semaphore) -> None:
+    """A client that sends its request a byte every half second (200 s in all)."""
     request = b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 400\r\n\r\n"
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        for byte in request + b"x" * 400:
+        for sent, byte in enumerate(request + b"x" * 400):
+            if sent == 2:
+                begun.release()  # the server has taken the connection and its first bytes
             if stop.wait(0.5):
                 return
             try:
@@ -208,12 +211,12 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
     import http.client
 
     with event_server(tmp_path, static_root) as server:
-        stop = threading.Event()
-        slow = [threading.Thread(target=trickle, args=(server.port, stop)) for _ in range(2)]
+        stop, begun = threading.Event(), threading.Semaphore(0)
+        slow = [threading.Thread(target=trickle, args=(server.port, stop, begun)) for _ in range(2)]
         for thread in slow:
             thread.start()
         try:
-            time.sleep(1.0)
+            assert all(begun.acquire(timeout=10) for _ in slow), "a slow client never began"
             timings = []
             for _ in range(10):
                 started = time.perf_counter()
@@ -222,7 +225,8 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
                 assert conn.getresponse().status == 200
                 conn.close()
                 timings.append(time.perf_counter() - started)
-                time.sleep(0.2)
+            # Every request was answered while both slow clients were still sending theirs.
+            assert all(thread.is_alive() for thread in slow)
         finally:
             stop.set()
             for thread in slow:
