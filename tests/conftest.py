@@ -233,6 +233,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+    # The long tests first, each file's in its order: with a worker per core (.ci/run's
+    # --dist worksteal) the run then ends on short tests, shared out as the workers free
+    # up, not on one worker finishing a walk of a minute while the other waits.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if claims := dishonest_claims(items):
         raise pytest.UsageError(
             "marked db_independent, asks for the database: " + ", ".join(claims)
