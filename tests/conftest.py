@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -167,7 +169,7 @@ def page(chromium):
 
 # The fixtures through which a test reaches the database (pytest-django blocks every
 # other way but django_db_blocker, which every test holds through pytest-django's own
-# autouse fixtures and which tests/test_runs_once.py looks for in a test's words).
+# autouse fixtures and which NAMES_THE_DATABASE looks for in a test's words).
 DATABASE_FIXTURES = frozenset(
     {
         "db",
@@ -209,12 +211,24 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# A test that names the connection, its vendor or the database settings can branch on the
+# database without asking pytest-django for one (the benchmarks pick theirs so), and one
+# that unblocks the database reaches it without the fixtures.
+NAMES_THE_DATABASE = re.compile(
+    r"\bconnections?\b|DATABASE_URL|DATABASES|\.vendor\b|django_db_blocker"
+)
+
+
 def dishonest_claims(items: list[pytest.Item]) -> list[str]:
-    """The tests marked db_independent that ask for the database all the same."""
+    """The tests marked db_independent that ask for the database, or name it, all the same."""
     return [
         item.nodeid
         for item in items
-        if item.get_closest_marker("db_independent") and asks_for_the_database(item)
+        if item.get_closest_marker("db_independent")
+        and (
+            asks_for_the_database(item)
+            or NAMES_THE_DATABASE.search(inspect.getsource(getattr(item, "function", object)))
+        )
     ]
 
 
@@ -239,7 +253,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     if claims := dishonest_claims(items):
         raise pytest.UsageError(
-            "marked db_independent, asks for the database: " + ", ".join(claims)
+            "marked db_independent, yet asks for or names the database: " + ", ".join(claims)
         )
     from django.db import connection
 

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.db_independent  # reads the source, no database
+
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "tournaments" / "domain"
 

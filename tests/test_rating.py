@@ -15,6 +15,8 @@ from tournaments.domain.rating import (
     split_divisions,
 )
 
+pytestmark = pytest.mark.db_independent  # pure arithmetic, no database
+
 SETTINGS = RatingSettings(mu0=25.0, sigma0=5.0, beta=25 / 6, tau=25 / 300)
 
 
