@@ -97,7 +97,11 @@ class Reader:
         for size in (None, *sizes):
             if size is not None:
                 page.set_viewport_size(size)
-                page.wait_for_timeout(200)
+                # Laid out again at the new size: two frames drawn, not a time waited.
+                page.evaluate(
+                    "() => new Promise((r) => requestAnimationFrame("
+                    "() => requestAnimationFrame(r)))"
+                )
             if layout and (problems := page.evaluate(BROKEN)):
                 self.broken[f"{name}@{size or page.viewport_size}"] = problems
             self.shot(page, name)
