@@ -57,6 +57,7 @@ def settings_in(tmp_path: Path, **env: str) -> dict[str, str]:
     return json.loads(result.stdout)
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_event_mode_over_plain_http_sends_no_secure_cookies_and_no_redirect(tmp_path):
     key_file = tmp_path / "secret_key"
     got = settings_in(tmp_path, HTTPS="0", SECRET_KEY_FILE=str(key_file))
@@ -68,6 +69,7 @@ def test_event_mode_over_plain_http_sends_no_secure_cookies_and_no_redirect(tmp_
     assert got["SECURE_PROXY_SSL_HEADER"] is None
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_with_tls_cookies_are_secure_and_hsts_preload_is_opt_in(tmp_path):
     got = settings_in(tmp_path, HTTPS="1", SECRET_KEY_FILE=str(tmp_path / "k"))
     assert got["SESSION_COOKIE_SECURE"] and got["CSRF_COOKIE_SECURE"]
@@ -79,6 +81,7 @@ def test_with_tls_cookies_are_secure_and_hsts_preload_is_opt_in(tmp_path):
     assert preload["SECURE_HSTS_PRELOAD"] is True
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_the_secret_key_is_made_once_in_the_var_directory_readable_by_its_owner_only(tmp_path):
     key_file = tmp_path / "var" / "secret_key"
     first = settings_in(tmp_path, SECRET_KEY_FILE=str(key_file))["SECRET_KEY"]
