@@ -360,7 +360,7 @@ def test_both_sides_of_the_table_flip_large_text_contrast_and_two_taps(
     expect(page.locator("#tb-save")).to_have_class(re.compile("tb-armed"))
     shot(page, "display-03-two-taps-armed")
     # Armed, not saved: no hand listed or queued on the tablet, none stored.
-    expect(page.locator("#tb-hands li")).to_have_count(0)
+    expect(page.locator("#tb-hands li.tb-hand")).to_have_count(0)
     assert page.evaluate("window.snowmanTablet.queue().length") == 0
     assert Match.objects.get(round__tournament=t, table=1).hands.count() == 0
     page.click("#tb-save")
