@@ -10,20 +10,10 @@ from django.utils.translation import gettext as _
 from tournaments.core.db import compiled
 from tournaments.core.logtext import of_match, said
 from tournaments.core.models.play import Match
-from tournaments.core.replay import (
-    match_state,
-)
-from tournaments.core.services import (
-    Conflict,
-    ServiceError,
-    given_reason,
-    log,
-    now_or,
-)
+from tournaments.core.replay import match_state
+from tournaments.core.services import Conflict, ServiceError, given_reason, log, now_or
 from tournaments.core.services.play import check_answers, locked_match, require_open
-from tournaments.domain.match import (
-    Answers,
-)
+from tournaments.domain.match import Answers
 
 
 def confirm_match(

@@ -25,20 +25,10 @@ from tournaments.core.replay import (
     replay_entries,
     standing_of,
 )
-from tournaments.core.services import (
-    ServiceError,
-    given_reason,
-    log,
-    now_or,
-)
+from tournaments.core.services import ServiceError, given_reason, log, now_or
 from tournaments.core.services.play import Recorded, locked_match, refresh_results
 from tournaments.domain.hands import Hand, InvalidHand, Seat, Team
-from tournaments.domain.match import (
-    InvalidMatch,
-    MatchState,
-    Phase,
-    phases_after,
-)
+from tournaments.domain.match import InvalidMatch, MatchState, Phase, phases_after
 
 
 def correct_hand(
