@@ -7,13 +7,7 @@ import math
 import pytest
 
 from bench.rating import Coin, PointsSoFar, Snowman, evaluate, simulate_series
-from tournaments.domain.rating import (
-    MatchResult,
-    Rating,
-    Ratings,
-    RatingSettings,
-    split_divisions,
-)
+from tournaments.domain.rating import MatchResult, Rating, Ratings, RatingSettings, split_divisions
 
 pytestmark = pytest.mark.db_independent  # pure arithmetic, no database
 
