@@ -655,9 +655,10 @@ GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_laz
 # - BadRequest: ours answers a body no client of ours sends (errors.BadRequest); Django's
 #   (views/sheets.py) is answered by the 400 page, which never shows the message.
 UNREAD_CLASSES = {"BadRequest"}
-# - forms_tablet.py checks the shape of the tablet's JSON bodies: a wrong shape is one our
-#   tablet never sends (its module docstring), so its words are for whoever wrote the client.
-UNREAD_FILES = {"forms_tablet.py"}
+# - the tablet's JSON bodies (core/forms_tablet.py, and the call for the director's in
+#   devices/forms.py) check a shape our tablet never sends (forms_tablet's docstring), so
+#   their words are for whoever wrote the client.
+UNREAD_FILES = {"tournaments/core/forms_tablet.py", "tournaments/devices/forms.py"}
 # - InvalidResults' first argument is where in the file (``rounds[2].tables[1].seats``): a
 #   path into the JSON, the same in every language; its second, the problem, is read.
 LOCATOR_FIRST = {"InvalidResults"}
@@ -726,7 +727,7 @@ def test_every_refusal_a_person_reads_is_a_translated_message() -> None:
     offences = [
         offence
         for path, source in sources.items()
-        if path.name not in UNREAD_FILES
+        if path.relative_to(ROOT).as_posix() not in UNREAD_FILES
         for offence in untranslated_refusals(source, str(path.relative_to(ROOT)), classes)
     ]
     assert offences == []
