@@ -3,7 +3,7 @@
 Development defaults: DEBUG on, SQLite file in var/. Event mode (``bin/serve``): DEBUG=0,
 the secret key in a file of the var directory, plain HTTP on the hall network unless a
 certificate is given. Production behind TLS: DEBUG=0 with SECRET_KEY (or SECRET_KEY_FILE)
-and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL. README's Configuration lists
+and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL. docs/configuration.md lists
 every variable.
 """
 

@@ -95,8 +95,8 @@ def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> N
 @pytest.mark.slow
 def test_makemessages_leaves_the_catalogue_unchanged(tmp_path: Path) -> None:
     """The committed .po is what makemessages makes from the source today: a string
-    added, changed or removed without refreshing the catalogue fails here (README,
-    Translations). Run on a copy, so the working tree is never touched."""
+    added, changed or removed without refreshing the catalogue fails here
+    (docs/translations.md). Run on a copy, so the working tree is never touched."""
     if shutil.which("xgettext") is None:
         pytest.fail("makemessages needs GNU gettext: apt-get install gettext (.ci/run does)")
     for name in ("manage.py",):

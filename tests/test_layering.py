@@ -527,19 +527,21 @@ def test_the_hand_spelling_check_finds_an_entry_and_a_dict() -> None:
     assert hand_spellings(REPLAY.read_text(), "replay.py")
 
 
-# The README's layout table names folders and files a newcomer can open: every path in its
-# first column exists (a path that moved must move in the table too).
-README = ROOT / "README.md"
+# The architecture doc's layout table names folders and files a newcomer can open: every
+# path in its first column exists (a path that moved must move in the table too).
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 
-def layout_paths(readme: str) -> list[str]:
-    """The paths of the layout table's first column; a bare name after a path names a file
-    beside the first (``forms.py`` after ``tournaments/forms.py``)."""
-    table = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def layout_paths(doc: str) -> list[str]:
+    """The paths of the first column of the doc's first ``| path | what |`` table; a bare
+    name after a path names a file beside the first (``forms.py`` after
+    ``tournaments/forms.py``)."""
+    lines = doc.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.replace(" ", "") == "|path|what|")
     paths = []
-    for line in table.splitlines():
-        if not line.startswith("| `"):
-            continue
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
         names = [cell.strip("` ") for cell in line.split("|")[1].split(",")]
         folder = names[0].rstrip("/").rpartition("/")[0]
         for name in names:
@@ -547,14 +549,17 @@ def layout_paths(readme: str) -> list[str]:
     return paths
 
 
-def test_the_readmes_layout_names_paths_that_exist() -> None:
-    paths = layout_paths(README.read_text())
-    assert "tournaments/reads/" in paths and "tournaments/forms_tablet.py" in paths
+def test_the_architecture_docs_layout_names_paths_that_exist() -> None:
+    paths = layout_paths(ARCHITECTURE.read_text())
+    assert "tournaments/domain/" in paths and len(paths) >= 10
     assert [p for p in paths if not (ROOT / p).exists()] == []
 
 
 def test_the_layout_check_finds_a_path_that_is_gone() -> None:
-    probe = "## Layout\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+    probe = (
+        "# Map\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+        "\n| `tournaments/after.py` | not in the table |\n"
+    )
     paths = layout_paths(probe)
     assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
     assert not (ROOT / paths[0]).exists()
