@@ -32,7 +32,7 @@ from pathlib import Path
 
 RECORDED = Path(__file__).with_name("core.json")
 # A ratio may grow this much before the guard fails: a noisy machine moves a ratio by
-# well under this (docs/performance.md §9), a hand path that reads its history twice
+# well under this (docs/history/performance.md §9), a hand path that reads its history twice
 # more does not.
 LIMIT = 2.0
 

@@ -79,7 +79,7 @@ def readers(t) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-de
         "phone card, full": lambda: phone.get(card_url),
         "phone card, 304": lambda: phone.get(card_url, headers={"If-None-Match": card_etag}),
         # A phone that still shows an earlier seat (the turnover's first ask): the new
-        # seat alone, from the version query (docs/performance.md §9.10).
+        # seat alone, from the version query (docs/history/performance.md §9.10).
         "phone card, new seat": lambda: phone.get(card_url, headers={"X-Snowman-Seat": "0:0N"}),
         "director's live board": lambda: director.get(board),
     }

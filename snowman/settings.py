@@ -177,7 +177,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django turns psycopg's prepared statements off. Its cursors bind parameters on the
     # client and are never prepared; only the statements every poll runs, through
     # tournaments.reads.polled_cursor, are bound by the server and so prepared, on first
-    # use (docs/performance.md 9.12). A pooler in between must pass protocol-level
+    # use (docs/performance.md §9). A pooler in between must pass protocol-level
     # prepared statements (PgBouncer 1.21+ with max_prepared_statements set).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

@@ -3,7 +3,7 @@
 A hand is a handful of statements (lock the match, read its entries, insert the entry,
 update the match, at a match's end the seats), and Django spends far longer building each
 statement's SQL than the database spends running it: about 2.5 ms of a 4.4 ms hand on
-SQLite, measured by ``bench/core.py`` (docs/performance.md §9). Each statement here is
+SQLite, measured by ``bench/core.py`` (docs/history/performance.md §9). Each statement here is
 built by the ORM the first time (so its SQL, its column order and its converters are
 Django's own) and then only executed, with new parameters.
 
@@ -174,8 +174,8 @@ def prepared_cursor(conn: BaseDatabaseWrapper | None = None) -> Iterator[CursorW
     other statement, Django's own cursor (parameters bound on the client, never prepared).
 
     Planning the phones' version statement cost PostgreSQL 0.84 ms a poll against 0.21 ms
-    of running it (docs/performance.md 9.11); binding every statement server-side made
-    the rest slower, so only these are (9.12). Queries are logged and counted as on any
+    of running it (docs/history/performance.md §9.11); binding every statement server-side made
+    the rest slower, so only these are (§9.12 there). Queries are logged and counted as on any
     cursor.
     """
     conn = conn if conn is not None else connections[DEFAULT_DB_ALIAS]
@@ -243,7 +243,7 @@ class CompiledWithChildren(Generic[M]):
     built by the database (a correlated subquery through the reverse relation
     ``relation``), so that the parent's columns are read and converted once; a LEFT JOIN
     repeated them on every child's row, and was no cheaper than two statements on SQLite
-    (docs/performance.md §9.7). Each child column is converted back as the ORM reads it
+    (docs/history/performance.md §9.7). Each child column is converted back as the ORM reads it
     (``_child_value``); the children come in no particular order.
     """
 

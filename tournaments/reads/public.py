@@ -526,7 +526,7 @@ def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
     query, no query more. None when the phone shows that seat, or the player has none in
     the latest round (the whole card says why).
 
-    At a round's turnover every phone asks at once (docs/performance.md §9.10): the new
+    At a round's turnover every phone asks at once (docs/history/performance.md §9.10): the new
     seat first, at the cost of a 304, and the whole card a few seconds later."""
     seat, who = ver.seat, ver.player
     if seat is None or who is None or not seat.latest or seat.key == shown:

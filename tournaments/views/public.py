@@ -48,7 +48,7 @@ POLL_SECONDS = 15
 # From the call, or the player's match's end, until the next round is seated: the moment
 # players wait for a new seat, which must show within 5 s of the seating (issue 22). A 304
 # is one query (about a millisecond of a worker), so 2,000 phones at this pace are about
-# 650 answers a second while a round ends (docs/performance.md §7).
+# 650 answers a second while a round ends (docs/history/performance.md §9.7).
 FAST_POLL_SECONDS = 3
 # Database ids are positive and fit 32 bits here; a longer number in the URL is forged
 # (and would overflow the database's integer on the way in).
@@ -262,7 +262,7 @@ def card(request: HttpRequest, slug: str, player: int) -> HttpResponse:
 # with every poll: a phone that shows another seat than the player's latest is answered
 # with the new seat alone, from the version query, and asks for the whole card a few
 # seconds later (static/public/phone.js). At a round's turnover every phone asks at once,
-# and the whole card costs three times the seat (docs/performance.md §9.10).
+# and the whole card costs three times the seat (docs/history/performance.md §9.10).
 SEAT_HEADER = "X-Snowman-Seat"
 
 
