@@ -22,6 +22,11 @@ SECTION = re.compile(
     r"\b(docs/(?:[\w-]+/)*[\w-]+\.md)(?:`)?,?\s+(?:§\s?|section\s+)?(\d+(?:\.\d+)?)\b"
 )
 LINK = re.compile(r"\]\(([^)#\s]+\.md)(?:#[\w-]+)?\)")
+# A file or folder of the house a doc names in backticks: `tournaments/replay.py`,
+# `tests/test_tablet.py::test_x`, `static/tablet/`.
+HOUSE_PATH = re.compile(
+    r"`((?:tournaments|snowman|bench|tests|templates|static|bin|locale|docs)/[\w./-]*)(?:::\w+)?`"
+)
 
 
 def citing_files() -> list[Path]:
@@ -102,6 +107,19 @@ def test_every_link_between_the_docs_resolves() -> None:
     assert broken == set()
 
 
+def test_every_path_the_docs_name_exists() -> None:
+    """A file that moved must move in the docs too (the history keeps the old names)."""
+    pages = [README, ROOT / "CONTRIBUTING.md", *(ROOT / "docs").rglob("*.md")]
+    gone = {
+        f"{page.relative_to(ROOT)}: {path}"
+        for page in pages
+        if "history" not in page.relative_to(ROOT).parts
+        for path in HOUSE_PATH.findall(page.read_text())
+        if not (ROOT / path).exists()
+    }
+    assert gone == set()
+
+
 def test_the_checks_find_a_gone_doc_a_gone_section_and_a_broken_link() -> None:
     probe = (
         "see docs/gone.md, and docs/performance.md §9.10 or docs/performance.md, section 8;"
@@ -118,3 +136,5 @@ def test_the_checks_find_a_gone_doc_a_gone_section_and_a_broken_link() -> None:
     assert numbered_sections(headings) == {"9", "9.1", "4", "5"}
     assert "9.10" not in numbered_sections(headings)
     assert LINK.findall(probe) == ["gone.md"]
+    named = "`tournaments/gone.py`, `tests/test_x.py::test_y` and `static/tablet/`"
+    assert HOUSE_PATH.findall(named) == ["tournaments/gone.py", "tests/test_x.py", "static/tablet/"]
