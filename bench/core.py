@@ -1,4 +1,4 @@
-"""The regression guard (issue 22): the write path and the device reads as ratios to a floor.
+"""The regression guard: the write path and the device reads as ratios to a floor.
 
 One process, under a minute, no server: a trivial ORM write loop (the floor: one UPDATE
 in its own transaction), the hand path (``play.record_hand`` by match id, as a tablet's

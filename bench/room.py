@@ -6,7 +6,7 @@ tables and one of ``--large``. Each read is timed at both sizes, alternating, as
 process's CPU per request (Django's test client): the tablet's state read (full, and the
 304 of its conditional read), the phone's card (full, and its 304), and the director's
 live board (which shows every table, so it grows with the room by its nature). The
-trivial view is the floor of the same run. Issue 22, item 3.
+trivial view is the floor of the same run.
 
     .venv/bin/python -m bench.room --db sqlite
     .venv/bin/python -m bench.room --db postgres

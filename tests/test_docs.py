@@ -120,6 +120,34 @@ def test_every_path_the_docs_name_exists() -> None:
     assert gone == set()
 
 
+# The code says why in words; when a change was made, and for which request, is git log's.
+ISSUE_CITATION = re.compile(r"\b[Ii]ssues? #?\d+")
+CODE = ("tournaments", "snowman", "bench", "tests", "templates", "static", "bin", ".ci")
+
+
+def issue_citations(text: str) -> list[str]:
+    return ISSUE_CITATION.findall(text)
+
+
+def test_no_comment_in_the_code_cites_an_issue_number() -> None:
+    files = [ROOT / "pyproject.toml"] + [
+        path
+        for folder in CODE
+        for path in (ROOT / folder).rglob("*")
+        if path.is_file()
+        and path.suffix in SUFFIXES
+        and "vendor" not in path.parts
+        and "__pycache__" not in path.parts
+        and path != Path(__file__)
+    ]
+    cited = {
+        f"{path.relative_to(ROOT)}: {found}"
+        for path in files
+        for found in issue_citations(path.read_text(errors="replace"))
+    }
+    assert cited == set()
+
+
 def test_the_checks_find_a_gone_doc_a_gone_section_and_a_broken_link() -> None:
     probe = (
         "see docs/gone.md, and docs/performance.md §9.10 or docs/performance.md, section 8;"
@@ -136,5 +164,9 @@ def test_the_checks_find_a_gone_doc_a_gone_section_and_a_broken_link() -> None:
     assert numbered_sections(headings) == {"9", "9.1", "4", "5"}
     assert "9.10" not in numbered_sections(headings)
     assert LINK.findall(probe) == ["gone.md"]
+    assert issue_citations("# the seat first (issue 22, item 3); Issues 23 and #24") == [
+        "issue 22",
+        "Issues 23",
+    ]
     named = "`tournaments/gone.py`, `tests/test_x.py::test_y` and `static/tablet/`"
     assert HOUSE_PATH.findall(named) == ["tournaments/gone.py", "tests/test_x.py", "static/tablet/"]

@@ -259,7 +259,7 @@ def test_the_id_check_finds_int_isdigit_coerce_and_int_converters() -> None:
     }
 
 
-# --- The read wing and the commands (issue 21) -----------------------------------------------
+# --- The read wing and the commands -----------------------------------------------
 # tournaments/reads/ answers what pages, phones, sheets and the export show; services/ holds
 # the commands. Reads import no services or views and write nothing; neither wing hides an
 # import inside a function (the old way round a cycle), and services/ and reads/ have no
@@ -381,7 +381,7 @@ def test_the_read_wing_checks_find_a_view_a_write_and_a_new_service() -> None:
     assert services_used_by_reads({"probe.py": probe}) == {"probe.py": {"rounds", "play"}}
 
 
-# Imports inside functions, by "module: function"; empty since issue 21 broke the cycles
+# Imports inside functions, by "module: function"; empty since the read wing broke the cycles
 # they dodged. A new one fails the test below: break the cycle instead.
 IMPORTS_INSIDE_FUNCTIONS: set[str] = set()
 

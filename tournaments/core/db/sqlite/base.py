@@ -43,7 +43,7 @@ def _qmark(query: str) -> str:
     expression with a look-behind over the whole SQL, about 100-250 µs for the hand path's
     5,600-character lock statement (more than SQLite takes to run it), and the compiled
     statements (tournaments/compiled.py) are the same string every time, so a
-    cached one costs a dictionary look-up (issue 22)."""
+    cached one costs a dictionary look-up."""
     return base.FORMAT_QMARK_REGEX.sub("?", query).replace("%%", "%")
 
 
