@@ -1,4 +1,4 @@
-"""Clubs (issue 25): the migration into one club, invitations by a one-time link, the
+"""Clubs: the migration into one club, invitations by a one-time link, the
 owner's staff page, the public club page and its short addresses, the demo's club."""
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ PLAYERS_QUERIES = 9  # 8 until the page was paginated (its count) and showed att
 # standings are hidden (the newest round), to offer the director's copy of the PDF (§5).
 STANDINGS_QUERIES = 11  # 10 while the kept ranking stands (no players' rows to rank)
 PLAYERS_PER_PAGE = 50
-# Measured equal before and after the views read through reads.queries (issue 14).
+# Measured equal before and after the views read through reads.queries.
 TABLE_QUERIES = 14
 FINAL_QUERIES = 18
 
@@ -98,7 +98,7 @@ def test_players_page_queries_do_not_grow_with_the_event(
     page = reverse("director:players", args=[event.slug])
     with django_assert_num_queries(PLAYERS_QUERIES):
         response = director_client.get(page)
-    # A page at a time (§7 of issue 12: every director page <= 300 KB at 500 tables).
+    # A page at a time (every director page <= 300 KB at 500 tables).
     listed = [
         e
         for e in elements(parse_html(response.content.decode()))

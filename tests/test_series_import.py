@@ -261,7 +261,7 @@ def test_a_messy_event_imports_house_players_apart_from_people_and_keeps_withdra
     assert len(linked) == len(imported) - len(house)
 
 
-# --- The results file as a contract (issue 20, items 10-14 and 18) -----------------------
+# --- The results file as a contract -----------------------
 
 
 def _names(doc: dict) -> dict[int, str]:

@@ -1,4 +1,4 @@
-"""The rules' refusals of a hand or a seating in the reader's language (issue 24's gap).
+"""The rules' refusals of a hand or a seating in the reader's language.
 
 ``domain/`` stays free of Django, so its ``InvalidHand`` messages are English sentences
 (docs/rules.md's own words). A service that passes one on to a person reads it through

@@ -64,7 +64,7 @@ class TournamentForm(forms.Form):
         label=_("Sit-out score"),
         initial="average",
     )
-    # Issue 24: not rules (they change nothing in the scoring, so never locked); a post
+    # Not rules (they change nothing in the scoring, so never locked); a post
     # without them (an old form, a script) keeps what the event had.
     language = forms.ChoiceField(
         choices=settings.LANGUAGES,
@@ -95,7 +95,7 @@ class TournamentForm(forms.Form):
             none=format_html("<code>{}</code>", "none"),
         )
         if creating:
-            # Issue 25: chosen at creation; afterwards the settings page's own action
+            # Chosen at creation; afterwards the settings page's own action
             # changes it (services/rehearsal.py), under its rules.
             self.fields["rehearsal"] = forms.BooleanField(
                 label=_("Rehearsal (a test run: listed nowhere public, counted nowhere)"),
@@ -402,4 +402,4 @@ class TableCodeForm(forms.Form):
     )
 
 
-# --- Registration before the day (issue 26) ---------------------------------------------
+# --- Registration before the day ---------------------------------------------

@@ -1,4 +1,4 @@
-"""The activity log's lines, by key (issue 24).
+"""The activity log's lines, by key.
 
 A service logs ``said("play.undid_hand", match=..., n=...)``: the row keeps the key and
 the arguments, and each reader sees the line in their own language when the page is read

@@ -1,4 +1,4 @@
-"""The activity log's lines as a message and its arguments (issue 24).
+"""The activity log's lines as a message and its arguments.
 
 A service logs ``said("players.registered_division", name=..., division=...)``: the row
 keeps the line's key (tournaments/loglines.py, where each key's English sentence is) and the

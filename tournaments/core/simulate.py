@@ -6,7 +6,7 @@ the rules, the rotation, the standings and the final hold together. It is a call
 commands, as the views and the management commands are, not a command itself: it locks
 nothing and writes nothing but through ``services``, so it lives above them.
 
-Where it differs from a room of tablets, and why (issue 22):
+Where it differs from a room of tablets, and why:
 
 - One transaction per match, not per hand. A tablet's hand must be durable the moment it
   is answered; a simulated match has nobody waiting on its hands, so each match's hands

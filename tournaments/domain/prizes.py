@@ -1,4 +1,4 @@
-"""Club-night prizes (issue 23): who wins what, from the recorded numbers.
+"""Club-night prizes: who wins what, from the recorded numbers.
 
 A *prize* names one figure of each player (or of each pair in one match) and whether the
 highest or the lowest wins, overall or within one division. Ties are shared: every player

@@ -226,7 +226,7 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
             "slug": tournament.slug,
             "lot_seed": tournament.lot_seed,
             "rules": {**tournament.rules.as_dict(), "sit_out_score": setting},
-            # Where the event was run (issue 25); an import puts it in the importing club.
+            # Where the event was run; an import puts it in the importing club.
             "club": {"name": tournament.club.name, "slug": tournament.club.slug},
             # Where it stands: a file of a running event makes a running event, not a
             # finished one, and hides what the hall hides (RULES.md §5).

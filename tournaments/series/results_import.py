@@ -65,7 +65,7 @@ def import_event(
     """A past event in: import it, add it to ``series`` (imported before or not), and when
     it is new or changed recompute the ratings (``ratings=False`` for a caller importing
     several files, who recomputes once after the last). ``update``: a newer file of an
-    event imported before replaces it in place (the hall publishing again, issue 26)."""
+    event imported before replaces it in place (the hall publishing again)."""
     outcome = import_results(
         data,
         by=by,

@@ -1,5 +1,5 @@
 """A checked ``snowman.results/1`` file as the rows it becomes, built unsaved before the
-import's write transaction opens (issue 20: the transaction then only inserts them).
+import's write transaction opens (the transaction then only inserts them).
 
 This is the file → rows half of the interchange, as ``reads/export.py`` is the rows →
 file half: a mapping of the file checked by ``results_file`` onto the models, with no

@@ -283,7 +283,7 @@ class BoardRow:
     urgency: int
     # An extended table's own countdown, in seconds (None for other tables).
     own_remaining: int | None = None
-    # What the table's device last reported (issue 23), and whether it has gone silent.
+    # What the table's device last reported, and whether it has gone silent.
     device: DeviceView | None = None
     silent: bool = False
 

@@ -66,7 +66,7 @@ def tournament_exists(slug: str) -> bool:
 
 # Compiled once per connection (tournaments/compiled.py): a phone's full card, the
 # answer every phone asks for at a round's turnover, spent a fifth of its CPU building
-# this statement (issue 22).
+# this statement.
 _TOURNAMENT_BY_ID = compiled.CompiledSelect(
     lambda pk: Tournament.objects.select_related("imported_from").filter(pk=pk)
 )
@@ -490,7 +490,7 @@ def series_with_counts(clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Series]
 
 
 def tournaments_outside(pks: Iterable[int], club: int) -> QuerySet[Tournament]:
-    # The events a series may take: its own club's, never a rehearsal (issue 25).
+    # The events a series may take: its own club's, never a rehearsal.
     return (
         Tournament.objects.counted()
         .filter(club=club)

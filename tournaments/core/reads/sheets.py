@@ -37,7 +37,7 @@ from tournaments.domain.rules import RuleSettings
 
 def event_label(tournament: Tournament) -> str:
     """The event's name as every printed sheet shows it: a rehearsal's says so in each
-    title and on each page's footer (issue 25)."""
+    title and on each page's footer."""
     if tournament.rehearsal:
         return _("REHEARSAL · %(name)s", name=tournament.name)
     return tournament.name
@@ -135,7 +135,7 @@ class TableCard:
     table: int
     url: str | None  # None when the table has no live tablet link
     seats: dict[Seat, Seated]
-    # The table's code (issue 23), as printed; typed at ``code_url`` on any device.
+    # The table's code, as printed; typed at ``code_url`` on any device.
     code: str = ""
 
     @property
