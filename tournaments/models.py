@@ -1430,3 +1430,7 @@ class AccountLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language}"
+
+
+# Models kept in modules of their own (the import registers them with the app).
+from tournaments.models_stationary import StationaryMark as StationaryMark  # noqa: E402

@@ -37,11 +37,11 @@ from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
 
-from tournaments.domain.hands import SEATS, Seat
-from tournaments.domain.seating import SEAT_DIVISION
+from tournaments.domain.hands import SEATS
 from tournaments.domain.simulation import Mess, hand_duration, plan_mess, random_hand
 from tournaments.models import Club, HandEntry, Match, Player, Round, Seating, Tournament
 from tournaments.reads import rounds as reads_rounds
+from tournaments.reads.rounds import seat_division
 from tournaments.reads.substitutions import substitutes_for
 from tournaments.services import play, rounds, standings
 from tournaments.services import players as player_service
@@ -213,7 +213,7 @@ class Simulation:
     def substitute_mid_match(self, match: Match, hands: int) -> bool:
         """A random seat's player leaves after ``hands`` hands; True if someone came in."""
         position = self.rng.choice(SEATS).value
-        division = SEAT_DIVISION[Seat(position)]
+        division = seat_division(match.round, match.table, position)
         candidates = [p for p in substitutes_for(match) if p.house or p.division == division]
         if not candidates:
             return False

@@ -15,7 +15,7 @@ sit N and E, so a seat's division is read from the table (``division_at``).
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from tournaments.domain.hands import SEATS, Seat, Team
@@ -53,7 +53,7 @@ class TableSeating:
         return None
 
 
-def turn_of(seats: dict[Seat, PlayerId], division_of: dict[PlayerId, str]) -> int:
+def turn_of(seats: Mapping[Seat, PlayerId], division_of: Mapping[PlayerId, str]) -> int:
     """The turn of a stored table: the steps from N to the first of its two A seats in
     clockwise order (0 when the A players sit N and E, or when the divisions do not
     make a table of two A and two B players)."""

@@ -9,11 +9,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
-from tournaments.domain.hands import Seat
-from tournaments.domain.seating import SEAT_DIVISION
 from tournaments.errors import ServiceError
 from tournaments.models import Match, Player, Round, Seating, Substitution
 from tournaments.names import sort_key
+from tournaments.reads.rounds import seat_division
 
 
 @dataclass(frozen=True)
@@ -85,7 +84,7 @@ def incoming_player(match: Match, position: str, player_in: Player) -> Player:
         raise ServiceError(_("That player is not in this tournament."))
     if player_in.withdrawn:
         raise ServiceError(_("%(player)s has withdrawn.") % {"player": player_in.name})
-    division = SEAT_DIVISION[Seat(position)]
+    division = seat_division(rnd, match.table, position)
     if not player_in.house and player_in.division != division:
         raise ServiceError(
             _(

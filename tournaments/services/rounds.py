@@ -51,6 +51,7 @@ from tournaments.reads.rounds import (
     house_name,
     plan_next_round,
     seating_of,
+    stationary_marks,
     unfinished_tables,
 )
 from tournaments.replay import observe_call, round_clock, seat_rows
@@ -129,14 +130,22 @@ def draw_first_round(
         b_ids = [p.pk for p in players if p.division == "B"]
         sit_outs: list[PlayerId] = []
         notes: list[Said] = []
+        placed = [(m.player_id, m.table) for m in stationary_marks(tournament, 1)]
         try:
             if not remedy:
-                seating = draw(a_ids, b_ids, random.Random(seed))
+                seating = draw(a_ids, b_ids, random.Random(seed), placed)
             else:
                 chosen = _remedy(len(a_ids), len(b_ids), remedy)
                 house = _house_for(tournament, chosen, by=by)
                 seating, sit_outs = draw_with_remedy(
-                    a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"], sit_out
+                    a_ids,
+                    b_ids,
+                    random.Random(seed),
+                    chosen,
+                    house["A"],
+                    house["B"],
+                    sit_out,
+                    stationary=placed,
                 )
                 notes.append(said("rounds.remedy", remedy=of_remedy(chosen)))
                 if sit_outs:

@@ -1,0 +1,151 @@
+"""RULES.md §3.1 through the services and the director's pages: a stationary player is
+marked with a reason, seated at the named table in round 1 and kept at their table and
+chair by every later seating while the room rotates around them."""
+
+import pytest
+from django.urls import reverse
+
+from tests.test_attendance import finish
+from tournaments.domain.hands import Team
+from tournaments.domain.seating import TableResult, rotate
+from tournaments.models import Activity, Player, Round, Seating, StationaryMark
+from tournaments.reads import rounds as round_reads
+from tournaments.services import ServiceError, rounds
+from tournaments.services.players import set_withdrawn
+from tournaments.services.stationary import end_stationary, mark_stationary
+
+
+def player(t, name: str) -> Player:
+    return Player.objects.get(tournament=t, name=name)
+
+
+def seat_of(rnd: Round, p: Player) -> tuple[int, str]:
+    row = Seating.objects.get(round=rnd, player=p)
+    return row.table, row.position
+
+
+@pytest.fixture
+def event(make_tournament):
+    return make_tournament(3, preliminary_rounds=5, target=2)
+
+
+def test_the_draw_seats_a_stationary_player_at_the_named_table_and_keeps_their_chair(event):
+    t = event
+    ann = player(t, "Player A003")
+    mark_stationary(t, ann, reason="wheelchair", table=2, by="test")
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    home = seat_of(r1, ann)
+    assert home == (2, "N")
+    # NS wins round 1 (Ann wins), EW wins round 2 and 3 (Ann loses): she never moves.
+    rnd = r1
+    for maker in ("N", "E", "E", "N"):
+        finish(rnd, maker)
+        rnd = rounds.seat_next_round(t, by="test")
+        assert seat_of(rnd, ann) == home
+        assert rnd.seats.count() == 12
+    # The rounds as stored read back as the rotation the rules route.
+    assert StationaryMark.objects.get(player=ann).from_round == 1
+
+
+def test_the_next_round_is_the_rotation_routed_around_the_mark(event):
+    t = event
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    finish(r1, "E")  # EW wins everywhere: the A players at N lose
+    loser = Player.objects.get(pk=Seating.objects.get(round=r1, table=2, position="N").player_id)
+    mark_stationary(t, loser, reason="low vision", by="test")
+    results = [TableResult(s, Team.EW) for s in round_reads.seating_of(r1)]
+    expected = rotate(results, [loser.pk])
+    plain = rotate(results)
+    plan = round_reads.plan_next_round(t)
+    assert plan.seating.tables == expected != plain
+    # The A loser of table 3, whom plain §3 sends to table 2, goes on to table 1.
+    moved = Seating.objects.get(round=r1, table=3, position="N").player_id
+    assert (moved, 2, 1) in plan.rerouted
+    r2 = rounds.seat_next_round(t, by="test")
+    assert seat_of(r2, loser) == (2, "N")
+    assert seat_of(r2, Player.objects.get(pk=moved))[0] == 1
+
+
+def test_marking_needs_a_reason_and_is_logged_with_it(event):
+    t = event
+    ann = player(t, "Player A001")
+    with pytest.raises(ServiceError, match="reason"):
+        mark_stationary(t, ann, reason="  ", by="test")
+    mark_stationary(t, ann, reason="knee surgery", by="test")
+    line = Activity.objects.filter(tournament=t, action="stationary").get()
+    assert line.reason == "knee surgery"
+    with pytest.raises(ServiceError, match="already stationary"):
+        mark_stationary(t, ann, reason="again", by="test")
+
+
+def test_default_tables_are_1_then_2_and_a_third_a_player_at_one_table_is_refused(event):
+    t = event
+    first = mark_stationary(t, player(t, "Player A001"), reason="r", by="test")
+    second = mark_stationary(t, player(t, "Player A002"), reason="r", by="test")
+    assert (first.table, second.table) == (1, 2)
+    mark_stationary(t, player(t, "Player A003"), reason="r", table=1, by="test")
+    with pytest.raises(ServiceError, match="two stationary A"):
+        mark_stationary(t, player(t, "Player A004"), reason="r", table=1, by="test")
+
+
+def test_a_named_table_the_room_does_not_have_refuses_the_draw_and_seats_nothing(event):
+    t = event
+    mark_stationary(t, player(t, "Player B001"), reason="r", table=4, by="test")
+    with pytest.raises(ServiceError, match="table 4; round 1 seats 3 tables"):
+        rounds.draw_first_round(t, by="test", seed=1)
+    assert not Round.objects.filter(tournament=t).exists()
+
+
+def test_a_mark_during_the_event_keeps_the_current_table_and_an_unseated_player_is_refused(
+    event,
+):
+    t = event
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    bob = Player.objects.get(pk=Seating.objects.get(round=r1, table=3, position="W").player_id)
+    mark = mark_stationary(t, bob, reason="cane", by="test")
+    assert (mark.table, mark.from_round) == (3, 2)
+    late = Player.objects.create(tournament=t, name="Late", division="A", checked_in=True)
+    with pytest.raises(ServiceError, match="no seat in round 1"):
+        mark_stationary(t, late, reason="r", by="test")
+
+
+def test_ending_the_mark_needs_a_reason_and_the_player_rotates_again(event):
+    t = event
+    ann = player(t, "Player A001")
+    mark_stationary(t, ann, reason="r", table=1, by="test")
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    finish(r1, "E")  # Ann (at N) loses
+    with pytest.raises(ServiceError, match="reason"):
+        end_stationary(t, ann, reason="", by="test")
+    mark = end_stationary(t, ann, reason="feels better", by="test")
+    assert mark.until_round == 2
+    r2 = rounds.seat_next_round(t, by="test")
+    # Plain §3: the A loser of table 1 goes counterclockwise to table 3.
+    assert seat_of(r2, ann) == (3, "N")
+
+
+def test_a_withdrawn_player_cannot_be_marked(event):
+    t = event
+    ann = player(t, "Player A001")
+    set_withdrawn(ann, True, by="test", reason="left")
+    with pytest.raises(ServiceError, match="withdrawn"):
+        mark_stationary(t, ann, reason="r", by="test")
+
+
+def test_the_director_marks_and_ends_a_stationary_seat_on_the_players_page(director_client, event):
+    t = event
+    ann = player(t, "Player A002")
+    url = reverse("director:player_stationary", args=[t.slug, ann.pk])
+    refused = director_client.post(url, {"action": "mark", "stationary-reason": ""})
+    assert refused.status_code == 422
+    assert not StationaryMark.objects.exists()
+    done = director_client.post(
+        url, {"action": "mark", "stationary-reason": "walker", "stationary-table": "3"}
+    )
+    assert done.status_code == 302
+    page = director_client.get(reverse("director:player_edit", args=[t.slug, ann.pk]))
+    assert b"Stationary at table 3 from round 1." in page.content
+    assert b"walker" in page.content
+    ended = director_client.post(url, {"action": "end", "ending-reason": "moved tables"})
+    assert ended.status_code == 302
+    assert StationaryMark.objects.get(player=ann).end_reason == "moved tables"
