@@ -149,3 +149,65 @@ def test_the_director_marks_and_ends_a_stationary_seat_on_the_players_page(direc
     ended = director_client.post(url, {"action": "end", "ending-reason": "moved tables"})
     assert ended.status_code == 302
     assert StationaryMark.objects.get(player=ann).end_reason == "moved tables"
+
+
+# --- A simulated event, and the results file ------------------------------------------
+
+
+def test_a_simulated_event_keeps_three_stationary_players_at_their_tables_and_chairs(db):
+    from tournaments.simulate import simulate
+
+    t = simulate(4, seed=3, name="Stationary", stationary=3)
+    marks = list(StationaryMark.objects.filter(tournament=t).order_by("marked_at", "pk"))
+    assert [m.table for m in marks] == [1, 4, 2]
+    assert [m.until_round for m in marks] == [None, 4, None]
+    prelims = list(t.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("number"))
+    for mark in marks:
+        home = seat_of(prelims[0], mark.player)
+        assert home[0] == mark.table
+        last = mark.until_round or len(prelims) + 1
+        for rnd in prelims[1 : last - 1]:
+            # The first marked at each table keeps the chair too (no two share one here).
+            assert seat_of(rnd, mark.player) == home
+    # The ended mark's player rotates again from round 4 on: somewhere else by round 5.
+    freed = marks[1].player
+    assert {seat_of(r, freed)[0] for r in prelims[3:]} != {marks[1].table}
+    # Every round is whole: 16 players, each seated once.
+    for rnd in prelims:
+        assert rnd.seats.count() == 16
+        assert rnd.seats.values("player").distinct().count() == 16
+
+
+def test_the_results_file_carries_the_marks_through_export_and_import(db):
+    from tests.test_series_import import assert_same_event, round_trip
+    from tournaments.reads.export import export_results
+    from tournaments.simulate import simulate
+
+    source = simulate(3, seed=4, name="Marked", stationary=2)
+    first, second = round_trip(source, "marked-copy")
+    assert [(m["table"], m["from_round"], m["until_round"]) for m in first["stationary"]] == [
+        (1, 1, None),
+        (3, 1, 4),
+    ]
+    assert "reason" not in first["stationary"][0]  # the reason stays at the hall
+    assert_same_event(first, second)
+    published = export_results(source, for_players=True)
+    assert "stationary" not in published
+
+
+def test_the_checker_refuses_a_stationary_player_who_moves_while_marked(db):
+    import json
+
+    from tournaments.reads.export import export_results
+    from tournaments.results_file import InvalidResults, parse
+    from tournaments.simulate import simulate
+
+    doc = export_results(simulate(3, seed=4, name="Moved", stationary=1))
+    pid = doc["stationary"][0]["player"]
+    round2 = doc["rounds"][1]
+    mine = next(m for m in round2["matches"] if pid in m["seats"].values())
+    other = next(m for m in round2["matches"] if m is not mine)
+    # Swap whole tables: the seats stay valid, but the stationary player has moved.
+    mine["table"], other["table"] = other["table"], mine["table"]
+    with pytest.raises(InvalidResults, match=r"stationary\[0\]: player .* is stationary but moves"):
+        parse(json.dumps(doc))

@@ -11,7 +11,7 @@ commands.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from tournaments.compiled import PreparedRows
@@ -26,6 +26,7 @@ from tournaments.models import (
     Round,
     Seating,
     SitOut,
+    StationaryMark,
     Substitution,
     Tournament,
     WinnerOverride,
@@ -52,6 +53,7 @@ class Rows:
     results: list[EventResult]
     seat_rows: PreparedRows | None = None
     hand_rows: PreparedRows | None = None
+    stationary: list[StationaryMark] = field(default_factory=list)
 
 
 def event_rows(
@@ -171,6 +173,22 @@ def event_rows(
                 )
                 for sub in game.subs
             ]
+    stationary = [
+        StationaryMark(
+            tournament=tournament,
+            player=player_of[pid],
+            table=table,
+            # The reason stays at the hall; the file carries the marks only.
+            reason="imported",
+            from_round=first,
+            until_round=until,
+            marked_at=at,
+            marked_by=by,
+            ended_at=None if until is None else at,
+            ended_by="" if until is None else by,
+        )
+        for pid, table, first, until in checked.stationary
+    ]
     results = [
         EventResult(
             tournament=tournament,
@@ -199,6 +217,7 @@ def event_rows(
         results,
         seat_rows=PreparedRows(Seating, seats),
         hand_rows=PreparedRows(HandEntry, hands),
+        stationary=stationary,
     )
 
 

@@ -25,6 +25,7 @@ from tournaments.models import (
     Round,
     Seating,
     SitOut,
+    StationaryMark,
     Substitution,
     Tournament,
 )
@@ -220,6 +221,18 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
                 "sit_outs": sit_outs.get(rnd.number, []) if shown else [],
             }
         )
+    # The stationary marks (RULES.md §3.1), so that a recomputation routes the rotation as
+    # the event did; the director's export only (players never see them), and never the
+    # reason.
+    stationary = [
+        {
+            "player": m.player_id,
+            "table": m.table,
+            "from_round": m.from_round,
+            "until_round": m.until_round,
+        }
+        for m in StationaryMark.objects.filter(tournament=tournament).order_by("marked_at", "pk")
+    ]
     registrations = {
         pk: str(uid)
         for pk, uid in Registration.objects.filter(
@@ -249,4 +262,5 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
             division: [_standing(row) for row in rows] for division, rows in table.items()
         },
         "final": final,
+        **({} if for_players else {"stationary": stationary}),
     }

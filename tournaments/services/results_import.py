@@ -29,6 +29,7 @@ from tournaments.models import (
     Seating,
     Series,
     SitOut,
+    StationaryMark,
     Substitution,
     Tournament,
     WinnerOverride,
@@ -209,6 +210,7 @@ def _write(
     rows.hand_rows.run()
     Substitution.objects.bulk_create(rows.subs, batch_size=2000)
     EventResult.objects.bulk_create(rows.results, batch_size=2000)
+    StationaryMark.objects.bulk_create(rows.stationary)
     follow_results(rows.tournament, by=by, at=at)  # the club's registration copy, if any
     players = rows.players
     if link is not None:
