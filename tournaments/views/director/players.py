@@ -78,6 +78,7 @@ def _players_page(
             "drawn": last is not None,
             "house_form": HouseForm(prefix="house"),
             "remedy": last is None and bool(remedies(t)),
+            "stationary": queries.stationary_players(t),
         },
         status=status,
     )
