@@ -211,3 +211,26 @@ def test_the_checker_refuses_a_stationary_player_who_moves_while_marked(db):
     mine["table"], other["table"] = other["table"], mine["table"]
     with pytest.raises(InvalidResults, match=r"stationary\[0\]: player .* is stationary but moves"):
         parse(json.dumps(doc))
+
+
+def test_the_preview_and_the_seating_page_show_the_routed_movement(director_client, event):
+    t = event
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    finish(r1, "N")  # NS wins: the A players at E lose, the A winner at N stays
+    winner = Player.objects.get(pk=Seating.objects.get(round=r1, table=2, position="N").player_id)
+    loser = Player.objects.get(pk=Seating.objects.get(round=r1, table=1, position="E").player_id)
+    mark_stationary(t, winner, reason="hip", by="test")
+    mark_stationary(t, loser, reason="eyes", by="test")
+    preview = director_client.get(reverse("director:seat_next", args=[t.slug])).content.decode()
+    assert "Stationary players keep their table and chair:" in preview
+    # The A loser of table 2 would come to table 1, held by a stationary loser: on to 3.
+    moved = Player.objects.get(pk=Seating.objects.get(round=r1, table=2, position="E").player_id)
+    assert f"{moved.name} goes on to table 3 (not 1)" in preview
+    assert "seats turned" in preview
+    r2 = rounds.seat_next_round(t, by="test")
+    assert seat_of(r2, winner) == (2, "N") and seat_of(r2, loser) == (1, "E")
+    page = director_client.get(reverse("director:seating", args=[t.slug, r2.number]))
+    html = page.content.decode()
+    # Table 2 is turned (its A winner keeps N): the page marks each player's division.
+    assert "seats turned" in html
+    assert f"{winner.name} (A)" in html
