@@ -333,6 +333,7 @@ def _preview_context(
     changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
     was = {new: old for old, new in plan.seating.renumbered.items()}
     stationary = set(plan.stationary)
+    routed = {p for p, _plain, _to in plan.rerouted}
     rows = []
     for tbl in plan.seating.tables:
         seats = {}
@@ -342,7 +343,7 @@ def _preview_context(
                 "name": name(pid),
                 "house": pid in plan.house,
                 "stationary": pid in stationary,
-                "change": c.kind if c else "",
+                "change": c.kind if c else ("routed" if pid in routed else ""),
             }
         rows.append(
             {
@@ -352,11 +353,12 @@ def _preview_context(
                 "changed": any((tbl.table, k) in changed for k in "NESW"),
                 # The letters turned so a stationary player keeps their chair (§3.1).
                 "turned": tbl.turn != 0,
+                "routed": any(p in stationary or p in routed for p in tbl.seats.values()),
             }
         )
     only_changed = request.GET.get("all") != "1"
     shown = (
-        [r for r in rows if r["changed"] or r["turned"] or r["table"] != r["was"]]
+        [r for r in rows if r["changed"] or r["routed"] or r["table"] != r["was"]]
         if only_changed
         else rows
     )
