@@ -2,6 +2,9 @@
 marked with a reason, seated at the named table in round 1 and kept at their table and
 chair by every later seating while the room rotates around them."""
 
+import os
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 
@@ -234,3 +237,16 @@ def test_the_preview_and_the_seating_page_show_the_routed_movement(director_clie
     # Table 2 is turned (its A winner keeps N): the page marks each player's division.
     assert "seats turned" in html
     assert f"{winner.name} (A)" in html
+    # The printed seating sheet marks each player's division beside the chair's letter,
+    # and says the letters are turned only when a table is.
+    from django.utils import timezone
+
+    from tournaments.reads.sheets import seating_sheet
+
+    assert seating_sheet(r2, timezone.now()).turned
+    assert not seating_sheet(r1, timezone.now()).turned
+    pdf = director_client.get(reverse("sheets:seating", args=[t.slug, r2.number]))
+    assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+    shots = os.environ.get("SNOWMAN_SHOTS")
+    if shots:
+        Path(shots, "stationary-seating.pdf").write_bytes(b"".join(pdf.streaming_content))
