@@ -9,13 +9,16 @@ import pytest
 from django.urls import reverse
 
 from tests.test_attendance import finish
+from tournaments.core.models.event import Player
+from tournaments.core.models.log import Activity
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.models.stationary import StationaryMark
+from tournaments.core.reads import rounds as round_reads
+from tournaments.core.services import ServiceError, rounds
+from tournaments.core.services.players import set_withdrawn
+from tournaments.core.services.stationary import end_stationary, mark_stationary
 from tournaments.domain.hands import Team
 from tournaments.domain.seating import TableResult, rotate
-from tournaments.models import Activity, Player, Round, Seating, StationaryMark
-from tournaments.reads import rounds as round_reads
-from tournaments.services import ServiceError, rounds
-from tournaments.services.players import set_withdrawn
-from tournaments.services.stationary import end_stationary, mark_stationary
 
 
 def player(t, name: str) -> Player:
@@ -158,7 +161,7 @@ def test_the_director_marks_and_ends_a_stationary_seat_on_the_players_page(direc
 
 
 def test_a_simulated_event_keeps_three_stationary_players_at_their_tables_and_chairs(db):
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
 
     t = simulate(4, seed=3, name="Stationary", stationary=3)
     marks = list(StationaryMark.objects.filter(tournament=t).order_by("marked_at", "pk"))
@@ -183,8 +186,8 @@ def test_a_simulated_event_keeps_three_stationary_players_at_their_tables_and_ch
 
 def test_the_results_file_carries_the_marks_through_export_and_import(db):
     from tests.test_series_import import assert_same_event, round_trip
-    from tournaments.reads.export import export_results
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
+    from tournaments.series.export import export_results
 
     source = simulate(3, seed=4, name="Marked", stationary=2)
     first, second = round_trip(source, "marked-copy")
@@ -201,9 +204,9 @@ def test_the_results_file_carries_the_marks_through_export_and_import(db):
 def test_the_checker_refuses_a_stationary_player_who_moves_while_marked(db):
     import json
 
-    from tournaments.reads.export import export_results
-    from tournaments.results_file import InvalidResults, parse
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
+    from tournaments.series.export import export_results
+    from tournaments.series.results_file import InvalidResults, parse
 
     doc = export_results(simulate(3, seed=4, name="Moved", stationary=1))
     pid = doc["stationary"][0]["player"]
@@ -241,7 +244,7 @@ def test_the_preview_and_the_seating_page_show_the_routed_movement(director_clie
     # and says the letters are turned only when a table is.
     from django.utils import timezone
 
-    from tournaments.reads.sheets import seating_sheet
+    from tournaments.core.reads.sheets import seating_sheet
 
     assert seating_sheet(r2, timezone.now()).turned
     assert not seating_sheet(r1, timezone.now()).turned

@@ -11,7 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.test_attendance import finish
-from tournaments.models import Player, Seating
+from tournaments.core.models.event import Player
+from tournaments.core.models.rounds import Seating
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
