@@ -253,3 +253,15 @@ def test_the_preview_and_the_seating_page_show_the_routed_movement(director_clie
     shots = os.environ.get("SNOWMAN_SHOTS")
     if shots:
         Path(shots, "stationary-seating.pdf").write_bytes(b"".join(pdf.streaming_content))
+
+
+def test_a_messy_simulated_event_with_stationary_players_exports_and_imports_whole(db):
+    # Withdrawals, late arrivals and a house player around three stationary players: every
+    # round seats, and the checker follows each mark through the rounds.
+    from tests.test_series_import import assert_same_event, round_trip
+    from tournaments.core.simulate import simulate
+
+    source = simulate(5, seed=8, name="Messy marks", withdraw=3, late=2, house=1, stationary=3)
+    first, second = round_trip(source, "messy-marks-copy")
+    assert len(first["stationary"]) == 3
+    assert_same_event(first, second)
