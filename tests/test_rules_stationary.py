@@ -352,3 +352,52 @@ def test_rotation_around_stationary_players_for_any_room(data):
         home = {
             p: (t.table, t.seat_of(p)) for t in seating for p in t.seats.values() if p in marked
         }
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.data())
+def test_holes_closures_and_sit_outs_never_move_a_stationary_player(data):
+    count = data.draw(st.integers(min_value=2, max_value=8), label="tables")
+    results = [
+        TableResult(table(t), data.draw(st.sampled_from(list(Team)))) for t in range(1, count + 1)
+    ]
+    everyone = [p for r in results for p in r.seating.seats.values()]
+    marked = data.draw(st.lists(st.sampled_from(everyone), unique=True, max_size=3))
+    gone = data.draw(st.lists(st.sampled_from(everyone), unique=True, max_size=count))
+    waiting = [
+        Waiting(f"{d}9{i}", d, float(i))
+        for i, d in enumerate(data.draw(st.lists(st.sampled_from("AB"), max_size=4)))
+    ]
+    try:
+        new = seat_with_holes(
+            results,
+            withdrawn=gone,
+            waiting=waiting,
+            house=[],
+            sit_outs_so_far={},
+            lot_seed=data.draw(st.integers(0, 9)),
+            stationary=marked,
+        )
+    except SeatingError:
+        return  # seats left empty: the director adds house players or closes tables
+    staying = [p for p in marked if p not in gone]
+    old = {
+        p: (r.seating.table, r.seating.seat_of(p))
+        for r in results
+        for p in staying
+        if p in r.seating.seats.values()
+    }
+    renumbered = {p: new.renumbered[old[p][0]] for p in staying}
+    for p in staying:
+        assert old[p][0] not in new.closed
+        assert p not in new.sit_outs
+        here = next(t for t in new.tables if p in t.seats.values())
+        assert here.table == renumbered[p]
+    # The first marked at each table keeps the chair.
+    for t in new.tables:
+        first = next((p for p in staying if p in t.seats.values()), None)
+        if first is not None:
+            assert t.seat_of(first) == old[first][1]
+        # Every seat holds a player of the division the (turned) letters give it.
+        for seat, p in t.seats.items():
+            assert t.division_at(seat) == p[0]
