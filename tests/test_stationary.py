@@ -265,3 +265,18 @@ def test_a_messy_simulated_event_with_stationary_players_exports_and_imports_who
     first, second = round_trip(source, "messy-marks-copy")
     assert len(first["stationary"]) == 3
     assert_same_event(first, second)
+
+
+def test_a_swap_never_moves_a_stationary_player(event):
+    t = event
+    ann = player(t, "Player A001")
+    mark_stationary(t, ann, reason="r", table=1, by="test")
+    r1 = rounds.draw_first_round(t, by="test", seed=11)
+    other = Player.objects.get(pk=Seating.objects.get(round=r1, table=2, position="N").player_id)
+    with pytest.raises(ServiceError, match="Player A001 is stationary and keeps their seat"):
+        rounds.swap_players(r1, ann, other, by="test")
+    assert seat_of(r1, ann) == (1, "N")
+    # Two other A players still swap as before.
+    third = Player.objects.get(pk=Seating.objects.get(round=r1, table=3, position="N").player_id)
+    rounds.swap_players(r1, other, third, by="test")
+    assert seat_of(r1, other)[0] == 3

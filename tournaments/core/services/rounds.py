@@ -225,6 +225,18 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
             raise ServiceError(_("Players can only be swapped before the round starts."))
+        # A stationary player keeps their chair (RULES.md §3.1): a swap would walk them
+        # across the room, the very thing the mark is there to spare them.
+        kept = {m.player_id for m in stationary_marks(rnd.tournament, rnd.number)}
+        for player in (first, second):
+            if player.pk in kept:
+                raise ServiceError(
+                    _(
+                        "%(player)s is stationary and keeps their seat; end the stationary "
+                        "seat first to move them."
+                    )
+                    % {"player": player.name}
+                )
         divisions: dict[PlayerId, str] = {first.pk: first.division, second.pk: second.division}
         try:
             swapped = swap(seating_of(rnd), first.pk, second.pk, divisions)
