@@ -45,7 +45,9 @@ def body_rows(section: Element) -> list[Element]:
 
 # Pinned: a change here means a page grew a query (or an N+1 crept in).
 BOARD_QUERIES = 6  # 7 until an unpaused round stopped reading its pauses
-PLAYERS_QUERIES = 9  # 8 until the page was paginated (its count) and showed attendance
+# 8 until the page was paginated (its count) and showed attendance; 9 until it listed the
+# stationary players (one query, their names joined).
+PLAYERS_QUERIES = 10
 # 7 until the sit-outs and substituted matches of §6 joined the ranking's inputs and
 # the page listed the players who never played apart; 10 until it asked whether the
 # standings are hidden (the newest round), to offer the director's copy of the PDF (§5).

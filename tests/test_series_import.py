@@ -288,6 +288,8 @@ def by_name(doc: dict) -> dict:
             row["player"] = name[row["player"]]
     if out["final"] is not None:
         out["final"]["seats"] = {s: name[p] for s, p in out["final"]["seats"].items()}
+    for mark in out.get("stationary", []):
+        mark["player"] = name[mark["player"]]
     return out
 
 
@@ -316,6 +318,7 @@ def assert_same_event(first: dict, second: dict) -> None:
             assert ma == mb
     assert a["standings"] == b["standings"]
     assert a["final"] == b["final"]
+    assert a.get("stationary") == b.get("stationary")
     assert a == b
 
 

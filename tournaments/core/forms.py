@@ -162,6 +162,23 @@ class PlayerForm(forms.Form):
     checked_in = forms.BooleanField(required=False, label=_("Checked in now"))
 
 
+class StationaryForm(forms.Form):
+    """A stationary seat (RULES.md §3.1): a reason, and before the draw the table."""
+
+    reason = forms.CharField(max_length=200, label=_("Reason"))
+    table = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ID_MAX,
+        label=_("Table for round 1"),
+        help_text=_("Empty: the lowest table no stationary player is named for yet."),
+    )
+
+
+class StationaryEndForm(forms.Form):
+    reason = forms.CharField(max_length=200, label=_("Reason for ending it"))
+
+
 class HouseForm(forms.Form):
     """A house player (§6): a stand-in who fills a seat and is never ranked."""
 

@@ -189,6 +189,7 @@ ACTIONS = {
     "seat": pgettext_lazy("activity log action", "seat"),
     "settings": pgettext_lazy("activity log action", "settings"),
     "start": pgettext_lazy("activity log action", "start"),
+    "stationary": pgettext_lazy("activity log action", "stationary seat"),
     "substitute": pgettext_lazy("activity log action", "substitute"),
     "substitute-replace": pgettext_lazy("activity log action", "correct substitute"),
     "substitute-undo": pgettext_lazy("activity log action", "undo substitute"),

@@ -189,6 +189,16 @@ class TableRow:
         return self.seats.get(seat)
 
     @property
+    def turned(self) -> bool:
+        """The letters turned for a stationary player (RULES.md §3.1): the A players no
+        longer sit N and E, so the page marks each player's division."""
+        return any(
+            p.division != division
+            for position, division in (("N", "A"), ("E", "A"), ("S", "B"), ("W", "B"))
+            if (p := self.seats.get(position)) is not None and not p.house
+        )
+
+    @property
     def ns(self) -> str:
         return _pair(self.seats, Seat.N, Seat.S)
 

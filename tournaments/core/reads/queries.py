@@ -23,6 +23,7 @@ from tournaments.core.models.people import ImportedEvent, Person, PersonEvent, P
 from tournaments.core.models.play import HandEntry, Match, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads import standings as standing_service
 from tournaments.core.reads.console import (
     Finalist,
@@ -351,6 +352,18 @@ def find_player(tournament: Tournament, pk: int | None) -> Player | None:
     if pk is None:
         return None
     return Player.objects.filter(tournament=tournament, pk=pk).first()
+
+
+def open_stationary_mark(player: Player) -> StationaryMark | None:
+    """The player's stationary mark still in force (RULES.md §3.1), if any."""
+    return StationaryMark.objects.filter(player=player, ended_at__isnull=True).first()
+
+
+def stationary_players(tournament: Tournament) -> list[StationaryMark]:
+    """The stationary marks in force, first marked first, with their players."""
+    return list(
+        StationaryMark.objects.filter(tournament=tournament).active().select_related("player")
+    )
 
 
 def substitution_at(match: Match, pk: int) -> Substitution | None:

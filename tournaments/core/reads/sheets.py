@@ -129,6 +129,17 @@ class SeatingSheet:
     printed_at: datetime
     sit_outs: tuple[str, ...] = ()  # §6: checked-in players without a seat this round
 
+    @property
+    def turned(self) -> bool:
+        """A table whose seat letters are turned for a stationary player (RULES.md §3.1)
+        seats its A players elsewhere than North and East: the sheet says so."""
+        return any(
+            p.division != ("A" if seat in (Seat.N, Seat.E) else "B")
+            for line in self.tables
+            for seat, p in line.seats.items()
+            if p is not None and not p.house
+        )
+
 
 @dataclass(frozen=True)
 class TableCard:
