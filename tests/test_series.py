@@ -221,6 +221,7 @@ def test_the_series_csv_writes_a_formula_name_and_event_name_as_plain_text(direc
     assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]
 
 
+@pytest.mark.db_independent  # the benchmark makes its own SQLite database
 @pytest.mark.slow
 def test_the_series_benchmark_runs_through_its_page_step_as_a_director():
     """Its user had no role since the roles work: the page step answered 302 and crashed."""
