@@ -81,22 +81,28 @@ function renderSeats(v, mode) {
     else btn.setAttribute("aria-pressed", pressed ? "true" : "false");
     btn.classList.toggle("tb-dealer", !!dealer);
     const individual = info.individual || 0;
+    // The spaces keep the words apart for whatever reads the text rather than the layout.
     swap(btn,
-      el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }),
-      el("span", { class: "tb-seat-name", text: info.player || "—" }),
+      el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }), " ",
+      el("span", { class: "tb-seat-name", text: info.player || "—" }), " ",
       el("span", { class: "tb-seat-tags" },
-        markOf(info) ? el("span", { class: "tb-mark", text: markOf(info) }) : null,
-        dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null,
+        markOf(info) ? el("span", { class: "tb-mark", text: markOf(info) }) : null, " ",
+        dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null, " ",
         individual ? el("span", { class: "tb-chip tb-chip-ind", text: signed(individual) })
           : null),
     );
+    // The name reads the button's words in their order first (a voice user says what
+    // they see, WCAG 2.5.3), then what the eye takes from the layout and colours.
     const parts = [info.player
       ? interpolate(gettext("%(seat)s: %(name)s"), { seat: SEAT_NAMES[seat], name: info.player })
       : interpolate(gettext("%(seat)s: empty seat"), { seat: SEAT_NAMES[seat] })];
-    if (info.house) parts.push(markOf(info));
-    else if (info.division) parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    if (markOf(info)) parts.push(markOf(info));
+    if (dealer) parts.push(gettext("Dealer"));
+    if (individual) parts.push(signed(individual));
+    if (!info.house && info.division) {
+      parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    }
     parts.push(interpolate(gettext("team %(team)s"), { team: TEAM_NAMES[teamOf(seat)] }));
-    if (dealer) parts.push(gettext("deals this hand"));
     if (individual) {
       parts.push(interpolate(gettext("individual %(points)s"), { points: signed(individual) }));
     }
