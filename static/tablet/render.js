@@ -23,13 +23,39 @@ function remainingNow() {
 }
 
 let calledLocally = false;
+// The clock's seconds are never read out (role="timer" is not live); a change of its state
+// (started, paused, running again, time called, over) is said once, in a polite region.
+let saidClock = null;
+function sayClock(state) {
+  const node = $("tb-clock");
+  if (saidClock !== null && state !== saidClock) {
+    const text = state === "running"
+      ? `${node.getAttribute("aria-label")}: ${node.textContent}` : node.textContent;
+    $("tb-clock-said").textContent = text;
+  }
+  saidClock = state;
+}
+
 export function renderClock() {
+  sayClock(drawClock());
+}
+
+function drawClock() {
   const node = $("tb-clock");
   const v = st.server;
-  if (!v || !v.match) { node.textContent = "--:--"; return; }
-  if (v.match.final) { node.textContent = v.round ? roundName(v.round) : gettext("Final"); return; }
-  if (v.round && v.round.status === "finished") { node.textContent = pgettext("clock", "Over"); return; }
-  if (!st.clockBase || !st.clockBase.started) { node.textContent = gettext("Not started"); return; }
+  if (!v || !v.match) { node.textContent = "--:--"; return "none"; }
+  if (v.match.final) {
+    node.textContent = v.round ? roundName(v.round) : gettext("Final");
+    return "final";
+  }
+  if (v.round && v.round.status === "finished") {
+    node.textContent = pgettext("clock", "Over");
+    return "over";
+  }
+  if (!st.clockBase || !st.clockBase.started) {
+    node.textContent = gettext("Not started");
+    return "not-started";
+  }
   const left = remainingNow();
   node.classList.toggle("tb-clock-low", left !== null && left <= 120);
   node.classList.toggle("tb-clock-paused", !!st.clockBase.paused);
@@ -40,11 +66,12 @@ export function renderClock() {
       calledLocally = true;
       setTimeout(poll, 300);
     }
-    return;
+    return "called";
   }
   calledLocally = false;
   node.textContent = st.clockBase.paused
     ? interpolate(gettext("Paused %(time)s"), { time: clockText(left) }) : clockText(left);
+  return st.clockBase.paused ? "paused" : "running";
 }
 
 function renderNet() {
