@@ -11,6 +11,7 @@ HTML page; the walk fails when fewer pages answer than it knows it should reach.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -18,7 +19,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.axe import axe_violations
 from tests.conftest import players_csv
@@ -187,3 +188,161 @@ def test_every_page_of_the_walk_passes_axe_core_wcag_22_aa(
         if found:
             problems[f"tablet {token[:6]}, high contrast, larger text"] = found
     assert not problems, json.dumps(problems, indent=1, ensure_ascii=False)
+
+
+# --- the order a screen reader reads -------------------------------------------------------
+
+# Roles a screen reader's user moves by (landmarks, headings, controls, the live parts);
+# the text between them is read in the same order and is left out of the outline.
+OUTLINE_ROLES = {
+    "banner",
+    "navigation",
+    "main",
+    "region",
+    "heading",
+    "link",
+    "button",
+    "timer",
+    "status",
+    "list",
+    "group",
+    "term",
+}
+
+
+def reading_outline(page: Page) -> list[tuple[str, str]]:
+    """(role, name) of the outline's nodes in the order of the accessibility tree that
+    Chromium gives assistive technology (the DevTools protocol's, not the DOM's)."""
+    cdp = page.context.new_cdp_session(page)
+    nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
+    cdp.detach()
+    by_id = {n["nodeId"]: n for n in nodes}
+    outline: list[tuple[str, str]] = []
+
+    def visit(node: dict) -> None:
+        role = node.get("role", {}).get("value", "")
+        if not node.get("ignored") and role in OUTLINE_ROLES:
+            outline.append((role, node.get("name", {}).get("value", "").strip()))
+        for child in node.get("childIds", []):
+            if child in by_id:
+                visit(by_id[child])
+
+    visit(nodes[0])
+    return outline
+
+
+def read_in_order(outline: list[tuple[str, str]], expected: list[tuple[str, str]]) -> None:
+    """Each (role, start of its name) of ``expected`` is met in the outline, in order."""
+    position = 0
+    for role, start in expected:
+        for i in range(position, len(outline)):
+            if outline[i][0] == role and outline[i][1].startswith(start):
+                position = i + 1
+                break
+        else:
+            pytest.fail(f"{role} {start!r} not read after {outline[position - 1]}: {outline}")
+    unnamed = [node for node in outline if node[0] in ("link", "button") and not node[1]]
+    assert not unnamed, f"controls without a name: {unnamed}"
+
+
+def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_once(
+    live_server, chromium, make_tournament, monkeypatch
+):
+    from tournaments.views import public as public_views
+
+    monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
+    from tests.test_public_browser import PHONE
+
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=5)
+    rounds.start_round(rnd, by="test")
+    seat = rnd.seats.get(table=1, position="N")
+    partner = rnd.seats.get(table=1, position="S").player.name
+    page = chromium.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/e/{t.slug}/me/{seat.player.pk}/")
+    page.locator("[data-clock-time]").wait_for()
+
+    read_in_order(
+        reading_outline(page),
+        [
+            ("banner", ""),
+            ("link", t.name),  # back to choosing a name
+            ("button", "Larger text"),
+            ("navigation", "Language"),
+            ("link", "Français"),
+            ("navigation", "Event pages"),
+            ("link", "My card"),
+            ("link", "My ledger"),
+            ("link", "Standings"),
+            ("main", ""),
+            ("heading", seat.player.name),  # whose card, then where and when
+            ("timer", ""),
+            ("list", "Seats at table 1, clockwise from North"),
+            ("term", "Partner"),
+            ("term", "Opponents"),
+            ("status", ""),  # what changes is said here, once
+            ("link", f"Not {seat.player.name}? Choose again"),
+        ],
+    )
+    assert partner in page.locator("dl.people").inner_text()
+    # The seconds are not live; the region that says a change is polite.
+    assert page.locator("[data-clock]").get_attribute("aria-live") == "off"
+    said = page.locator("[data-announce]")
+    assert said.get_attribute("aria-live") == "polite"
+    page.wait_for_timeout(2500)  # seconds tick by: nothing is said
+    assert said.inner_text() == ""
+
+    # The director pauses: the card says so once, with the time left, and says it no more.
+    rounds.pause_round(rnd, by="test")
+    expect(said).to_have_text(re.compile(r"^Paused \d+:\d\d$"), timeout=10_000)
+    first = said.inner_text()
+    page.wait_for_timeout(2500)
+    assert said.inner_text() == first
+
+
+def test_a_screen_reader_reads_the_tablets_scoring_screen_in_a_sensible_order(
+    live_server, chromium, make_tournament
+):
+    from tournaments.domain.hands import Seat
+    from tournaments.services import play
+
+    t = make_tournament(2)
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    rounds.start_round(rnd, by="test")
+    match = rnd.matches.get(table=1)
+    play.set_first_dealer(match, Seat.N, by="test")
+    names = {s.position: s.player.name for s in rnd.seats.filter(table=1)}
+    page = chromium.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(f"{live_server.url}/t/{TableLink.objects.get(tournament=t, table=1).token}/")
+    page.locator("#tb-entry").wait_for()
+
+    read_in_order(
+        reading_outline(page),
+        [
+            ("heading", "Round 1 Table 1"),
+            ("timer", "Time remaining in the round"),
+            ("status", ""),  # the clock's change of state, said once
+            ("status", ""),  # the network line
+            ("button", "Call the director"),
+            ("button", "Display"),
+            ("region", "Score"),
+            ("status", "North–South score 0"),
+            ("status", "East–West score 0"),
+            # The seats as they lie on the screen: North, then West and East, then South.
+            ("region", "Players at the table"),
+            ("button", f"North: {names['N']}"),
+            ("button", f"West: {names['W']}"),
+            ("button", f"East: {names['E']}"),
+            ("button", f"South: {names['S']}"),
+            # Then the hand: who made trump (above), alone, tricks, save.
+            ("region", "Hand"),
+            ("button", "Alone"),
+            ("group", "2. Tricks the makers took"),
+            ("button", "0 tricks"),
+            ("button", "5 tricks"),
+            ("button", "Save hand"),
+            ("region", "Hands"),
+        ],
+    )
+    # The dealer's button says so in the words it shows.
+    assert "Dealer" in page.locator(".tb-seat-N").get_attribute("aria-label")
