@@ -20,6 +20,33 @@
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
 
+  // A region drawn again while the keyboard is in it (the round's board every 3 s, the
+  // tables' calls, a check-in tick answered in place) gives the focus back to the same
+  // control in the new drawing: a keyboard user is never sent back to the page's top.
+  var keep = null;
+  function sameControl(el) {
+    if (el.id) { return "#" + CSS.escape(el.id); }
+    var href = el.getAttribute("href");
+    if (href) { return 'a[href="' + CSS.escape(href) + '"]'; }
+    var action = el.form && el.form.getAttribute("action");
+    if (action) { return 'form[action="' + CSS.escape(action) + '"] ' + el.tagName.toLowerCase(); }
+    return null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var active = document.activeElement;
+    keep = target && active && active !== document.body && target.contains(active)
+      ? sameControl(active) : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var active = document.activeElement;
+    if (keep && (!active || active === document.body || !active.isConnected)) {
+      var el = document.querySelector(keep);
+      if (el) { el.focus({ preventScroll: true }); }
+    }
+    keep = null;
+  });
+
   // At the check-in desk, after a tap the search box is ready for the next name.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;
