@@ -346,3 +346,133 @@ def test_a_screen_reader_reads_the_tablets_scoring_screen_in_a_sensible_order(
     )
     # The dealer's button says so in the words it shows.
     assert "Dealer" in page.locator(".tb-seat-N").get_attribute("aria-label")
+
+
+# --- keyboard only ---------------------------------------------------------------------------
+
+# Any of these in a keyboard walk means a pointer was used.
+POINTER_EVENTS = ["mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "wheel"]
+
+
+def no_pointer(context) -> list[str]:  # noqa: ANN001 - a Playwright context
+    """The pointer events any page of ``context`` sees, as they happen."""
+    seen: list[str] = []
+    context.expose_function("snowmanPointerSeen", lambda kind: seen.append(kind))
+    events = json.dumps(POINTER_EVENTS)
+    context.add_init_script(
+        f"for (const t of {events}) "
+        "document.addEventListener(t, () => window.snowmanPointerSeen(t), true);"
+    )
+    return seen
+
+
+def tab_to(page: Page, target, limit: int = 80) -> None:  # noqa: ANN001 - a locator
+    """Tab forward until ``target`` has the focus, as a keyboard user finds it; fails on a
+    focus that stops moving (a trap) or that no ring shows."""
+    target.wait_for()
+    handle = target.element_handle()
+    passed: list[str] = []
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        where = page.evaluate(
+            """(target) => {
+                const el = document.activeElement;
+                const style = getComputedStyle(el);
+                const ring = (style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0)
+                    || style.boxShadow !== "none";
+                return {here: el === target, ring,
+                        what: el.tagName + " " + (el.textContent || "").trim().slice(0, 40)};
+            }""",
+            handle,
+        )
+        if where["here"]:
+            assert where["ring"], f"no visible focus on {where['what']}"
+            return
+        passed.append(where["what"])
+        if len(passed) > 3 and len(set(passed[-4:])) == 1:
+            pytest.fail(f"the focus is stuck on {passed[-1]}")
+    pytest.fail(f"Tab never reached the control; it went through {passed}")
+
+
+def test_keyboard_only_the_desk_checks_in_the_director_seats_and_finalizes_a_round_and_a_table_enters_a_hand(  # noqa: E501
+    live_server, chromium, make_tournament, director
+):
+    from tests.test_director_browser import results_arrive
+    from tournaments.models import HandEntry, Round
+    from tournaments.services.players import set_checked_in
+
+    t = make_tournament(2)
+    late = Player.objects.get(tournament=t, name="Player A003")
+    set_checked_in(t, [late.pk], False, by="test")
+    staff = Client()
+    staff.force_login(director)
+    base = live_server.url
+    console_context = chromium.new_context(viewport=SIZES["console"])
+    console_context.add_cookies(
+        [
+            {
+                "name": settings.SESSION_COOKIE_NAME,
+                "value": staff.cookies[settings.SESSION_COOKIE_NAME].value,
+                "url": base,
+            }
+        ]
+    )
+    pointer = no_pointer(console_context)
+    console = console_context.new_page()
+    console.on("dialog", lambda dialog: dialog.accept())  # a confirm() answers to Enter too
+
+    # The desk: the search box has the focus; a few letters, Tab to the row's button, Enter.
+    console.goto(f"{base}/director/{t.slug}/desk/")
+    console.keyboard.type("A003")
+    row = console.locator(f"#desk-{late.pk}")
+    tab_to(console, row.get_by_role("button", name="Check in"))
+    console.keyboard.press("Enter")
+    expect(row).to_contain_text("Checked in")
+    late.refresh_from_db()
+    assert late.checked_in
+    # Ready for the next name in the queue.
+    expect(console.locator("#desk-q")).to_be_focused()
+
+    # The director draws round 1 from the overview and starts its clock from its console.
+    console.goto(f"{base}/director/{t.slug}/")
+    tab_to(console, console.get_by_role("button", name="Draw round 1"))
+    with console.expect_navigation():
+        console.keyboard.press("Enter")
+    rnd = Round.objects.get(tournament=t, number=1)
+    console.goto(f"{base}/director/{t.slug}/rounds/1/")
+    tab_to(console, console.get_by_role("button", name="Start the clock"))
+    console.keyboard.press("Enter")
+    expect(console.get_by_role("button", name="Pause")).to_be_visible()
+
+    # A scorekeeper at table 1: the first dealer, then one hand, by Tab, Space and Enter.
+    tablet_context = chromium.new_context(viewport={"width": 1024, "height": 768})
+    tablet_pointer = no_pointer(tablet_context)
+    tablet = tablet_context.new_page()
+    token = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True).token
+    tablet.goto(f"{base}/t/{token}/")
+    expect(tablet.locator(".tb-seat-N")).to_be_enabled()
+    tab_to(tablet, tablet.locator(".tb-seat-N"))
+    tablet.keyboard.press("Space")
+    tab_to(tablet, tablet.get_by_role("button", name="Start the match"))
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#tb-entry")).to_be_visible()
+    tab_to(tablet, tablet.locator(".tb-seat-E"))
+    tablet.keyboard.press("Space")
+    tab_to(tablet, tablet.get_by_role("button", name="3 tricks"))
+    tablet.keyboard.press("Space")
+    tab_to(tablet, tablet.get_by_role("button", name="Save hand"))
+    tablet.keyboard.press("Enter")
+    expect(tablet.locator("#tb-net")).to_have_text("Online · all sent", timeout=10_000)
+    hands = HandEntry.objects.filter(match__round=rnd, match__table=1, state="standing")
+    assert [(h.maker, h.maker_tricks) for h in hands] == [("E", 3)]
+
+    # The other tables finish; the director finalizes round 1 and seats round 2.
+    results_arrive(rnd, seed=4)
+    console.reload()
+    tab_to(console, console.get_by_role("button", name="Finalize and seat round 2"))
+    with console.expect_navigation():
+        console.keyboard.press("Enter")
+    rnd.refresh_from_db()
+    assert rnd.status == "finished"
+    assert Round.objects.filter(tournament=t, number=2, status="seated").exists()
+    assert pointer == [] and tablet_pointer == [], (pointer, tablet_pointer)
