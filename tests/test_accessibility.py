@@ -26,14 +26,15 @@ from tests.conftest import players_csv
 from tests.test_club_scoping import NOT_WALKED, WALKED, side, url_of
 from tests.test_hidden import NOT_PUBLIC, PUBLIC_NAMESPACES, passes
 from tests.urlwalk import patterns_by_namespace
-from tournaments.models import Player, TableLink, Tournament
-from tournaments.roles import DESK, OWNER
-from tournaments.services import clubs as club_service
-from tournaments.services import rounds
-from tournaments.services.clubs import assign
-from tournaments.services.players import import_players
-from tournaments.services.registration import save_settings
-from tournaments.services.tournaments import create_tournament
+from tournaments.clubs import services as club_service
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import TableLink
+from tournaments.core.roles import DESK, OWNER
+from tournaments.core.services import rounds
+from tournaments.core.services.players import import_players
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.registration.services import save_settings
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,7 +42,7 @@ SIZES = {"phone": {"width": 390, "height": 844}, "console": {"width": 1280, "hei
 # Pages read in English whatever the reader chose, and why (audited in English).
 ENGLISH_ONLY = {
     "series_public:series": "a proxy caches one copy for everyone until the page is "
-    "translated whole (tournaments/views/series_public.py)",
+    "translated whole (tournaments/series/public_views.py)",
 }
 # Fewer pages than this answering means the walk lost its way (a fixture that no longer
 # fills a pattern), not that the site became accessible.
@@ -248,7 +249,7 @@ def read_in_order(outline: list[tuple[str, str]], expected: list[tuple[str, str]
 def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_once(
     live_server, chromium, make_tournament, monkeypatch
 ):
-    from tournaments.views import public as public_views
+    from tournaments.core.phones import views as public_views
 
     monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
     from tests.test_public_browser import PHONE
@@ -303,8 +304,8 @@ def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_
 def test_a_screen_reader_reads_the_tablets_scoring_screen_in_a_sensible_order(
     live_server, chromium, make_tournament
 ):
+    from tournaments.core.services import play
     from tournaments.domain.hands import Seat
-    from tournaments.services import play
 
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=3)
@@ -398,8 +399,9 @@ def test_keyboard_only_the_desk_checks_in_the_director_seats_and_finalizes_a_rou
     live_server, chromium, make_tournament, director
 ):
     from tests.test_director_browser import results_arrive
-    from tournaments.models import HandEntry, Round
-    from tournaments.services.players import set_checked_in
+    from tournaments.core.models.play import HandEntry
+    from tournaments.core.models.rounds import Round
+    from tournaments.core.services.players import set_checked_in
 
     t = make_tournament(2)
     late = Player.objects.get(tournament=t, name="Player A003")
