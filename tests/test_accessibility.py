@@ -445,6 +445,13 @@ def test_keyboard_only_the_desk_checks_in_the_director_seats_and_finalizes_a_rou
     tab_to(console, console.get_by_role("button", name="Start the clock"))
     console.keyboard.press("Enter")
     expect(console.get_by_role("button", name="Pause")).to_be_visible()
+    # The board is drawn again every 3 s: the keyboard keeps its place in it.
+    table_2 = console.locator('#live-board tr[data-table="2"] a')
+    tab_to(console, table_2)
+    drawn = console.locator("#board-summary .updated").inner_text()
+    expect(console.locator("#board-summary .updated")).not_to_have_text(drawn, timeout=10_000)
+    console.wait_for_timeout(100)  # htmx settles the new drawing
+    expect(table_2).to_be_focused()
 
     # A scorekeeper at table 1: the first dealer, then one hand, by Tab, Space and Enter.
     tablet_context = chromium.new_context(viewport={"width": 1024, "height": 768})
