@@ -2,8 +2,7 @@
 the card and its clock, the next seat without a reload, the changed mark, hidden
 standings, large text, and an axe-core check of every public page.
 
-Screenshots go to /tmp/phone-shots/ to be looked at. axe-core (MPL-2.0, from the npm
-registry) is kept in tests/vendor/ so the check runs offline.
+Screenshots go to /tmp/phone-shots/ to be looked at. axe-core: tests/axe.py.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.axe import axe_violations
 from tests.test_public_phones import event_after, fake_results
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
@@ -35,7 +35,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 WAIT = 10_000
 
 
@@ -464,18 +463,6 @@ def test_the_projector_qr_code_is_large_enough_to_scan_across_a_hall(
     SHOTS.mkdir(parents=True, exist_ok=True)
     projector.screenshot(path=str(SHOTS / f"10-projector-{width}x{height}.png"))
     projector.close()
-
-
-def axe_violations(page: Page) -> list[dict]:
-    page.evaluate(AXE.read_text())
-    result = page.evaluate(
-        """async () => (await axe.run(document, {
-            runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
-            resultTypes: ['violations'],
-        })).violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"""
-    )
-    return result
 
 
 def test_every_public_page_passes_axe_core(live_server, phone, chromium, make_tournament):
