@@ -16,10 +16,11 @@ from django.utils import timezone
 
 from tournaments import replay
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import Activity, HandEntry, Match, Round, TableLink
+from tournaments.models import Activity, HandEntry, Match, Round, Seating, TableLink
 from tournaments.reads import public
 from tournaments.reads.export import export_results
 from tournaments.services import ServiceError, play, rounds
+from tournaments.services.players import add_house_player
 from tournaments.services.tournaments import update_tournament
 
 pytestmark = pytest.mark.django_db
@@ -198,6 +199,7 @@ def test_a_confirmed_result_takes_no_more_hands(event):
     post(client, "hands", hand(1))
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
+    post(client, "keeper", {"seat": "N"})
     east = next(s["player"] for s in state(client)["seats"] if s["seat"] == "E")
     assert post(client, "confirm", {"agree": True, "by": east})[0] == 200
     type(event).objects.filter(pk=event.pk).update(round_minutes=240)
@@ -338,6 +340,7 @@ def test_changing_the_answer_rephases_the_hand_after_the_call(event):
 
 def test_a_stale_agreement_gets_409_with_the_state(event):
     client = tablet(event)
+    post(client, "first-dealer", {"seat": "N", "keeper": "N"})
     post(client, "hands", hand(1))
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
@@ -385,6 +388,71 @@ def test_the_scorekeepers_team_cannot_confirm_its_own_result(event):
     status, body = post(client, "confirm", {"agree": True, "by": names["S"]})
     assert status == 422 and "did not keep score" in body["error"]
     assert post(client, "confirm", {"agree": True, "by": names["W"]})[0] == 200
+
+
+def _over_without_keeper(event) -> tuple[Client, dict]:
+    client = tablet(event)
+    post(client, "hands", hand(1))
+    run_out(event)
+    post(client, "answer-call", {"in_progress": False})
+    return client, {s["seat"]: s["player"] for s in state(client)["seats"]}
+
+
+def test_no_one_confirms_until_the_table_says_who_kept_score(event):
+    client, names = _over_without_keeper(event)
+    for seat in "NESW":
+        status, body = post(client, "confirm", {"agree": True, "by": names[seat]})
+        assert status == 422 and "who kept score" in body["error"]
+    assert match_at(event).status == Match.Status.FINISHED
+    status, body = post(client, "keeper", {"seat": "E"})
+    assert status == 200 and body["state"]["match"]["scorekeeper"] == "E"
+    assert post(client, "confirm", {"agree": True, "by": names["W"]})[0] == 422
+    assert post(client, "confirm", {"agree": True, "by": names["N"]})[0] == 200
+    assert match_at(event).confirmed_by == names["N"]
+
+
+def test_a_house_player_of_the_keepers_team_never_confirms_his_own_result(event):
+    house = add_house_player(event, "Hugo House", "A", by="director")
+    seat = Seating.objects.get(round__tournament=event, round__number=1, table=1, position="S")
+    seat.player = house
+    seat.save(update_fields=["player"])
+    client = tablet(event)
+    post(client, "first-dealer", {"seat": "N", "keeper": "N"})
+    post(client, "hands", hand(1))
+    run_out(event)
+    post(client, "answer-call", {"in_progress": False})
+    status, body = post(client, "confirm", {"agree": True, "by": "Hugo House"})
+    assert status == 422 and "did not keep score" in body["error"]
+    assert match_at(event).status == Match.Status.FINISHED
+
+
+def test_changing_who_keeps_score_is_logged_and_moves_who_may_confirm(event):
+    client, names = _finished(event)  # N keeps score
+    before = match_at(event).version
+    status, body = post(client, "keeper", {"seat": "W"})
+    assert status == 200 and body["state"]["match"]["scorekeeper"] == "W"
+    assert body["state"]["match"]["version"] == before + 1
+    line = Activity.objects.get(tournament=event, action="scorekeeper")
+    assert line.args["seat"] == "W" and line.args["was"] == "N"
+    assert post(client, "keeper", {"seat": "W"})[0] == 200  # the same tap again: no line
+    assert Activity.objects.filter(tournament=event, action="scorekeeper").count() == 1
+    assert post(client, "confirm", {"agree": True, "by": names["E"]})[0] == 422
+    assert post(client, "confirm", {"agree": True, "by": names["S"]})[0] == 200
+
+
+def test_who_kept_score_stays_once_the_result_is_confirmed(event):
+    client, names = _finished(event)
+    assert post(client, "confirm", {"agree": True, "by": names["E"]})[0] == 200
+    status, body = post(client, "keeper", {"seat": "E"})
+    assert status == 422 and "confirmed" in body["error"]
+    assert match_at(event).scorekeeper == "N"
+
+
+def test_a_keeper_outside_the_four_seats_is_refused(event):
+    client = tablet(event)
+    assert post(client, "keeper", {"seat": "X"})[0] == 422
+    assert post(client, "keeper", {})[0] == 422
+    assert match_at(event).scorekeeper == ""
 
 
 def test_a_dispute_is_resolved_only_by_the_director_with_a_reason(event):

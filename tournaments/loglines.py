@@ -61,6 +61,9 @@ LINES: dict[str, str] = {
     "play.no_points": gettext_noop("no points"),
     "play.result_confirmed": gettext_noop("%(match)s: result confirmed by %(by)s."),
     "play.result_disputed": gettext_noop("%(match)s: result disputed by %(by)s."),
+    "play.scorekeeper_changed": gettext_noop(
+        "%(match)s: score kept by %(seat)s (was %(was)s); only the other team confirms."
+    ),
     "play.undid_hand": gettext_noop("%(match)s: undid hand %(n)s."),
     "play.winner_set_recorded": gettext_noop(
         "%(match)s: winner set to %(winner)s (recorded %(recorded)s)."

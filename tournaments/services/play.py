@@ -390,6 +390,42 @@ def set_first_dealer(
     return match
 
 
+def set_scorekeeper(
+    match: Match | int,
+    seat: Seat,
+    *,
+    by: str,
+    at: AtTable | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """The table says who keeps score (any of its four seats, one tap): only the other
+    team then confirms the result (docs/rules.md §7). A change is logged, so the director
+    sees who moved it; once the result is confirmed or disputed the keeper stays."""
+    now = now_or(now)
+    with _locked(match, at) as match:
+        was = match.scorekeeper
+        if was == seat.value:
+            return match
+        if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+            raise ServiceError(
+                _("The result is already %(status)s; ask the director.")
+                % {"status": match.get_status_display().lower()}
+            )
+        match.scorekeeper = seat.value
+        match.version += 1  # under the row lock
+        compiled.update(match, ["scorekeeper", "version"])
+        if was:
+            log(
+                match.round.tournament,
+                by,
+                "scorekeeper",
+                said("play.scorekeeper_changed", match=of_match(match), seat=seat.value, was=was),
+                match=match,
+                at=now,
+            )
+    return match
+
+
 class Held:
     """A match locked for a run of its hands (``holding``): each hand goes on from the
     instance and entries the last one left, what a lock would read again while nothing
