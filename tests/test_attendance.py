@@ -8,7 +8,15 @@ from django.utils import timezone
 
 from tests.html import assert_in_html, text_by_id
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
+from tournaments.models import (
+    Activity,
+    DrawnLot,
+    Player,
+    Round,
+    SitOut,
+    Substitution,
+    Tournament,
+)
 from tournaments.reads import queries
 from tournaments.reads import rounds as round_reads
 from tournaments.reads import standings as standing_reads
@@ -407,7 +415,8 @@ def test_uneven_counts_lead_to_the_remedies_page(director_client, make_tournamen
     assert response.url == url("draw_remedy", t.slug)
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
     assert "1 A player sits out round 1" in page and "house player" in page
-    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out"})
+    seed = DrawnLot.objects.get(tournament=t).seed  # drawn when the page was first shown
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out", "seed": seed})
     assert response.status_code == 302
     assert SitOut.objects.filter(round__tournament=t).count() == 1
 
@@ -429,7 +438,8 @@ def test_the_remedies_page_reads_whole_in_french_and_names_the_house_players_in_
     assert "(la moyenne)" in page and "«\xa0Substitut A1\xa0», «\xa0Substitut B1\xa0»" in page
     for english in ("sit out", "house player", "average", "House"):
         assert english not in page, english
-    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house"})
+    seed = DrawnLot.objects.get(tournament=t).seed
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house", "seed": seed})
     assert response.status_code == 302
     names = Player.objects.filter(tournament=t, house=True).values_list("name", flat=True)
     assert sorted(names) == ["Substitut A1", "Substitut B1", "Substitut B2"]

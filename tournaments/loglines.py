@@ -25,6 +25,9 @@ LINES: dict[str, str] = {
         "Table %(table)s: %(tries)s wrong director PINs; locked for %(minutes)s min."
     ),
     "kiosk.tablet_silent_after": gettext_noop("a tablet is silent after %(old)s → %(new)s s"),
+    "lots.redrawn": gettext_noop(
+        "The lot for %(purpose)s drawn again: seed %(seed)s (was %(was)s)."
+    ),
     "play.call_hand_being_played": gettext_noop("%(match)s: at the call, a hand was being played."),
     "play.call_hand_being_played_2": gettext_noop(
         "%(match)s: at the call, a hand was being played (was: no)."

@@ -1430,3 +1430,7 @@ class AccountLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language}"
+
+
+# Models of their own modules, in the same app (see each module).
+from tournaments.lots.models import DrawnLot as DrawnLot  # noqa: E402

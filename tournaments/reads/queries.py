@@ -133,6 +133,10 @@ def has_rounds(tournament: Tournament) -> bool:
     return tournament.rounds.exists()
 
 
+def first_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(number=1).first()
+
+
 def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
     """What keeps round 1 from drawing as it stands (§6), from ``division_counts``."""
     return shortfall_text(counts["A"]["checked_in"], counts["B"]["checked_in"])

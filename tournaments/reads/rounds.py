@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -58,11 +57,10 @@ class SitOutProposal:
     candidates: dict[str, list[Player]]
 
 
-def sit_out_proposal(tournament: Tournament, seed: int | None = None) -> SitOutProposal | None:
-    """Who the lot has sit out of round 1 with ``seed`` (a new one when None; None when
-    no sit-out remedy applies); drawing with the same seed and no choice seats exactly
-    this."""
-    seed = seed if seed is not None else secrets.randbits(48)
+def sit_out_proposal(tournament: Tournament, seed: int) -> SitOutProposal | None:
+    """Who the lot has sit out of round 1 with ``seed`` (the event's stored lot, never a
+    new one: ``lots``; None when no sit-out remedy applies); drawing with the same seed
+    and no choice seats exactly this."""
     players = list(
         Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False, house=False)
     )

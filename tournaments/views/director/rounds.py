@@ -18,6 +18,8 @@ from tournaments import csvcells
 from tournaments.bilingual import seat as letter
 from tournaments.forms import ReopenForm, SwapForm
 from tournaments.ids import parse_id
+from tournaments.lots import services as lots
+from tournaments.lots.models import DrawnLot
 from tournaments.names import sort_key
 from tournaments.reads import queries
 from tournaments.reads import rounds as round_reads
@@ -384,35 +386,87 @@ def _preview_context(
 @require_http_methods(["GET", "POST"])
 def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
     """Round 1 with uneven counts: the remedies of §6, one picked by the director; with
-    sit-outs, the lot proposes who and the director may choose others."""
+    sit-outs, the lot proposes who and the director may choose others. The lot is drawn
+    when the page is first shown and stored: a reload shows the same proposal; a draw
+    sent from a page whose lot was drawn again since is refused (409) with the page as it
+    stands. Once round 1 is drawn the page says so and offers nothing."""
     t = tournament_or_404(request, slug)
-    status, seed, chosen = 200, _posted_int(request.POST.get("seed")), None
-    if request.method == "POST":
-        if request.POST.get("choose") == "1":
-            chosen = {n for n in map(_posted_int, request.POST.getlist("sit_out")) if n}
-        try:
-            rnd = round_service.draw_first_round(
-                t,
-                by=who(request),
-                seed=seed,
-                remedy=request.POST.get("remedy", ""),
-                sit_out=chosen,
-                reason=request.POST.get("reason", "").replace("\x00", "")[:500],
-            )
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-            status = 422
-        else:
-            messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
-            return redirect("director:seating", t.slug, rnd.number)
+    drawn = queries.first_round(t)
+    if drawn is not None:
+        return _remedy_page(request, t, drawn=drawn)
+    lot = lots.drawn(t, DrawnLot.Purpose.ROUND1_SIT_OUT, by=who(request))
+    if request.method == "GET":
+        return _remedy_page(request, t, lot=lot)
+    chosen = None
+    if request.POST.get("choose") == "1":
+        chosen = {n for n in map(_posted_int, request.POST.getlist("sit_out")) if n}
+    if _posted_int(request.POST.get("seed")) != lot.seed:
+        messages.error(
+            request,
+            _("The lot was drawn again meanwhile; here is the proposal as it stands now."),
+        )
+        return _remedy_page(request, t, lot=lot, status=409)
+    try:
+        rnd = round_service.draw_first_round(
+            t,
+            by=who(request),
+            seed=lot.seed,
+            remedy=request.POST.get("remedy", ""),
+            sit_out=chosen,
+            reason=request.POST.get("reason", "").replace("\x00", "")[:500],
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _remedy_page(request, t, lot=lot, chosen=chosen, status=exc.status)
+    messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
+    return redirect("director:seating", t.slug, rnd.number)
+
+
+@director_required
+@require_POST
+def draw_remedy_redraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director draws the sit-out lot again: explicit, with a reason, logged."""
+    t = tournament_or_404(request, slug)
+    drawn = queries.first_round(t)
+    if drawn is not None:
+        return _remedy_page(request, t, drawn=drawn, status=409)
+    try:
+        lot = lots.redraw(
+            t,
+            DrawnLot.Purpose.ROUND1_SIT_OUT,
+            seen=_posted_int(request.POST.get("seed")),
+            by=who(request),
+            reason=request.POST.get("redraw_reason", "").replace("\x00", "")[:500],
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        current = lots.drawn(t, DrawnLot.Purpose.ROUND1_SIT_OUT, by=who(request))
+        return _remedy_page(request, t, lot=current, status=exc.status)
+    messages.success(request, _("The lot was drawn again (seed %(seed)s).") % {"seed": lot.seed})
+    return redirect("director:draw_remedy", t.slug)
+
+
+def _remedy_page(
+    request: HttpRequest,
+    t: Tournament,
+    *,
+    lot: DrawnLot | None = None,
+    drawn: Round | None = None,
+    chosen: set[int] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     counts = division_counts(t)
-    proposal = round_reads.sit_out_proposal(t, seed)
+    proposal = round_reads.sit_out_proposal(t, lot.seed) if lot is not None else None
     return render(
         request,
         "director/rounds/remedy.html",
         {
             "tournament": t,
-            "remedies": [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
+            "drawn": drawn,
+            "lot": lot,
+            "remedies": []
+            if drawn
+            else [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
             "house_a1": round_reads.house_name(t, "A", 1),
             "house_b1": round_reads.house_name(t, "B", 1),
             "counts": counts,
