@@ -684,7 +684,9 @@ def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
     assert len(rows) == 4
 
 
-def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
+def test_the_console_shows_players_equal_but_for_the_lot_as_sharing_a_rank(
+    director_client, make_tournament
+):
     # §4: only players who played are ranked. Two tables won alike: in each division the
     # two winners tie on every count, and so do the two losers.
     t, rnd = drawn(make_tournament, 2, target=2)
@@ -695,7 +697,10 @@ def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
             m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"t{m.pk}", by="t"
         )
     page = director_client.get(url("standings", t.slug)).content.decode()
-    assert page.count('title="Tie broken by lot"') == 8
+    # Two winners and two losers per division: "=1", "=1", "=3", "=3", never "1 lot".
+    assert page.count('title="Shared rank: equal on every tiebreak"') == 8
+    assert page.count(">=1</abbr>") == 4 and page.count(">=3</abbr>") == 4
+    assert 'class="lot"' not in page
 
 
 def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(

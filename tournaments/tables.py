@@ -286,14 +286,15 @@ class StandingsTable(LeanTable):
         )
 
     def render_rank(self, record: StandingRow) -> str:
-        if record.standing.decided_by_lot:
+        # The rank as players see it ("=3"): the lot shows where it decides, on the
+        # final's seeding page.
+        if record.standing.shares:
             return format_html(
-                '{} <abbr class="lot" title="{}">{}</abbr>',
-                record.rank,
-                _("Tie broken by lot"),
-                _("lot"),
+                '<abbr title="{}">{}</abbr>',
+                _("Shared rank: equal on every tiebreak"),
+                record.shown_rank,
             )
-        return str(record.rank)
+        return record.shown_rank
 
     def render_player(self, record: StandingRow) -> str:
         # §6: matches played and sit-outs are shown with the name (the round columns

@@ -455,6 +455,7 @@ class Finalist:
     division: str
     row: StandingRow
     skipped: tuple[str, ...]
+    lot_seed: int = 0  # the event's lot, shown where it decides (§4)
 
     @property
     def why(self) -> str:
@@ -473,7 +474,10 @@ class Finalist:
             "margin": f"{r.margin:+d}",
         }
         if self.row.standing.decided_by_lot:
-            text = _("%(why)s, placed by lot") % {"why": text}
+            text = _("%(why)s, placed by lot (seed %(seed)s)") % {
+                "why": text,
+                "seed": self.lot_seed,
+            }
         if self.skipped:
             text = _("%(why)s (%(skipped)s: cannot enter the final)") % {
                 "why": text,
@@ -523,5 +527,7 @@ def finalists(
                 continue
             if row.player.pk in entering:
                 picked.append((seats[entering.index(row.player.pk)], row, tuple(skipped)))
-        result += [Finalist(seat, division, row, skip) for seat, row, skip in picked]
+        result += [
+            Finalist(seat, division, row, skip, tournament.lot_seed) for seat, row, skip in picked
+        ]
     return sorted(result, key=lambda f: "NSEW".index(f.seat))
