@@ -12,9 +12,11 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 
-from tournaments.lots import services as lots
-from tournaments.models import Activity, DrawnLot, SitOut
-from tournaments.services.players import register_player
+from tournaments.core.models.log import Activity
+from tournaments.core.models.lots import DrawnLot
+from tournaments.core.models.rounds import SitOut
+from tournaments.core.services import lots
+from tournaments.core.services.players import register_player
 
 pytestmark = pytest.mark.django_db
 
