@@ -174,7 +174,7 @@ def test_before_the_final_the_sheet_shows_shared_ranks_and_not_the_lot(director_
 def test_once_the_final_is_seeded_the_sheet_shows_the_lots_order_with_its_seed(
     director_client, make_tournament
 ):
-    from tournaments.core.services import play
+    from tournaments.core.services import closing, play
     from tournaments.core.services.rounds import finalize_round, start_round
     from tournaments.core.services.standings import seed_final
     from tournaments.domain.hands import Hand, Outcome
@@ -186,7 +186,7 @@ def test_once_the_final_is_seeded_the_sheet_shows_the_lots_order_with_its_seed(
         play.record_hand(
             m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"f{m.pk}", by="t"
         )
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     finalize_round(rnd, by="test")
     seed_final(t, by="director")
     page = pages(director_client.get(url("standings", t.slug, "B")))[0]
