@@ -429,15 +429,15 @@ def test_the_remedies_page_reads_whole_in_french_and_names_the_house_players_in_
     director_client.cookies["django_language"] = "fr"
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
     assert "2 tables; 1 joueur A est au repos à la ronde 1." in page
-    assert "3 tables avec 1 substitut en division A et 2 substituts en division B." in page
-    assert "(la moyenne)" in page and "«\xa0Substitut A1\xa0», «\xa0Substitut B1\xa0»" in page
+    assert "3 tables avec 1 réserviste en division A et 2 réservistes en division B." in page
+    assert "(la moyenne)" in page and "«\xa0Réserviste A1\xa0», «\xa0Réserviste B1\xa0»" in page
     for english in ("sit out", "house player", "average", "House"):
         assert english not in page, english
     seed = DrawnLot.objects.get(tournament=t).seed
     response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house", "seed": seed})
     assert response.status_code == 302
     names = Player.objects.filter(tournament=t, house=True).values_list("name", flat=True)
-    assert sorted(names) == ["Substitut A1", "Substitut B1", "Substitut B2"]
+    assert sorted(names) == ["Réserviste A1", "Réserviste B1", "Réserviste B2"]
 
 
 def test_the_director_substitutes_from_the_table_page(director_client, make_tournament):

@@ -827,7 +827,7 @@ def test_every_fixed_seating_refusal_of_the_rules_reads_in_the_readers_language(
         )
         empty = SeatingError("3 seats would stay empty: close more tables or add house players.")
         assert domain_text.read(empty) == (
-            "3 places resteraient vides\xa0: fermez d’autres tables ou ajoutez des substituts."
+            "3 places resteraient vides\xa0: fermez d’autres tables ou ajoutez des réservistes."
         )
         one = SeatingError("1 seat would stay empty: close a table or add house players.")
         assert domain_text.read(one).startswith("1 place resterait vide")

@@ -959,7 +959,7 @@ def test_no_template_comment_spans_lines_and_shows_on_the_page() -> None:
 # --- house players (§6: "house" everywhere) -----------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tournament, lang, word):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
@@ -1001,7 +1001,7 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     assert f'House Hal <span class="muted">{word}</span>' in first
 
 
-@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_the_search_marks_a_house_player_house_not_a_division(client, make_tournament, lang, word):
     t = make_tournament(1)
     hal = Player.objects.create(tournament=t, name="House Hal", division="A", house=True)

@@ -591,7 +591,7 @@ def house(drawn) -> Tournament:
     return drawn
 
 
-@pytest.mark.parametrize(("language", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("language", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_every_sheet_that_seats_players_marks_a_house_player_house(
     director_client, house, language, word
 ):

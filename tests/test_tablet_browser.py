@@ -378,8 +378,8 @@ def test_a_house_player_is_marked_house_in_the_tables_language(page, live_server
     expect(seat(page, "S").locator(".tb-mark")).to_have_text("house")
     page.unroute("**/t/table/state.json*")
     page.goto(f"{live_server.url}/t/table/?lang=fr")
-    expect(seat(page, "S").locator(".tb-mark")).to_have_text("substitut", timeout=WAIT)
-    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (substitut)")
+    expect(seat(page, "S").locator(".tb-mark")).to_have_text("réserviste", timeout=WAIT)
+    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (réserviste)")
     shot(page, "16-house-player-fr")
 
 

@@ -197,7 +197,7 @@ def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
 
 def house_name(tournament: Tournament, division: str, n: int) -> str:
     """The name a house player the draw adds gets ("House B1"), in the event's language:
-    a name stays as it was written, and the players read it ("Substitut B1")."""
+    a name stays as it was written, and the players read it ("Réserviste B1")."""
     with translation.override(tournament.language):
         return pgettext("house player's name", "House %(division)s%(n)s") % {
             "division": division,
