@@ -114,7 +114,9 @@ def _url_with_pk(name: str, slug: str) -> Callable[[int], str]:
 
 
 class PlayerTable(LeanTable):
-    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"))
+    # By the one name rule (``names.sort_key``: "Mélanie" before "Mireille"), which the
+    # database's collation does not know: the rows come as a list, each with its key.
+    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"), order_by=("name_order",))
     division = tables.Column(verbose_name=gettext_lazy("Div."))
     checked_in = tables.Column(verbose_name=gettext_lazy("Checked in"), empty_values=())
     withdrawn = tables.Column(verbose_name=gettext_lazy("Withdrawn"))
