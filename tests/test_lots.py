@@ -134,3 +134,31 @@ def test_once_round_one_is_drawn_the_page_says_so_and_offers_nothing(director_cl
     )
     assert again.status_code == 409
     assert DrawnLot.objects.get(tournament=uneven).redraws == 0
+
+
+def test_a_house_player_counts_at_once_and_draw_round_one_becomes_live(
+    director_client, make_tournament
+):
+    """After a house player was added the panel still said "Not seatable yet" and "Draw
+    round 1" stayed grey, with nothing pointing to the remedy."""
+    from tournaments.core.models.event import Player
+    from tournaments.core.services.players import add_house_player
+
+    t = make_tournament(2)
+    register_player(t, "Odd Otto", "A", by="desk", checked_in=True)
+    register_player(t, "Bea Beaulieu", "B", by="desk", checked_in=True)
+    add_house_player(t, "Hal House", "A", by="director")  # one of the two seats to fill
+    players = url("players", t.slug)
+    page = director_client.get(players).content.decode()
+    assert "Not seatable yet." in page
+    assert 'aria-describedby="draw-first-why"' in page
+    assert f'href="{url("draw_remedy", t.slug)}">Choose a remedy' in page
+    add_house_player(t, "Hilda House", "B", by="director")
+    page = director_client.get(players).content.decode()
+    assert "Not seatable yet." not in page and 'id="draw-first-why"' not in page
+    assert "every seat filled, house players included" in page
+    assert director_client.post(url("draw", t.slug)).status_code == 302
+    seated = set(t.rounds.get(number=1).seats.values_list("player__name", flat=True))
+    assert {"Odd Otto", "Bea Beaulieu", "Hal House", "Hilda House"} <= seated
+    assert len(seated) == 12
+    assert Player.objects.filter(tournament=t, house=True).count() == 2  # none added
