@@ -646,6 +646,39 @@ def test_finalize_is_refused_while_a_table_is_unfinished_then_seats_the_next_rou
     assert response["Location"] == url("standings", t.slug)
 
 
+def test_a_refused_finalize_links_each_unfinished_table_to_what_finishes_it(
+    director_client, make_tournament
+):
+    t, rnd = drawn(make_tournament, 3)
+    rounds.start_round(rnd, by="test")
+    console = director_client.get(url("round", t.slug, 1)).content.decode()
+    # Secondary while tables play: a plain button, not the round's primary action.
+    assert re.search(r'<button id="finalize-round"', console)
+    play_out(rnd)
+    closing.confirm_match(rnd.matches.get(table=2), agree=False, by="x", note="hand 3")
+    open_match = rnd.matches.select_related("round__tournament").get(table=3)
+    play.undo_last_hand(open_match, by="test", reason="the last hand was not played")
+    open_match.refresh_from_db()
+    response = director_client.post(url("finalize", t.slug, 1))
+    assert response.status_code == 422
+    box = response.content.decode().split('id="unfinished"', 1)[1].split("</div>", 1)[0]
+    assert (
+        f'<a href="{url("table", t.slug, 1, 2)}">Table 2 (disputed)</a>: resolve the dispute' in box
+    )
+    score = f"{open_match.score_ns}–{open_match.score_ew}"
+    assert (
+        f'<a href="{url("table", t.slug, 1, 3)}">Table 3 ({score}, not finished)</a>: enter' in box
+    )
+    assert "Table 1" not in box
+    march = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
+    n = 0
+    while not play.record_hand(open_match, march, by="t", client_key=f"m{n}").state.over:
+        n += 1
+    director_client.post(url("table_close", t.slug, 1, 2), {"reason": "checked"})
+    console = director_client.get(url("round", t.slug, 1)).content.decode()
+    assert re.search(r'<button class="primary" id="finalize-round"', console)
+
+
 def test_a_disputed_table_can_be_accepted_by_the_director(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test")

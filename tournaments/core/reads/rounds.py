@@ -272,14 +272,43 @@ def limit_moved_into_the_past(
     return None
 
 
+@dataclass(frozen=True)
+class Unfinished:
+    """A table that keeps its round from being finalized, and what finishes it."""
+
+    table: int
+    disputed: bool
+    score_ns: int
+    score_ew: int
+
+    @property
+    def text(self) -> str:
+        if self.disputed:
+            return _("table %(table)s (disputed)") % {"table": self.table}
+        return _("table %(table)s (%(ns)s–%(ew)s, not finished)") % {
+            "table": self.table,
+            "ns": self.score_ns,
+            "ew": self.score_ew,
+        }
+
+    @property
+    def remedy(self) -> str:
+        """The action on the table's page that finishes it."""
+        if self.disputed:
+            return _("resolve the dispute")
+        return _("enter the missing hands, or end the match with a reason")
+
+
+def unfinished(rnd: Round) -> list[Unfinished]:
+    return [
+        Unfinished(m.table, m.status == Match.Status.DISPUTED, m.score_ns, m.score_ew)
+        for m in rnd.matches.order_by("table", "game")
+        if m.status == Match.Status.DISPUTED or not m.is_over
+    ]
+
+
 def unfinished_tables(rnd: Round) -> list[str]:
-    problems = []
-    for m in rnd.matches.order_by("table", "game"):
-        if m.status == Match.Status.DISPUTED:
-            problems.append(f"table {m.table} (disputed)")
-        elif not m.is_over:
-            problems.append(f"table {m.table} ({m.score_ns}–{m.score_ew}, not finished)")
-    return problems
+    return [u.text for u in unfinished(rnd)]
 
 
 def later_round_warning(match: Match, before: str) -> list[str]:

@@ -217,7 +217,8 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)
-        return _console(request, rnd, status=422)
+        # Each unfinished table, linked to the page whose action finishes it.
+        return _console(request, rnd, status=422, unfinished=round_reads.unfinished(rnd))
     messages.success(request, _("%(round)s finalized.") % {"round": round_label(rnd)})
     if done.last:
         return redirect("director:standings", slug)
