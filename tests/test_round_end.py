@@ -588,6 +588,22 @@ def test_the_director_fixes_the_first_dealer_and_later_dealers_follow(event):
     assert Activity.objects.filter(action="first dealer", reason="E dealt first").exists()
 
 
+def test_naming_the_first_dealer_asks_no_reason_and_changing_it_does(event, director_client):
+    """A paper table's first dealer was asked a reason before anything was recorded."""
+    address = reverse("director:table_first_dealer", args=[event.slug, 1, 1])
+    page = director_client.get(reverse("director:table", args=[event.slug, 1, 1])).content
+    assert b'name="fd-reason"' not in page  # nothing recorded: nothing to justify
+    assert director_client.post(address, {"game": 1, "fd-seat": "S"}).status_code == 302
+    assert match_at(event).first_dealer == "S"
+    page = director_client.get(reverse("director:table", args=[event.slug, 1, 1])).content
+    assert b'name="fd-reason"' in page and b"required" in page.split(b'name="fd-reason"')[1][:80]
+    refused = director_client.post(address, {"game": 1, "fd-seat": "W", "fd-reason": ""})
+    assert refused.status_code == 422 and match_at(event).first_dealer == "S"
+    changed = director_client.post(address, {"game": 1, "fd-seat": "W", "fd-reason": "W cut"})
+    assert changed.status_code == 302 and match_at(event).first_dealer == "W"
+    assert Activity.objects.filter(action="first dealer", reason="W cut").exists()
+
+
 def test_the_director_inserts_a_missing_hand_and_later_hands_move_up(event):
     client = tablet(event)
     post(client, "hands", hand(1, maker="N"))

@@ -339,10 +339,12 @@ def set_first_dealer(
     director may set or change it later, with a reason: the dealers of the recorded hands
     follow (docs/rules.md §7)."""
     now = now_or(now)
-    reason = given_reason(
-        reason, _("Give a reason for changing the first dealer."), needed=director
-    )
     with locked_match(match) as match:
+        # A reason is asked for a change of what is recorded, not for the first naming.
+        changing = director and bool(match.first_dealer) and match.first_dealer != seat.value
+        reason = given_reason(
+            reason, _("Give a reason for changing the first dealer."), needed=changing
+        )
         if keeper is not None and not match.scorekeeper:
             match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
