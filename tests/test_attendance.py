@@ -388,6 +388,39 @@ def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, ev
     assert late.pk in seated(t.rounds.get(number=2))
 
 
+def test_reloading_the_next_rounds_preview_shows_the_same_lot(director_client, event):
+    """Two late players for one hole: the recorded lot picks who sits; reloads (and the
+    confirm) keep that pick, drawn from the event's stored seed, never a new one."""
+    import re
+
+    t, r1 = event
+    start(r1)
+    gone = r1.seats.get(table=1, position="W").player
+    set_withdrawn(gone, True, by="director")
+    late = [
+        register_player(t, f"Late {n}", gone.division, by="desk", checked_in=True)
+        for n in ("Liz", "Lou")
+    ]
+    finish(r1)
+    director_client.post(url("seat_next", t.slug))
+
+    def shown() -> tuple[str, str]:
+        page = director_client.get(url("seat_next", t.slug)).content.decode()
+        stamp = re.search(r'name="fingerprint" value="([^"]+)"', page)
+        assert stamp is not None
+        body = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
+        return stamp.group(1), body.split("<main", 1)[1]
+
+    first = shown()
+    assert all(shown() == first for _ in range(3))
+    response = director_client.post(
+        url("seat_next", t.slug), {"confirm": "1", "fingerprint": first[0], "close": ""}
+    )
+    assert response.status_code == 302
+    # The round seated is the one previewed: the confirm checked its fingerprint.
+    assert {p.pk for p in late} & seated(t.rounds.get(number=2))
+
+
 def test_closing_every_table_in_the_preview_is_refused_with_422(director_client, event):
     t, r1 = event
     start(r1)
