@@ -1,4 +1,4 @@
-"""The device on the table (issue 23) in real Chromium, at 1024×768 and 768×1024: calling
+"""The device on the table in real Chromium, at 1024×768 and 768×1024: calling
 the director, taking a table over with its code, kiosk mode.
 
 Screenshots go to /tmp/device-shots/ to be looked at.

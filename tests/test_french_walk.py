@@ -1,4 +1,4 @@
-"""Issue 24's acceptance walk in real Chromium, once in French and once in English: the
+"""The translation's acceptance walk in real Chromium, once in French and once in English: the
 director creates an event, imports its players by a CSV upload and seats round 1; a
 tablet plays a match with a lone march, a renege and a euchre, answers the time call and
 the other team confirms; a player's phone follows the player to the next seat; the final

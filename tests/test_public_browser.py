@@ -159,7 +159,7 @@ def test_the_next_seat_appears_after_the_director_seats_the_round_without_a_relo
 def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_five_seconds(
     live_server, phone, make_tournament, monkeypatch
 ):
-    """Issue 22: at the hall's paces (a poll every 15 s while the round's clock runs), a
+    """At the hall's paces (a poll every 15 s while the round's clock runs), a
     phone whose card shows the player's match over asks at the fast pace, so the seat
     the director gives next shows within 5 s, though the clock never reached the call."""
     monkeypatch.setattr(public_views, "POLL_SECONDS", HALL_POLLS[0])
@@ -261,7 +261,7 @@ def test_standings_hide_in_the_last_rounds_on_the_phone_and_the_projector(
 def test_what_the_card_and_ledger_say_of_a_round_reads_on_a_phone_and_passes_axe_core(
     live_server, phone, make_tournament
 ):
-    """Issue 20: a hidden round's score, sit-out points, not checked in, not here yet, a
+    """A hidden round's score, sit-out points, not checked in, not here yet, a
     round seated but not started, and the series page of a hidden event."""
     from tests.test_hidden import finish_hidden_round, hidden_event, play_hidden_round_live
     from tests.test_public_phones import sat_out_in_round_2

@@ -1,4 +1,4 @@
-"""Clubs (issue 25): the public club page, the owner's staff page with its one-time
+"""Clubs: the public club page, the owner's staff page with its one-time
 invitation links, and the page such a link opens."""
 
 from __future__ import annotations
