@@ -136,7 +136,7 @@ def test_a_line_written_from_an_english_console_reads_in_french(make_tournament)
         assert house.text == "Added house player Hal House (A)."
     with translation.override("fr"):
         assert started.text == "Ronde 1\u00a0: départ donné."
-        assert house.text == "Substitut Hal House ajouté (A)."
+        assert house.text == "Réserviste Hal House ajouté (A)."
         assert drew.text.startswith("Tirage de la ronde 1\u00a0: 2 tables, germe ")
 
 

@@ -9,6 +9,7 @@ from django.utils import timezone
 from tests.html import assert_in_html, text_by_id
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.log import Activity
+from tournaments.core.models.lots import DrawnLot
 from tournaments.core.models.rounds import Round, SitOut, Substitution
 from tournaments.core.reads import queries
 from tournaments.core.reads import rounds as round_reads
@@ -387,6 +388,39 @@ def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, ev
     assert late.pk in seated(t.rounds.get(number=2))
 
 
+def test_reloading_the_next_rounds_preview_shows_the_same_lot(director_client, event):
+    """Two late players for one hole: the recorded lot picks who sits; reloads (and the
+    confirm) keep that pick, drawn from the event's stored seed, never a new one."""
+    import re
+
+    t, r1 = event
+    start(r1)
+    gone = r1.seats.get(table=1, position="W").player
+    set_withdrawn(gone, True, by="director")
+    late = [
+        register_player(t, f"Late {n}", gone.division, by="desk", checked_in=True)
+        for n in ("Liz", "Lou")
+    ]
+    finish(r1)
+    director_client.post(url("seat_next", t.slug))
+
+    def shown() -> tuple[str, str]:
+        page = director_client.get(url("seat_next", t.slug)).content.decode()
+        stamp = re.search(r'name="fingerprint" value="([^"]+)"', page)
+        assert stamp is not None
+        body = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
+        return stamp.group(1), body.split("<main", 1)[1]
+
+    first = shown()
+    assert all(shown() == first for _ in range(3))
+    response = director_client.post(
+        url("seat_next", t.slug), {"confirm": "1", "fingerprint": first[0], "close": ""}
+    )
+    assert response.status_code == 302
+    # The round seated is the one previewed: the confirm checked its fingerprint.
+    assert {p.pk for p in late} & seated(t.rounds.get(number=2))
+
+
 def test_closing_every_table_in_the_preview_is_refused_with_422(director_client, event):
     t, r1 = event
     start(r1)
@@ -409,7 +443,8 @@ def test_uneven_counts_lead_to_the_remedies_page(director_client, make_tournamen
     assert response.url == url("draw_remedy", t.slug)
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
     assert "1 A player sits out round 1" in page and "house player" in page
-    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out"})
+    seed = DrawnLot.objects.get(tournament=t).seed  # drawn when the page was first shown
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "sit-out", "seed": seed})
     assert response.status_code == 302
     assert SitOut.objects.filter(round__tournament=t).count() == 1
 
@@ -427,14 +462,15 @@ def test_the_remedies_page_reads_whole_in_french_and_names_the_house_players_in_
     director_client.cookies["django_language"] = "fr"
     page = director_client.get(url("draw_remedy", t.slug)).content.decode()
     assert "2 tables; 1 joueur A est au repos à la ronde 1." in page
-    assert "3 tables avec 1 substitut en division A et 2 substituts en division B." in page
-    assert "(la moyenne)" in page and "«\xa0Substitut A1\xa0», «\xa0Substitut B1\xa0»" in page
+    assert "3 tables avec 1 réserviste en division A et 2 réservistes en division B." in page
+    assert "(la moyenne)" in page and "«\xa0Réserviste A1\xa0», «\xa0Réserviste B1\xa0»" in page
     for english in ("sit out", "house player", "average", "House"):
         assert english not in page, english
-    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house"})
+    seed = DrawnLot.objects.get(tournament=t).seed
+    response = director_client.post(url("draw_remedy", t.slug), {"remedy": "house", "seed": seed})
     assert response.status_code == 302
     names = Player.objects.filter(tournament=t, house=True).values_list("name", flat=True)
-    assert sorted(names) == ["Substitut A1", "Substitut B1", "Substitut B2"]
+    assert sorted(names) == ["Réserviste A1", "Réserviste B1", "Réserviste B2"]
 
 
 def test_the_director_substitutes_from_the_table_page(director_client, make_tournament):

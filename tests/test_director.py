@@ -646,6 +646,39 @@ def test_finalize_is_refused_while_a_table_is_unfinished_then_seats_the_next_rou
     assert response["Location"] == url("standings", t.slug)
 
 
+def test_a_refused_finalize_links_each_unfinished_table_to_what_finishes_it(
+    director_client, make_tournament
+):
+    t, rnd = drawn(make_tournament, 3)
+    rounds.start_round(rnd, by="test")
+    console = director_client.get(url("round", t.slug, 1)).content.decode()
+    # Secondary while tables play: a plain button, not the round's primary action.
+    assert re.search(r'<button id="finalize-round"', console)
+    play_out(rnd)
+    closing.confirm_match(rnd.matches.get(table=2), agree=False, by="x", note="hand 3")
+    open_match = rnd.matches.select_related("round__tournament").get(table=3)
+    play.undo_last_hand(open_match, by="test", reason="the last hand was not played")
+    open_match.refresh_from_db()
+    response = director_client.post(url("finalize", t.slug, 1))
+    assert response.status_code == 422
+    box = response.content.decode().split('id="unfinished"', 1)[1].split("</div>", 1)[0]
+    assert (
+        f'<a href="{url("table", t.slug, 1, 2)}">Table 2 (disputed)</a>: resolve the dispute' in box
+    )
+    score = f"{open_match.score_ns}–{open_match.score_ew}"
+    assert (
+        f'<a href="{url("table", t.slug, 1, 3)}">Table 3 ({score}, not finished)</a>: enter' in box
+    )
+    assert "Table 1" not in box
+    march = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
+    n = 0
+    while not play.record_hand(open_match, march, by="t", client_key=f"m{n}").state.over:
+        n += 1
+    director_client.post(url("table_close", t.slug, 1, 2), {"reason": "checked"})
+    console = director_client.get(url("round", t.slug, 1)).content.decode()
+    assert re.search(r'<button class="primary" id="finalize-round"', console)
+
+
 def test_a_disputed_table_can_be_accepted_by_the_director(director_client, make_tournament):
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test")
@@ -687,7 +720,9 @@ def test_standings_show_rounds_bonuses_awards_totals_and_download_as_csv(
     assert len(rows) == 4
 
 
-def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
+def test_the_console_shows_players_equal_but_for_the_lot_as_sharing_a_rank(
+    director_client, make_tournament
+):
     # §4: only players who played are ranked. Two tables won alike: in each division the
     # two winners tie on every count, and so do the two losers.
     t, rnd = drawn(make_tournament, 2, target=2)
@@ -698,7 +733,10 @@ def test_ties_broken_by_lot_are_marked(director_client, make_tournament):
             m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"t{m.pk}", by="t"
         )
     page = director_client.get(url("standings", t.slug)).content.decode()
-    assert page.count('title="Tie broken by lot"') == 8
+    # Two winners and two losers per division: "=1", "=1", "=3", "=3", never "1 lot".
+    assert page.count('title="Shared rank: equal on every tiebreak"') == 8
+    assert page.count(">=1</abbr>") == 4 and page.count(">=3</abbr>") == 4
+    assert 'class="lot"' not in page
 
 
 def test_final_is_seeded_with_reasons_recorded_and_crowns_champions(
@@ -822,7 +860,7 @@ def test_every_fixed_seating_refusal_of_the_rules_reads_in_the_readers_language(
         )
         empty = SeatingError("3 seats would stay empty: close more tables or add house players.")
         assert domain_text.read(empty) == (
-            "3 places resteraient vides\xa0: fermez d’autres tables ou ajoutez des substituts."
+            "3 places resteraient vides\xa0: fermez d’autres tables ou ajoutez des réservistes."
         )
         one = SeatingError("1 seat would stay empty: close a table or add house players.")
         assert domain_text.read(one).startswith("1 place resterait vide")

@@ -227,3 +227,36 @@ def test_draw_round_1_is_enabled_by_the_last_check_in_without_a_reload(
     draw.click()
     expect(page.locator("h1")).to_have_text("Round 1 seating")
     assert t.rounds.count() == 1
+
+
+def test_a_missing_reason_is_said_before_any_are_you_sure(
+    live_server, page, director, make_tournament
+):
+    """The confirm dialog came before "This field is required"; and naming the first
+    dealer of a paper table asked a reason and a confirmation for nothing recorded."""
+    from tournaments.core.services import rounds
+
+    t = make_tournament(1)
+    rounds.start_round(rounds.draw_first_round(t, by="test", seed=2), by="test")
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.accept()))
+    page.goto(live_server.url + "/director/")
+    page.fill("#id_username", "director")
+    page.fill("#id_password", "a-long-director-password")
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{live_server.url}/director/{t.slug}/rounds/1/tables/1/")
+    expect(page.locator("#id_fd-reason")).to_have_count(0)
+    page.select_option("#id_fd-seat", "S")
+    page.get_by_role("button", name="Set the first dealer").click()
+    expect(page.locator("#id_fd-reason")).to_be_visible()  # recorded: a change needs one
+    assert dialogs == []
+    page.select_option("#id_fd-seat", "W")
+    page.get_by_role("button", name="Set the first dealer").click()
+    # Refused in the page, before any dialog, and nothing sent.
+    assert page.locator("#id_fd-reason").evaluate("e => !e.validity.valid")
+    assert dialogs == []
+    page.fill("#id_fd-reason", "W cut the first jack")
+    page.get_by_role("button", name="Set the first dealer").click()
+    expect(page.locator("#id_fd-seat")).to_have_value("W")
+    assert len(dialogs) == 1 and "first dealer" in dialogs[0]
+    assert t.rounds.get(number=1).matches.get(table=1).first_dealer == "W"

@@ -287,6 +287,7 @@ def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_h
             net = tablet.locator("#tb-net")
             expect(net).to_have_text("Online · all sent", timeout=15_000)
             tablet.locator('.tb-seat[data-seat="N"]').click()
+            tablet.locator("#tb-keeper button").first.click()
             tablet.click("#tb-start-save")
             expect(tablet.locator("#tb-entry")).to_be_visible(timeout=15_000)
             tablet.locator('.tb-seat[data-seat="S"]').click()

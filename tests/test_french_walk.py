@@ -463,6 +463,7 @@ def test_a_tablet_switched_to_french_mid_match_keeps_its_hands_and_reads_whole_i
     page.goto(f"{live_server.url}/t/{token}/")
     expect(page.locator("#tb-net")).to_have_text(en.js("Online · all sent"), timeout=WAIT)
     _seat(page, "N").click()
+    page.locator("#tb-keeper button").first.click()
     page.click("#tb-start-save")
     expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
     _enter(page, "E", 5, alone=True)  # EW 4

@@ -251,7 +251,7 @@ tablet_bodies = st.one_of(
         max_size=4,
     ).map(lambda v: json.dumps(v).encode()),
 )
-TABLET_POSTS = ["hands", "first-dealer", "undo", "answer-call", "confirm"]
+TABLET_POSTS = ["hands", "first-dealer", "keeper", "undo", "answer-call", "confirm"]
 TABLET_ANSWERS = {200, 201, 400, 403, 409, 422}
 
 
@@ -454,6 +454,7 @@ def test_director_pages_take_any_number_in_the_address(
         ("undo", {"number": 2**63}),
         ("confirm", {"agree": False, "by": "\x00", "note": "\x00"}),
         ("first-dealer", {"seat": "N\x00"}),
+        ("keeper", {"seat": "N\x00"}),
     ],
 )
 def test_tablet_edge_cases_are_refused_cleanly(tablet, action, body):
@@ -471,7 +472,14 @@ def test_a_dispute_note_the_database_cannot_store_is_refused(mid_round, note):
     link = TableLink.objects.get(tournament=mid_round, table=2, revoked_at__isnull=True)
     tablet = Client()
     tablet.get(f"/t/{link.token}/")
-    name = mid_round.rounds.get(number=1).seats.filter(table=2).first().player.name
+    seat = mid_round.rounds.get(number=1).seats.filter(table=2).first()
+    name = seat.player.name
+    # The other team kept score, so the confirmation reaches the note's check.
+    tablet.post(
+        "/t/table/keeper",
+        {"seat": "E" if seat.position in "NS" else "N"},
+        content_type="application/json",
+    )
     before = snapshot()
     response = tablet.post(
         "/t/table/confirm",
@@ -608,6 +616,10 @@ class RoundEndMachine(RuleBasedStateMachine):
         if versioned and self.seen[which].get("version") is not None:
             body.update(hands=self.seen[which]["hands"], version=self.seen[which]["version"])
         self.post(which, "answer-call", body)
+
+    @rule(which=st.integers(0, 1), seat=st.sampled_from("NESW"))
+    def keeper(self, which: int, seat: str) -> None:
+        self.post(which, "keeper", {"seat": seat})
 
     @rule(
         which=st.integers(0, 1),

@@ -83,3 +83,43 @@ def test_no_code_but_the_name_rule_folds_names_its_own_way():
             if where not in OWN_KEY and FOLDING.search(path.read_text()):
                 offenders.append(where)
     assert offenders == []
+
+
+# The order people read: the database's collation put "Mireille" before "Mélanie" and
+# "Ryan" before "Réjean"; every list sorts by the one name rule instead.
+READ_ORDER = ["Mélanie Roy", "Mireille Roy", "Réjean Tremblay", "Ryan Tremblay"]
+
+
+def _named(make_tournament):
+    from tournaments.core.services.players import edit_player
+    from tournaments.core.services.rounds import draw_first_round
+
+    t = make_tournament(1)
+    players = list(Player.objects.filter(tournament=t).order_by("pk"))
+    for player, name in zip(players, reversed(READ_ORDER), strict=True):
+        edit_player(player, name=name, division=player.division, by="test")
+    return t, draw_first_round(t, by="test", seed=3)
+
+
+def _in_order(page: str) -> list[str]:
+    return sorted(READ_ORDER, key=page.index)
+
+
+def test_the_players_list_sorts_names_as_people_read_them(director_client, make_tournament):
+    t, _ = _named(make_tournament)
+    page = director_client.get(reverse("director:players", args=[t.slug])).content.decode()
+    assert _in_order(page.split('id="players-table"', 1)[1]) == READ_ORDER
+    backwards = director_client.get(
+        reverse("director:players", args=[t.slug]), {"sort": "-name"}
+    ).content.decode()
+    assert _in_order(backwards.split('id="players-table"', 1)[1]) == READ_ORDER[::-1]
+
+
+def test_the_seat_finder_pages_names_as_people_read_them(director_client, make_tournament):
+    from tournaments.core.reads import queries
+
+    t, rnd = _named(make_tournament)
+    assert [name for _, name in queries.seated_names(rnd, "")] == READ_ORDER
+    page = director_client.get(reverse("director:seating", args=[t.slug, 1])).content.decode()
+    finder = page.split('id="seat-finder"', 1)[-1] if 'id="seat-finder"' in page else page
+    assert _in_order(finder.rsplit("</table>", 1)[0]) == READ_ORDER

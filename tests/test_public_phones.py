@@ -559,14 +559,22 @@ def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
 # --- hidden means hidden -------------------------------------------------------------------
 
 
-def shown_rows(page: str) -> list[tuple[int, str, int]]:
+def as_shown(rows: list) -> list[tuple[str, str, int]]:
+    """Standing rows as players see them: the shared rank ("=3"), equal players by name."""
+    from tournaments.common.names import sort_key
+
+    ordered = sorted(rows, key=lambda r: (r.standing.shared_rank, sort_key(r.player.name)))
+    return [(r.shown_rank, r.player.name, r.record.total) for r in ordered]
+
+
+def shown_rows(page: str) -> list[tuple[str, str, int]]:
     """(rank, name, total) of every standings row of a phone's or the projector's page."""
     import re
 
     return [
-        (int(rank), name.strip(), int(total))
+        (rank, name.strip(), int(total))
         for rank, name, total in re.findall(
-            r"<tr[^>]*><td>(\d+)\*?</td><(?:th scope=\"row\"|td)>([^<]*)"
+            r"<tr[^>]*><td>(=?\d+)</td><(?:th scope=\"row\"|td)>([^<]*)"
             r"(?:<span[^>]*>[^<]*</span>)?</t[hd]><td class=\"num\">(-?\d+)</td>",
             page,
         )
@@ -624,23 +632,19 @@ def test_standings_hide_on_every_public_endpoint_in_the_last_rounds(client, make
     after = next(r for r in live[mover.division] if r.player.pk == mover.pk)
     assert after.record.total == before.record.total + 12  # the live figure moved
     for division, name in (("A", "standings A"), ("B", "standings B")):
-        rows = [(r.rank, r.player.name, r.record.total) for r in frozen[division]]
+        rows = as_shown(frozen[division])
         shown = shown_rows(answers[name])
         assert shown and set(shown) <= set(rows), name
         assert "As it stood after round 3; hidden until the final." in answers[name]
         assert "results of the last 2 rounds are hidden" in answers[name]
-    assert shown_rows(answers["standings A"]) == [
-        (r.rank, r.player.name, r.record.total) for r in frozen["A"]
-    ]
+    assert shown_rows(answers["standings A"]) == as_shown(frozen["A"])
     body = answers["projector body"]
     assert "as they stood after round 3; hidden until the final" in body
-    assert shown_rows(body) == [
-        (r.rank, r.player.name, r.record.total) for d in "AB" for r in frozen[d][:8]
-    ]
+    assert shown_rows(body) == [row for d in "AB" for row in as_shown(frozen[d])[:8]]
     ledger = client.get(url("ledger", t.slug, mover.pk)).content.decode()
     ranked_of = sum(1 for r in frozen[mover.division] if r.record.rounds)
     assert (
-        f"Total {before.record.total} · rank {before.rank} of {ranked_of} in division "
+        f"Total {before.record.total} · rank {before.shown_rank} of {ranked_of} in division "
         f"{mover.division}"
     ) in ledger
     assert f"Total {after.record.total} " not in ledger
@@ -955,7 +959,7 @@ def test_no_template_comment_spans_lines_and_shows_on_the_page() -> None:
 # --- house players (§6: "house" everywhere) -----------------------------------------------
 
 
-@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tournament, lang, word):
     t = make_tournament(2)
     rnd = rounds.draw_first_round(t, by="test", seed=5)
@@ -997,7 +1001,7 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     assert f'House Hal <span class="muted">{word}</span>' in first
 
 
-@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_the_search_marks_a_house_player_house_not_a_division(client, make_tournament, lang, word):
     t = make_tournament(1)
     hal = Player.objects.create(tournament=t, name="House Hal", division="A", house=True)
@@ -1007,3 +1011,32 @@ def test_the_search_marks_a_house_player_house_not_a_division(client, make_tourn
     assert f"<template data-house-text>{word}</template>" in page
     found = client.get(url("find", t.slug), {"q": "hal"}).json()["players"]
     assert [(p["id"], p["house"]) for p in found] == [(hal.pk, True)]
+
+
+def test_phones_projector_and_ledger_show_players_equal_but_for_the_lot_as_sharing_a_rank(
+    client, make_tournament
+):
+    """After round 1 the lot ranked equal players 3*, 4*, 5* on the projector and phones,
+    as if an arbitrary order were a ranking: they read "=1" (and by name) instead."""
+    from tournaments.common.names import sort_key
+    from tournaments.core.services import play
+    from tournaments.domain.hands import Hand, Outcome, Seat
+
+    t = make_tournament(3, target=2)
+    rnd = rounds.start_round(rounds.draw_first_round(t, by="test", seed=5), by="test")
+    for m in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(m, Seat.W, by="test")
+        march = Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5)
+        play.record_hand(m, march, client_key=f"p{m.pk}", by="t")
+    rounds.finalize_round(rnd, by="test")
+    ranked = standing_reads.standings(t)["B"]
+    assert any(r.standing.decided_by_lot for r in ranked)
+    winners = sorted((r.player.name for r in ranked[:3]), key=sort_key)
+    phone = client.get(url("standings", t.slug), {"division": "B"}).content.decode()
+    projector = client.get(url("projector_standings", t.slug)).content.decode()
+    for page in (phone, projector):
+        rows = [row for row in shown_rows(page) if row[1] in winners]
+        assert rows == [("=1", name, ranked[0].record.total) for name in winners]
+        assert "=3: a shared rank" in page and "tie broken by lot" not in page
+    ledger = client.get(url("ledger", t.slug, ranked[4].player.pk)).content.decode()
+    assert "rank =4 of 6 in division B" in ledger

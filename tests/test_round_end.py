@@ -17,9 +17,10 @@ from django.utils import timezone
 from tournaments.core import replay
 from tournaments.core.models.log import Activity
 from tournaments.core.models.play import HandEntry, Match, TableLink
-from tournaments.core.models.rounds import Round
+from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.phones import reads as public
 from tournaments.core.services import ServiceError, closing, corrections, play, rounds
+from tournaments.core.services.players import add_house_player
 from tournaments.core.services.tournaments import update_tournament
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.series.export import export_results
@@ -200,6 +201,7 @@ def test_a_confirmed_result_takes_no_more_hands(event):
     post(client, "hands", hand(1))
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
+    post(client, "keeper", {"seat": "N"})
     east = next(s["player"] for s in state(client)["seats"] if s["seat"] == "E")
     assert post(client, "confirm", {"agree": True, "by": east})[0] == 200
     type(event).objects.filter(pk=event.pk).update(round_minutes=240)
@@ -340,6 +342,7 @@ def test_changing_the_answer_rephases_the_hand_after_the_call(event):
 
 def test_a_stale_agreement_gets_409_with_the_state(event):
     client = tablet(event)
+    post(client, "first-dealer", {"seat": "N", "keeper": "N"})
     post(client, "hands", hand(1))
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
@@ -387,6 +390,71 @@ def test_the_scorekeepers_team_cannot_confirm_its_own_result(event):
     status, body = post(client, "confirm", {"agree": True, "by": names["S"]})
     assert status == 422 and "did not keep score" in body["error"]
     assert post(client, "confirm", {"agree": True, "by": names["W"]})[0] == 200
+
+
+def _over_without_keeper(event) -> tuple[Client, dict]:
+    client = tablet(event)
+    post(client, "hands", hand(1))
+    run_out(event)
+    post(client, "answer-call", {"in_progress": False})
+    return client, {s["seat"]: s["player"] for s in state(client)["seats"]}
+
+
+def test_no_one_confirms_until_the_table_says_who_kept_score(event):
+    client, names = _over_without_keeper(event)
+    for seat in "NESW":
+        status, body = post(client, "confirm", {"agree": True, "by": names[seat]})
+        assert status == 422 and "who kept score" in body["error"]
+    assert match_at(event).status == Match.Status.FINISHED
+    status, body = post(client, "keeper", {"seat": "E"})
+    assert status == 200 and body["state"]["match"]["scorekeeper"] == "E"
+    assert post(client, "confirm", {"agree": True, "by": names["W"]})[0] == 422
+    assert post(client, "confirm", {"agree": True, "by": names["N"]})[0] == 200
+    assert match_at(event).confirmed_by == names["N"]
+
+
+def test_a_house_player_of_the_keepers_team_never_confirms_his_own_result(event):
+    house = add_house_player(event, "Hugo House", "A", by="director")
+    seat = Seating.objects.get(round__tournament=event, round__number=1, table=1, position="S")
+    seat.player = house
+    seat.save(update_fields=["player"])
+    client = tablet(event)
+    post(client, "first-dealer", {"seat": "N", "keeper": "N"})
+    post(client, "hands", hand(1))
+    run_out(event)
+    post(client, "answer-call", {"in_progress": False})
+    status, body = post(client, "confirm", {"agree": True, "by": "Hugo House"})
+    assert status == 422 and "did not keep score" in body["error"]
+    assert match_at(event).status == Match.Status.FINISHED
+
+
+def test_changing_who_keeps_score_is_logged_and_moves_who_may_confirm(event):
+    client, names = _finished(event)  # N keeps score
+    before = match_at(event).version
+    status, body = post(client, "keeper", {"seat": "W"})
+    assert status == 200 and body["state"]["match"]["scorekeeper"] == "W"
+    assert body["state"]["match"]["version"] == before + 1
+    line = Activity.objects.get(tournament=event, action="scorekeeper")
+    assert line.args["seat"] == "W" and line.args["was"] == "N"
+    assert post(client, "keeper", {"seat": "W"})[0] == 200  # the same tap again: no line
+    assert Activity.objects.filter(tournament=event, action="scorekeeper").count() == 1
+    assert post(client, "confirm", {"agree": True, "by": names["E"]})[0] == 422
+    assert post(client, "confirm", {"agree": True, "by": names["S"]})[0] == 200
+
+
+def test_who_kept_score_stays_once_the_result_is_confirmed(event):
+    client, names = _finished(event)
+    assert post(client, "confirm", {"agree": True, "by": names["E"]})[0] == 200
+    status, body = post(client, "keeper", {"seat": "E"})
+    assert status == 422 and "confirmed" in body["error"]
+    assert match_at(event).scorekeeper == "N"
+
+
+def test_a_keeper_outside_the_four_seats_is_refused(event):
+    client = tablet(event)
+    assert post(client, "keeper", {"seat": "X"})[0] == 422
+    assert post(client, "keeper", {})[0] == 422
+    assert match_at(event).scorekeeper == ""
 
 
 def test_a_dispute_is_resolved_only_by_the_director_with_a_reason(event):
@@ -518,6 +586,22 @@ def test_the_director_fixes_the_first_dealer_and_later_dealers_follow(event):
     assert dealers == ["E", "S", "W"]
     assert state(client)["match"]["dealer"] == "N"
     assert Activity.objects.filter(action="first dealer", reason="E dealt first").exists()
+
+
+def test_naming_the_first_dealer_asks_no_reason_and_changing_it_does(event, director_client):
+    """A paper table's first dealer was asked a reason before anything was recorded."""
+    address = reverse("director:table_first_dealer", args=[event.slug, 1, 1])
+    page = director_client.get(reverse("director:table", args=[event.slug, 1, 1])).content
+    assert b'name="fd-reason"' not in page  # nothing recorded: nothing to justify
+    assert director_client.post(address, {"game": 1, "fd-seat": "S"}).status_code == 302
+    assert match_at(event).first_dealer == "S"
+    page = director_client.get(reverse("director:table", args=[event.slug, 1, 1])).content
+    assert b'name="fd-reason"' in page and b"required" in page.split(b'name="fd-reason"')[1][:80]
+    refused = director_client.post(address, {"game": 1, "fd-seat": "W", "fd-reason": ""})
+    assert refused.status_code == 422 and match_at(event).first_dealer == "S"
+    changed = director_client.post(address, {"game": 1, "fd-seat": "W", "fd-reason": "W cut"})
+    assert changed.status_code == 302 and match_at(event).first_dealer == "W"
+    assert Activity.objects.filter(action="first dealer", reason="W cut").exists()
 
 
 def test_the_director_inserts_a_missing_hand_and_later_hands_move_up(event):

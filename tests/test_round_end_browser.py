@@ -64,6 +64,8 @@ def start(page: Page, dealer: str, keeper: str | None = None) -> None:
     seat(page, dealer).click()
     if keeper:
         page.get_by_role("button", name=f"{keeper} keeps score").click()
+    else:  # the dealer keeps score: someone must before the first hand
+        page.locator("#tb-keeper button").nth("NESW".index(dealer)).click()
     page.click("#tb-start-save")
     expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
 

@@ -62,6 +62,38 @@ def test_without_lot_in_the_chain_tied_players_share_a_rank():
     assert [s.rank for s in ranked] == [1, 1, 3]
 
 
+def test_players_equal_on_every_link_but_the_lot_share_the_rank_players_see():
+    """After round 1 the lot ordered three equal players 3, 4, 5: they are "=3"."""
+    players = [
+        record("top", (10, 2, 0, True, 9)),
+        record("two", (10, 1, 0, True, 6)),
+        *(record(p, (7, 0, 0, True, 2)) for p in "xyz"),
+        record("last", (3, 0, 0, False, -2)),
+    ]
+    ranked = rank(players, CHAIN, 5)
+    assert [s.rank for s in ranked] == [1, 2, 3, 4, 5, 6]  # the lot's order seeds the final
+    assert [s.shared_rank for s in ranked] == [1, 2, 3, 3, 3, 6]
+    assert [s.shares for s in ranked] == [False, False, True, True, True, False]
+    assert [s.decided_by_lot for s in ranked] == [False, False, True, True, True, False]
+
+
+def test_with_the_lot_before_a_link_only_the_links_before_it_make_a_shared_rank():
+    a = record("a", (7, 0, 0, True, 2))  # equal totals; margins differ after the lot
+    b = record("b", (7, 0, 0, True, 5))
+    ranked = rank([a, b], ("total", "lot", "margin"), 3)
+    assert [s.shared_rank for s in ranked] == [1, 1] and all(s.shares for s in ranked)
+
+
+def test_without_lot_the_shared_rank_is_the_rank():
+    players = [record(p, (7, 0, 0, True, 2)) for p in "ab"] + [record("c", (1, 0, 0, False, 0))]
+    ranked = rank(players, ("total", "wins", "margin"), 1)
+    assert [(s.rank, s.shared_rank, s.shares) for s in ranked] == [
+        (1, 1, True),
+        (1, 1, True),
+        (3, 3, False),
+    ]
+
+
 def test_the_chain_order_is_configurable():
     a = record("a", (9, 1, 0, True, 1))  # total 10, margin 1
     b = record("b", (10, 0, 0, False, 3))  # total 10, margin 3, no win

@@ -137,6 +137,18 @@ def test_each_malformed_field_is_named(change, where):
     assert not Tournament.objects.filter(slug="spring-open").exists()
 
 
+def test_a_player_listed_twice_in_a_divisions_standings_is_named_at_the_repeated_row():
+    """Refused as "11 players ranked, the matches rank 10" before: no row named."""
+    doc = exported(tables=1)
+    rows = doc["standings"]["A"]
+    rows.append(dict(rows[1]))
+    with pytest.raises(InvalidResults) as err:
+        import_results(json.dumps(doc), by="director")
+    assert err.value.where == f"standings.A[{len(rows) - 1}]"
+    assert "listed twice (also at standings.A[1])" in str(err.value)
+    assert not Tournament.objects.filter(slug="spring-open").exists()
+
+
 def test_unknown_additive_keys_from_newer_exports_are_ignored():
     doc = exported(tables=1)
     doc["players"][0]["status"] = "withdrawn"

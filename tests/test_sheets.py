@@ -148,7 +148,7 @@ def test_the_directors_copy_says_not_for_posting_at_the_head_of_every_page(db):
     assert not any("not for posting" in page for page in wall)
 
 
-def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
+def test_before_the_final_the_sheet_shows_shared_ranks_and_not_the_lot(director_client, drawn):
     # §4: only players who played are ranked. Every table of round 1 ends alike (one
     # march by N), so the three B winners tie on everything, and so do the three losers.
     from tournaments.core.services import closing, play
@@ -166,8 +166,33 @@ def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
     finalize_round(rnd, by="test")
     page = pages(director_client.get(url("standings", drawn.slug, "B")))[0]
     assert "After round 1" in page
-    assert "1†" in page and "6†" in page
-    assert f"seed {drawn.lot_seed}" in page
+    # Three winners and three losers, equal on everything: "=1" and "=4", no lot order.
+    assert page.count("=1 ") == 3 and page.count("=4 ") == 3
+    assert "†" not in page and "=3: a rank shared" in page
+
+
+def test_once_the_final_is_seeded_the_sheet_shows_the_lots_order_with_its_seed(
+    director_client, make_tournament
+):
+    from tournaments.core.services import closing, play
+    from tournaments.core.services.rounds import finalize_round, start_round
+    from tournaments.core.services.standings import seed_final
+    from tournaments.domain.hands import Hand, Outcome
+
+    t = make_tournament(3, preliminary_rounds=1, target=2)
+    rnd = start_round(draw_first_round(t, by="test", seed=5), by="test")
+    for m in rnd.matches.select_related("round__tournament"):
+        play.set_first_dealer(m, Seat.W, by="test")
+        play.record_hand(
+            m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"f{m.pk}", by="t"
+        )
+        closing.confirm_match(m, agree=True, by="t")
+    finalize_round(rnd, by="test")
+    seed_final(t, by="director")
+    page = pages(director_client.get(url("standings", t.slug, "B")))[0]
+    # The lot decided who entered the final: its order, marked, with its seed.
+    assert "1†" in page and "6†" in page and "=1 " not in page
+    assert f"seed {t.lot_seed}" in page
 
 
 def test_shared_ranks_and_withdrawn_players_are_marked(db):
@@ -184,7 +209,7 @@ def test_shared_ranks_and_withdrawn_players_are_marked(db):
         PRINTED,
     )
     page = pdf_pages(standings_pdf.build(sheet))[0]
-    assert "2= Bob" in page and "Cy (withdrawn)" in page
+    assert "=2 Bob" in page and "Cy (withdrawn)" in page
 
 
 def test_names_with_accents_render_on_every_sheet(director_client, event):
@@ -566,7 +591,7 @@ def house(drawn) -> Tournament:
     return drawn
 
 
-@pytest.mark.parametrize(("language", "word"), [("en", "house"), ("fr", "substitut")])
+@pytest.mark.parametrize(("language", "word"), [("en", "house"), ("fr", "réserviste")])
 def test_every_sheet_that_seats_players_marks_a_house_player_house(
     director_client, house, language, word
 ):

@@ -256,3 +256,37 @@ def test_the_final_results_and_the_console_say_in_french_why_a_leader_is_not_in_
     reason = f"({leader.name}, retrait après la ronde 1\xa0: ne peut pas entrer en finale)"
     assert reason in console
     assert "withdrawn" not in console
+
+
+@pytest.mark.parametrize(
+    "how",
+    [{"cookie": "fr"}, {"accept": "fr-CA,fr;q=0.9,en;q=0.5"}, {"cookie": "fr", "accept": "fr"}],
+    ids=["cookie", "accept-language", "both"],
+)
+def test_the_club_page_follows_the_readers_french_and_stays_cacheable_per_reader(
+    client, make_tournament, how
+):
+    """The club page read English to a reader whose cookie and browser said French; only
+    ``?lang=fr`` worked, and the French console links it without."""
+    t = make_tournament(1)
+    page = reverse("club_public:club", args=[t.club.slug])
+    if "cookie" in how:
+        client.cookies["django_language"] = how["cookie"]
+    headers = {"HTTP_ACCEPT_LANGUAGE": how["accept"]} if "accept" in how else {}
+    r = client.get(page, **headers)
+    body = r.content.decode()
+    assert '<html lang="fr">' in body and "Tournois à venir et en cours" in body
+    assert r["Content-Language"] == "fr"
+    vary = {v.strip().lower() for v in r["Vary"].split(",")}
+    assert {"cookie", "accept-language"} <= vary
+    assert "public" in r["Cache-Control"] and "max-age=60" in r["Cache-Control"]
+    # The address's own choice still comes first: the "English" link reads English.
+    english = client.get(page, {"lang": "en"}, **headers).content.decode()
+    assert '<html lang="en">' in english and "Upcoming and running events" in english
+
+
+def test_the_club_page_reads_english_to_a_reader_who_chose_nothing_else(client, make_tournament):
+    t = make_tournament(1)
+    page = reverse("club_public:club", args=[t.club.slug])
+    r = client.get(page, HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    assert r["Content-Language"] == "en" and "Upcoming and running events" in r.content.decode()

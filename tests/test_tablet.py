@@ -172,7 +172,9 @@ def test_the_link_check_inside_the_lock_agrees_with_the_session_check(event):
     assert agree() == [False, False, False, False]
 
 
-@pytest.mark.parametrize("path", ["hands", "first-dealer", "undo", "answer-call", "confirm"])
+@pytest.mark.parametrize(
+    "path", ["hands", "first-dealer", "keeper", "undo", "answer-call", "confirm"]
+)
 def test_every_endpoint_needs_a_table_session(event, path):
     client = Client()
     assert client.get("/t/table/state.json").status_code == 403
@@ -573,6 +575,7 @@ def test_time_called_with_a_hand_in_progress_then_a_tie_broken_by_a_tiebreak_han
 
 def test_the_end_shows_bonuses_points_and_the_other_team_confirms_or_disputes(event):
     client = tablet(event, 1)
+    post(client, "keeper", {"seat": "N"})
     for n in range(1, 4):  # 4 + 4 + 2 = 10-0: reach and skunk
         post(client, "hands", hand(n, maker="N", alone=n < 3, maker_tricks=5))
     data = state(client)
@@ -629,6 +632,7 @@ def test_after_the_next_round_is_seated_each_player_learns_where_to_go(event):
     for table, c in clients.items():
         for n in range(1, 4):
             post(c, "hands", hand(n, key=f"t{table}-{n}", alone=n < 3, maker_tricks=5))
+        post(c, "keeper", {"seat": "N"})
         post(c, "confirm", {"agree": True, "by": state(c)["seats"][1]["player"]})
     rnd = event.rounds.get(number=1)
     rounds.finalize_round(rnd, by="director")
@@ -680,6 +684,7 @@ def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_t
     for table, c in clients.items():
         for n in range(1, 4):
             post(c, "hands", hand(n, key=f"r1-{table}-{n}", alone=n < 3, maker_tricks=5))
+        post(c, "keeper", {"seat": "N"})
         post(c, "confirm", {"agree": True, "by": state(c)["seats"][1]["player"]})
     rounds.finalize_round(t.rounds.get(number=1), by="director")
     seed_final(t, by="director")

@@ -68,6 +68,8 @@ def start(page: Page, dealer: str, keeper: str | None = None) -> None:
     seat(page, dealer).click()
     if keeper:
         page.get_by_role("button", name=f"{keeper} keeps score").click()
+    else:  # the dealer keeps score: someone must before the first hand
+        page.locator("#tb-keeper button").nth("NESW".index(dealer)).click()
     page.click("#tb-start-save")
     expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
 
@@ -376,8 +378,8 @@ def test_a_house_player_is_marked_house_in_the_tables_language(page, live_server
     expect(seat(page, "S").locator(".tb-mark")).to_have_text("house")
     page.unroute("**/t/table/state.json*")
     page.goto(f"{live_server.url}/t/table/?lang=fr")
-    expect(seat(page, "S").locator(".tb-mark")).to_have_text("substitut", timeout=WAIT)
-    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (substitut)")
+    expect(seat(page, "S").locator(".tb-mark")).to_have_text("réserviste", timeout=WAIT)
+    expect(page.locator("#tb-team-players-NS")).to_contain_text("House Hal (réserviste)")
     shot(page, "16-house-player-fr")
 
 
@@ -665,3 +667,47 @@ def test_hands_before_a_substitution_name_who_held_the_seat_then(
     expect(hands.nth(0)).to_contain_text("Sam Standin made trump", timeout=WAIT)
     expect(hands.nth(1)).to_contain_text(f"{north} made trump")
     expect(hands.nth(1)).to_contain_text(f"dealer {north}")
+
+
+def test_the_other_team_confirms_after_the_table_changes_who_keeps_score(
+    page: Page, live_server, make_tournament
+):
+    from tournaments.core.models.log import Activity
+
+    t = seated(make_tournament, 1)
+    open_table(page, live_server, t, 1)
+    all_sent(page)
+    seat(page, "N").click()
+    # Who keeps score is known before the first hand: Start waits for the tap.
+    expect(page.locator("#tb-start-save")).to_be_disabled()
+    north, east, south, west = (name_at(t, 1, s) for s in "NESW")
+    page.get_by_role("button", name=f"{north} keeps score").click()
+    page.click("#tb-start-save")
+    expect(page.locator("#tb-entry")).to_be_visible(timeout=WAIT)
+    enter(page, "S", 5, alone=True)
+    all_sent(page)
+    # East took over the pencil: one tap in the switch, logged by the server.
+    switch = page.locator("#tb-keeper-change")
+    expect(page.locator("#tb-keeper-now")).to_contain_text(f"Score kept by {north}")
+    page.locator("#tb-keeper-now").click()
+    switch.get_by_role("button", name=f"{east} keeps score").click()
+    expect(page.locator("#tb-keeper-now")).to_contain_text(f"Score kept by {east}")
+    all_sent(page)
+    enter(page, "S", 5, alone=True)
+    enter(page, "S", 5, alone=True)  # 12–0: over
+    all_sent(page)
+    expect(page.locator("#tb-end")).to_be_visible(timeout=WAIT)
+    who = page.locator("#tb-confirm-who button")
+    expect(who).to_have_count(2)
+    expect(who).to_have_text([north, south])
+    shot(page, "keeper-changed-end")
+    page.get_by_role("button", name=f"I am {south}").click()
+    page.click("#tb-agree")
+    expect(page.locator("#tb-confirmed")).to_have_text(f"Confirmed by {south}.", timeout=WAIT)
+    all_sent(page)
+    expect(switch).to_be_hidden()
+    match = Match.objects.get(round__tournament=t, table=1)
+    assert (match.scorekeeper, match.confirmed_by) == ("E", south)
+    line = Activity.objects.get(tournament=t, action="scorekeeper")
+    assert (line.args["was"], line.args["seat"]) == ("N", "E")
+    assert west not in who.all_text_contents()

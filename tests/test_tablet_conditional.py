@@ -57,6 +57,7 @@ def play_out(t, clients: dict[int, Client]) -> None:
         for n in range(1, 4):
             post(c, "hands", hand(n, key=f"t{table}-{n}", alone=n < 3, maker_tricks=5))
         east = read(c).json()["seats"][1]["player"]
+        post(c, "keeper", {"seat": "N"})
         assert post(c, "confirm", {"agree": True, "by": east})[0] == 200
     rounds.finalize_round(t.rounds.get(number=1), by="director")
 
@@ -147,6 +148,7 @@ def test_a_substitution_at_this_table_changes_the_etag(event):
 
 def test_a_confirmation_changes_the_etag(event):
     client = tablet(event, 1)
+    post(client, "keeper", {"seat": "N"})
     for n in range(1, 4):
         post(client, "hands", hand(n, alone=n < 3, maker_tricks=5))
     data = read(client).json()

@@ -158,6 +158,7 @@ def test_a_takeover_replaces_every_earlier_session_at_every_endpoint(event):
     bodies = {
         "hands": hand(2, "a2"),
         "first-dealer": {"seat": "E"},
+        "keeper": {"seat": "E"},
         "undo": {"number": 1},
         "answer-call": {"in_progress": True},
         "confirm": {"agree": True, "by": "x"},

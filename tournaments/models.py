@@ -14,6 +14,7 @@ from tournaments.core.models.event import (
     TournamentStatus,
 )
 from tournaments.core.models.log import Activity
+from tournaments.core.models.lots import DrawnLot
 from tournaments.core.models.people import (
     EventResult,
     ImportedEvent,
@@ -71,6 +72,7 @@ __all__ = [
     "Tournament",
     "Player",
     "Activity",
+    "DrawnLot",
     "Person",
     "PersonLink",
     "PersonEvent",

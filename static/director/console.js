@@ -2,9 +2,17 @@
 (function () {
   "use strict";
 
-  // A button or form with data-confirm asks before it submits.
+  // A button or form with data-confirm asks before it submits, once its form is valid:
+  // "This field is required" comes before "Are you sure?", never after it.
   document.addEventListener("click", function (event) {
     var el = event.target.closest ? event.target.closest("[data-confirm]") : null;
+    var form = el && (el.form || el.closest("form"));
+    if (form && typeof form.checkValidity === "function" && !form.checkValidity()) {
+      event.preventDefault();
+      event.stopPropagation();
+      form.reportValidity();
+      return;
+    }
     if (el && !window.confirm(el.getAttribute("data-confirm"))) {
       event.preventDefault();
       event.stopPropagation();

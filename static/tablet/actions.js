@@ -5,7 +5,7 @@ import { gettext, interpolate } from "./i18n.js";
 import { SEAT_NAMES } from "./dom.js";
 import { openDialog } from "./dialog.js";
 import { SEATS, clockwise, scoreHand, teamOf } from "./rules.js";
-import { resetEntry, saveQueue, serverNow, st, store, ui, urls, uuid } from "./store.js";
+import { resetEntry, saveQueue, serverNow, st, ui, urls, uuid } from "./store.js";
 import { describe, nameAt, pointsText, view } from "./view.js";
 
 let changed = () => {};
@@ -123,13 +123,21 @@ export function undoDialog() {
 export function startMatch() {
   const v = view();
   const m = v && v.match;
-  if (!m || m.first_dealer || !ui.firstDealer) return;
-  if (ui.keeper) {
-    st.keepers[m.id] = ui.keeper;
-    store("keepers", st.keepers);
-  }
+  const keeper = ui.keeper || m.scorekeeper;
+  // Who keeps score is known before the first hand: the other team confirms (RULES §7).
+  if (!m || m.first_dealer || !ui.firstDealer || !keeper) return;
   enqueue("first-dealer", urls.firstDealer,
-    { seat: ui.firstDealer, match: m.id, keeper: ui.keeper }, m.id);
+    { seat: ui.firstDealer, match: m.id, keeper }, m.id);
+}
+
+/* One tap names (or changes) who keeps score; the server logs a change. */
+export function setKeeper(seat) {
+  const v = view();
+  const m = v && v.match;
+  if (!m || st.revoked || m.scorekeeper === seat) return;
+  if (m.status === "confirmed" || m.status === "disputed") return;
+  ui.confirmBy = null;
+  enqueue("keeper", urls.keeper, { seat, match: m.id }, m.id);
 }
 
 export function answerCall(inProgress) {

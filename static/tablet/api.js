@@ -191,6 +191,7 @@ function queueLabel(q) {
   if (q.kind === "undo") return interpolate(gettext("Undo of hand %(n)s"), { n: q.body.number });
   if (q.kind === "answer") return gettext("The answer about the hand in progress");
   if (q.kind === "first-dealer") return gettext("The first dealer");
+  if (q.kind === "keeper") return gettext("Who keeps score");
   if (q.kind === "confirm") return q.body.agree ? gettext("The confirmation") : gettext("The dispute");
   return gettext("An entry");
 }

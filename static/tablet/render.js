@@ -2,6 +2,7 @@
  * the entry, the end of the match, where to go next, the history and the refusals. */
 
 import { poll } from "./api.js";
+import { setKeeper } from "./actions.js";
 import { renderHelp } from "./help.js";
 import { gettext, interpolate, ngettext, pgettext } from "./i18n.js";
 import { $, SEAT_NAMES, TEAM_NAMES, el, markOf, show, signed, swap } from "./dom.js";
@@ -244,10 +245,11 @@ function renderStart(v) {
     ? interpolate(gettext("%(name)s (%(seat)s) deals first."),
       { name: nameAt(v, ui.firstDealer), seat: SEAT_NAMES[ui.firstDealer] })
     : gettext("No dealer chosen yet.");
-  $("tb-start-save").disabled = !ui.firstDealer;
+  const keeper = ui.keeper || v.match.scorekeeper;
+  $("tb-start-save").disabled = !ui.firstDealer || !keeper;
   swap($("tb-keeper"), ...SEATS.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
-    "aria-pressed": ui.keeper === s ? "true" : "false",
+    "aria-pressed": keeper === s ? "true" : "false",
     text: nameAt(v, s),
     "aria-label": interpolate(gettext("%(name)s keeps score"), { name: nameAt(v, s) }),
     onclick: () => { ui.keeper = ui.keeper === s ? null : s; render(); },
@@ -292,12 +294,15 @@ function renderEnd(v) {
   const status = m.status;
   const done = status === "confirmed" || status === "disputed";
   show("tb-confirm", !done && !m.pending_result && !m.final);
-  const keeper = st.keepers[m.id];
-  const confirmers = v.seats.filter((s) => !keeper || s.team !== teamOf(keeper));
+  // Only the team that did not keep score confirms (RULES §7); until the table says who
+  // kept score, nobody is offered (the switch below asks for it).
+  const keeper = m.scorekeeper;
+  const confirmers = keeper ? v.seats.filter((s) => s.player && s.team !== teamOf(keeper)) : [];
+  if (ui.confirmBy && !confirmers.some((s) => s.player === ui.confirmBy)) ui.confirmBy = null;
   $("tb-confirm-help").textContent = keeper
     ? interpolate(gettext("A player of %(team)s (who did not keep score) checks the result and taps their name:"),
       { team: TEAM_NAMES[otherTeam(teamOf(keeper))] })
-    : gettext("A player of the other team (who did not keep score) checks the result and taps their name:");
+    : gettext("Who kept score? Tap their name below; a player of the other team then confirms.");
   const who = $("tb-confirm-who");
   swap(who, ...confirmers.map((s) => el("button", {
     type: "button", class: `tb-choice-btn tb-${s.team.toLowerCase()}`,
@@ -325,6 +330,30 @@ function renderEnd(v) {
   $("tb-confirmed").textContent = confirmed;
   show("tb-change-answer", !!m.can_change_answer && !m.pending);
   $("tb-confirmed").className = `tb-confirmed tb-${status}`;
+}
+
+/* Who keeps score, and the one-tap switch that names or changes it (logged by the
+ * server) while the result is not yet confirmed or disputed. */
+function renderKeeper(v, mode) {
+  const m = v.match;
+  const box = $("tb-keeper-change");
+  const done = !m || m.status === "confirmed" || m.status === "disputed" || m.final;
+  const shown = !done && !st.revoked && ["entry", "call", "end"].includes(mode);
+  show("tb-keeper-change", shown);
+  if (!shown) return;
+  const keeper = m.scorekeeper;
+  if (!keeper) box.open = true;
+  $("tb-keeper-now").textContent = keeper
+    ? interpolate(gettext("Score kept by %(name)s (%(team)s). Change…"),
+      { name: nameAt(v, keeper), team: TEAM_NAMES[teamOf(keeper)] })
+    : gettext("Who keeps score? Tap their name.");
+  swap($("tb-keeper-switch"), ...SEATS.map((s) => el("button", {
+    type: "button", class: `tb-choice-btn tb-${teamOf(s).toLowerCase()}`,
+    "aria-pressed": keeper === s ? "true" : "false",
+    text: nameAt(v, s),
+    "aria-label": interpolate(gettext("%(name)s keeps score"), { name: nameAt(v, s) }),
+    onclick: () => { box.open = false; setKeeper(s); },
+  })));
 }
 
 let announcedNext = null;
@@ -495,6 +524,7 @@ export function render() {
     if (mode === "entry") renderEntry(v);
     show("tb-entry-change-answer", mode === "entry" && !!m.can_change_answer && !m.pending);
     if (mode === "end") renderEnd(v);
+    renderKeeper(v, mode);
     renderNext(v);
     renderHistory(v);
   }

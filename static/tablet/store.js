@@ -7,7 +7,7 @@ export const ds = root ? root.dataset : {};
 
 export const urls = {
   state: ds.stateUrl, hands: ds.handsUrl, firstDealer: ds.firstDealerUrl,
-  undo: ds.undoUrl, answer: ds.answerUrl, confirm: ds.confirmUrl,
+  undo: ds.undoUrl, answer: ds.answerUrl, confirm: ds.confirmUrl, keeper: ds.keeperUrl,
 };
 
 const key = (name) => `snowman.tablet.${ds.scope}.${name}`;
@@ -38,7 +38,6 @@ export const st = {
   // Hands of the current match the server acknowledged: if the server later shows fewer
   // (restored from a backup after the laptop died), they are sent again, same client keys.
   sent: root ? load("sent", []) : [],
-  keepers: root ? load("keepers", {}) : {},
   offsetMs,
   // After a reload without network the clock runs on from the state last stored, as of
   // the instant the server read it (not "Not started").

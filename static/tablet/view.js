@@ -92,6 +92,9 @@ function applyQueued(v, q, sentKeys) {
   const b = q.body;
   if (q.kind === "first-dealer") {
     if (!m.first_dealer) m.first_dealer = b.seat;
+    if (!m.scorekeeper && b.keeper) m.scorekeeper = b.keeper;
+  } else if (q.kind === "keeper") {
+    m.scorekeeper = b.seat;
   } else if (q.kind === "answer") {
     m.hand_in_progress_at_call = b.in_progress;
     m.awaiting_answer = false;

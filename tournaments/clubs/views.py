@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from tournaments.clubs import services as club_service
 from tournaments.common import language
@@ -188,17 +189,22 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @cache_control(public=True, max_age=60)
+@vary_on_headers("Cookie", "Accept-Language")
 def club_page(request: HttpRequest, club: str) -> HttpResponse:
-    """The club's public page: its events (running and upcoming, then past) and series."""
+    """The club's public page: its events (running and upcoming, then past) and series.
+
+    In the reader's language like every public page: the address's ``?lang=`` (the
+    page's own "English / Français" links), else the reader's choice (the cookie), else
+    the browser's. A proxy still keeps it, one copy per cookie and Accept-Language
+    (``Vary``), so a French reader never gets an English reader's copy."""
     page = public_reads.club_page(club)
     if page is None:
         raise Http404(_("No such club."))
-    # A proxy keeps one copy for everyone, so the language cannot follow a reader's
-    # cookie here: it is in the address (``?lang=fr``, one copy per language), and the
-    # page offers both, "English / Français", on its first screen.
-    code = language.supported(request.GET.get("lang")) or "en"
+    code = language.supported(request.GET.get("lang")) or language.of_reader(request)
     with translation.override(code):
-        return render(request, "public/club.html", {"page": page, "lang": code})
+        response = render(request, "public/club.html", {"page": page, "lang": code})
+    response["Content-Language"] = code
+    return response
 
 
 def club_event(request: HttpRequest, club: str, slug: str) -> HttpResponse:

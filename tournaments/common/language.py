@@ -9,6 +9,7 @@ from typing import Literal, cast
 from django.conf import settings
 from django.http import HttpRequest
 from django.http.response import HttpResponseBase
+from django.utils import translation
 
 CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -24,6 +25,16 @@ def chosen(request: HttpRequest) -> str | None:
     choice: an event in Québec reads French first on an English phone, with "English"
     one tap away on the first screen (the active offer)."""
     return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
+
+
+def of_reader(request: HttpRequest) -> str:
+    """A page with no event of its own (a club's): the reader's choice, else the
+    browser's Accept-Language where the site is translated into it, else the site's."""
+    return (
+        chosen(request)
+        or supported(translation.get_language_from_request(request))
+        or settings.LANGUAGE_CODE
+    )
 
 
 def for_event(request: HttpRequest, event_language: str) -> str:

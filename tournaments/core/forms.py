@@ -346,7 +346,16 @@ class CallTimeForm(forms.Form):
 
 
 class DirectorFirstDealerForm(FirstDealerForm):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+    """The first dealer from the director's table page: a reason only for a change of
+    one already recorded (naming the first one changes nothing; the service says so)."""
+
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"), required=False
+    )
+
+    def __init__(self, *args: Any, changing: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].required = changing
 
 
 class AnswerForm(forms.Form):

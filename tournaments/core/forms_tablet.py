@@ -232,6 +232,10 @@ class FirstDealerForm(TabletForm):
     keeper = SeatField("the scorekeeper")
 
 
+class KeeperForm(TabletForm):
+    seat = SeatField("the scorekeeper", required=True)
+
+
 class UndoForm(TabletForm):
     number = WholeNumber(
         "The hand number", required=True, missing="Say which hand to undo (its number)."

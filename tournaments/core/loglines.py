@@ -25,6 +25,9 @@ LINES: dict[str, str] = {
         "Table %(table)s: %(tries)s wrong director PINs; locked for %(minutes)s min."
     ),
     "kiosk.tablet_silent_after": gettext_noop("a tablet is silent after %(old)s → %(new)s s"),
+    "lots.redrawn": gettext_noop(
+        "The lot for %(purpose)s drawn again: seed %(seed)s (was %(was)s)."
+    ),
     "play.call_hand_being_played": gettext_noop("%(match)s: at the call, a hand was being played."),
     "play.call_hand_being_played_2": gettext_noop(
         "%(match)s: at the call, a hand was being played (was: no)."
@@ -61,6 +64,9 @@ LINES: dict[str, str] = {
     "play.no_points": gettext_noop("no points"),
     "play.result_confirmed": gettext_noop("%(match)s: result confirmed by %(by)s."),
     "play.result_disputed": gettext_noop("%(match)s: result disputed by %(by)s."),
+    "play.scorekeeper_changed": gettext_noop(
+        "%(match)s: score kept by %(seat)s (was %(was)s); only the other team confirms."
+    ),
     "play.undid_hand": gettext_noop("%(match)s: undid hand %(n)s."),
     "play.winner_set_recorded": gettext_noop(
         "%(match)s: winner set to %(winner)s (recorded %(recorded)s)."

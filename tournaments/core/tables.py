@@ -118,7 +118,9 @@ def _url_with_pk(name: str, slug: str) -> Callable[[int], str]:
 
 
 class PlayerTable(LeanTable):
-    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"))
+    # By the one name rule (``names.sort_key``: "Mélanie" before "Mireille"), which the
+    # database's collation does not know: the rows come as a list, each with its key.
+    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"), order_by=("name_order",))
     division = tables.Column(verbose_name=gettext_lazy("Div."))
     checked_in = tables.Column(verbose_name=gettext_lazy("Checked in"), empty_values=())
     withdrawn = tables.Column(verbose_name=gettext_lazy("Withdrawn"))
@@ -291,14 +293,15 @@ class StandingsTable(LeanTable):
         )
 
     def render_rank(self, record: StandingRow) -> str:
-        if record.standing.decided_by_lot:
+        # The rank as players see it ("=3"): the lot shows where it decides, on the
+        # final's seeding page.
+        if record.standing.shares:
             return format_html(
-                '{} <abbr class="lot" title="{}">{}</abbr>',
-                record.rank,
-                _("Tie broken by lot"),
-                _("lot"),
+                '<abbr title="{}">{}</abbr>',
+                _("Shared rank: equal on every tiebreak"),
+                record.shown_rank,
             )
-        return str(record.rank)
+        return record.shown_rank
 
     def render_player(self, record: StandingRow) -> str:
         # §6: matches played and sit-outs are shown with the name (the round columns

@@ -597,6 +597,15 @@ def first_round_remedies(a_count: int, b_count: int) -> list[FirstRoundRemedy]:
     return remedies
 
 
+def house_fill(a_count: int, b_count: int, house_a: int, house_b: int) -> FirstRoundRemedy | None:
+    """The house remedy when the director's house players already fill every empty seat
+    (none need adding): the counts then seat as they stand, house players counted."""
+    for remedy in first_round_remedies(a_count, b_count):
+        if remedy.kind == "house" and remedy.house_a <= house_a and remedy.house_b <= house_b:
+            return remedy
+    return None
+
+
 def draw_with_remedy(
     a_players: Sequence[PlayerId],
     b_players: Sequence[PlayerId],

@@ -98,10 +98,17 @@ class PlayerRecord:
 
 @dataclass(frozen=True)
 class Standing:
+    """A player's place. ``rank`` is the chain's order, the lot included: what seeds the
+    final. ``shared_rank`` leaves the lot out: players equal on every other link share
+    it (``shares``), and it is what players see before the lot decides anything (§4:
+    "=3" rather than an arbitrary 3, 4, 5)."""
+
     rank: int
     record: PlayerRecord
     lot: int
     decided_by_lot: bool
+    shared_rank: int
+    shares: bool
 
     @property
     def player(self) -> PlayerId:
@@ -130,6 +137,10 @@ def rank(records: Sequence[PlayerRecord], chain: Sequence[str], lot_seed: int) -
     before_lot = tuple(chain[: chain.index("lot")]) if "lot" in chain else None
     ties = [tuple(-v[link] for link in before_lot or ()) for v in values]
 
+    # Equal on every link before the lot (every link, without one): sorted by the chain,
+    # such players sit together.
+    plain = ties if before_lot is not None else keys
+
     order = sorted(range(len(records)), key=keys.__getitem__)
     result: list[Standing] = []
     for i, index in enumerate(order):
@@ -141,6 +152,11 @@ def rank(records: Sequence[PlayerRecord], chain: Sequence[str], lot_seed: int) -
         )
         shared = prev is not None and keys[prev] == keys[index]
         position = result[-1].rank if shared else i + 1
+        level = prev is not None and plain[prev] == plain[index]
+        shared_rank = result[-1].shared_rank if level else i + 1
+        shares = level or (nxt is not None and plain[nxt] == plain[index])
         record = records[index]
-        result.append(Standing(position, record, lots[record.player], tied_by_lot))
+        result.append(
+            Standing(position, record, lots[record.player], tied_by_lot, shared_rank, shares)
+        )
     return result

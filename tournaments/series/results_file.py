@@ -801,6 +801,19 @@ def _check_standings(checked: Checked) -> None:
         ranked = rank(records, checked.rules.tiebreaks, doc["tournament"]["lot_seed"])
         checked.played.update({cast(int, r.player): r.played for r in records})
         rows = _list(standings, division, "standings", optional=True)
+        # A player listed twice is named at the second row, before any count: "11 players
+        # ranked, the matches rank 10" left the sender to find the repeated row.
+        first_at: dict[int, int] = {}
+        for i, row in enumerate(rows):
+            path = f"standings.{division}[{i}]"
+            pid = _int(row, "player", path, 0, BIG)
+            if pid in first_at:
+                raise InvalidResults(
+                    path,
+                    _("player %(id)s is listed twice (also at %(first)s)")
+                    % {"id": pid, "first": f"standings.{division}[{first_at[pid]}]"},
+                )
+            first_at[pid] = i
         if len(rows) != len(ranked):
             raise InvalidResults(
                 f"standings.{division}",

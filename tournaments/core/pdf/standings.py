@@ -30,7 +30,7 @@ MIN_NAME = 1.6 * inch
 
 
 def rank_label(line: StandingLine) -> str:
-    return f"{line.rank}{'=' if line.shared else ''}{LOT_MARK if line.by_lot else ''}"
+    return f"{'=' if line.shared else ''}{line.rank}{LOT_MARK if line.by_lot else ''}"
 
 
 def signed(value: int) -> str:
@@ -178,6 +178,14 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
                 "%(mark)s Equal on every other tiebreak: order drawn by lot (seed %(seed)s). "
                 "= Rank shared.",
                 mark=LOT_MARK,
+                seed=sheet.lot_seed,
+            )
+            if sheet.lot_shown
+            else _(
+                "Points per round = team score + team bonuses + own awards and penalties. "
+                "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+                "=3: a rank shared by players equal on every tiebreak (the lot orders them "
+                "only for the final's seeding, seed %(seed)s).",
                 seed=sheet.lot_seed,
             ),
             s.small,

@@ -703,7 +703,7 @@ class Ledger:
     lines: tuple[LedgerLine, ...]
     hidden: bool
     total: int | None = None
-    rank: int | None = None
+    rank: str | None = None  # as players see it: "=3" when shared (§4)
     ranked_of: int | None = None
     withdrawn_after: int | None = None
     through: int | None = None
@@ -854,7 +854,7 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         )
     total = rank = ranked_of = None
     if mine_row is not None:
-        total, rank, ranked_of = mine_row.record.total, mine_row.rank, len(ranked)
+        total, rank, ranked_of = mine_row.record.total, mine_row.shown_rank, len(ranked)
     return Ledger(
         tournament, player, tuple(lines), hidden, total, rank, ranked_of, out, vis.through
     )
@@ -865,15 +865,19 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
 
 @dataclass(frozen=True)
 class PublicRow:
-    rank: int
+    rank: int  # the shared rank: players equal on every non-lot link share it (§4)
+    shared: bool
     name: str
     folded: str
     total: int
     wins: int
     margin: int
     played: int
-    lot: bool
     withdrawn_after: int | None
+
+    @property
+    def shown_rank(self) -> str:
+        return f"={self.rank}" if self.shared else str(self.rank)
 
 
 @dataclass(frozen=True)
@@ -922,21 +926,24 @@ def public_rows(
     table = visible_standings(tournament, vis)
     result: dict[str, list[PublicRow]] = {}
     for division, rows in table.items():
-        result[division] = [_public_row(r) for r in rows if r.record.rounds or not played_only]
+        shown = [_public_row(r) for r in rows if r.record.rounds or not played_only]
+        # Players sharing a rank read by name: the lot's order among them would read as
+        # a ranking it is not (it decides only the final's seeding).
+        result[division] = sorted(shown, key=lambda r: (r.rank, sort_key(r.name)))
     return result
 
 
 def _public_row(row: StandingRow) -> PublicRow:
     p = row.player
     return PublicRow(
-        rank=row.rank,
+        rank=row.standing.shared_rank,
+        shared=row.standing.shares,
         name=p.name,
         folded=fold(p.name),
         total=row.record.total,
         wins=row.record.wins,
         margin=row.record.margin,
         played=len(row.record.rounds),
-        lot=row.standing.decided_by_lot,
         withdrawn_after=withdrawn_after(p),
     )
 

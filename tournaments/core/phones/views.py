@@ -334,7 +334,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 "rows": rows,
                 "ranked": ranked,
                 "cut": ranked > len(rows),
-                "any_lot": any(r.lot for r in rows),
+                "any_shared": any(r.shared for r in rows),
                 "final": svc.final_view(t),
                 "poll_seconds": 30,
             }
@@ -401,7 +401,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
             "between": between,
             "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if rnd and between else [],
             "top": top,
-            "any_lot": any(r.lot for rows in top.values() for r in rows),
+            "any_shared": any(r.shared for rows in top.values() for r in rows),
             "final": svc.final_view(t),
             "event_url": _event_url(request, t.slug),
         }

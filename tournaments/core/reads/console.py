@@ -32,7 +32,7 @@ from tournaments.core.reads.standings import (
 from tournaments.core.replay import round_clock, table_call, table_remaining
 from tournaments.domain.clock import RoundClock
 from tournaments.domain.hands import SEATS, Seat
-from tournaments.domain.seating import shortfall_of
+from tournaments.domain.seating import house_fill, shortfall_of
 
 # A playing table that has sent nothing for this long is worth a walk over.
 STALE_AFTER = timedelta(minutes=6)
@@ -114,6 +114,7 @@ class Readiness:
     tables: int
     problem: str | None
     absent: dict[str, list[str]]
+    house: int = 0  # the house players who fill the empty seats (they count at once)
 
     @property
     def a(self) -> int:
@@ -170,11 +171,19 @@ def readiness(tournament: Tournament) -> Readiness:
     counts = division_counts(tournament)
     a, b = counts["A"]["checked_in"], counts["B"]["checked_in"]
     absent: dict[str, list[str]] = {"A": [], "B": []}
-    for name, division in Player.objects.filter(
-        tournament=tournament, checked_in=False, withdrawn=False
-    ).values_list("name", "division"):
-        absent[division].append(name)
-    return Readiness(counts, min(a // 2, b // 2), shortfall_text(a, b), absent)
+    free = {"A": 0, "B": 0}
+    for name, division, checked_in, house in Player.objects.filter(
+        tournament=tournament, withdrawn=False
+    ).values_list("name", "division", "checked_in", "house"):
+        if house:
+            free[division] += 1
+        elif not checked_in:
+            absent[division].append(name)
+    problem = shortfall_text(a, b)
+    if problem is not None and (filled := house_fill(a, b, free["A"], free["B"])) is not None:
+        # The house players the director added fill the empty seats: ready as it stands.
+        return Readiness(counts, filled.tables, None, absent, filled.house_a + filled.house_b)
+    return Readiness(counts, min(a // 2, b // 2), problem, absent)
 
 
 # --- seating ----------------------------------------------------------------------------
@@ -467,6 +476,7 @@ class Finalist:
     division: str
     row: StandingRow
     skipped: tuple[str, ...]
+    lot_seed: int = 0  # the event's lot, shown where it decides (§4)
 
     @property
     def why(self) -> str:
@@ -485,7 +495,10 @@ class Finalist:
             "margin": f"{r.margin:+d}",
         }
         if self.row.standing.decided_by_lot:
-            text = _("%(why)s, placed by lot") % {"why": text}
+            text = _("%(why)s, placed by lot (seed %(seed)s)") % {
+                "why": text,
+                "seed": self.lot_seed,
+            }
         if self.skipped:
             text = _("%(why)s (%(skipped)s: cannot enter the final)") % {
                 "why": text,
@@ -535,5 +548,7 @@ def finalists(
                 continue
             if row.player.pk in entering:
                 picked.append((seats[entering.index(row.player.pk)], row, tuple(skipped)))
-        result += [Finalist(seat, division, row, skip) for seat, row, skip in picked]
+        result += [
+            Finalist(seat, division, row, skip, tournament.lot_seed) for seat, row, skip in picked
+        ]
     return sorted(result, key=lambda f: "NSEW".index(f.seat))

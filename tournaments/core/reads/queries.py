@@ -15,7 +15,7 @@ from typing import Any
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Value
 
-from tournaments.common.names import fold
+from tournaments.common.names import fold, sort_key
 from tournaments.core.db import compiled
 from tournaments.core.models.event import Division, Player, Tournament
 from tournaments.core.models.log import Activity
@@ -125,6 +125,10 @@ def has_rounds(tournament: Tournament) -> bool:
     return tournament.rounds.exists()
 
 
+def first_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.filter(number=1).first()
+
+
 def draw_problem(counts: dict[str, dict[str, int]]) -> str | None:
     """What keeps round 1 from drawing as it stands (§6), from ``division_counts``."""
     return shortfall_text(counts["A"]["checked_in"], counts["B"]["checked_in"])
@@ -147,13 +151,18 @@ def table_count(rnd: Round) -> int:
     return Match.objects.filter(round=rnd).values("table").distinct().count()
 
 
-def seated_names(rnd: Round, q: str) -> QuerySet[Seating, tuple[int, str]]:
+def seated_names(rnd: Round, q: str) -> list[tuple[int, str]]:
     """(table, name) of the round's seated players whose names hold every word of ``q``,
-    by name (lazy: the caller's paginator reads a page)."""
+    by name (two short columns a seat: the caller's paginator cuts its page)."""
     names = Seating.objects.filter(round=rnd)
     for word in q.split():
         names = names.filter(player__name__icontains=word)
-    return names.order_by("player__name", "player_id").values_list("table", "player__name")
+    # By the one name rule, not the database's collation (which puts "Mireille" before
+    # "Mélanie" and so pages a name away from where the printed list has it).
+    found = names.order_by("player_id").values_list("table", "player__name", "player_id")
+    return [
+        (table, name) for table, name, _pk in sorted(found, key=lambda r: (sort_key(r[1]), r[2]))
+    ]
 
 
 def sit_out_names(rnd: Round) -> list[str]:
@@ -345,6 +354,15 @@ def player_list(
         is_out=Exists(SitOut.objects.filter(round=last, player=OuterRef("pk"))),
         drawn=Value(True),
     )
+
+
+def sorted_players(players: QuerySet[Player]) -> list[Player]:
+    """``players`` read, by the one name rule (accents and case do not move a name), each
+    carrying its key as ``name_order`` for a table that re-sorts by name."""
+    rows = list(players)
+    for p in rows:
+        p.name_order = sort_key(p.name)  # type: ignore[attr-defined]
+    return sorted(rows, key=lambda p: p.name_order)  # type: ignore[attr-defined]
 
 
 def find_player(tournament: Tournament, pk: int | None) -> Player | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -83,11 +82,10 @@ class SitOutProposal:
     candidates: dict[str, list[Player]]
 
 
-def sit_out_proposal(tournament: Tournament, seed: int | None = None) -> SitOutProposal | None:
-    """Who the lot has sit out of round 1 with ``seed`` (a new one when None; None when
-    no sit-out remedy applies); drawing with the same seed and no choice seats exactly
-    this."""
-    seed = seed if seed is not None else secrets.randbits(48)
+def sit_out_proposal(tournament: Tournament, seed: int) -> SitOutProposal | None:
+    """Who the lot has sit out of round 1 with ``seed`` (the event's stored lot, never a
+    new one: ``lots``; None when no sit-out remedy applies); drawing with the same seed
+    and no choice seats exactly this."""
     players = list(
         Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False, house=False)
     )
@@ -245,7 +243,7 @@ def remedies(tournament: Tournament) -> list[FirstRoundRemedy]:
 
 def house_name(tournament: Tournament, division: str, n: int) -> str:
     """The name a house player the draw adds gets ("House B1"), in the event's language:
-    a name stays as it was written, and the players read it ("Substitut B1")."""
+    a name stays as it was written, and the players read it ("Réserviste B1")."""
     with translation.override(tournament.language):
         return pgettext("house player's name", "House %(division)s%(n)s") % {
             "division": division,
@@ -320,14 +318,43 @@ def limit_moved_into_the_past(
     return None
 
 
+@dataclass(frozen=True)
+class Unfinished:
+    """A table that keeps its round from being finalized, and what finishes it."""
+
+    table: int
+    disputed: bool
+    score_ns: int
+    score_ew: int
+
+    @property
+    def text(self) -> str:
+        if self.disputed:
+            return _("table %(table)s (disputed)") % {"table": self.table}
+        return _("table %(table)s (%(ns)s–%(ew)s, not finished)") % {
+            "table": self.table,
+            "ns": self.score_ns,
+            "ew": self.score_ew,
+        }
+
+    @property
+    def remedy(self) -> str:
+        """The action on the table's page that finishes it."""
+        if self.disputed:
+            return _("resolve the dispute")
+        return _("enter the missing hands, or end the match with a reason")
+
+
+def unfinished(rnd: Round) -> list[Unfinished]:
+    return [
+        Unfinished(m.table, m.status == Match.Status.DISPUTED, m.score_ns, m.score_ew)
+        for m in rnd.matches.order_by("table", "game")
+        if m.status == Match.Status.DISPUTED or not m.is_over
+    ]
+
+
 def unfinished_tables(rnd: Round) -> list[str]:
-    problems = []
-    for m in rnd.matches.order_by("table", "game"):
-        if m.status == Match.Status.DISPUTED:
-            problems.append(f"table {m.table} (disputed)")
-        elif not m.is_over:
-            problems.append(f"table {m.table} ({m.score_ns}–{m.score_ew}, not finished)")
-    return problems
+    return [u.text for u in unfinished(rnd)]
 
 
 def later_round_warning(match: Match, before: str) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
 
@@ -70,7 +70,7 @@ class Seated:
 @dataclass(frozen=True)
 class StandingLine:
     rank: int
-    shared: bool  # another player holds the same rank (printed "3=")
+    shared: bool  # another player holds the same rank (printed "=3")
     name: str
     withdrawn: bool
     by_round: tuple[int | None, ...]  # one entry per column of StandingsSheet.rounds
@@ -98,6 +98,7 @@ class StandingsSheet:
     # on the director's copy, the mark printed at the top of every page.
     hidden_note: str = ""
     director_mark: str = ""
+    lot_shown: bool = False  # the lot's order and mark (once the final is seeded)
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,19 @@ class FinalResults:
     director_mark: str = ""
 
 
-def _lines(rows: list[StandingRow], rounds: tuple[int, ...]) -> tuple[StandingLine, ...]:
+def _lines(
+    rows: list[StandingRow], rounds: tuple[int, ...], *, lot: bool
+) -> tuple[StandingLine, ...]:
+    """The sheet's lines; with ``lot`` the chain's order, the lot marked where it decides
+    (the final standings), else the ranks players see, shared by those the lot alone
+    would order (§4)."""
+    if not lot:
+        shared = (
+            replace(line, rank=row.standing.shared_rank, shared=row.standing.shares, by_lot=False)
+            for row, line in zip(rows, _lines(rows, rounds, lot=True), strict=True)
+        )
+        # Players sharing a rank read by name, not in the lot's order.
+        return tuple(sorted(shared, key=lambda line: (line.rank, sort_key(line.name))))
     counts: dict[int, int] = defaultdict(int)
     for row in rows:
         counts[row.rank] += 1
@@ -300,13 +313,16 @@ def standings_sheet(
             rounds=", ".join(map(str, hidden)),
         )
     rows = visible_standings(tournament, EVERYTHING if director_copy else vis)[division]
+    # Once the final is seeded the lot has decided something: the sheet shows it.
+    lot_shown = final_round(tournament) is not None
     return StandingsSheet(
         event=event_label(tournament),
         division=division,
         rounds=columns,
         status=status,
         lot_seed=tournament.lot_seed,
-        lines=_lines(rows, columns),
+        lines=_lines(rows, columns, lot=lot_shown),
+        lot_shown=lot_shown,
         printed_at=now_or(now),
         hidden_note=hidden_note,
         director_mark=director_mark,
@@ -531,7 +547,7 @@ def final_results(
         games=games,
         wins=wins,
         top={
-            d: tuple(line for line in _lines(rows, columns) if line.rank <= top)
+            d: tuple(line for line in _lines(rows, columns, lot=True) if line.rank <= top)
             for d, rows in table.items()
         },
         printed_at=now_or(now),

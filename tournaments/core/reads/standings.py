@@ -33,6 +33,13 @@ class StandingRow:
         return self.standing.rank
 
     @property
+    def shown_rank(self) -> str:
+        """The rank players see before the lot decides anything: "=3" for players equal
+        on every link of the chain but the lot, else "3" (§4)."""
+        s = self.standing
+        return f"={s.shared_rank}" if s.shares else str(s.shared_rank)
+
+    @property
     def record(self) -> PlayerRecord:
         return self.standing.record
 

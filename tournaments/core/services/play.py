@@ -339,10 +339,12 @@ def set_first_dealer(
     director may set or change it later, with a reason: the dealers of the recorded hands
     follow (docs/rules.md §7)."""
     now = now_or(now)
-    reason = given_reason(
-        reason, _("Give a reason for changing the first dealer."), needed=director
-    )
     with locked_match(match) as match:
+        # A reason is asked for a change of what is recorded, not for the first naming.
+        changing = director and bool(match.first_dealer) and match.first_dealer != seat.value
+        reason = given_reason(
+            reason, _("Give a reason for changing the first dealer."), needed=changing
+        )
         if keeper is not None and not match.scorekeeper:
             match.scorekeeper = keeper.value
         if match.first_dealer == seat.value:
@@ -388,6 +390,42 @@ def set_first_dealer(
             match=match,
             at=now,
         )
+    return match
+
+
+def set_scorekeeper(
+    match: Match | int,
+    seat: Seat,
+    *,
+    by: str,
+    at: AtTable | None = None,
+    now: datetime | None = None,
+) -> Match:
+    """The table says who keeps score (any of its four seats, one tap): only the other
+    team then confirms the result (docs/rules.md §7). A change is logged, so the director
+    sees who moved it; once the result is confirmed or disputed the keeper stays."""
+    now = now_or(now)
+    with locked_match(match, at) as match:
+        was = match.scorekeeper
+        if was == seat.value:
+            return match
+        if match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+            raise ServiceError(
+                _("The result is already %(status)s; ask the director.")
+                % {"status": match.get_status_display().lower()}
+            )
+        match.scorekeeper = seat.value
+        match.version += 1  # under the row lock
+        compiled.update(match, ["scorekeeper", "version"])
+        if was:
+            log(
+                match.round.tournament,
+                by,
+                "scorekeeper",
+                said("play.scorekeeper_changed", match=of_match(match), seat=seat.value, was=was),
+                match=match,
+                at=now,
+            )
     return match
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import secrets
+from collections import Counter
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -46,6 +47,7 @@ from tournaments.domain.seating import (
     draw,
     draw_with_remedy,
     first_round_remedies,
+    house_fill,
     swap,
 )
 
@@ -120,6 +122,16 @@ def draw_first_round(
         )
         a_ids = [p.pk for p in players if p.division == "A"]
         b_ids = [p.pk for p in players if p.division == "B"]
+        if not remedy:
+            # House players the director added count at once: when they fill every empty
+            # seat, "Draw round 1" draws with them (what the readiness box promised).
+            free = Counter(
+                Player.objects.filter(
+                    tournament=tournament, house=True, withdrawn=False
+                ).values_list("division", flat=True)
+            )
+            if house_fill(len(a_ids), len(b_ids), free["A"], free["B"]) is not None:
+                remedy = "house"
         sit_outs: list[PlayerId] = []
         notes: list[Said] = []
         placed = [(m.player_id, m.table) for m in stationary_marks(tournament, 1)]

@@ -29,6 +29,7 @@ urlpatterns = [
     path(T + "desk/", players.desk, name="desk"),
     path(T + "draw/", rounds.draw, name="draw"),
     path(T + "draw/remedy/", rounds.draw_remedy, name="draw_remedy"),
+    path(T + "draw/remedy/redraw/", rounds.draw_remedy_redraw, name="draw_remedy_redraw"),
     path(T + "rounds/next/", rounds.seat_next, name="seat_next"),
     path(R, board.console, name="round"),
     path(R + "board/", board.board, name="board"),

@@ -12,6 +12,7 @@ urlpatterns = [
     path("table/state.json", views.state, name="state"),
     path("table/hands", views.hands, name="hands"),
     path("table/first-dealer", views.first_dealer, name="first_dealer"),
+    path("table/keeper", views.keeper, name="keeper"),
     path("table/undo", views.undo, name="undo"),
     path("table/answer-call", views.answer_call, name="answer_call"),
     path("table/confirm", views.confirm, name="confirm"),

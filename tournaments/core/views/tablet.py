@@ -330,6 +330,12 @@ def first_dealer(scope: service.TableScope, form: forms.FirstDealerForm) -> int:
     return service.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"]).pk
 
 
+@table_change(forms.KeeperForm)
+def keeper(scope: service.TableScope, form: forms.KeeperForm) -> int:
+    d = form.cleaned_data
+    return service.keeper(scope, d["seat"], match_id=d["match"]).pk
+
+
 @table_change(forms.UndoForm, link_checked_later=True)
 def undo(scope: service.TableScope, form: forms.UndoForm) -> int:
     d = form.cleaned_data

@@ -1,7 +1,7 @@
 """The scorekeeper's tablet: what a table does is ``actions`` (record, undo, first dealer,
-answer, confirm, and the note of its contact, with the state it then reads); what it reads
-is ``reads.tablet`` (the link and session, which match a request acts on, the state as JSON
-and whether it changed).
+who keeps score, answer, confirm, and the note of its contact, with the state it then
+reads); what it reads is ``reads.tablet`` (the link and session, which match a request
+acts on, the state as JSON and whether it changed).
 
 The requests' shape is checked at the view's edge by ``tournaments.forms_tablet``; every
 change goes through ``services.play``. The names the tablet's views use are importable
@@ -30,6 +30,7 @@ from tournaments.core.services.tablet.actions import (
     answer_call,
     confirm,
     first_dealer,
+    keeper,
     note_contact,
     record,
     state_after_hand,
@@ -51,6 +52,7 @@ __all__ = [
     "confirm",
     "entry_json",
     "first_dealer",
+    "keeper",
     "live_link",
     "match_for",
     "named_match",

@@ -93,6 +93,12 @@ def first_dealer(
     return play.set_first_dealer(match, seat, by=scope.actor, keeper=keeper)
 
 
+def keeper(scope: TableScope, seat: Seat, *, match_id: int | None = None) -> Match:
+    """The table names (or changes) who keeps score: one tap, any seat."""
+    match = match_for(scope, match_id)
+    return play.set_scorekeeper(match, seat, by=scope.actor)
+
+
 def answer_call(
     scope: TableScope,
     in_progress: bool,
@@ -116,9 +122,17 @@ def confirm(
     match_id: int | None = None,
     now: datetime | None = None,
 ) -> Match:
-    """A player of the team that did not keep score agrees with the result or disputes it
-    (any player seated at the table while the tablet has not said who keeps score)."""
+    """A player of the team that did not keep score agrees with the result or disputes it.
+    Who keeps score must be known first: without it any of the four could confirm their
+    own result (docs/rules.md §7)."""
     match = match_for(scope, match_id)
+    if not match.scorekeeper:
+        raise ServiceError(
+            _(
+                "Say first who kept score (one tap on the tablet): the other team "
+                "confirms the result."
+            )
+        )
     seated = dict(
         Seating.objects.filter(round_id=match.round_id, table=match.table).values_list(
             "player__name", "position"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,6 +19,7 @@ from tournaments.core.phones.reads import round_label
 from tournaments.core.reads import queries
 from tournaments.core.reads import visibility as visibility_reads
 from tournaments.core.reads.console import board_summary, clock_view, live_board
+from tournaments.core.reads.rounds import Unfinished
 from tournaments.core.services import ServiceError
 from tournaments.core.services import rounds as round_service
 from tournaments.core.services import standings as standing_service
@@ -63,10 +64,15 @@ def _board_context(request: HttpRequest, rnd: Round, now: datetime) -> dict[str,
 
 
 def _console(
-    request: HttpRequest, rnd: Round, status: int = 200, reopen_form: ReopenForm | None = None
+    request: HttpRequest,
+    rnd: Round,
+    status: int = 200,
+    reopen_form: ReopenForm | None = None,
+    unfinished: list[Unfinished] | None = None,
 ) -> HttpResponse:
     now = timezone.now()
     context = _board_context(request, rnd, now)
+    summary = cast("dict[str, int]", context["summary"])
     t = rnd.tournament
     facts = queries.console_facts(rnd)
     context.update(
@@ -79,6 +85,9 @@ def _console(
         reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if facts.reopenable else None,
         # The newest round's console offers to reveal hidden standings (§5).
         standings_hidden=facts.later is None and visibility_reads.of_event(t, rnd).hidden,
+        unfinished=unfinished or [],
+        # Finalizing is the primary action only once every table is done.
+        all_done=not any(summary[s] for s in ("waiting", "playing", "time_called", "disputed")),
     )
     return render(request, "director/rounds/console.html", context, status=status)
 

@@ -61,7 +61,9 @@ def _players_page(
     division = request.GET.get("division", "")
     show = request.GET.get("show", "")
     last = queries.last_preliminary(t)
-    table = PlayerTable(queries.player_list(t, q, division, show, last), slug=t.slug)
+    table = PlayerTable(
+        queries.sorted_players(queries.player_list(t, q, division, show, last)), slug=t.slug
+    )
     # A page at a time: 2,000 players at 500 tables were 3.2 MB in one page.
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(

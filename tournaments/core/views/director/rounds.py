@@ -25,7 +25,7 @@ from tournaments.core.reads import rounds as round_reads
 from tournaments.core.reads.console import find_your_seat, seating_tables
 from tournaments.core.reads.players import division_counts
 from tournaments.core.reads.rounds import fingerprint
-from tournaments.core.services import ServiceError
+from tournaments.core.services import ServiceError, lots
 from tournaments.core.services import rounds as round_service
 from tournaments.core.tables import SeatFinderTable
 from tournaments.core.views.director.board import _console
@@ -41,6 +41,7 @@ from tournaments.core.views.director.common import (
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from tournaments.core.models.event import Tournament
+    from tournaments.core.models.lots import DrawnLot
     from tournaments.core.models.rounds import Round
 
 
@@ -216,7 +217,8 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)
-        return _console(request, rnd, status=422)
+        # Each unfinished table, linked to the page whose action finishes it.
+        return _console(request, rnd, status=422, unfinished=round_reads.unfinished(rnd))
     messages.success(request, _("%(round)s finalized.") % {"round": round_label(rnd)})
     if done.last:
         return redirect("director:standings", slug)
@@ -399,35 +401,87 @@ def _preview_context(
 @require_http_methods(["GET", "POST"])
 def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
     """Round 1 with uneven counts: the remedies of §6, one picked by the director; with
-    sit-outs, the lot proposes who and the director may choose others."""
+    sit-outs, the lot proposes who and the director may choose others. The lot is drawn
+    when the page is first shown and stored: a reload shows the same proposal; a draw
+    sent from a page whose lot was drawn again since is refused (409) with the page as it
+    stands. Once round 1 is drawn the page says so and offers nothing."""
     t = tournament_or_404(request, slug)
-    status, seed, chosen = 200, _posted_int(request.POST.get("seed")), None
-    if request.method == "POST":
-        if request.POST.get("choose") == "1":
-            chosen = {n for n in map(_posted_int, request.POST.getlist("sit_out")) if n}
-        try:
-            rnd = round_service.draw_first_round(
-                t,
-                by=who(request),
-                seed=seed,
-                remedy=request.POST.get("remedy", ""),
-                sit_out=chosen,
-                reason=request.POST.get("reason", "").replace("\x00", "")[:500],
-            )
-        except ServiceError as exc:
-            messages.error(request, exc.message)
-            status = 422
-        else:
-            messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
-            return redirect("director:seating", t.slug, rnd.number)
+    drawn = queries.first_round(t)
+    if drawn is not None:
+        return _remedy_page(request, t, drawn=drawn)
+    lot = lots.drawn(t, lots.ROUND1_SIT_OUT, by=who(request))
+    if request.method == "GET":
+        return _remedy_page(request, t, lot=lot)
+    chosen = None
+    if request.POST.get("choose") == "1":
+        chosen = {n for n in map(_posted_int, request.POST.getlist("sit_out")) if n}
+    if _posted_int(request.POST.get("seed")) != lot.seed:
+        messages.error(
+            request,
+            _("The lot was drawn again meanwhile; here is the proposal as it stands now."),
+        )
+        return _remedy_page(request, t, lot=lot, status=409)
+    try:
+        rnd = round_service.draw_first_round(
+            t,
+            by=who(request),
+            seed=lot.seed,
+            remedy=request.POST.get("remedy", ""),
+            sit_out=chosen,
+            reason=request.POST.get("reason", "").replace("\x00", "")[:500],
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return _remedy_page(request, t, lot=lot, chosen=chosen, status=exc.status)
+    messages.success(request, _("Round 1 drawn (seed %(seed)s).") % {"seed": rnd.seed})
+    return redirect("director:seating", t.slug, rnd.number)
+
+
+@director_required
+@require_POST
+def draw_remedy_redraw(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director draws the sit-out lot again: explicit, with a reason, logged."""
+    t = tournament_or_404(request, slug)
+    drawn = queries.first_round(t)
+    if drawn is not None:
+        return _remedy_page(request, t, drawn=drawn, status=409)
+    try:
+        lot = lots.redraw(
+            t,
+            lots.ROUND1_SIT_OUT,
+            seen=_posted_int(request.POST.get("seed")),
+            by=who(request),
+            reason=request.POST.get("redraw_reason", "").replace("\x00", "")[:500],
+        )
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        current = lots.drawn(t, lots.ROUND1_SIT_OUT, by=who(request))
+        return _remedy_page(request, t, lot=current, status=exc.status)
+    messages.success(request, _("The lot was drawn again (seed %(seed)s).") % {"seed": lot.seed})
+    return redirect("director:draw_remedy", t.slug)
+
+
+def _remedy_page(
+    request: HttpRequest,
+    t: Tournament,
+    *,
+    lot: DrawnLot | None = None,
+    drawn: Round | None = None,
+    chosen: set[int] | None = None,
+    status: int = 200,
+) -> HttpResponse:
     counts = division_counts(t)
-    proposal = round_reads.sit_out_proposal(t, seed)
+    proposal = round_reads.sit_out_proposal(t, lot.seed) if lot is not None else None
     return render(
         request,
         "director/rounds/remedy.html",
         {
             "tournament": t,
-            "remedies": [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
+            "drawn": drawn,
+            "lot": lot,
+            "remedies": []
+            if drawn
+            else [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
             "house_a1": round_reads.house_name(t, "A", 1),
             "house_b1": round_reads.house_name(t, "B", 1),
             "counts": counts,

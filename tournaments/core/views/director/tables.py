@@ -107,7 +107,7 @@ def _table_context(
         "corrections": corrections,
         "is_final": rnd.kind == queries.RoundKind.FINAL,
         "first_dealer_form": DirectorFirstDealerForm(
-            initial={"seat": match.first_dealer}, prefix="fd"
+            initial={"seat": match.first_dealer}, prefix="fd", changing=bool(match.first_dealer)
         ),
         "answer_form": AnswerForm(prefix="ans"),
         "insert_form": InsertHandForm(prefix="ins", initial={"position": match.hands_played + 1}),
