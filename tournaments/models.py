@@ -1430,3 +1430,7 @@ class AccountLanguage(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.language}"
+
+
+# The contexts' own models, in their packages (same app label), loaded with the app's.
+from tournaments.money.models import MoneyEntry, MoneySettings, PayoutLine  # noqa: E402, F401
