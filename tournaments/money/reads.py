@@ -254,9 +254,13 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
     except rules.MoneyError as exc:
         refusal = str(exc)
     awards = [*(result.awards if result else ()), *(a for p in pot_lines for a in p.awards)]
-    digest = hashlib.sha256(
-        repr([(a.what, a.title, a.division, a.places, a.player, a.cents) for a in awards]).encode()
-    ).hexdigest()[:16]
+    # Everything the director confirms: the purse, the pools and every payment.
+    seen = (
+        the_purse,
+        [(p.title, p.pool) for p in pot_lines],
+        [(a.what, a.title, a.division, a.places, a.player, a.cents) for a in awards],
+    )
+    digest = hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
     return Preview(
         settings=settings,
         purse=the_purse,

@@ -143,9 +143,11 @@ def take_fee(
     if method not in MoneyEntry.Method.values:
         raise ServiceError(_("Choose cash or other."))
     with transaction.atomic():
+        # The player's row first: a second desk (or the same form sent twice) waits here
+        # until the first has written, then finds its entry.
+        player = _player(tournament, player_id)
         if (first := _first(tournament, key)) is not None:
             return first
-        player = _player(tournament, player_id)
         if player.withdrawn:
             raise ServiceError(_("%(name)s has withdrawn.") % {"name": player.name})
         if (
