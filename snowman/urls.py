@@ -14,6 +14,8 @@ urlpatterns = [
     path("director/league/", include("tournaments.urls.league")),
     path("director/clubs/", include("tournaments.urls.clubs")),
     path("director/", include("tournaments.urls.director")),
+    # The money context's pages under the same event addresses (the core imports none).
+    path("director/", include("tournaments.money.urls")),
     path("director/sheets/", include("tournaments.urls.sheets")),
     path("t/", include("tournaments.urls.tablet")),
     path("series/", include("tournaments.urls.series_public")),

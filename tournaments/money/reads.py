@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.db.models import QuerySet
 
+from tournaments.bilingual import tr
 from tournaments.domain import money as rules
 from tournaments.domain.final import DIVISION_OF_TEAM
 from tournaments.domain.hands import Team
@@ -36,6 +37,7 @@ def standing(tournament: Tournament) -> QuerySet[MoneyEntry]:
 # ---------------------------------------------------------------- fees at the door
 
 UNPAID, PAID, REDUCED, WAIVED, REFUNDED = "unpaid", "paid", "reduced", "waived", "refunded"
+STATUSES = (UNPAID, PAID, REDUCED, WAIVED, REFUNDED)
 
 
 @dataclass(frozen=True)
@@ -337,6 +339,29 @@ def reconciliation(tournament: Tournament) -> Sheet:
         sums[e.kind] += e.cents
     the_purse = rules.purse(sums["fee"], sums["refund"], sums["sponsor"], settings.house_share)
     return Sheet(settings, rec, entries, the_purse, owed)
+
+
+def summary_lines(sheet: Sheet) -> list[tuple[str, int | None]]:
+    """The reconciliation's figures, as both the page, the CSV and the PDF list them."""
+    rec = sheet.reconciliation
+    return [
+        (tr("Entry fees taken"), rec.sums["fee"]),
+        (tr("Refunded"), rec.sums["refund"]),
+        (tr("Sponsors"), rec.sums["sponsor"]),
+        (tr("Side-pot fines paid"), rec.sums["fines"]),
+        (tr("50/50 tickets sold"), rec.sums["fifty"]),
+        (tr("Paid out"), rec.sums["payout"]),
+        (tr("50/50 prize"), rec.sums["fifty_prize"]),
+        (tr("The house's share"), sheet.purse.house),
+        (tr("Fines still owed"), rec.owed),
+        (tr("Cash in"), rec.cash_in),
+        (tr("Cash out"), rec.cash_out),
+        (tr("Taken by other means (not in the drawer)"), rec.other_in),
+        (tr("Paid by other means"), rec.other_out),
+        (tr("The drawer should hold"), rec.expected),
+        (tr("Counted"), rec.counted),
+        (tr("Discrepancy (counted less expected)"), rec.discrepancy),
+    ]
 
 
 # ---------------------------------------------------------------- a player's own money

@@ -400,7 +400,7 @@ def undo(
     why = given_reason(reason, _("Say why this is undone."))
     with transaction.atomic():
         entry = (
-            MoneyEntry.objects.select_for_update()
+            MoneyEntry.objects.select_for_update(of=("self",))
             .filter(tournament=tournament, pk=entry_id)
             .select_related("player")
             .first()

@@ -1,0 +1,21 @@
+"""``{{ cents|dollars }}``: an amount of cents as the reader writes money ("$12.50",
+"12,50 $" in French)."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils import translation
+
+from tournaments.domain.money import money_text
+
+register = template.Library()
+
+
+@register.filter
+def dollars(cents: int | None) -> str:
+    if cents is None:
+        return "–"
+    text = money_text(cents)
+    if (translation.get_language() or "").startswith("fr"):
+        return text.replace(".", ",") + "\xa0$"
+    return f"-${text[1:]}" if text.startswith("-") else f"${text}"
