@@ -29,7 +29,7 @@ class MoneyField(forms.CharField):
 
     def to_python(self, value: Any) -> int | None:  # type: ignore[override]
         text = super().to_python(value)
-        if text in self.empty_values:
+        if text is None or text in self.empty_values:
             return None
         try:
             return parse_money(text)
@@ -140,7 +140,9 @@ class LineForm(forms.Form):
 
     def __init__(self, *args: Any, prizes: list[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["prize"].choices = [("", "–"), *((p, p) for p in prizes)]
+        field = self.fields["prize"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = [("", "–"), *((p, p) for p in prizes)]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

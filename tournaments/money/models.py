@@ -123,10 +123,21 @@ class PayoutLine(models.Model):
                 | Q(kind=LineKind.FINAL, place__isnull=True, division="", prize=""),
                 name="payout_line_kind_consistent",
             ),
+            # A place, a prize, the final: each paid by one line of the schedule.
             models.UniqueConstraint(
-                fields=["tournament", "kind", "division", "place", "prize"],
-                name="payout_line_once",
-                nulls_distinct=False,
+                fields=["tournament", "division", "place"],
+                condition=Q(kind=LineKind.PLACE),
+                name="payout_line_place_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "prize"],
+                condition=Q(kind=LineKind.PRIZE),
+                name="payout_line_prize_once",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament"],
+                condition=Q(kind=LineKind.FINAL),
+                name="payout_line_final_once",
             ),
         ]
 
@@ -220,7 +231,6 @@ class MoneyEntry(models.Model):
                 fields=["tournament", "player", "label"],
                 condition=Q(kind="payout", undone_at__isnull=True),
                 name="money_one_standing_payout_per_line",
-                nulls_distinct=False,
             ),
             models.UniqueConstraint(
                 fields=["tournament"],

@@ -112,51 +112,27 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
     return out.getvalue()
 
 
-def _what(award: dict[str, Any]) -> str:
-    """A payment's reason in the sheet's languages: "1st, division A", a prize's name."""
-    if award["what"] == "final":
+def _what(row: reads.PayoutRow) -> str:
+    """A payment's reason in the sheet's languages: "Place 1, division A", a prize's."""
+    if row.what == "final":
         return _("Champions (the final)")
-    if award["what"] == "place":
-        if award["places"]:
+    if row.what == "place":
+        if row.places:
             return _(
                 "Places %(places)s shared, division %(division)s",
-                places=award["places"],
-                division=award["division"],
+                places=row.places,
+                division=row.division,
             )
-        return _(
-            "Place %(place)s, division %(division)s",
-            place=award["place"],
-            division=award["division"],
-        )
-    if award["what"] == "pot":
-        return _("Loner basket") if award["title"] == "basket" else _("Fines pot")
-    return award["title"]
-
-
-def _rows(seen: reads.Preview) -> list[dict[str, Any]]:
-    order = {"final": 0, "place": 1, "prize": 2, "pot": 3}
-    rows = [
-        {
-            "what": a.what,
-            "title": a.title,
-            "division": a.division,
-            "places": "=".join(str(n) for n in a.places) if len(a.places) > 1 else "",
-            "place": a.places[0] if a.places else 0,
-            "name": a.name,
-            "cents": a.cents,
-        }
-        for a in seen.awards
-    ]
-    # The order prizes are handed out: the final, then each division from its last paid
-    # place up to its first, then the prizes, then the pots.
-    rows.sort(key=lambda r: (order[r["what"]], r["division"], -r["place"], r["name"]))
-    return rows
+        return _("Place %(place)s, division %(division)s", place=row.place, division=row.division)
+    if row.what == "pot":
+        return _("Loner basket") if row.title == "basket" else _("Fines pot")
+    return row.title
 
 
 def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> bytes:
     event = event_label(t)
-    rows = _rows(seen)
-    fonts = st.fonts_for([event, *(r["name"] for r in rows), *(r["title"] for r in rows)])
+    rows = reads.payout_rows(seen, handing_out=True)
+    fonts = st.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
     s = st.styles(fonts, cell_size=12)
     out = BytesIO()
     doc = _doc(out, paper, _("%(event)s: the presenter's sheet", event=event))
@@ -184,8 +160,8 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
         table.append(
             [
                 Paragraph(st.escape(_what(r)), s.cell),
-                Paragraph(f"<b>{st.escape(r['name'])}</b>", s.cell),
-                money_text(r["cents"]),
+                Paragraph(bold(r.name), s.cell),
+                money_text(r.cents),
             ]
         )
     if len(table) == 1:
@@ -217,12 +193,14 @@ def certificates(
     stock; ``blank`` prints only what changes (the name, the prize, the event), for
     certificates already printed with their border and title."""
     event = event_label(t)
-    rows = [r for r in _rows(seen) if r["cents"] or r["what"] != "pot"]
-    fonts = st.fonts_for([event, *(r["name"] for r in rows), *(r["title"] for r in rows)])
+    rows = reads.payout_rows(seen, handing_out=True)
+    fonts = st.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
     out = BytesIO()
     extra = margin_mm * mm
-    width, height = st.paper_size(paper)
+    # Landscape, as certificates are printed and framed.
+    height, width = st.paper_size(paper)
     setup = st.page_setup(paper, _("%(event)s: certificates", event=event))
+    setup["pagesize"] = (width, height)
     for side in ("leftMargin", "rightMargin", "bottomMargin"):
         setup[side] += extra
     setup["topMargin"] = st.MARGIN + extra + (0 if blank else 0.6 * inch)
@@ -236,10 +214,11 @@ def certificates(
     for i, r in enumerate(rows):
         if i:
             story.append(PageBreak())
+        story.append(Spacer(1, (height - 2 * st.MARGIN - 2 * extra) * 0.12))
         if not blank:
             story += [Paragraph(st.escape(_("Certificate")), big), Spacer(1, 0.4 * inch)]
             story += [Paragraph(st.escape(_("awarded to")), line), Spacer(1, 0.2 * inch)]
-        story += [Paragraph(st.escape(r["name"]), name), Spacer(1, 0.3 * inch)]
+        story += [Paragraph(st.escape(r.name), name), Spacer(1, 0.3 * inch)]
         story += [Paragraph(st.escape(_what(r)), line), Spacer(1, 0.2 * inch)]
         story += [Paragraph(st.escape(event), line)]
     if not story:

@@ -280,6 +280,43 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
     )
 
 
+@dataclass(frozen=True)
+class PayoutRow:
+    what: str  # final, place, prize, pot
+    title: str  # a prize's name; a pot's key (basket, fines)
+    division: str
+    places: str  # "3=4" for a shared place, else ""
+    place: int
+    name: str
+    cents: int
+    shared_by: int
+
+
+ORDER = {"final": 0, "place": 1, "prize": 2, "pot": 3}
+
+
+def payout_rows(seen: Preview, *, handing_out: bool = False) -> list[PayoutRow]:
+    """The preview's payments as the page and the sheets list them: the final, each
+    division's places, the prizes, the pots. ``handing_out``: a division's places from
+    the last paid up to the first, the order a presenter calls them."""
+    rows = [
+        PayoutRow(
+            a.what,
+            a.title,
+            a.division,
+            "=".join(str(n) for n in a.places) if len(a.places) > 1 else "",
+            a.places[0] if a.places else 0,
+            a.name,
+            a.cents,
+            a.shared_by,
+        )
+        for a in seen.awards
+    ]
+    sign = -1 if handing_out else 1
+    rows.sort(key=lambda r: (ORDER[r.what], r.division, sign * r.place, sort_key(r.name)))
+    return rows
+
+
 def award_label(award: rules.Award) -> str:
     """The ledger's label of a payment: stable, so one line pays a player once."""
     if award.what == "place":

@@ -556,7 +556,7 @@ def confirm_payout(
             MoneyEntry(
                 tournament=tournament,
                 kind=EntryKind.PAYOUT,
-                player_id=award.player,
+                player_id=int(award.player),  # type: ignore[call-overload]
                 cents=award.cents,
                 label=reads.award_label(award),
                 client_key=f"{key}:{i}",

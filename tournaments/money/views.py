@@ -223,7 +223,7 @@ def _payout_page(
         {
             "tournament": t,
             "seen": seen,
-            "rows": payout_rows(seen),
+            "rows": reads.payout_rows(seen),
             "form": form or forms.LineForm(prizes=_prize_names(t, now)),
             "key": forms.new_key(),
             "line_text": {line.pk: services.line_text(line) for line in seen.lines},
@@ -256,32 +256,6 @@ def payout(request: HttpRequest, slug: str) -> HttpResponse:
 
     show = lambda status: _payout_page(request, t, form, status)  # noqa: E731
     return _act(request, form, act, show, reverse("money:payout", args=[slug]))
-
-
-def payout_rows(seen: reads.Preview) -> list[dict[str, Any]]:
-    """The preview's payments as the page and the sheets list them: the final, each
-    division's places, the prizes, the pots."""
-    order = {"final": 0, "place": 1, "prize": 2, "pot": 3}
-    rows = [
-        {
-            "what": a.what,
-            "title": pot_title(a.title) if a.what == "pot" else a.title,
-            "division": a.division,
-            "places": "=".join(str(n) for n in a.places) if len(a.places) > 1 else "",
-            "place": a.places[0] if a.places else None,
-            "name": a.name,
-            "cents": a.cents,
-            "amount": money_text(a.cents),
-            "shared_by": a.shared_by,
-        }
-        for a in seen.awards
-    ]
-    rows.sort(key=lambda r: (order[r["what"]], r["division"], r["place"] or 0, sort_key(r["name"])))
-    return rows
-
-
-def pot_title(key: str) -> str:
-    return {"basket": _("Loner basket"), "fines": _("Fines pot")}.get(key, key)
 
 
 @director_required
