@@ -376,3 +376,17 @@ def test_the_ledger_refuses_a_second_standing_fee_whatever_the_code_says(make_to
             at=timezone.now(),
             undone_at=timezone.now() + timedelta(seconds=1),
         )
+
+
+def test_the_draw_itself_waits_for_the_unpaid_and_names_them(make_tournament) -> None:
+    from tournaments.services.rounds import draw_first_round
+
+    t, p = fresh(make_tournament)
+    services.configure(t, version=1, by="dir", draw_waits_for_fees=True)
+    with pytest.raises(ServiceError) as refused:
+        draw_first_round(t, by="dir", seed=1)
+    assert p.name in refused.value.message
+    assert not Round.objects.filter(tournament=t).exists()
+    for other in Player.objects.filter(tournament=t):
+        services.take_fee(t, other.pk, how="full", client_key=f"f{other.pk}", by="desk1")
+    assert draw_first_round(t, by="dir", seed=1).number == 1

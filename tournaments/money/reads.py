@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import QuerySet
+from django.utils.translation import gettext as _
 
 from tournaments.bilingual import tr
 from tournaments.domain import money as rules
@@ -88,8 +89,6 @@ def unpaid_present(rows: Sequence[FeeRow]) -> list[Player]:
 
 def draw_refusal(tournament: Tournament) -> str | None:
     """Why the draw must wait for fees (the unpaid, named), or None."""
-    from django.utils.translation import gettext as _
-
     settings = settings_of(tournament)
     if not settings.draw_waits_for_fees:
         return None

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
+from django.conf import settings
 from django.db import transaction
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from tournaments import domain_text
@@ -88,6 +90,15 @@ def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
     )
 
 
+def draw_refusal(tournament: Tournament) -> str | None:
+    """Why a context asks the draw to wait (the money: fees unpaid), or None. The core
+    imports no context: each names its gate in ``settings.SNOWMAN_DRAW_GATES``."""
+    for path in settings.SNOWMAN_DRAW_GATES:
+        if refusal := import_string(path)(tournament):
+            return str(refusal)
+    return None
+
+
 def draw_first_round(
     tournament: Tournament,
     *,
@@ -109,6 +120,8 @@ def draw_first_round(
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
+        if refusal := draw_refusal(tournament):
+            raise ServiceError(refusal)
         existing = tournament.rounds.first()
         if existing is not None:
             if (
