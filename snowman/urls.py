@@ -22,6 +22,7 @@ urlpatterns = [
     path("join/<slug:token>/", clubs.join, name="join"),
     path("results/", include("tournaments.urls.publish")),
     path("", include("tournaments.urls.public")),
+    path("", include("tournaments.money.public_urls")),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include("tournaments.urls.club_public")),
 ]

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments.models import Player, Tournament
+from tournaments.models import Player, Round, Tournament
 from tournaments.money import reads, services
 from tournaments.money.models import EntryKind, MoneyEntry
 from tournaments.services import clubs as club_service
@@ -196,3 +196,30 @@ def test_the_fees_page_reads_in_a_fixed_number_of_queries(
 ) -> None:
     with django_assert_max_num_queries(12):
         assert director_client.get(url("fees", event)).status_code == 200
+
+
+def test_a_player_sees_only_their_own_money_and_no_prize_while_hidden(night, client) -> None:
+    seen = reads.preview(night, night.created_at)
+    services.confirm_payout(night, digest=seen.digest, client_key="c", by="dir")
+    winner = next(a for a in seen.awards if a.what == "place")
+    loser = (
+        Player.objects.filter(tournament=night)
+        .exclude(pk__in=[a.player for a in seen.awards])
+        .first()
+    )
+    own = reverse("money_public:own", args=[night.slug, winner.player])
+    page = client.get(own).content.decode()
+    assert "Place 1, division A" in page and "$40.00" in page
+    assert "purse" not in page.casefold()
+    other = client.get(reverse("money_public:own", args=[night.slug, loser.pk])).content.decode()
+    assert "$40.00" not in other and winner.name not in other
+    assert client.get(reverse("money_public:own", args=["no-such-event", 1])).status_code == 404
+    # Hidden standings hide the payout until revealed (hidden only before the final:
+    # the event put back there, as a reopened last round would).
+    Round.objects.filter(tournament=night, kind=Round.Kind.FINAL).delete()
+    Tournament.objects.filter(pk=night.pk).update(
+        hide_standings_last_rounds=2, status=Tournament.Status.PRELIMINARY
+    )
+    hidden = client.get(own).content.decode()
+    assert "$40.00" not in hidden
+    assert "show when the standings are revealed" in hidden

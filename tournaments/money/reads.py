@@ -406,18 +406,68 @@ def summary_lines(sheet: Sheet) -> list[tuple[str, int | None]]:
 @dataclass(frozen=True)
 class Own:
     fee: str  # a FeeRow status
-    owed: int
-    won: list[MoneyEntry]
+    fee_cents: int
+    owed: int | None  # fines still owed; None while the standings are hidden
+    won: list[tuple[str, int]]  # for what, how much
+    hidden: bool
 
 
 def own_money(player: Player) -> Own:
-    """What one player owes or won: their fee, their fines still owed, their payments
-    (only once the payout is confirmed and the standings are not hidden)."""
+    """What one player owes or won, and nobody else's: their fee, their side-pot fines
+    still owed and their payments. While the standings are hidden (RULES.md §5) the fines
+    (counted from every hand, the hidden rounds' too) and the payout wait."""
     tournament = player.tournament
+    hidden = of_event(tournament).hidden
+    mine = list(reads_own(tournament, player))
+    fee = next((e for e in mine if e.kind in (EntryKind.FEE, EntryKind.WAIVER)), None)
+    refunded = any(e.kind == EntryKind.REFUND for e in mine)
     settings = settings_of(tournament)
-    row = next(r for r in fee_rows(tournament, settings) if r.player.pk == player.pk)
-    owed = fines_owed(tournament, settings).get(player.pk, 0)
-    won: list[MoneyEntry] = []
-    if not of_event(tournament).hidden:
-        won = list(standing(tournament).filter(kind=EntryKind.PAYOUT, player=player))
-    return Own(row.status, max(owed, 0), won)
+    status = (
+        REFUNDED
+        if refunded
+        else UNPAID
+        if fee is None
+        else WAIVED
+        if fee.kind == EntryKind.WAIVER
+        else REDUCED
+        if fee.cents < settings.fee_cents
+        else PAID
+    )
+    owed = None
+    if not hidden:
+        facts = hand_facts(tournament)
+        pots = rules.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
+        due = pots.owed[player.pk].cents if player.pk in pots.owed else 0
+        owed = max(due - sum(e.cents for e in mine if e.kind == EntryKind.FINES), 0)
+    won = (
+        []
+        if hidden
+        else [(label_text(e.label), e.cents) for e in mine if e.kind == EntryKind.PAYOUT]
+    )
+    return Own(status, fee.cents if fee else 0, owed, won, hidden)
+
+
+def label_text(label: str) -> str:
+    """A payment's ledger label ("place A 3/4", "final", "pot basket", "prize …") in the
+    reader's words."""
+    kind, _space, rest = label.partition(" ")
+    if kind == "final":
+        return _("Champions (the final)")
+    if kind == "place":
+        division, _space, places = rest.partition(" ")
+        if "/" in places:
+            return _("Places %(places)s shared, division %(division)s") % {
+                "places": places.replace("/", "="),
+                "division": division,
+            }
+        return _("Place %(place)s, division %(division)s") % {
+            "place": places,
+            "division": division,
+        }
+    if kind == "pot":
+        return _("Loner basket") if rest == "basket" else _("Fines pot")
+    return rest
+
+
+def reads_own(tournament: Tournament, player: Player) -> QuerySet[MoneyEntry]:
+    return standing(tournament).filter(player=player).order_by("at", "pk")

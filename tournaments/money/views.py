@@ -529,3 +529,21 @@ def certificates_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
             t, reads.preview(t, now), paper, margin_mm=margin or 0, blank=blank
         )
     return _pdf(data, f"{slug}-certificates-{paper}.pdf")
+
+
+# ---------------------------------------------------------------- a player's own money
+
+
+@require_GET
+def own(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+    """A player's own money, linked from their card: what they owe or won, no one
+    else's and no purse."""
+    t = queries.find_tournament(slug)
+    found = None if t is None else queries.find_player(t, player)
+    if t is None or found is None:
+        raise Http404(_("No such player in this event."))
+    return render(
+        request,
+        "public/money.html",
+        {"tournament": t, "player": found, "own": reads.own_money(found)},
+    )
