@@ -35,6 +35,10 @@ def standing(tournament: Tournament) -> QuerySet[MoneyEntry]:
     return MoneyEntry.objects.filter(tournament=tournament, undone_at__isnull=True)
 
 
+def entry_exists(tournament: Tournament, pk: int) -> bool:
+    return MoneyEntry.objects.filter(tournament=tournament, pk=pk).exists()
+
+
 # ---------------------------------------------------------------- fees at the door
 
 UNPAID, PAID, REDUCED, WAIVED, REFUNDED = "unpaid", "paid", "reduced", "waived", "refunded"

@@ -43,6 +43,7 @@ from tournaments.views.sheets import _languages, _paper, _pdf
 
 if TYPE_CHECKING:  # annotations only: the views read through the reads
     from tournaments.models import Tournament
+    from tournaments.money.models import PayoutLine
 
 DESK_LIMIT = 30
 
@@ -226,7 +227,7 @@ def _payout_page(
             "rows": reads.payout_rows(seen),
             "form": form or forms.LineForm(prizes=_prize_names(t, now)),
             "key": forms.new_key(),
-            "line_text": {line.pk: services.line_text(line) for line in seen.lines},
+            "line_text": {line.pk: line_title(line) for line in seen.lines},
         },
         status=status,
     )
@@ -271,6 +272,14 @@ def line_remove(request: HttpRequest, slug: str, pk: int) -> HttpResponseBase:
         return redirect("money:payout", slug)
     messages.success(request, _("Payout line removed."))
     return redirect("money:payout", slug)
+
+
+def line_title(line: PayoutLine) -> str:
+    """What a schedule's line pays, in the reader's words."""
+    if line.kind == "prize":
+        return line.prize
+    label = "final" if line.kind == "final" else f"place {line.division} {line.place}"
+    return reads.label_text(label)
 
 
 def _payout_again(request: HttpRequest, slug: str, status: int) -> HttpResponse:
@@ -440,6 +449,10 @@ def fifty_draw(request: HttpRequest, slug: str) -> HttpResponse:
 @director_required
 @require_POST
 def undo(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    # Another event's entry is not found, whatever the form says.
+    if not reads.entry_exists(tournament_or_404(request, slug), pk):
+        raise Http404(_("No such money entry."))
+
     def act(t: Tournament, d: dict[str, Any]) -> str:
         services.undo(t, pk, reason=d["reason"], by=who(request))
         return _("Undone.")

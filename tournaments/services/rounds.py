@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from django.conf import settings
 from django.db import transaction
-from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 
 from tournaments import domain_text
@@ -49,6 +47,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.reads.rounds import (
+    draw_refusal,
     fingerprint,
     house_name,
     plan_next_round,
@@ -88,15 +87,6 @@ def write_seating(rnd: Round, seating: Sequence[TableSeating]) -> None:
         )
         for table, code in zip(missing, codes, strict=True)
     )
-
-
-def draw_refusal(tournament: Tournament) -> str | None:
-    """Why a context asks the draw to wait (the money: fees unpaid), or None. The core
-    imports no context: each names its gate in ``settings.SNOWMAN_DRAW_GATES``."""
-    for path in settings.SNOWMAN_DRAW_GATES:
-        if refusal := import_string(path)(tournament):
-            return str(refusal)
-    return None
 
 
 def draw_first_round(

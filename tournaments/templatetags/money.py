@@ -19,3 +19,12 @@ def dollars(cents: int | None) -> str:
     if (translation.get_language() or "").startswith("fr"):
         return text.replace(".", ",") + "\xa0$"
     return f"-${text[1:]}" if text.startswith("-") else f"${text}"
+
+
+@register.filter
+def percent(basis_points: int) -> str:
+    """2500 as "25 %" in French, "25%" in English; 1250 as "12.5%"."""
+    text = money_text(basis_points).rstrip("0").rstrip(".")
+    if (translation.get_language() or "").startswith("fr"):
+        return text.replace(".", ",") + "\xa0%"
+    return f"{text}%"
