@@ -14,13 +14,16 @@ from datetime import timedelta
 import pytest
 from django.db import connection, connections
 
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import HandEntry
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.services import Conflict, ServiceError
+from tournaments.core.services import players as player_service
+from tournaments.core.services.corrections import correct_hand
+from tournaments.core.simulate import EPOCH, Simulation
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import HandEntry, Player, Round, Seating, Tournament
 from tournaments.money import reads, services
 from tournaments.money.models import EntryKind, MoneyEntry
-from tournaments.services import Conflict, ServiceError, play
-from tournaments.services import players as player_service
-from tournaments.simulate import EPOCH, Simulation
 
 FEE, REDUCED = 1_000, 500
 
@@ -186,7 +189,7 @@ def test_a_simulated_night_pays_every_cent_as_worked_by_hand(night: Tournament) 
         and not h.dealer_partner_ordered_up
         and not h.defender_alone
     )
-    play.correct_hand(
+    correct_hand(
         made,
         Hand(Outcome.PLAYED, Seat(made.maker), True, made.maker_tricks),
         by="dir",
@@ -379,7 +382,7 @@ def test_the_ledger_refuses_a_second_standing_fee_whatever_the_code_says(make_to
 
 
 def test_the_draw_itself_waits_for_the_unpaid_and_names_them(make_tournament) -> None:
-    from tournaments.services.rounds import draw_first_round
+    from tournaments.core.services.rounds import draw_first_round
 
     t, p = fresh(make_tournament)
     services.configure(t, version=1, by="dir", draw_waits_for_fees=True)

@@ -11,12 +11,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments.models import Player, Round, Tournament
+from tournaments.clubs import services as club_service
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.rounds import Round
+from tournaments.core.simulate import Simulation
 from tournaments.money import reads, services
 from tournaments.money.models import EntryKind, MoneyEntry
-from tournaments.services import clubs as club_service
-from tournaments.services.clubs import assign
-from tournaments.simulate import Simulation
 
 DESK_PAGES = ("fees",)
 DIRECTOR_PAGES = ("payout", "drawer", "settings", "csv", "pdf", "presenter", "certificates")

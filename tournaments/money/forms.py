@@ -9,9 +9,9 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.common.ids import ID_MAX
+from tournaments.core.forms import IdField
 from tournaments.domain.money import MoneyError, money_text, parse_money
-from tournaments.forms import IdField
-from tournaments.ids import ID_MAX
 from tournaments.money.models import CashUnit, LineKind, Method, PotTo, TieRule
 
 

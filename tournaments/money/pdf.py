@@ -14,12 +14,12 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch, mm
 from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
-from tournaments.bilingual import tr as _
+from tournaments.common.bilingual import tr as _
+from tournaments.core.models.event import Tournament
+from tournaments.core.pdf import styles as st
+from tournaments.core.reads.sheets import event_label
 from tournaments.domain.money import money_text
-from tournaments.models import Tournament
 from tournaments.money import reads
-from tournaments.pdf import styles as st
-from tournaments.reads.sheets import event_label
 
 
 def bold(text: str) -> str:

@@ -13,16 +13,17 @@ from datetime import datetime
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
-from tournaments.bilingual import tr
+from tournaments.common.bilingual import tr
+from tournaments.common.names import sort_key
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.rounds import Seating
+from tournaments.core.reads.standings import final_progress, final_round, standings
+from tournaments.core.reads.visibility import of_event
 from tournaments.domain import money as rules
 from tournaments.domain.final import DIVISION_OF_TEAM
 from tournaments.domain.hands import Team
-from tournaments.models import Player, Seating, Tournament
 from tournaments.money.models import EntryKind, MoneyEntry, MoneySettings, PayoutLine, PotTo
-from tournaments.names import sort_key
-from tournaments.reads.prizes import event_prizes, hand_facts
-from tournaments.reads.standings import final_progress, final_round, standings
-from tournaments.reads.visibility import of_event
+from tournaments.prizes.reads import event_prizes, hand_facts
 
 
 def settings_of(tournament: Tournament) -> MoneySettings:

@@ -17,13 +17,14 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
+from tournaments.core.logtext import said
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.rounds import Round
+from tournaments.core.services import Conflict, NotFound, ServiceError, given_reason, log, now_or
+from tournaments.core.services import players as player_service
 from tournaments.domain import money as rules
-from tournaments.logtext import said
-from tournaments.models import Player, Round, Tournament
 from tournaments.money import reads
 from tournaments.money.models import EntryKind, MoneyEntry, MoneySettings, PayoutLine
-from tournaments.services import Conflict, NotFound, ServiceError, given_reason, log, now_or
-from tournaments.services import players as player_service
 
 SETTING_FIELDS = (
     "fee_cents",

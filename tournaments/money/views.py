@@ -24,25 +24,25 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments import bilingual, csvcells
-from tournaments.domain.money import money_text
-from tournaments.ids import ID_MAX, parse_id
-from tournaments.money import forms, reads, services
-from tournaments.money import pdf as money_pdf
-from tournaments.names import sort_key
-from tournaments.reads import queries
-from tournaments.reads.prizes import event_prizes
-from tournaments.services import NotFound, ServiceError
-from tournaments.views.director.common import (
+from tournaments.common import bilingual, csvcells
+from tournaments.common.ids import ID_MAX, parse_id
+from tournaments.common.names import sort_key
+from tournaments.core.reads import queries
+from tournaments.core.services import NotFound, ServiceError
+from tournaments.core.views.director.common import (
     desk_required,
     director_required,
     tournament_or_404,
     who,
 )
-from tournaments.views.sheets import _languages, _paper, _pdf
+from tournaments.core.views.sheets import paper_of, pdf_response, sheet_languages
+from tournaments.domain.money import money_text
+from tournaments.money import forms, reads, services
+from tournaments.money import pdf as money_pdf
+from tournaments.prizes.reads import event_prizes
 
 if TYPE_CHECKING:  # annotations only: the views read through the reads
-    from tournaments.models import Tournament
+    from tournaments.core.models.event import Tournament
     from tournaments.money.models import PayoutLine
 
 DESK_LIMIT = 30
@@ -512,36 +512,36 @@ def reconciliation_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def reconciliation_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = _paper(request)
-    with bilingual.languages(_languages(request, t)):
+    paper = paper_of(request)
+    with bilingual.languages(sheet_languages(request, t)):
         data = money_pdf.reconciliation(t, reads.reconciliation(t), paper, timezone.now())
-    return _pdf(data, f"{slug}-money-{paper}.pdf")
+    return pdf_response(data, f"{slug}-money-{paper}.pdf")
 
 
 @director_required
 @require_GET
 def presenter_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = _paper(request)
+    paper = paper_of(request)
     now = timezone.now()
-    with bilingual.languages(_languages(request, t)):
+    with bilingual.languages(sheet_languages(request, t)):
         data = money_pdf.presenter(t, reads.preview(t, now), paper, now)
-    return _pdf(data, f"{slug}-presenter-{paper}.pdf")
+    return pdf_response(data, f"{slug}-presenter-{paper}.pdf")
 
 
 @director_required
 @require_GET
 def certificates_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = _paper(request)
+    paper = paper_of(request)
     margin = _number(request.GET.get("margin", "0") or "0", high=72)
     blank = request.GET.get("blank") == "1"
     now = timezone.now()
-    with bilingual.languages(_languages(request, t)):
+    with bilingual.languages(sheet_languages(request, t)):
         data = money_pdf.certificates(
             t, reads.preview(t, now), paper, margin_mm=margin or 0, blank=blank
         )
-    return _pdf(data, f"{slug}-certificates-{paper}.pdf")
+    return pdf_response(data, f"{slug}-certificates-{paper}.pdf")
 
 
 # ---------------------------------------------------------------- a player's own money
