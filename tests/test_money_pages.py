@@ -5,6 +5,7 @@ and the pages in French."""
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from django.test import Client
@@ -166,6 +167,8 @@ def test_the_director_previews_confirms_and_a_stale_preview_is_409(night, direct
 def test_the_sheets_render_in_english_french_and_both(night, director_client) -> None:
     from pypdf import PdfReader
 
+    services.sell_fifty(night, 10, 1_000, client_key="s", by="desk1")
+    services.draw_fifty(night, random.Random(1), client_key="d", by="dir")
     for name in ("pdf", "presenter", "certificates"):
         for lang in ("en", "fr", "both"):
             answer = director_client.get(url(name, night) + f"?lang={lang}&paper=a4")
@@ -175,7 +178,11 @@ def test_the_sheets_render_in_english_french_and_both(night, director_client) ->
             )
             assert night.name in text or name == "certificates"
             if lang != "en" and name == "presenter":
-                assert "Feuille" in text or "présent" in text.casefold()
+                assert "Feuille de la remise des prix" in text
+            if lang == "en" and name == "presenter":
+                # In the order prizes are handed out: the final, then the divisions.
+                assert text.index("Champions (the final)") < text.index("Place 1, division A")
+                assert "50/50: ticket" in text
     blank = director_client.get(url("certificates", night) + "?blank=1&margin=10")
     assert blank.status_code == 200
     assert director_client.get(url("certificates", night) + "?margin=x").status_code == 400

@@ -181,6 +181,15 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
     story.append(
         Paragraph(st.escape(_("Paid in all: %(amount)s", amount=money_text(seen.total))), s.body)
     )
+    if seen.fifty is not None:
+        drawn = _(
+            "50/50: ticket %(ticket)s of %(tickets)s wins %(amount)s (seed %(seed)s).",
+            ticket=seen.fifty.label,
+            tickets=seen.fifty.tickets or 0,
+            amount=money_text(seen.fifty.cents),
+            seed=seen.fifty.seed or 0,
+        )
+        story.append(Paragraph(bold(drawn), s.cell))
     footer = _("%(event)s · presenter · printed %(at)s", event=event, at=printed)
     doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
     return out.getvalue()

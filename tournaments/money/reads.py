@@ -200,6 +200,7 @@ class Preview:
     finished: bool
     digest: str = ""
     awards: list[rules.Award] = field(default_factory=list)
+    fifty: MoneyEntry | None = None  # the 50/50's draw, once drawn
 
     @property
     def total(self) -> int:
@@ -281,6 +282,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
         finished=tournament.status == Tournament.Status.FINISHED,
         digest=digest,
         awards=awards,
+        fifty=standing(tournament).filter(kind=EntryKind.FIFTY_PRIZE).first(),
     )
 
 
