@@ -36,7 +36,7 @@ def test_the_desk_takes_a_fee_and_checks_in_with_one_tap(
     stale = page.context.new_page()
     stale.goto(page.url)
     row.get_by_role("button", name="Paid in cash").click()
-    expect(page.locator(".messages")).to_contain_text("Late Larry paid 10.00")
+    expect(page.locator(".messages")).to_contain_text("Late Larry paid $10.00")
     expect(page.locator(f"#fee-{late.pk}")).to_contain_text("paid $10.00")
     expect(page.locator(f"#fee-{late.pk}")).to_contain_text("Checked in")
     page.screenshot(path="var/test/money-door-phone.png")

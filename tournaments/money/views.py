@@ -39,6 +39,7 @@ from tournaments.core.views.sheets import paper_of, pdf_response, sheet_language
 from tournaments.domain.money import money_text
 from tournaments.money import forms, reads, services
 from tournaments.money import pdf as money_pdf
+from tournaments.money.amounts import dollars
 from tournaments.prizes.reads import event_prizes
 
 if TYPE_CHECKING:  # annotations only: the views read through the reads
@@ -139,7 +140,7 @@ def fees(request: HttpRequest, slug: str) -> HttpResponse:
             return _("%(name)s: fee waived.") % {"name": entry.player.name}
         return _("%(name)s paid %(amount)s.") % {
             "name": entry.player.name,
-            "amount": money_text(entry.cents),
+            "amount": dollars(entry.cents),
         }
 
     back = reverse("money:fees", args=[slug]) + (f"?{urlencode({'q': q})}" if q else "")
@@ -157,7 +158,7 @@ def refund(request: HttpRequest, slug: str) -> HttpResponseBase:
         assert entry.player is not None
         return _("%(name)s refunded %(amount)s.") % {
             "name": entry.player.name,
-            "amount": money_text(entry.cents),
+            "amount": dollars(entry.cents),
         }
 
     return _act(
@@ -295,7 +296,7 @@ def confirm(request: HttpRequest, slug: str) -> HttpResponseBase:
         paid = services.confirm_payout(t, digest=d["digest"], client_key=d["key"], by=who(request))
         return _("Payout confirmed: %(count)s payments, %(amount)s.") % {
             "count": len(paid),
-            "amount": money_text(sum(e.cents for e in paid)),
+            "amount": dollars(sum(e.cents for e in paid)),
         }
 
     return _act(
@@ -440,7 +441,7 @@ def fifty_draw(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return _("Ticket %(ticket)s wins %(amount)s.") % {
             "ticket": drawn.label,
-            "amount": money_text(drawn.cents),
+            "amount": dollars(drawn.cents),
         }
 
     return _drawer_action(request, slug, forms.Keyed(request.POST), act)
