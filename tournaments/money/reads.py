@@ -201,6 +201,7 @@ class Preview:
     digest: str = ""
     awards: list[rules.Award] = field(default_factory=list)
     fifty: MoneyEntry | None = None  # the 50/50's draw, once drawn
+    prize_names: list[str] = field(default_factory=list)  # the prizes page's, in order
 
     @property
     def total(self) -> int:
@@ -248,6 +249,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
         pot_lines.append(PotLine(key, pool, to, rules.pot_awards(key, pool, winners, unit)))
     refusal = ""
     result = None
+    prizes = _prize_winners(tournament, now)
     try:
         result = rules.payout(
             the_purse.total,
@@ -255,7 +257,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
             placed,
             ties=settings.ties,
             unit=settings.cash_unit,
-            prizes=_prize_winners(tournament, now),
+            prizes=prizes,
             final=_champions(tournament),
         )
     except rules.MoneyError as exc:
@@ -283,6 +285,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
         digest=digest,
         awards=awards,
         fifty=standing(tournament).filter(kind=EntryKind.FIFTY_PRIZE).first(),
+        prize_names=[p.title for p in prizes],
     )
 
 

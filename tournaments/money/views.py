@@ -226,7 +226,7 @@ def _payout_page(
             "tournament": t,
             "seen": seen,
             "rows": reads.payout_rows(seen),
-            "form": form or forms.LineForm(prizes=_prize_names(t, now)),
+            "form": form or forms.LineForm(prizes=seen.prize_names),
             "key": forms.new_key(),
             "line_text": {line.pk: line_title(line) for line in seen.lines},
         },
