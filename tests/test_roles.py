@@ -32,10 +32,9 @@ DESK_PAGES = {
     "director:seating_csv",
     "sheets:seating",
     "sheets:scoresheets",
-    # Fees at the door (issue 34): the desk takes them, and fines; it sees no purse.
+    # Fees at the door (issue 34): the desk takes and refunds them; it sees no purse.
     "money:fees",
     "money:refund",
-    "money:fines",
 }
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 

@@ -399,7 +399,7 @@ def sponsor(request: HttpRequest, slug: str) -> HttpResponse:
     return _drawer_action(request, slug, forms.SponsorForm(request.POST), act)
 
 
-@desk_required
+@director_required
 @require_POST
 def fines(request: HttpRequest, slug: str) -> HttpResponse:
     def act(t: Tournament, d: dict[str, Any]) -> str:
