@@ -214,7 +214,6 @@ def test_the_money_pages_read_in_a_fixed_number_of_queries(
         assert director_client.get(url(name, night)).status_code == 200
 
 
-
 def test_a_player_sees_only_their_own_money_and_no_prize_while_hidden(night, client) -> None:
     seen = reads.preview(night, night.created_at)
     services.confirm_payout(night, digest=seen.digest, client_key="c", by="dir")
