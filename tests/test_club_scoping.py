@@ -36,11 +36,12 @@ CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 # The staff URL modules walked here, and the need of their pages: an event page's need is
 # the desk's for DESK_PAGES (tests/test_roles.py), else the director's; the league pages
 # (series, people) need a club-wide director; the club's staff pages its owner.
-WALKED = {"director", "sheets", "league", "clubs"}
+WALKED = {"director", "sheets", "league", "clubs", "money"}
 # Namespaces not walked here, and where they are tested instead.
 NOT_WALKED = {
     "admin": "test_the_admin_shows_staff_their_own_clubs_rows_only (below)",
     "public": "players' pages, open to all: tests/test_hidden.py walks them",
+    "money_public": "a player's own money beside their card: tests/test_hidden.py",
     "series_public": "open to all: tests/test_hidden.py",
     "club_public": "open to all: tests/test_clubs.py",
     "publish": "a hall's results with a club's own token: "

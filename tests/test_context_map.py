@@ -27,6 +27,7 @@ ORDER = [
     "publishing",
     "prizes",
     "devices",
+    "money",
 ]
 ROOM_MAX_SHARE = 0.12
 MAX_LOOSE_MODULES = 6

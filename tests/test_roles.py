@@ -32,6 +32,9 @@ DESK_PAGES = {
     "director:seating_csv",
     "sheets:seating",
     "sheets:scoresheets",
+    # Fees at the door (issue 34): the desk takes and refunds them; it sees no purse.
+    "money:fees",
+    "money:refund",
 }
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 

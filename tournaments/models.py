@@ -48,6 +48,7 @@ from tournaments.core.models.series import Series, SeriesEvent
 from tournaments.core.models.staff import AccountLanguage, Invitation, Membership, StaffRole
 from tournaments.core.models.stationary import StationaryMark, StationaryMarkQuerySet
 from tournaments.devices.models import HelpReason, HelpRequest, HelpStatus
+from tournaments.money.models import MoneyEntry, MoneySettings, PayoutLine
 from tournaments.prizes.models import DefinedPrize, PrizeFigure
 from tournaments.publishing.models import Publication, PublishGrant
 from tournaments.registration.models import (
@@ -118,4 +119,7 @@ __all__ = [
     "RegistrationAttempt",
     "PLACE_HOLDING",
     "ACTIVE_REGISTRATION",
+    "MoneySettings",
+    "PayoutLine",
+    "MoneyEntry",
 ]

@@ -10,6 +10,8 @@ from tournaments.clubs import views as club_views
 from tournaments.core.phones import urls as public
 from tournaments.core.urls import director, sheets, tablet
 from tournaments.devices import urls as devices
+from tournaments.money import public_urls as money_public
+from tournaments.money import urls as money
 from tournaments.prizes import urls as prizes
 from tournaments.publishing import urls as publishing
 from tournaments.registration import urls as registration
@@ -41,6 +43,8 @@ urlpatterns = [
             )
         ),
     ),
+    # The money's pages under each event's address, in their own namespace.
+    path("director/", include(money)),
     path(
         "director/sheets/", include(namespace("sheets", sheets.urlpatterns, prizes.sheets_patterns))
     ),
@@ -60,6 +64,7 @@ urlpatterns = [
             )
         ),
     ),
+    path("", include(money_public)),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include(club_public)),
 ]

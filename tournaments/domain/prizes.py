@@ -138,6 +138,18 @@ def _holder(
     return seat.player if seat else None
 
 
+def seat_holder(
+    seats: Sequence[SeatLine], substitutions: Sequence[SubstitutionLine] = ()
+) -> Callable[[Hashable, str, int], PlayerId | None]:
+    """Who sat at a seat for a hand: ``holder(match, position, number)`` (the side pots
+    of domain/money.py count the hands the same way as the figures below)."""
+    by_seat = {(s.match, s.position): s for s in seats}
+    subs: dict[tuple[Hashable, str], list[SubstitutionLine]] = defaultdict(list)
+    for sub in sorted(substitutions, key=lambda s: s.from_hand):
+        subs[(sub.match, sub.position)].append(sub)
+    return lambda match, position, number: _holder(by_seat, subs, match, position, number)
+
+
 def figures(
     players: Sequence[PlayerLine],
     seats: Sequence[SeatLine],

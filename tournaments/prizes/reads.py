@@ -42,7 +42,6 @@ class PrizeSheet:
 
 
 def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
-    preliminary = {"round__kind": Round.Kind.PRELIMINARY}
     players = [
         rules.PlayerLine(
             row.player.pk,
@@ -56,6 +55,34 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
         for division, rows in standings(tournament).items()
         for row in rows
     ]
+    facts = hand_facts(tournament)
+    defined = list(DefinedPrize.objects.filter(tournament=tournament))
+    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    return PrizeSheet(
+        event=event_label(tournament),
+        prizes=rules.prizes(
+            players, facts.seats, facts.hands, facts.subs, chosen, facts.where, label=_
+        ),
+        hidden=of_event(tournament).hidden,
+        defined=defined,
+        printed_at=now,
+    )
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """The preliminary matches as the prize and side-pot rules read them: who held each
+    seat at the end, the standing hands, the substitutions, each match's place."""
+
+    seats: list[rules.SeatLine]
+    hands: list[rules.HandLine]
+    subs: list[rules.SubstitutionLine]
+    where: dict[object, str]
+
+
+def hand_facts(tournament: Tournament) -> HandFacts:
+    """Read in three queries (the money's side pots read the same facts)."""
+    preliminary = {"round__kind": Round.Kind.PRELIMINARY}
     where: dict[object, str] = {}
     seats = []
     for number, table, position, pid, team_score, bonus, points in (
@@ -105,15 +132,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
             "out_team_score",
         )
     ]
-    defined = list(DefinedPrize.objects.filter(tournament=tournament))
-    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
-    return PrizeSheet(
-        event=event_label(tournament),
-        prizes=rules.prizes(players, seats, hands, subs, chosen, where, label=_),
-        hidden=of_event(tournament).hidden,
-        defined=defined,
-        printed_at=now,
-    )
+    return HandFacts(seats, hands, subs, where)
 
 
 def winner_text(winner: rules.Winner) -> str:
