@@ -114,6 +114,8 @@ def night(number: int) -> Tournament:
             _hand(match, 4, outcome="renege", renege_by="N")
         if number == 3 and n == 2:
             _hand(match, 1, outcome="played", maker="N", alone=True, maker_tricks=4)
+    # Over without a final (a record lists the nights that are over).
+    Tournament.objects.filter(pk=t.pk).update(status=Tournament.Status.FINISHED)
     t.refresh_from_db()
     return t
 

@@ -11,6 +11,7 @@ import pytest
 from tests.record_series import person, series_of_four
 from tournaments.domain.expectation import Expected, replay, versus_expectation
 from tournaments.domain.rating import MatchResult, RatingSettings
+from tournaments.models import Tournament
 from tournaments.reads.people import rating_history
 from tournaments.records.reads import Filter, record
 
@@ -75,6 +76,14 @@ def test_the_record_lists_every_night_with_place_points_and_each_round_worked_by
         ("Dan D.", "Bob B. & Cat C.", "4–10", False),
     ]
     assert all(e.line.rank is not None for e in ann.events)
+
+
+def test_a_night_still_running_is_not_in_the_record(four_nights):
+    nights, _w, _s = four_nights
+    Tournament.objects.filter(pk=nights[3].pk).update(status=Tournament.Status.PRELIMINARY)
+    ann = record(person("Ann Archer"))
+    assert [e.line.tournament.name for e in ann.events] == ["Night 1", "Night 2", "Night 3"]
+    assert {s.event for s in ann.steps} == {"Night 1", "Night 2", "Night 3"}
 
 
 def test_lone_hands_euchres_and_reneges_count_for_whoever_held_the_seat(four_nights):

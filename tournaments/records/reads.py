@@ -14,7 +14,15 @@ from django.utils.translation import gettext as _
 
 from tournaments.domain.expectation import Expected, Step, replay
 from tournaments.domain.rating import Rating
-from tournaments.models import Person, PersonLink, Player, RegistrationPass, Series, SeriesEvent
+from tournaments.models import (
+    Person,
+    PersonLink,
+    Player,
+    RegistrationPass,
+    Series,
+    SeriesEvent,
+    Tournament,
+)
 from tournaments.names import public_name
 from tournaments.reads.people import EventLine, MatchLine, person_page, rating_history, rating_of
 from tournaments.reads.registration import in_results
@@ -154,7 +162,14 @@ def record(person: Person, flt: Filter | None = None, *, with_person: int | None
         if flt.season is not None
         else None
     )
-    lines = [line for line in page.events if flt.keeps(line, in_season)]
+    # A record is of events over: while one runs, its card and ledger are the player's
+    # pages, and they keep what is hidden until the final hidden (RULES.md §5).
+    done = Tournament.Status.FINISHED
+    lines = [
+        line
+        for line in page.events
+        if line.tournament.status == done and flt.keeps(line, in_season)
+    ]
     kept = {line.tournament.pk for line in lines}
     figures, steps = replay(rating_history())
     mine = [s for s in steps.get(person.pk, []) if s.event in kept]

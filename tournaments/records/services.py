@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Activity, Person, PersonEvent, Player, Registration
 from tournaments.names import name_key
@@ -89,7 +90,7 @@ def erase(person: Person, *, by: str, at: datetime | None = None) -> Person:
         current = _locked(person)
         done = current.history.filter(action=ERASED).first()
         if done is not None:
-            raise Conflict(f"This person was erased on {done.at:%Y-%m-%d}.")
+            raise Conflict(_("This person was erased on %(day)s.") % {"day": f"{done.at:%Y-%m-%d}"})
         anonymous = anonymous_name(current)
         people = [current, *Person.objects.filter(merged_into=current)]
         players = list(Player.objects.filter(person_link__person__in=people))
@@ -99,9 +100,11 @@ def erase(person: Person, *, by: str, at: datetime | None = None) -> Person:
         names.discard("")
         registrations.update(name=anonymous, folded=folded_name(anonymous), contact="")
         Player.objects.filter(pk__in=[p.pk for p in players]).update(name=anonymous)
+        # The anonymous name is nobody's: public pages show it whole, so two erased people
+        # at one table are not both "Anonymous".
         for p in people:
             Person.objects.filter(pk=p.pk).update(
-                name=anonymous_name(p), name_key=name_key(anonymous_name(p)), public_full_name=False
+                name=anonymous_name(p), name_key=name_key(anonymous_name(p)), public_full_name=True
             )
         # The logs that wrote the name: the events' activity, and any person's history.
         events = {p.tournament_id for p in players}

@@ -55,9 +55,10 @@ def _page(
     choice: ChoiceForm | None = None,
     erase_form: EraseForm | None = None,
     status: int = 200,
+    refusal: str = "",
 ) -> HttpResponse:
     query = FilterForm(request.GET or None)
-    flt, with_person, error = Filter(), None, ""
+    flt, with_person, error = Filter(), None, refusal
     if person is not None and request.GET:
         if query.is_valid():
             data = query.cleaned_data
@@ -195,7 +196,8 @@ def erase(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         service.erase(found, by=who(request))
     except ServiceError as exc:
-        form.add_error(None, exc.message)
-        return _page(request, found, links=links, director=True, erase_form=form, status=exc.status)
+        return _page(
+            request, found, links=links, director=True, status=exc.status, refusal=exc.message
+        )
     messages.success(request, _("The person's name and contact are erased; results kept."))
     return redirect("records:person", pk)
