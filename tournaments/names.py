@@ -120,13 +120,13 @@ UNLISTED = gettext_lazy("a player")
 
 def short_name(name: str) -> str:
     """The first word in full and each further word as its initial: "Marie Tremblay" is
-    "Marie T.", "Jean-Luc Côté-Roy" "Jean-Luc C.", "Cher" stays "Cher". A house
-    player's and a one-word name have nothing to shorten."""
+    "Marie T.", "Jean-Luc Côté-Roy" "Jean-Luc C.", "Cher" stays "Cher"."""
     words = name.split()
     if len(words) < 2:
         return name
-    initials = " ".join(f"{w[0]}." for w in words[1:] if w[0].isalnum())
-    return f"{words[0]} {initials}".strip()
+    # A word with a digit is a number, no surname ("House 2", "Player A001"): kept whole.
+    rest = [w if any(c.isdigit() for c in w) else f"{w[0]}." for w in words[1:]]
+    return " ".join([words[0], *rest])
 
 
 def public_name(name: str, full: bool) -> str:

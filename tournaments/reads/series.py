@@ -26,6 +26,7 @@ from tournaments.domain.series import (
     series_standings,
 )
 from tournaments.models import EventResult, Person, PersonLink, Series, SeriesEvent, Tournament
+from tournaments.names import UNLISTED, public_name
 from tournaments.reads.standings import standings
 from tournaments.reads.visibility import of_event, visible_standings
 
@@ -108,6 +109,9 @@ class SeriesRow:
     # Only the events played, so a 100-event series costs what its results cost: the
     # compact layout past PER_EVENT_COLUMNS shows these, a dropped one struck through.
     played: tuple[PlayedEvent, ...] = ()
+    # The name the public page shows (``names.public_name``; "a player" for a person who
+    # chose to be left off public standings); empty on the director's pages.
+    public: str = ""
 
 
 @dataclass(frozen=True)
@@ -160,10 +164,17 @@ def series_table(series: Series, *, for_players: bool = False) -> SeriesTable:
             )
             if numbered
             else (),
+            _public(people[line.person]) if for_players else "",
         )
         for line in lines
     ]
     return SeriesTable(series, events, rows, frozen=frozen)
+
+
+def _public(person: Person) -> str:
+    if not person.public_listed:
+        return str(UNLISTED)
+    return public_name(person.name, person.public_full_name)
 
 
 def describe(series: Series) -> str:
