@@ -155,3 +155,31 @@ def test_the_first_night_is_half_a_win_expected_each_round_and_every_night_sums_
     assert ann.steps[0].before == pytest.approx(25.0) and ann.steps[0].percent == 50
     assert ann.steps[0].moved == pytest.approx(1.53268, abs=1e-4)
     assert len(ann.steps) == 12
+
+
+# --- the prize figure ------------------------------------------------------------------------
+
+
+def test_best_night_against_expectation_is_a_prize_the_director_can_define(four_nights):
+    from django.utils import timezone
+
+    from tournaments.reads.prizes import event_prizes
+    from tournaments.services.prizes import define_prize
+
+    nights, _w, _s = four_nights
+    first = nights[0]
+    define_prize(
+        first,
+        name="Best night against expectation",
+        figure="expectation",
+        highest=True,
+        division="",
+        by="test",
+        now=timezone.now(),
+    )
+    sheet = event_prizes(first, timezone.now())
+    prize = next(p for p in sheet.prizes if p.rule.figure == "expectation")
+    # Night 1, worked by hand: every chance one half, so Ann, Bob and Cat won 2 of an
+    # expected 1.5 (+0.5 each) and Dan 0 (-1.5); the prize is shared three ways.
+    assert prize.value == 0.5
+    assert sorted(w.names[0] for w in prize.winners) == ["Ann Archer", "Bob Baker", "Cat Carter"]

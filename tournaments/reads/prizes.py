@@ -14,7 +14,17 @@ from django.utils.translation import gettext_noop
 
 from tournaments.bilingual import tr as _
 from tournaments.domain import prizes as rules
-from tournaments.models import DefinedPrize, HandEntry, Round, Seating, Substitution, Tournament
+from tournaments.domain.expectation import versus_expectation
+from tournaments.models import (
+    DefinedPrize,
+    HandEntry,
+    PersonLink,
+    Round,
+    Seating,
+    Substitution,
+    Tournament,
+)
+from tournaments.reads.people import rating_history
 from tournaments.reads.sheets import event_label
 from tournaments.reads.standings import standings
 from tournaments.reads.visibility import of_event
@@ -104,13 +114,32 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     ]
     defined = list(DefinedPrize.objects.filter(tournament=tournament))
     chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    # Read only when a prize names it: it replays every rated match of the club's history.
+    expected = (
+        _versus_expectation(tournament)
+        if any(d.figure == DefinedPrize.Figure.EXPECTATION for d in defined)
+        else None
+    )
     return PrizeSheet(
         event=event_label(tournament),
-        prizes=rules.prizes(players, seats, hands, subs, chosen, where, label=_),
+        prizes=rules.prizes(
+            players, seats, hands, subs, chosen, where, label=_, expectation=expected
+        ),
         hidden=of_event(tournament).hidden,
         defined=defined,
         printed_at=now,
     )
+
+
+def _versus_expectation(tournament: Tournament) -> dict[int, float]:
+    """Each rated player's wins above expectation in the event, by player id."""
+    by_person = versus_expectation(rating_history(), tournament.pk)
+    player_of = dict(
+        PersonLink.objects.filter(player__tournament=tournament).values_list(
+            "person_id", "player_id"
+        )
+    )
+    return {player_of[p]: f.surplus for p, f in by_person.items() if p in player_of}
 
 
 def winner_text(winner: rules.Winner) -> str:
