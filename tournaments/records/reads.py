@@ -10,6 +10,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from tournaments.domain.expectation import Expected, Step, replay
@@ -87,6 +88,16 @@ class RatingStep:
     def percent(self) -> int:
         return round(self.chance * 100)
 
+    @property
+    def moved_text(self) -> str:
+        return signed(self.moved)
+
+
+def signed(value: float) -> str:
+    """A figure with its sign and two decimals, in the reader's number format ("+0,50")."""
+    text = number_format(abs(value), 2)
+    return f"−{text}" if round(value, 2) < 0 else f"+{text}"
+
 
 def _hand_rows(hands: Counter[str]) -> list[tuple[str, str, int]]:
     return [(key, label, hands.get(key, 0)) for key, label in hand_labels().items()]
@@ -107,6 +118,10 @@ class EventRecord:
     @property
     def hand_rows(self) -> list[tuple[str, str, int]]:
         return _hand_rows(self.hands)
+
+    @property
+    def surplus_text(self) -> str:
+        return signed(self.expected.surplus) if self.expected else ""
 
 
 @dataclass(frozen=True)
@@ -148,6 +163,11 @@ class Record:
     @property
     def hand_rows(self) -> list[tuple[str, str, int]]:
         return _hand_rows(self.hands)
+
+
+def season_of(person: Person, pk: int) -> Series | None:
+    """One season (series) of the person's club; another club's is not found."""
+    return Series.objects.filter(pk=pk, club_id=person.club_id).first()
 
 
 def seasons_of(person: Person) -> list[Series]:

@@ -4,6 +4,7 @@ the choices for public pages; the file to take away; the owner's erasure."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -14,17 +15,19 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import csvcells
-from tournaments.models import Person, Series
 from tournaments.reads import queries
 from tournaments.reads.registration import pass_of
 from tournaments.records import export
 from tournaments.records import services as service
 from tournaments.records.forms import ChoiceForm, EraseForm, FilterForm
-from tournaments.records.reads import Filter, owner_of, record
+from tournaments.records.reads import Filter, owner_of, record, season_of
 from tournaments.roles import DIRECTOR, OWNER
 from tournaments.services import ServiceError
 from tournaments.views.access import league_staff
 from tournaments.views.director.common import who
+
+if TYPE_CHECKING:  # annotations only: the views read through the reads
+    from tournaments.models import Person
 
 
 def _owner(slug: str, token: str) -> tuple[Person | None, str]:
@@ -64,7 +67,7 @@ def _page(
             data = query.cleaned_data
             season = None
             if data["season"] is not None:
-                season = Series.objects.filter(pk=data["season"], club_id=person.club_id).first()
+                season = season_of(person, data["season"])
                 if season is None:
                     error = _("There is no such season.")
             flt = Filter(season, data["since"], data["until"])
