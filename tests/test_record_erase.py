@@ -11,7 +11,14 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.record_series import person, private_link, series_of_four
-from tournaments.models import Activity, Person, PersonEvent, Player, Registration
+from tournaments.models import (
+    Activity,
+    HelpRequest,
+    Person,
+    PersonEvent,
+    Player,
+    Registration,
+)
 from tournaments.reads.series import series_table
 from tournaments.reads.standings import standings
 from tournaments.records.reads import record
@@ -75,8 +82,12 @@ def test_erasing_removes_the_name_and_contact_and_keeps_everyone_elses_figures_b
         for r in standings(t)["B"]
         if r.player.name == "Bob Baker"
     ]
+    HelpRequest.objects.create(
+        tournament=nights[3], table=1, raised_by="Bob Baker (phone)", raised_at=nights[3].created_at
+    )
     erase(bob, by="olga")
     assert others_figures(nights, series, bob.pk) == before
+    assert HelpRequest.objects.get().raised_by == f"Anonymous #{bob.pk} (phone)"
     bob.refresh_from_db()
     assert bob.name == f"Anonymous #{bob.pk}"
     # The results stay, under the anonymous player.
@@ -91,7 +102,7 @@ def test_erasing_removes_the_name_and_contact_and_keeps_everyone_elses_figures_b
     assert not Registration.objects.filter(contact="bob@example.com").exists()
     assert not Registration.objects.filter(name="Bob Baker").exists()
     for row in Activity.objects.all():
-        assert "Bob Baker" not in json.dumps([row.args, row.summary, row.reason])
+        assert "Bob Baker" not in json.dumps([row.actor, row.args, row.summary, row.reason])
     assert not any("Bob Baker" in e.summary for e in PersonEvent.objects.all())
     # Logged, without what was erased.
     logged = PersonEvent.objects.get(person=bob, action="erased")

@@ -164,3 +164,23 @@ def test_the_directors_pages_and_the_halls_sheets_keep_full_names(director_clien
     player = Player.objects.filter(tournament=t, person_link__person__name=name).first()
     desk = director_client.get(reverse("director:players", args=[t.slug])).content.decode()
     assert html.escape(player.name) in desk
+
+
+def test_a_phone_finds_a_short_name_by_the_full_name_typed_and_tells_no_more(client):
+    from tournaments.reads.public import search_players
+
+    t, _series = finished_event()
+    someone = Player.objects.filter(tournament=t).exclude(name__regex=r"\d").first()
+    first, last = someone.name.split()
+    found = [f.name for f in search_players(t, f"{first} {last}")]
+    assert short_name(someone.name) in found and someone.name not in found
+    answer = client.get(reverse("public:find", args=[t.slug]), {"q": last}).content.decode()
+    assert last not in answer.replace(first, "")
+
+
+def test_the_registration_link_leads_to_the_record(client):
+    t, _series = finished_event()
+    passes(t)
+    token, name = next(iter(own_names(t).items()))
+    page = client.get(reverse("public:registration", args=[t.slug, token]) + "?pass=1")
+    assert reverse("record:page", args=[t.slug, token]) in page.content.decode()

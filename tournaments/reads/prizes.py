@@ -131,7 +131,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     )
 
 
-def _versus_expectation(tournament: Tournament) -> dict[int, float]:
+def _versus_expectation(tournament: Tournament) -> dict[rules.PlayerId, float]:
     """Each rated player's wins above expectation in the event, by player id."""
     by_person = versus_expectation(rating_history(), tournament.pk)
     player_of = dict(

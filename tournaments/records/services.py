@@ -16,7 +16,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import Activity, Person, PersonEvent, Player, Registration
+from tournaments.models import (
+    Activity,
+    HelpRequest,
+    Person,
+    PersonEvent,
+    Player,
+    Registration,
+)
 from tournaments.names import name_key
 from tournaments.reads.registration import folded_name
 from tournaments.services import Conflict, now_or
@@ -109,13 +116,19 @@ def erase(person: Person, *, by: str, at: datetime | None = None) -> Person:
         # The logs that wrote the name: the events' activity, and any person's history.
         events = {p.tournament_id for p in players}
         for row in Activity.objects.filter(tournament_id__in=events):
-            text = json.dumps([row.args, row.summary, row.reason])
+            text = json.dumps([row.actor, row.args, row.summary, row.reason], ensure_ascii=False)
             if any(n in text for n in names):
+                row.actor = _scrub(row.actor, names, anonymous)
                 row.args = _scrub(row.args, names, anonymous)
                 row.summary = _scrub(row.summary, names, anonymous)
                 row.reason = _scrub(row.reason, names, anonymous)
-                row.save(update_fields=["args", "summary", "reason"])
-        for entry in PersonEvent.objects.all():
+                row.save(update_fields=["actor", "args", "summary", "reason"])
+        # Who called the director from a phone ("<name> (phone)").
+        for row in HelpRequest.objects.filter(tournament_id__in=events):
+            if any(n in row.raised_by for n in names):
+                row.raised_by = _scrub(row.raised_by, names, anonymous)
+                row.save(update_fields=["raised_by"])
+        for entry in PersonEvent.objects.filter(person__club_id=current.club_id):
             if any(n in entry.summary or n in entry.reason for n in names):
                 entry.summary = _scrub(entry.summary, names, anonymous)
                 entry.reason = _scrub(entry.reason, names, anonymous)
