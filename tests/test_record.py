@@ -67,6 +67,9 @@ def test_the_record_lists_every_night_with_place_points_and_each_round_worked_by
     assert [e.line.total for e in ann.events] == [26, 26, 19, 19]
     assert [e.points for e in ann.events] == [(11, 11, 4), (4, 11, 11), (11, 4, 4), (4, 4, 11)]
     assert ann.events[0].per_round == pytest.approx(26 / 3)
+    # Over the four nights: the sum of each night's wins above expectation.
+    assert ann.surplus == pytest.approx(sum(e.expected.surplus for e in ann.events))
+    assert ann.surplus_text.startswith(("+", "−"))
     assert (ann.won, ann.played) == (6, 12)
     first = ann.events[0].line.matches
     # Other people by their public names: the short form nobody opted out of.

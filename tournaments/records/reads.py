@@ -13,7 +13,7 @@ from datetime import date
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
-from tournaments.domain.expectation import Expected, Step, replay
+from tournaments.domain.expectation import Expected, Step, most_improved, replay
 from tournaments.domain.rating import Rating
 from tournaments.models import (
     Person,
@@ -151,6 +151,8 @@ class Record:
     head_to_head: HeadToHead | None
     seasons: tuple[Series, ...]
     filter: Filter = field(default_factory=Filter)
+    # Over the events shown: wins above what the rating expected (None: none rated).
+    surplus: float | None = None
 
     @property
     def played(self) -> int:
@@ -163,6 +165,10 @@ class Record:
     @property
     def hand_rows(self) -> list[tuple[str, str, int]]:
         return _hand_rows(self.hands)
+
+    @property
+    def surplus_text(self) -> str:
+        return signed(self.surplus) if self.surplus is not None else ""
 
 
 def season_of(person: Person, pk: int) -> Series | None:
@@ -235,6 +241,7 @@ def record(person: Person, flt: Filter | None = None, *, with_person: int | None
         head_to_head=h2h,
         seasons=tuple(seasons_of(person)),
         filter=flt,
+        surplus=most_improved(figures, kept).get(person.pk),
     )
 
 
