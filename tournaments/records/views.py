@@ -7,6 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,7 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import csvcells
-from tournaments.reads import queries
+from tournaments.reads import queries, staff
 from tournaments.reads.registration import pass_of
 from tournaments.records import export
 from tournaments.records import services as service
@@ -186,12 +187,16 @@ def person_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return _csv(_person_or_404(request, pk))
 
 
-@league_staff(OWNER)
+@league_staff(DIRECTOR)
 @require_POST
 def erase(request: HttpRequest, pk: int) -> HttpResponse:
+    # Found among the clubs the user directs (another club's person is 404, as on every
+    # page), then erased only by that club's owner.
     found = queries.find_person(pk, request.club_ids)  # type: ignore[attr-defined]
     if found is None:
         raise Http404("No such person.")
+    if queries.find_person(pk, staff.club_ids(request.user, OWNER)) is None:
+        raise PermissionDenied("Only the club's owner erases a person.")
     form = EraseForm(request.POST)
     links = _director_links(pk)
     if not form.is_valid():
