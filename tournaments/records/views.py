@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -169,26 +169,22 @@ def _director_links(pk: int) -> dict[str, str]:
 
 
 @league_staff(DIRECTOR)
-@require_GET
 def person(request: HttpRequest, pk: int) -> HttpResponse:
     found = _person_or_404(request, pk)
     return _page(request, found, links=_director_links(pk), director=True)
 
 
 @league_staff(DIRECTOR)
-@require_GET
 def person_json(request: HttpRequest, pk: int) -> HttpResponse:
     return _json(_person_or_404(request, pk))
 
 
 @league_staff(DIRECTOR)
-@require_GET
 def person_csv(request: HttpRequest, pk: int) -> HttpResponse:
     return _csv(_person_or_404(request, pk))
 
 
 @league_staff(DIRECTOR)
-@require_POST
 def erase(request: HttpRequest, pk: int) -> HttpResponse:
     # Found among the clubs the user directs (another club's person is 404, as on every
     # page), then erased only by that club's owner.
@@ -197,6 +193,9 @@ def erase(request: HttpRequest, pk: int) -> HttpResponse:
         raise Http404("No such person.")
     if queries.find_person(pk, staff.club_ids(request.user, OWNER)) is None:
         raise PermissionDenied("Only the club's owner erases a person.")
+    # Asked after who may: a GET tells a director who may not erase just that.
+    if request.method != "POST":
+        return HttpResponseNotAllowed(["POST"])
     form = EraseForm(request.POST)
     links = _director_links(pk)
     if not form.is_valid():
