@@ -13,24 +13,18 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.people import Person, PersonLink
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.models.series import Series
+from tournaments.core.services import rounds
+from tournaments.core.services.players import register_player
+from tournaments.core.services.tournaments import create_tournament
 from tournaments.domain.rules import RuleSettings
-from tournaments.models import (
-    HandEntry,
-    Match,
-    Person,
-    PersonLink,
-    Registration,
-    RegistrationPass,
-    Round,
-    Seating,
-    Series,
-    Tournament,
-)
-from tournaments.services import rounds
-from tournaments.services.players import register_player
-from tournaments.services.registration import new_token
-from tournaments.services.series import add_event, create_series
-from tournaments.services.tournaments import create_tournament
+from tournaments.registration.models import Registration, RegistrationPass
+from tournaments.registration.services import new_token
+from tournaments.series.services import add_event, create_series
 
 PEOPLE = {"Ann Archer": "A", "Cat Carter": "A", "Bob Baker": "B", "Dan Dupont": "B"}
 LAYOUT = (

@@ -9,10 +9,10 @@ from datetime import date
 import pytest
 
 from tests.record_series import person, series_of_four
+from tournaments.core.models.event import Tournament
+from tournaments.core.reads.people import rating_history
 from tournaments.domain.expectation import Expected, replay, versus_expectation
 from tournaments.domain.rating import MatchResult, RatingSettings
-from tournaments.models import Tournament
-from tournaments.reads.people import rating_history
 from tournaments.records.reads import Filter, record
 
 # --- the pure figure -------------------------------------------------------------------------
@@ -166,8 +166,8 @@ def test_the_first_night_is_half_a_win_expected_each_round_and_every_night_sums_
 def test_best_night_against_expectation_is_a_prize_the_director_can_define(four_nights):
     from django.utils import timezone
 
-    from tournaments.reads.prizes import event_prizes
-    from tournaments.services.prizes import define_prize
+    from tournaments.prizes.reads import event_prizes
+    from tournaments.prizes.services import define_prize
 
     nights, _w, _s = four_nights
     first = nights[0]

@@ -11,21 +11,18 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.record_series import person, private_link, series_of_four
-from tournaments.models import (
-    Activity,
-    HelpRequest,
-    Person,
-    PersonEvent,
-    Player,
-    Registration,
-)
-from tournaments.reads.series import series_table
-from tournaments.reads.standings import standings
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Player
+from tournaments.core.models.log import Activity
+from tournaments.core.models.people import Person, PersonEvent
+from tournaments.core.reads.standings import standings
+from tournaments.core.services import ServiceError
+from tournaments.core.services.people import recompute_ratings
+from tournaments.devices.models import HelpRequest
 from tournaments.records.reads import record
 from tournaments.records.services import erase
-from tournaments.services import ServiceError
-from tournaments.services.clubs import assign
-from tournaments.services.people import recompute_ratings
+from tournaments.registration.models import Registration
+from tournaments.series.reads import series_table
 
 pytestmark = pytest.mark.django_db
 

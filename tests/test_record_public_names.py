@@ -13,10 +13,13 @@ from django.urls import reverse
 
 from tests.test_hidden import passes, walk
 from tests.test_public_phones import event_after
-from tournaments.models import Person, Player, Registration, Series, Tournament
-from tournaments.names import UNLISTED, name_key, public_name, short_name
-from tournaments.services.series import add_event, create_series
-from tournaments.simulate import simulate
+from tournaments.common.names import UNLISTED, name_key, public_name, short_name
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.people import Person
+from tournaments.core.models.series import Series
+from tournaments.core.simulate import simulate
+from tournaments.registration.models import Registration
+from tournaments.series.services import add_event, create_series
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +170,7 @@ def test_the_directors_pages_and_the_halls_sheets_keep_full_names(director_clien
 
 
 def test_a_phone_finds_a_short_name_by_the_full_name_typed_and_tells_no_more(client):
-    from tournaments.reads.public import search_players
+    from tournaments.core.phones.reads import search_players
 
     t, _series = finished_event()
     someone = Player.objects.filter(tournament=t).exclude(name__regex=r"\d").first()

@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.record_series import person, private_link, series_of_four
-from tournaments.models import PersonEvent, RegistrationPass
-from tournaments.services.clubs import assign, create_club
+from tournaments.clubs.services import assign, create_club
+from tournaments.core.models.people import PersonEvent
+from tournaments.registration.models import RegistrationPass
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,10 @@ from collections.abc import Iterator
 from datetime import date, datetime
 from typing import Any
 
-from tournaments.models import Person, PersonEvent, Player, Registration
+from tournaments.core.models.event import Player
+from tournaments.core.models.people import Person, PersonEvent
 from tournaments.records.reads import record
+from tournaments.registration.models import Registration
 
 FORMAT = "snowman-person/1"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.forms import IdField
+from tournaments.core.forms import IdField
 
 
 class FilterForm(forms.Form):

@@ -13,20 +13,21 @@ from datetime import date
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
+from tournaments.common.names import public_name
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.people import Person, PersonLink
+from tournaments.core.models.series import Series, SeriesEvent
+from tournaments.core.reads.people import (
+    EventLine,
+    MatchLine,
+    person_page,
+    rating_history,
+    rating_of,
+)
+from tournaments.core.reads.players import in_results
 from tournaments.domain.expectation import Expected, Step, most_improved, replay
 from tournaments.domain.rating import Rating
-from tournaments.models import (
-    Person,
-    PersonLink,
-    Player,
-    RegistrationPass,
-    Series,
-    SeriesEvent,
-    Tournament,
-)
-from tournaments.names import public_name
-from tournaments.reads.people import EventLine, MatchLine, person_page, rating_history, rating_of
-from tournaments.reads.registration import in_results
+from tournaments.registration.models import RegistrationPass
 
 
 def live_person(person: Person) -> Person:

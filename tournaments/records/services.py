@@ -16,17 +16,14 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments.models import (
-    Activity,
-    HelpRequest,
-    Person,
-    PersonEvent,
-    Player,
-    Registration,
-)
-from tournaments.names import name_key
-from tournaments.reads.registration import folded_name
-from tournaments.services import Conflict, now_or
+from tournaments.common.names import name_key
+from tournaments.core.models.event import Player
+from tournaments.core.models.log import Activity
+from tournaments.core.models.people import Person, PersonEvent
+from tournaments.core.services import Conflict, now_or
+from tournaments.devices.models import HelpRequest
+from tournaments.registration.models import Registration
+from tournaments.registration.reads import folded_name
 
 # What the history says of each choice, in English as the person history is kept.
 CHOICES = {

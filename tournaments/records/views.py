@@ -15,20 +15,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments import csvcells
-from tournaments.reads import queries, staff
-from tournaments.reads.registration import pass_of
+from tournaments.common import csvcells
+from tournaments.core.reads import queries, staff
+from tournaments.core.roles import DIRECTOR, OWNER
+from tournaments.core.services import ServiceError
+from tournaments.core.views.access import league_staff
+from tournaments.core.views.director.common import who
 from tournaments.records import export
 from tournaments.records import services as service
 from tournaments.records.forms import ChoiceForm, EraseForm, FilterForm
 from tournaments.records.reads import Filter, owner_of, record, season_of
-from tournaments.roles import DIRECTOR, OWNER
-from tournaments.services import ServiceError
-from tournaments.views.access import league_staff
-from tournaments.views.director.common import who
+from tournaments.registration.reads import pass_of
 
 if TYPE_CHECKING:  # annotations only: the views read through the reads
-    from tournaments.models import Person
+    from tournaments.core.models.people import Person
 
 
 def _owner(slug: str, token: str) -> tuple[Person | None, str]:
