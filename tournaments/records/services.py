@@ -121,10 +121,10 @@ def erase(person: Person, *, by: str, at: datetime | None = None) -> Person:
                 row.reason = _scrub(row.reason, names, anonymous)
                 row.save(update_fields=["actor", "args", "summary", "reason"])
         # Who called the director from a phone ("<name> (phone)").
-        for row in HelpRequest.objects.filter(tournament_id__in=events):
-            if any(n in row.raised_by for n in names):
-                row.raised_by = _scrub(row.raised_by, names, anonymous)
-                row.save(update_fields=["raised_by"])
+        for call in HelpRequest.objects.filter(tournament_id__in=events):
+            if any(n in call.raised_by for n in names):
+                call.raised_by = _scrub(call.raised_by, names, anonymous)
+                call.save(update_fields=["raised_by"])
         for entry in PersonEvent.objects.filter(person__club_id=current.club_id):
             if any(n in entry.summary or n in entry.reason for n in names):
                 entry.summary = _scrub(entry.summary, names, anonymous)
