@@ -1,5 +1,5 @@
 """§6 benchmark: seating the next round with holes at the largest events, and the size
-and time of every director page (issue 12, item 7). Run by hand.
+and time of every director page. Run by hand.
 
 Builds a 500-table event in a fresh database (rounds 1 and 2 played in bulk as in
 ``bench_sheets``), then makes the room messy after round 2: ``--holes`` players

@@ -14,7 +14,7 @@ results are bulk-written exactly as ``services.play`` would have left them.
     .venv/bin/python -m bench.bench_sheets --tables 500 --db postgres
     .venv/bin/python -m bench.bench_sheets --reuse          # time again, same data
 
-Target (issue 5): the standings sheet for 1,000 players within 2 s on 2 cores. The
+Target: the standings sheet for 1,000 players within 2 s on 2 cores. The
 load average is printed because the cores are usually shared.
 """
 

@@ -1,4 +1,4 @@
-"""Clubs load (issue 25): 10 clubs each running a 50-table event at once, on PostgreSQL
+"""Clubs load: 10 clubs each running a 50-table event at once, on PostgreSQL
 with two app servers behind HAProxy; every tablet flushes its match at the time call while
 2,000 phones poll their cards.
 

@@ -1,4 +1,4 @@
-"""The regression guard (issue 22): the write path and the device reads as ratios to a floor.
+"""The regression guard: the write path and the device reads as ratios to a floor.
 
 One process, under a minute, no server: a trivial ORM write loop (the floor: one UPDATE
 in its own transaction), the hand path (``play.record_hand`` by match id, as a tablet's
@@ -32,7 +32,7 @@ from pathlib import Path
 
 RECORDED = Path(__file__).with_name("core.json")
 # A ratio may grow this much before the guard fails: a noisy machine moves a ratio by
-# well under this (docs/performance.md §9), a hand path that reads its history twice
+# well under this (docs/history/performance.md §9), a hand path that reads its history twice
 # more does not.
 LIMIT = 2.0
 

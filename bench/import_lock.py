@@ -1,4 +1,4 @@
-"""How long one big import holds the database's write lock (issue 20, item 18).
+"""How long one big import holds the database's write lock.
 
 Imports ``--warm`` events of ``--players`` players each (so that many people exist to
 compare names with), then one more, timing that last import's write transaction and, from

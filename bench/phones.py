@@ -1,4 +1,4 @@
-"""Phones benchmark (issue 15): a 500-table event, 2,000 simulated phones polling their
+"""Phones benchmark: a 500-table event, 2,000 simulated phones polling their
 card while 500 tablets send hands, then the round turnover.
 
 Starts the app under gunicorn with production settings on 127.0.0.1 against a fresh
@@ -421,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--turnover-only",
         action="store_true",
-        help="the floor, then the round turnover alone (phases 2-4 skipped): issue 22's figure",
+        help="the floor, then the round turnover alone (phases 2-4 skipped)",
     )
     parser.add_argument("--seconds", type=float, default=60, help="length of each load phase")
     parser.add_argument("--workers", type=int, default=4)

@@ -6,7 +6,7 @@ tables and one of ``--large``. Each read is timed at both sizes, alternating, as
 process's CPU per request (Django's test client): the tablet's state read (full, and the
 304 of its conditional read), the phone's card (full, and its 304), and the director's
 live board (which shows every table, so it grows with the room by its nature). The
-trivial view is the floor of the same run. Issue 22, item 3.
+trivial view is the floor of the same run.
 
     .venv/bin/python -m bench.room --db sqlite
     .venv/bin/python -m bench.room --db postgres
@@ -79,7 +79,7 @@ def readers(t) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-de
         "phone card, full": lambda: phone.get(card_url),
         "phone card, 304": lambda: phone.get(card_url, headers={"If-None-Match": card_etag}),
         # A phone that still shows an earlier seat (the turnover's first ask): the new
-        # seat alone, from the version query (docs/performance.md §9.10).
+        # seat alone, from the version query (docs/history/performance.md §9.10).
         "phone card, new seat": lambda: phone.get(card_url, headers={"X-Snowman-Seat": "0:0N"}),
         "director's live board": lambda: director.get(board),
     }

@@ -96,7 +96,7 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
         ),
         (
             # Both columns compiled: the lock and the entries read apart, and in one
-            # statement (the hand path's since issue 22's third pass).
+            # statement (the hand path's since the entries are read with the lock).
             "lock + entries, compiled: 2 statements → 1",
             lambda: play.history(play.lock(match.pk, at)),
             lambda: play.history(play.lock(match.pk, at, history=True)),

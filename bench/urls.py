@@ -2,7 +2,7 @@
 
 ``ping``: the floor every request pays (WSGI, middleware, session cookie parsing) with
 no database work of its own. ``least_hand``: the least any hand POST can cost on this
-stack (issue 22): the table's signed cookie, the JSON body, and the hand path's
+stack: the table's signed cookie, the JSON body, and the hand path's
 statements (the match read under its lock with its entries, the entry's INSERT, the
 match's UPDATE, in one transaction) sent as fixed SQL through Django's connection, with
 no model instance, no rules and a two-key answer. Whatever the real path does beyond

@@ -121,7 +121,7 @@ class CSPMiddleware(csp.CSPMiddleware):
     Every response but the few with a nonce or a per-view policy gets the header that the
     settings alone decide; django-csp builds it afresh each time (the parts turned into a
     dict, the directives copied, sorted and joined), about a tenth of a trivial request's
-    CPU and more of a phone's 304 (issue 22). The rest is django-csp's own, in its order.
+    CPU and more of a phone's 304. The rest is django-csp's own, in its order.
     """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:

@@ -3,7 +3,7 @@
 Development defaults: DEBUG on, SQLite file in var/. Event mode (``bin/serve``): DEBUG=0,
 the secret key in a file of the var directory, plain HTTP on the hall network unless a
 certificate is given. Production behind TLS: DEBUG=0 with SECRET_KEY (or SECRET_KEY_FILE)
-and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL. README's Configuration lists
+and ALLOWED_HOSTS; DATABASE_URL switches to PostgreSQL. docs/configuration.md lists
 every variable.
 """
 
@@ -177,7 +177,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django turns psycopg's prepared statements off. Its cursors bind parameters on the
     # client and are never prepared; only the statements every poll runs, through
     # tournaments.reads.polled_cursor, are bound by the server and so prepared, on first
-    # use (docs/performance.md 9.12). A pooler in between must pass protocol-level
+    # use (docs/performance.md §9). A pooler in between must pass protocol-level
     # prepared statements (PgBouncer 1.21+ with max_prepared_statements set).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":

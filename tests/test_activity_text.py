@@ -1,5 +1,5 @@
-"""The activity log's lines are a key and its arguments, read in the reader's language
-(issue 24): a line written from an English console reads in French, an old row keeps its
+"""The activity log's lines are a key and its arguments, read in the reader's language:
+a line written from an English console reads in French, an old row keeps its
 stored English, a sentence mended later reads mended in the rows already written, and no
 service logs a sentence it formatted itself."""
 

@@ -1,4 +1,4 @@
-"""The clubs load of issue 25 (bench/clubs.py), at its smallest so it cannot rot: two
+"""The clubs load (bench/clubs.py), at its smallest so it cannot rot: two
 clubs of two tables each and one four-table event, bursting through HAProxy to two app
 servers while phones poll, every hand counted in the database."""
 

@@ -1,4 +1,4 @@
-"""Check-in by scanning the player's pass at the desk (issue 26, item 4)."""
+"""Check-in by scanning the player's pass at the desk."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every staff URL, for every identity across two clubs (issue 25): each answers as the
+"""Every staff URL, for every identity across two clubs: each answers as the
 roles say, and no object of another club is readable or writable: 404, whether it is
 named by the URL's slug or by an id inside an own-club URL, GET or POST. A URL pattern
 added to a staff URL module without a need here fails the walk."""

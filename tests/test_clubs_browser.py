@@ -1,4 +1,4 @@
-"""In real Chromium (issue 25): a club's owner invites a director for one event and a desk
+"""In real Chromium: a club's owner invites a director for one event and a desk
 for the whole club; each, signing up through the link, sees only what the role allows."""
 
 from __future__ import annotations

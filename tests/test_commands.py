@@ -99,7 +99,7 @@ def test_seed_demo_leaves_a_tournament_part_way_through_and_is_repeatable():
     assert HandEntry.objects.filter(match__round=running).exists()
 
 
-# --- the director's language (issue 24) ----------------------------------------------------
+# --- the director's language ----------------------------------------------------
 
 
 def test_a_command_speaks_the_language_chosen_by_option_or_environment(

@@ -1,4 +1,4 @@
-"""The regression guard of issue 22 (bench/core.py), small: CI fails only when the hand
+"""The regression guard of the write path (bench/core.py), small: CI fails only when the hand
 path, the simulation or a device read grows past twice its recorded ratio to the floor.
 
 It runs the benchmark as its own process, against a fresh database of the kind the suite

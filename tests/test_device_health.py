@@ -1,4 +1,4 @@
-"""Device health on the board (issue 23, part 5): each table's device reports when it was
+"""Device health on the board: each table's device reports when it was
 heard from, what it holds unsent and its battery; a silent device is flagged after the
 event's N seconds while its round runs (and never between rounds); low battery too."""
 

@@ -475,7 +475,7 @@ def test_the_board_and_the_table_page_name_the_winning_team_eo_in_french(
 
 
 def test_a_late_table_gets_an_extension(director_client, make_tournament):
-    # docs/rules.md §7 (issue 11): an extension is given before the table's time runs out; one
+    # docs/rules.md §7: an extension is given before the table's time runs out; one
     # asked for after the call is refused, since it would un-call time.
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test", now=timezone.now() - timedelta(minutes=19))

@@ -1,4 +1,4 @@
-"""The French translation (issue 24, first slice): the catalogue stays complete and in step
+"""The French translation (first slice): the catalogue stays complete and in step
 with the source, the reader chooses the language on the phone (a cookie) and the director
 on the projector (?lang=), and a public page read in French shows no English sentence
 that has a translation."""
@@ -95,10 +95,11 @@ def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> N
 
 
 @pytest.mark.slow
+@pytest.mark.db_independent  # a copy of the source, a process with no database
 def test_makemessages_leaves_the_catalogue_unchanged(tmp_path: Path) -> None:
     """The committed .po is what makemessages makes from the source today: a string
-    added, changed or removed without refreshing the catalogue fails here (README,
-    Translations). Run on a copy, so the working tree is never touched."""
+    added, changed or removed without refreshing the catalogue fails here
+    (docs/translations.md). Run on a copy, so the working tree is never touched."""
     if shutil.which("xgettext") is None:
         pytest.fail("makemessages needs GNU gettext: apt-get install gettext (.ci/run does)")
     for name in ("manage.py",):
@@ -440,7 +441,7 @@ def test_the_rest_of_the_console_read_in_french_shows_no_english_sentence_that_h
         "final": reverse("director:final", args=[t.slug]),
         "import": reverse("director:import", args=[t.slug]),
         "edit": reverse("director:player_edit", args=[t.slug, player(t, "Player A001").pk]),
-        # Not the activity log: its lines are stored in English (issue 24 item 4, left).
+        # Not the activity log: its lines are stored in English (left for later).
         "people": reverse("league:people"),
         "series": reverse("league:series_list"),
     }
@@ -592,7 +593,7 @@ def test_the_directors_choice_follows_the_account_to_another_browser(
     assert AccountLanguage.objects.count() == 1
 
 
-# --- CSV files (issue 24: headers where a person reads them) -----------------------------
+# --- CSV files (headers where a person reads them) -----------------------------
 
 
 @pytest.mark.django_db
@@ -655,9 +656,10 @@ GETTEXT = {"_", "gettext", "gettext_lazy", "ngettext", "pgettext", "pgettext_laz
 # - BadRequest: ours answers a body no client of ours sends (errors.BadRequest); Django's
 #   (views/sheets.py) is answered by the 400 page, which never shows the message.
 UNREAD_CLASSES = {"BadRequest"}
-# - forms_tablet.py checks the shape of the tablet's JSON bodies: a wrong shape is one our
-#   tablet never sends (its module docstring), so its words are for whoever wrote the client.
-UNREAD_FILES = {"forms_tablet.py"}
+# - the tablet's JSON bodies (core/forms_tablet.py, and the call for the director's in
+#   devices/forms.py) check a shape our tablet never sends (forms_tablet's docstring), so
+#   their words are for whoever wrote the client.
+UNREAD_FILES = {"tournaments/core/forms_tablet.py", "tournaments/devices/forms.py"}
 # - InvalidResults' first argument is where in the file (``rounds[2].tables[1].seats``): a
 #   path into the JSON, the same in every language; its second, the problem, is read.
 LOCATOR_FIRST = {"InvalidResults"}
@@ -726,7 +728,7 @@ def test_every_refusal_a_person_reads_is_a_translated_message() -> None:
     offences = [
         offence
         for path, source in sources.items()
-        if path.name not in UNREAD_FILES
+        if path.relative_to(ROOT).as_posix() not in UNREAD_FILES
         for offence in untranslated_refusals(source, str(path.relative_to(ROOT)), classes)
     ]
     assert offences == []

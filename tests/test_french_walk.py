@@ -1,4 +1,4 @@
-"""Issue 24's acceptance walk in real Chromium, once in French and once in English: the
+"""The translation's acceptance walk in real Chromium, once in French and once in English: the
 director creates an event, imports its players by a CSV upload and seats round 1; a
 tablet plays a match with a lone march, a renege and a euchre, answers the time call and
 the other team confirms; a player's phone follows the player to the next seat; the final
@@ -99,7 +99,11 @@ class Reader:
         for size in (None, *sizes):
             if size is not None:
                 page.set_viewport_size(size)
-                page.wait_for_timeout(200)
+                # Laid out again at the new size: two frames drawn, not a time waited.
+                page.evaluate(
+                    "() => new Promise((r) => requestAnimationFrame("
+                    "() => requestAnimationFrame(r)))"
+                )
             if layout and (problems := page.evaluate(BROKEN)):
                 self.broken[f"{name}@{size or page.viewport_size}"] = problems
             self.shot(page, name)

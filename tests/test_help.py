@@ -1,4 +1,4 @@
-"""A table calls the director (issue 23, part 3): one open request per table, a cooldown,
+"""A table calls the director: one open request per table, a cooldown,
 "on my way" and "resolved" seen by the table, versioned answers, and who may see what."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What players may see while the standings are hidden (RULES.md §5; issue 20 items 1, 2).
+"""What players may see while the standings are hidden (RULES.md §5).
 
 The seam test walks every URL pattern of the public URL modules, filled from a simulated
 event whose last rounds are hidden, and looks for the figures only a hidden round makes:
@@ -151,7 +151,7 @@ def numbers_shown(body: str, content_type: str) -> set[int]:
     elif "svg" in content_type:
         text = ""  # the QR code: an address
     elif FORMAT in body:
-        # The signed registration list (issue 26): names, divisions and passes (random
+        # The signed registration list: names, divisions and passes (random
         # tokens, whose digits are no figure); written before the day.
         text = ""
     else:

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.db_independent  # reads the source, no database
+
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "tournaments" / "domain"
 
@@ -259,7 +263,7 @@ def test_the_id_check_finds_int_isdigit_coerce_and_int_converters() -> None:
     }
 
 
-# --- The read wing and the commands (issue 21) -----------------------------------------------
+# --- The read wing and the commands -----------------------------------------------
 # tournaments/reads/ answers what pages, phones, sheets and the export show; services/ holds
 # the commands. Reads import no services or views and write nothing; neither wing hides an
 # import inside a function (the old way round a cycle), and services/ and reads/ have no
@@ -381,7 +385,7 @@ def test_the_read_wing_checks_find_a_view_a_write_and_a_new_service() -> None:
     assert services_used_by_reads({"probe.py": probe}) == {"probe.py": {"rounds", "play"}}
 
 
-# Imports inside functions, by "module: function"; empty since issue 21 broke the cycles
+# Imports inside functions, by "module: function"; empty since the read wing broke the cycles
 # they dodged. A new one fails the test below: break the cycle instead.
 IMPORTS_INSIDE_FUNCTIONS: set[str] = set()
 
@@ -542,19 +546,21 @@ def test_the_hand_spelling_check_finds_an_entry_and_a_dict() -> None:
     assert hand_spellings(REPLAY.read_text(), "replay.py")
 
 
-# The architecture page's layout table names folders and files a newcomer can open: every
+# The architecture doc's layout table names folders and files a newcomer can open: every
 # path in its first column exists (a path that moved must move in the table too).
 ARCHITECTURE = ROOT / "docs" / "architecture.md"
 
 
-def layout_paths(readme: str) -> list[str]:
-    """The paths of the layout table's first column; a bare name after a path names a file
-    beside the first (``forms.py`` after ``tournaments/core/forms.py``)."""
-    table = readme.split("## Layout", 1)[1].split("\n## ", 1)[0]
+def layout_paths(doc: str) -> list[str]:
+    """The paths of the first column of the doc's first ``| path | what |`` table; a bare
+    name after a path names a file beside the first (``forms.py`` after
+    ``tournaments/core/forms.py``)."""
+    lines = doc.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.replace(" ", "") == "|path|what|")
     paths = []
-    for line in table.splitlines():
-        if not line.startswith("| `"):
-            continue
+    for line in lines[start + 2 :]:
+        if not line.startswith("|"):
+            break
         names = [cell.strip("` ") for cell in line.split("|")[1].split(",")]
         folder = names[0].rstrip("/").rpartition("/")[0]
         for name in names:
@@ -562,14 +568,30 @@ def layout_paths(readme: str) -> list[str]:
     return paths
 
 
-def test_the_readmes_layout_names_paths_that_exist() -> None:
+def test_the_architecture_docs_layout_names_paths_that_exist() -> None:
     paths = layout_paths(ARCHITECTURE.read_text())
     assert "tournaments/core/reads/" in paths and "tournaments/core/forms_tablet.py" in paths
     assert [p for p in paths if not (ROOT / p).exists()] == []
 
 
 def test_the_layout_check_finds_a_path_that_is_gone() -> None:
-    probe = "## Layout\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+    probe = (
+        "# Map\n\n| path | what |\n|---|---|\n| `tournaments/gone.py`, `ids.py` | x |\n"
+        "\n| `tournaments/after.py` | not in the table |\n"
+    )
     paths = layout_paths(probe)
     assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
     assert not (ROOT / paths[0]).exists()
+
+
+# Lists the rules keep and the ORM repeats (it cannot import them into a choices class or a
+# catalogue): each copy is held to the rules' own, as the rule defaults are above.
+def test_the_prize_figures_and_builtin_names_are_the_rules_own() -> None:
+    from tournaments.domain import prizes as rules
+    from tournaments.prizes.models import PrizeFigure
+    from tournaments.prizes.reads import BUILTIN_NAMES
+
+    assert list(PrizeFigure.values) == list(rules.FIGURES)
+    asked: list[str] = []
+    rules.builtin_rules(("A",), label=lambda text: asked.append(text) or text)
+    assert tuple(dict.fromkeys(asked)) == BUILTIN_NAMES

@@ -1,4 +1,4 @@
-"""Club-night prizes (issue 23 item 6): the rules on hand-worked numbers, a simulated
+"""Club-night prizes: the rules on hand-worked numbers, a simulated
 event against a recomputation from its hands, the director's page and PDF, and roles."""
 
 from __future__ import annotations

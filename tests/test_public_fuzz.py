@@ -1,4 +1,4 @@
-"""Bad input on the public endpoints (issue 15): an unknown event, odd or huge search
+"""Bad input on the public endpoints: an unknown event, odd or huge search
 strings, a forged player, nonsense divisions and ETags get a clear 4xx, never a 5xx, and
 change nothing."""
 

@@ -1,5 +1,5 @@
 """Players' phones: the event page, my card, my ledger, standings, the projector, and
-the versions that let 2,000 phones poll them (issue 15)."""
+the versions that let 2,000 phones poll them."""
 
 from __future__ import annotations
 
@@ -200,7 +200,7 @@ def test_the_next_round_replaces_the_card_as_soon_as_it_is_seated(client, make_t
 def test_a_phone_behind_the_new_seating_gets_the_new_seat_first_then_the_whole_card(
     client, make_tournament
 ):
-    """Issue 22: at a round's turnover every phone asks at once; a phone whose card shows
+    """At a round's turnover every phone asks at once; a phone whose card shows
     an earlier seat is answered with the new seat alone, from the version query, and not
     stored, so that its next ask gets the whole card."""
     t = make_tournament(3)
@@ -289,13 +289,13 @@ def test_a_player_without_a_seat_this_round_is_told_so(client, make_tournament):
     rnd = rounds.draw_first_round(t, by="test", seed=5)
     p = Player.objects.create(tournament=t, name="Late Larry", division="A", checked_in=True)
     # A sit-out is a SitOut row (§6); a player merely without a seat is told otherwise
-    # (tests/test_hidden.py, issue 20 item 6).
+    # (tests/test_hidden.py).
     SitOut.objects.create(round=rnd, player=p)
     page = client.get(url("card", t.slug, p.pk)).content.decode()
     assert "You sit out round 1" in page
 
 
-# --- what the card and the ledger say of a round (issue 20: items 5, 6, 9) ---------------
+# --- what the card and the ledger say of a round ---------------
 
 
 def sat_out_in_round_2(t: Tournament) -> Player:
@@ -862,7 +862,7 @@ PINNED = {
     "projector body": 10,
     "projector": 9,
     "qr": 2,
-    # One indexed lookup: an unknown event's now.json is a 404 like every other (issue 20).
+    # One indexed lookup: an unknown event's now.json is a 404 like every other.
     "now": 1,
     "clock": 2,
 }

@@ -1,4 +1,4 @@
-"""Results from the hall to the club site (issue 26, item 5): published with the event's
+"""Results from the hall to the club site: published with the event's
 token, idempotent at the club (again: no change; newer: an update in place, never a
 double), refused whole when the token or the file is wrong, and the hall working on
 with the club site unreachable."""

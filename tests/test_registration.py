@@ -1,4 +1,4 @@
-"""Registration before the day (issue 26): applying on the event's page, the caps and the
+"""Registration before the day: applying on the event's page, the caps and the
 waitlist, the director's decisions, the player's private link, invitations, the signed
 list that travels to the hall, and the abuse rules."""
 

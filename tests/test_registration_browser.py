@@ -1,4 +1,4 @@
-"""Registration before the day in real Chromium (issue 26): players register on their
+"""Registration before the day in real Chromium: players register on their
 phones (390×844), some land on the waitlist, one withdraws and the first on the waitlist
 is promoted; the director accepts; the desk checks players in by typing their scanned
 pass, as a USB scanner does."""

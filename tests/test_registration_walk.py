@@ -1,4 +1,4 @@
-"""Issue 26's "Done when" walk in real Chromium, across two real servers, each with a
+"""Registration's whole walk in real Chromium, across two real servers, each with a
 database of its own: the club site, where 40 players register on their phones for a
 32-place event, and the hall, which takes the signed list by file and from then on has no
 network to the club site (the club server is stopped). The desk checks 30 players in by

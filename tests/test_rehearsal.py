@@ -1,4 +1,4 @@
-"""Rehearsals (issue 25): a test run of an event, listed nowhere public, counted nowhere,
+"""Rehearsals: a test run of an event, listed nowhere public, counted nowhere,
 marked on every screen, and turned into a real event only before round 1 starts."""
 
 from __future__ import annotations

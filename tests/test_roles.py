@@ -22,7 +22,7 @@ DESK_PAGES = {
     "director:home",
     "director:desk",
     "director:checkin",
-    # Check-in by scanning a player's pass (issue 26).
+    # Check-in by scanning a player's pass.
     "director:scan",
     "director:scan_check_in",
     # Tables calling the director: the desk sees them; only the director answers.

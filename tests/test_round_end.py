@@ -1,4 +1,4 @@
-"""The end of a round (docs/rules.md §7, issue 11): time that stays called, the hand in
+"""The end of a round (docs/rules.md §7): time that stays called, the hand in
 progress, versioned answers, confirmation and disputes, late sync, director repairs.
 
 Each test is named after a behaviour that failed before this work and holds now.

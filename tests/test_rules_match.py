@@ -14,6 +14,8 @@ from tournaments.domain.match import (
 )
 from tournaments.domain.rules import RuleSettings
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 RULES = RuleSettings()
 R, AC, TB = Phase.REGULAR, Phase.AT_CALL, Phase.TIEBREAK
 
@@ -183,7 +185,7 @@ def test_final_games_have_no_bonuses_and_no_individual_points_and_use_the_final_
 
 
 def test_extending_a_state_by_one_hand_is_replaying_every_hand():
-    """The hand path applies the new hand to the running state (issue 22): that must be
+    """The hand path applies the new hand to the running state: that must be
     the full replay, hand for hand, in every phase a match can reach."""
     import random
 

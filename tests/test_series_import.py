@@ -261,7 +261,7 @@ def test_a_messy_event_imports_house_players_apart_from_people_and_keeps_withdra
     assert len(linked) == len(imported) - len(house)
 
 
-# --- The results file as a contract (issue 20, items 10-14 and 18) -----------------------
+# --- The results file as a contract -----------------------
 
 
 def _names(doc: dict) -> dict[int, str]:
@@ -288,6 +288,8 @@ def by_name(doc: dict) -> dict:
             row["player"] = name[row["player"]]
     if out["final"] is not None:
         out["final"]["seats"] = {s: name[p] for s, p in out["final"]["seats"].items()}
+    for mark in out.get("stationary", []):
+        mark["player"] = name[mark["player"]]
     return out
 
 
@@ -316,6 +318,7 @@ def assert_same_event(first: dict, second: dict) -> None:
             assert ma == mb
     assert a["standings"] == b["standings"]
     assert a["final"] == b["final"]
+    assert a.get("stationary") == b.get("stationary")
     assert a == b
 
 

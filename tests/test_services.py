@@ -527,7 +527,7 @@ def test_standing_hands_and_live_links_have_one_query_each(running):
 
 
 def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(running):
-    """Issue 22: ``tournaments.compiled`` skips a field's ``get_db_prep_save`` for a value it
+    """``tournaments.compiled`` skips a field's ``get_db_prep_save`` for a value it
     would give back unchanged; for every column of the rows the hand path writes (and a
     choice's enum member, a bool in an integer column, None), the value sent is the
     field's own conversion, of the same type."""
@@ -559,7 +559,7 @@ def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(r
 
 
 def test_the_compiled_reads_build_the_instances_django_builds(running):
-    """Issue 22: ``tournaments.compiled`` builds the hand path's rows without
+    """``tournaments.compiled`` builds the hand path's rows without
     ``Model.__init__`` where that is only setting attributes; the match it locks (with
     its round and tournament) and the entries it reads are the ORM's, attribute for
     attribute and state for state."""
@@ -591,7 +591,7 @@ def test_the_compiled_reads_build_the_instances_django_builds(running):
 
 
 def test_the_lock_that_reads_the_entries_gives_the_rows_the_orm_gives(running):
-    """Issue 22: the statement that locks the match and reads its entries (one LEFT JOIN)
+    """The statement that locks the match and reads its entries (one LEFT JOIN)
     builds the match, its round, its tournament and every entry (undone, superseded and
     correcting ones: every kind of column set) as the ORM builds them, and a match
     without entries with none."""
@@ -639,7 +639,7 @@ def _attributes(obj):
 def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     running, django_assert_num_queries
 ):
-    """Issue 22: a hand, an undo and a correction lock the match and read its entries in
+    """A hand, an undo and a correction lock the match and read its entries in
     one statement, and write each row they change once (the savepoint and its release
     around them; an undo and a correction log an activity)."""
     _, _, match = running
@@ -654,7 +654,7 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
         play.undo_last_hand(match, by="table 1", reason="oops")
     # savepoint, lock with the entries, UPDATE original, INSERT correction, UPDATE match,
     # INSERT activity, release: the match is named by the entry's id and the entry
-    # corrected is found among the entries (before issue 22: 11, the entry's match, the
+    # corrected is found among the entries (at first: 11, the entry's match, the
     # entry and its fresh key read apart; 8 with the entries read apart from the lock)
     first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
     with django_assert_num_queries(7):
@@ -665,7 +665,7 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
 def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
     running, django_assert_num_queries
 ):
-    """Issue 22: the simulation holds a match for a run of its hands (play.holding): one
+    """The simulation holds a match for a run of its hands (play.holding): one
     lock and one read of the entries for the run, each hand its INSERT, and the match's
     row written once, when the hold ends (or when the match does)."""
     _, _, match = running

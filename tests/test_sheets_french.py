@@ -1,4 +1,4 @@
-"""The printed sheets in French, in English and in both (issue 24): each sheet read back
+"""The printed sheets in French, in English and in both: each sheet read back
 with pypdf; the event's own language for the pages nobody chose one on."""
 
 from __future__ import annotations

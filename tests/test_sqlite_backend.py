@@ -65,7 +65,7 @@ def test_closing_the_connection_frees_the_writer_lock():
 
 
 def test_a_statement_is_rewritten_for_sqlite_as_django_rewrites_it_and_once():
-    """Issue 22: the "format" to "qmark" rewrite is kept per statement; it gives what
+    """The "format" to "qmark" rewrite is kept per statement; it gives what
     Django's gives (escaped percents, placeholders, named parameters) and is not redone."""
     from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 
@@ -87,7 +87,7 @@ def test_a_statement_is_rewritten_for_sqlite_as_django_rewrites_it_and_once():
             django_cursor.convert_query(named, param_names=["a", "b"])
         )
         before = base._qmark.cache_info()
-        statement = "SELECT %s + %s -- issue 22"
+        statement = "SELECT %s + %s -- a comment"
         ours.convert_query(statement)
         ours.convert_query(statement)
         after = base._qmark.cache_info()

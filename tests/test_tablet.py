@@ -508,7 +508,7 @@ def test_a_hand_is_answered_with_the_state_a_poll_reads_in_a_fixed_number_of_que
     for n in range(1, 4):
         # The lock (which checks the link too) with the match's entries, the insert, the
         # match's update, and the savepoint around them: none of it grows with the room
-        # (6 before the entries were read with the lock, issue 22).
+        # (6 before the entries were read with the lock).
         with django_assert_num_queries(5):
             status, body = post(client, "hands", hand(n, key=f"a{n}", match=match.pk))
         assert status == 201
@@ -722,7 +722,7 @@ def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tou
     # The winners stay, the losers go one table each way: three tables, not twelve.
     assert {s.table for s in upcoming} == {4, 5, 6}
     assert len(upcoming) == 12
-    # Compiled once per connection (issue 22), the rows are the ORM's: the same seats in
+    # Compiled once per connection, the rows are the ORM's: the same seats in
     # the same order, each with its player built as select_related builds it.
     here_orm = Seating.objects.filter(round_id=rnd.pk, table=5).select_related("player")
     going_to = Seating.objects.filter(

@@ -1,4 +1,4 @@
-"""Taking a table over with its code (issue 23, part 4): the code on the card, typed at
+"""Taking a table over with its code: the code on the card, typed at
 /t/ on any device; the director re-issues it; a device that was replaced is told so and
 nothing it still holds reaches the table."""
 

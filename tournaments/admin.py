@@ -37,7 +37,7 @@ from tournaments.core.roles import DESK, DIRECTOR, OWNER
 from tournaments.core.services.players import set_checked_in
 from tournaments.publishing.models import Publication, PublishGrant
 
-# How each model's rows reach their club: staff see their own clubs' rows only (issue 25).
+# How each model's rows reach their club: staff see their own clubs' rows only.
 CLUB_PATHS: dict[type[Model], str] = {
     Club: "pk",
     Membership: "club",
@@ -149,13 +149,13 @@ class TournamentAdmin(ScopedAdmin):
         *Tournament.RULE_FIELDS,
         "tiebreaks",
         "sit_out_score",
-        # The devices' settings (issue 23): the Devices page validates and logs them.
+        # The devices' settings: the Devices page validates and logs them.
         "kiosk",
         "director_pin",
         "silent_after_seconds",
         # Changed only under its rules (services/rehearsal.py), from the settings page.
         "rehearsal",
-        # Issue 24: the settings page's Languages.
+        # The settings page's Languages.
         "language",
         "bilingual_sheets",
     )
@@ -421,7 +421,7 @@ class ActivityAdmin(ReadOnlyAdmin):
     date_hierarchy = "at"
 
 
-# --- People and series (issue 16): read-only windows; changes go through the
+# --- People and series: read-only windows; changes go through the
 # People and Series pages, which keep the history (merges, splits, imports).
 
 

@@ -45,6 +45,7 @@ from tournaments.core.models.rounds import (
 )
 from tournaments.core.models.series import Series, SeriesEvent
 from tournaments.core.models.staff import AccountLanguage, Invitation, Membership, StaffRole
+from tournaments.core.models.stationary import StationaryMark, StationaryMarkQuerySet
 from tournaments.devices.models import HelpReason, HelpRequest, HelpStatus
 from tournaments.prizes.models import DefinedPrize, PrizeFigure
 from tournaments.publishing.models import Publication, PublishGrant
@@ -91,6 +92,8 @@ __all__ = [
     "SeatingQuerySet",
     "Seating",
     "SitOut",
+    "StationaryMarkQuerySet",
+    "StationaryMark",
     "Substitution",
     "TieBreak",
     "Series",

@@ -1,4 +1,4 @@
-// The desk's check-in by scan (issue 26). A USB scanner types the pass's link and Enter
+// The desk's check-in by scan. A USB scanner types the pass's link and Enter
 // into the focused input: the lookup and the check-in go by fetch, so the input keeps the
 // focus for the next pass. Where the browser has BarcodeDetector, the camera can read the
 // QR code instead; the typed input is always there (no third-party library: the hall is

@@ -147,7 +147,7 @@ function announce(text) {
 // Between the call and the next seating the phone asks more often: that is when the
 // director seats the next round and the player wants the new table at once. A player
 // whose match is over waits for that seat too, often long before the call: at the
-// 15-second pace the new seat took up to 15 s to show (issue 22).
+// 15-second pace the new seat took up to 15 s to show.
 function waitingForSeat() {
   if (document.querySelector('#card[data-match-over="1"]')) { return true; }
   for (const el of document.querySelectorAll("[data-clock]")) {

@@ -1,4 +1,4 @@
-/* Both sides of the table (issue 23, part 2): one tap turns the screen 180° for the team
+/* Both sides of the table: one tap turns the screen 180° for the team
  * across (to confirm a result or answer the time call) and back; larger text and high
  * contrast, as on the phones; and "two taps" (select, then confirm) for a table whose
  * fingers slip: an action's button asks to be tapped again before it acts. Each choice

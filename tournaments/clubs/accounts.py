@@ -1,4 +1,4 @@
-"""A director account's console language (issue 24): one row per account, written here."""
+"""A director account's console language: one row per account, written here."""
 
 from __future__ import annotations
 

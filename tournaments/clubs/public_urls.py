@@ -1,4 +1,4 @@
-"""A club's public addresses (issue 25): its page, and its events and series by a
+"""A club's public addresses: its page, and its events and series by a
 name short enough to type from a projector. Included last: a club's slug is never one
 of the site's own first parts (services.clubs.RESERVED_SLUGS)."""
 

@@ -1,4 +1,4 @@
-"""Clubs and their staff (issue 25): the site's club, memberships, one-time invitations."""
+"""Clubs and their staff: the site's club, memberships, one-time invitations."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Clubs (issue 25): the public club page, the owner's staff page with its one-time
+"""Clubs: the public club page, the owner's staff page with its one-time
 invitation links, and the page such a link opens."""
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ def club_page(request: HttpRequest, club: str) -> HttpResponse:
         raise Http404(_("No such club."))
     # A proxy keeps one copy for everyone, so the language cannot follow a reader's
     # cookie here: it is in the address (``?lang=fr``, one copy per language), and the
-    # page offers both, "English / Français", on its first screen (issue 24).
+    # page offers both, "English / Français", on its first screen.
     code = language.supported(request.GET.get("lang")) or "en"
     with translation.override(code):
         return render(request, "public/club.html", {"page": page, "lang": code})

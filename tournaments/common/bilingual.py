@@ -1,4 +1,4 @@
-"""Words for a printed sheet in one language or two (issue 24, "bilingual sheets").
+"""Words for a printed sheet in one language or two ("bilingual sheets").
 
 A sheet is read in the director's language, or, when the director prints it bilingual,
 in the event's language and the other one, side by side: "Ronde 3 / Round 3". The sheet

@@ -1,4 +1,4 @@
-"""The rules' refusals of a hand or a seating in the reader's language (issue 24's gap).
+"""The rules' refusals of a hand or a seating in the reader's language.
 
 ``domain/`` stays free of Django, so its ``InvalidHand`` messages are English sentences
 (docs/rules.md's own words). A service that passes one on to a person reads it through
@@ -43,6 +43,15 @@ SEATING_REFUSALS = frozenset(
 )
 _NUMBERED = re.compile(r"Hand (\d{1,4}): (.+)")
 _NO_TABLE = re.compile(r"There is no table (\d{1,4}) to close\.")
+_STATIONARY_TABLE = re.compile(
+    r"A stationary player is named for table (\d{1,4}); round 1 seats (\d{1,4}) tables?\."
+)
+_STATIONARY_FULL = re.compile(
+    r"Table (\d{1,4}) cannot hold more than two stationary ([AB]) players\."
+)
+_STATIONARY_OPEN = re.compile(
+    r"Table (\d{1,4}) holds a stationary player; it stays open \(close another\)\."
+)
 _EMPTY = re.compile(
     r"(\d{1,4}) seats? would stay empty: close (more tables|a table) or add house players\."
 )
@@ -61,6 +70,21 @@ def read(error: Exception) -> str:
         return gettext(text)
     if (no_table := _NO_TABLE.fullmatch(text)) is not None:
         return gettext("There is no table %(n)s to close.") % {"n": no_table[1]}
+    if (named := _STATIONARY_TABLE.fullmatch(text)) is not None:
+        count = int(named[2])
+        return ngettext(
+            "A stationary player is named for table %(table)s; round 1 seats %(n)s table.",
+            "A stationary player is named for table %(table)s; round 1 seats %(n)s tables.",
+            count,
+        ) % {"table": named[1], "n": count}
+    if (full := _STATIONARY_FULL.fullmatch(text)) is not None:
+        return gettext(
+            "Table %(table)s cannot hold more than two stationary %(division)s players."
+        ) % {"table": full[1], "division": full[2]}
+    if (kept := _STATIONARY_OPEN.fullmatch(text)) is not None:
+        return gettext(
+            "Table %(table)s holds a stationary player; it stays open (close another)."
+        ) % {"table": kept[1]}
     if (empty := _EMPTY.fullmatch(text)) is not None:
         n = int(empty[1])
         if empty[2] == "a table":

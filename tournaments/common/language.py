@@ -20,7 +20,7 @@ def supported(code: str | None) -> str | None:
 
 def chosen(request: HttpRequest) -> str | None:
     """The language this reader chose with the switch (the cookie), if any: it comes
-    before the event's own language (issue 24). The browser's Accept-Language is no
+    before the event's own language. The browser's Accept-Language is no
     choice: an event in Québec reads French first on an English phone, with "English"
     one tap away on the first screen (the active offer)."""
     return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))

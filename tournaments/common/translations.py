@@ -1,7 +1,7 @@
 """The translation catalogues: locale/<lang>/LC_MESSAGES/*.po are the source (committed);
 the .mo files Django reads are compiled from them here, in pure Python (polib), at
 bin/serve's start and before the tests, so no GNU gettext is needed to run Snowman.
-Extracting new strings (makemessages) does need xgettext: README, Translations."""
+Extracting new strings (makemessages) does need xgettext: docs/translations.md."""
 
 from __future__ import annotations
 

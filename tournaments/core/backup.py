@@ -26,6 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connections
 from django.utils import timezone
@@ -266,7 +267,7 @@ EXPECTED_TABLES = frozenset(
 def _known_migrations() -> set[str]:
     """This checkout's migrations of the tournaments app (a backup may be older: the
     server migrates it on start; a newer one's schema is unknown here)."""
-    folder = Path(__file__).resolve().parent / "migrations"
+    folder = Path(apps.get_app_config("tournaments").path) / "migrations"
     return {p.stem for p in folder.glob("[0-9][0-9][0-9][0-9]_*.py")}
 
 

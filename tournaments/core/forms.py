@@ -64,7 +64,7 @@ class TournamentForm(forms.Form):
         label=_("Sit-out score"),
         initial="average",
     )
-    # Issue 24: not rules (they change nothing in the scoring, so never locked); a post
+    # Not rules (they change nothing in the scoring, so never locked); a post
     # without them (an old form, a script) keeps what the event had.
     language = forms.ChoiceField(
         choices=settings.LANGUAGES,
@@ -95,7 +95,7 @@ class TournamentForm(forms.Form):
             none=format_html("<code>{}</code>", "none"),
         )
         if creating:
-            # Issue 25: chosen at creation; afterwards the settings page's own action
+            # Chosen at creation; afterwards the settings page's own action
             # changes it (services/rehearsal.py), under its rules.
             self.fields["rehearsal"] = forms.BooleanField(
                 label=_("Rehearsal (a test run: listed nowhere public, counted nowhere)"),
@@ -160,6 +160,23 @@ class PlayerForm(forms.Form):
     name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
     division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
     checked_in = forms.BooleanField(required=False, label=_("Checked in now"))
+
+
+class StationaryForm(forms.Form):
+    """A stationary seat (RULES.md §3.1): a reason, and before the draw the table."""
+
+    reason = forms.CharField(max_length=200, label=_("Reason"))
+    table = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ID_MAX,
+        label=_("Table for round 1"),
+        help_text=_("Empty: the lowest table no stationary player is named for yet."),
+    )
+
+
+class StationaryEndForm(forms.Form):
+    reason = forms.CharField(max_length=200, label=_("Reason for ending it"))
 
 
 class HouseForm(forms.Form):
@@ -402,4 +419,4 @@ class TableCodeForm(forms.Form):
     )
 
 
-# --- Registration before the day (issue 26) ---------------------------------------------
+# --- Registration before the day ---------------------------------------------

@@ -19,7 +19,7 @@ from django.utils.dateparse import parse_datetime
 from tournaments.common.ids import beyond_range, parse_id
 from tournaments.domain.hands import Hand, Outcome, Seat
 
-# The tablet's X-Snowman-Health header (issue 23) is read at the view's edge, as its
+# The tablet's X-Snowman-Health header is read at the view's edge, as its
 # bodies are; the reading itself is pure (domain.health).
 from tournaments.domain.health import HEALTH_EVERY as HEALTH_EVERY
 from tournaments.domain.health import parse_health as parse_health
@@ -39,7 +39,7 @@ class JSONField(forms.Field):
     def __deepcopy__(self, memo: dict[int, Any]) -> JSONField:
         # Django deep-copies every field (widget, messages, validators) for each form it
         # builds, so that one form may change its own; these never change after their
-        # class is built, and the copy was a tenth of a hand POST's CPU (issue 22).
+        # class is built, and the copy was a tenth of a hand POST's CPU.
         return self
 
     def to_python(self, value: Any) -> Any:
@@ -151,7 +151,7 @@ class TabletForm(forms.Form):
     def _clean_fields(self) -> None:
         # Django's version goes through a bound field and its widget per field to read
         # ``data[name]``; a JSON body's value is the field's value as it is (a fifth of
-        # the form's CPU in a hand POST, issue 22). Same order, same errors.
+        # the form's CPU in a hand POST). Same order, same errors.
         for name, field in self.fields.items():
             try:
                 self.cleaned_data[name] = field.clean(self.data.get(name))
@@ -262,6 +262,6 @@ class StateQuery(TabletForm):
 
 
 class PinForm(TabletForm):
-    """``POST /t/table/pin``: the director's PIN (issue 23)."""
+    """``POST /t/table/pin``: the director's PIN."""
 
     pin = Text("The PIN", limit=8)

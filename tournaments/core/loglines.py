@@ -1,4 +1,4 @@
-"""The activity log's lines, by key (issue 24).
+"""The activity log's lines, by key.
 
 A service logs ``said("play.undid_hand", match=..., n=...)``: the row keeps the key and
 the arguments, and each reader sees the line in their own language when the page is read
@@ -80,6 +80,10 @@ LINES: dict[str, str] = {
     "players.withdrew": gettext_noop("%(name)s withdrew"),
     "players.withdrew_after_round": gettext_noop("Withdrew %(name)s after round %(n)s."),
     "players.withdrew_before_round_1": gettext_noop("Withdrew %(name)s before round 1."),
+    "players.stationary_marked": gettext_noop(
+        "Marked %(name)s stationary at table %(table)s from round %(n)s."
+    ),
+    "players.stationary_ended": gettext_noop("%(name)s is no longer stationary from round %(n)s."),
     "prizes.prize_added": gettext_noop("Prize added: %(name)s."),
     "prizes.prize_removed": gettext_noop("Prize removed: %(name)s."),
     "publish.publishing_failed": gettext_noop("Publishing failed: %(error)s"),

@@ -1,4 +1,4 @@
-"""The activity log's lines as a message and its arguments (issue 24).
+"""The activity log's lines as a message and its arguments.
 
 A service logs ``said("players.registered_division", name=..., division=...)``: the row
 keeps the line's key (tournaments/loglines.py, where each key's English sentence is) and the
@@ -189,6 +189,7 @@ ACTIONS = {
     "seat": pgettext_lazy("activity log action", "seat"),
     "settings": pgettext_lazy("activity log action", "settings"),
     "start": pgettext_lazy("activity log action", "start"),
+    "stationary": pgettext_lazy("activity log action", "stationary seat"),
     "substitute": pgettext_lazy("activity log action", "substitute"),
     "substitute-replace": pgettext_lazy("activity log action", "correct substitute"),
     "substitute-undo": pgettext_lazy("activity log action", "undo substitute"),

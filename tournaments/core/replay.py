@@ -1,4 +1,4 @@
-"""Where a stored row becomes a rules object or JSON, and back (issue 21's adapter).
+"""Where a stored row becomes a rules object or JSON, and back (the one adapter).
 
 Hands: the results file (docs/results-format.md) writes and reads every hand field through
 ``HAND_FIELDS`` here, so a field the export writes cannot be dropped by the import

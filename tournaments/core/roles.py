@@ -1,4 +1,4 @@
-"""Staff roles, per club (issue 25).
+"""Staff roles, per club.
 
 An account is staff of a club through a ``Membership``: ``owner`` (everything in the club,
 its staff too), ``director`` (runs events: rounds, results, settings, players) or ``desk``

@@ -6,7 +6,7 @@ the rules, the rotation, the standings and the final hold together. It is a call
 commands, as the views and the management commands are, not a command itself: it locks
 nothing and writes nothing but through ``services``, so it lives above them.
 
-Where it differs from a room of tablets, and why (issue 22):
+Where it differs from a room of tablets, and why:
 
 - One transaction per match, not per hand. A tablet's hand must be durable the moment it
   is answered; a simulated match has nobody waiting on its hands, so each match's hands
@@ -34,20 +34,23 @@ import random
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime, timedelta
+from operator import attrgetter
 
 from django.db import transaction
 
 from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.play import HandEntry, Match
 from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads import rounds as reads_rounds
+from tournaments.core.reads.rounds import seat_division
 from tournaments.core.reads.substitutions import substitutes_for
 from tournaments.core.services import closing, play, rounds, standings
 from tournaments.core.services import players as player_service
+from tournaments.core.services.stationary import end_stationary, mark_stationary
 from tournaments.core.services.substitutions import Signed, substitute
 from tournaments.core.services.tournaments import create_tournament
-from tournaments.domain.hands import SEATS, Seat
-from tournaments.domain.seating import SEAT_DIVISION
+from tournaments.domain.hands import SEATS
 from tournaments.domain.simulation import Mess, hand_duration, plan_mess, random_hand
 
 FIRST = [
@@ -125,6 +128,7 @@ class Simulation:
         late: int = 0,
         house: int = 0,
         uneven: bool = False,
+        stationary: int = 0,
         per_match: bool = True,
         club: Club | None = None,
         rehearsal: bool = False,
@@ -146,6 +150,7 @@ class Simulation:
         )
         self.late_count = 0
         self.rehearsal = rehearsal
+        self.stationary = stationary
 
     def setup(self) -> Tournament:
         t = create_tournament(
@@ -169,6 +174,7 @@ class Simulation:
         assert report.ok, report.error_text()
         for i in range(self.house):
             player_service.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
+        self.mark_stationary(t)
         remedy = ""
         if reads_rounds.remedies(t):
             remedy = self.rng.choice([r.kind for r in reads_rounds.remedies(t)])
@@ -177,6 +183,43 @@ class Simulation:
         )
         self.tournament = t
         return t
+
+    def mark_stationary(self, t: Tournament) -> None:
+        """RULES.md §3.1: ``stationary`` players marked before the draw, named for table 1,
+        the last table, then table 2 (beside table 1), ...; A and B players in turn. Drawn
+        from a generator of their own, so that an event without them plays as before."""
+        if not self.stationary:
+            return
+        rng = random.Random(self.seed + 2)
+        tables = max(1, self.tables)
+        order = [1, tables] + [n for n in range(2, tables) if n != tables]
+        pool = {
+            d: sorted(
+                Player.objects.filter(tournament=t, division=d, house=False), key=attrgetter("pk")
+            )
+            for d in "AB"
+        }
+        for i in range(self.stationary):
+            division = "AB"[i % 2]
+            player = pool[division].pop(rng.randrange(len(pool[division])))
+            mark_stationary(
+                t,
+                player,
+                reason="simulated: cannot walk the room",
+                table=order[i % len(order)],
+                by=SIM,
+                now=self.clock,
+            )
+
+    def end_a_stationary_mark(self, number: int) -> None:
+        """After round 3 the director ends the second mark (the player walks again)."""
+        if self.stationary < 2 or number != 3:
+            return
+        marks = StationaryMark.objects.filter(tournament=self.tournament).active()
+        second = list(marks.select_related("player"))[1]
+        end_stationary(
+            self.tournament, second.player, reason="simulated: walks again", by=SIM, now=self.clock
+        )
 
     # --- the mess of §6 -----------------------------------------------------------
 
@@ -215,7 +258,7 @@ class Simulation:
     def substitute_mid_match(self, match: Match, hands: int) -> bool:
         """A random seat's player leaves after ``hands`` hands; True if someone came in."""
         position = self.rng.choice(SEATS).value
-        division = SEAT_DIVISION[Seat(position)]
+        division = seat_division(match.round, match.table, position)
         candidates = [p for p in substitutes_for(match) if p.house or p.division == division]
         if not candidates:
             return False
@@ -327,6 +370,7 @@ class Simulation:
         self.clock = end + timedelta(minutes=10)
         if self.messy:
             self.withdraw_between(rnd.number)
+        self.end_a_stationary_mark(rnd.number)
 
     def run(self) -> Tournament:
         t = self.setup()
@@ -347,7 +391,8 @@ class Simulation:
 
 
 def simulate(tables: int, seed: int, name: str | None = None, **mess: object) -> Tournament:
-    """A whole event; ``mess`` takes withdraw, late, house (counts) and uneven (§6)."""
+    """A whole event; ``mess`` takes withdraw, late, house (counts) and uneven (§6), and
+    stationary (a count, RULES.md §3.1)."""
     return Simulation(tables, seed, name, **mess).run()  # type: ignore[arg-type]
 
 

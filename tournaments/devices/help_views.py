@@ -1,4 +1,4 @@
-"""Tables calling the director (issue 23, part 3): the banner every director and desk
+"""Tables calling the director: the banner every director and desk
 screen polls, the page with the log, and the director's two answers."""
 
 from __future__ import annotations

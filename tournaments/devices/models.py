@@ -21,7 +21,7 @@ class HelpReason(models.TextChoices):
 
 
 class HelpRequest(models.Model):
-    """A table calling the director (issue 23): raised by the tablet or a player's phone,
+    """A table calling the director: raised by the tablet or a player's phone,
     answered "on my way", then resolved. The database keeps one open request per table,
     so two taps, two devices or a retry all find the same request."""
 

@@ -1,4 +1,4 @@
-"""A player calls the director from their phone's card (issue 23, part 3).
+"""A player calls the director from their phone's card.
 
 The card is public (a player's own address, as every card), so is this: the call is for
 the table the card's player sits at, one open request per table and the cooldown keep it

@@ -1,4 +1,4 @@
-"""A table calls the director (issue 23, part 3).
+"""A table calls the director.
 
 A tablet or a player's phone raises a request for its table with an optional reason; every
 director and desk screen shows the open requests within one poll; the director answers

@@ -21,7 +21,7 @@ director_patterns = [
     path(TABLE + "code/", devices.table_code, name="table_code"),
 ]
 public_patterns = [
-    # Calling the director from the card (issue 23).
+    # Calling the director from the card.
     path(ME + "help.json", phone_help.help_state, name="help_state"),
     path(ME + "help", phone_help.call, name="help"),
 ]

@@ -1,4 +1,4 @@
-"""The devices on the tables (issue 23): the event's device settings and re-issuing a
+"""The devices on the tables: the event's device settings and re-issuing a
 table's code."""
 
 from __future__ import annotations

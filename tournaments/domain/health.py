@@ -1,4 +1,4 @@
-"""What a table's device says about itself (issue 23, part 5): the tablet's
+"""What a table's device says about itself: the tablet's
 ``X-Snowman-Health`` header, read without Django (``services.device_health`` writes it)."""
 
 from __future__ import annotations

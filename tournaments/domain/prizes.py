@@ -1,4 +1,4 @@
-"""Club-night prizes (issue 23): who wins what, from the recorded numbers.
+"""Club-night prizes: who wins what, from the recorded numbers.
 
 A *prize* names one figure of each player (or of each pair in one match) and whether the
 highest or the lowest wins, overall or within one division. Ties are shared: every player
@@ -269,7 +269,9 @@ def pairs_of(
             continue
         names = tuple(sorted((a.name, b.name)))
         points = seat.team_points + given[(match, position)]
-        out.append((points, Winner(names, a.division, where.get(match, ""))))
+        # The pair's division is its A player's, wherever the letters put them (a table
+        # turned for a stationary player seats A players elsewhere than N and E).
+        out.append((points, Winner(names, min(a.division, b.division), where.get(match, ""))))
     return out
 
 

@@ -5,16 +5,20 @@ S and W, so team NS (N+S) and team EW (E+W) are each one A and one B player (a *
 Tables are numbered 1..T; *clockwise* is the next number (T wraps to 1),
 *counterclockwise* the previous (1 wraps to T). After a round the *winners* stay at
 their table but are *split* (they become opponents); the *losers* leave: the A loser
-counterclockwise, the B loser clockwise.
+counterclockwise, the B loser clockwise. A *stationary* player (§3.1, marked by the
+director) keeps their table and their chair every round: the room is routed around them,
+and the seat letters of their table are *turned* (clockwise order and partners opposite
+kept) so that their chair keeps its letter; at a turned table the A players no longer
+sit N and E, so a seat's division is read from the table (``division_at``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from tournaments.domain.hands import Seat, Team
+from tournaments.domain.hands import SEATS, Seat, Team
 
 PlayerId = Hashable
 
@@ -23,10 +27,20 @@ class SeatingError(ValueError):
     """Seating is refused; the message names exactly what is missing or extra."""
 
 
+SEAT_DIVISION = {Seat.N: "A", Seat.E: "A", Seat.S: "B", Seat.W: "B"}
+
+
 @dataclass(frozen=True)
 class TableSeating:
     table: int
     seats: dict[Seat, PlayerId]
+    # How many steps clockwise the seat letters are turned from the plain layout (A at N
+    # and E, B at S and W) so that a stationary player keeps their chair (§3.1); 0 almost
+    # everywhere.
+    turn: int = 0
+
+    def division_at(self, seat: Seat) -> str:
+        return SEAT_DIVISION[seat.clockwise(-self.turn)]
 
     def team(self, team: Team) -> tuple[PlayerId, PlayerId]:
         a, b = team.seats
@@ -37,6 +51,24 @@ class TableSeating:
             if pid == player:
                 return seat
         return None
+
+
+def turn_of(seats: Mapping[Seat, PlayerId], division_of: Mapping[PlayerId, str]) -> int:
+    """The turn of a stored table: the steps from N to the first of its two A seats in
+    clockwise order (0 when the A players sit N and E, or when the divisions do not
+    make a table of two A and two B players)."""
+    for k, seat in enumerate(SEATS):
+        if (
+            division_of.get(seats.get(seat)) == "A"
+            and division_of.get(seats.get(seat.clockwise())) == "A"
+        ):
+            return k
+    return 0
+
+
+def turned(table: int, plain: dict[Seat, PlayerId], turn: int) -> TableSeating:
+    """A table laid out plainly (A at N and E), its letters turned ``turn`` steps."""
+    return TableSeating(table, {seat.clockwise(turn): pid for seat, pid in plain.items()}, turn)
 
 
 def stable_order(player: PlayerId) -> tuple[int, object]:
@@ -110,27 +142,57 @@ def check_counts(a_count: int, b_count: int) -> int:
     return a_count // 2
 
 
+Placed = Sequence[tuple[PlayerId, int]]
+"""Stationary players in the order they were marked, each with the table the director
+named for round 1 (§3.1)."""
+
+
 def draw(
-    a_players: Sequence[PlayerId], b_players: Sequence[PlayerId], rng: random.Random
+    a_players: Sequence[PlayerId],
+    b_players: Sequence[PlayerId],
+    rng: random.Random,
+    stationary: Placed = (),
 ) -> list[TableSeating]:
-    """Round 1: a random draw, reproducible from the generator's seed."""
+    """Round 1: a random draw, reproducible from the generator's seed; each stationary
+    player sits at the table named for them and the others are drawn around them."""
     tables = check_counts(len(a_players), len(b_players))
     a = sorted(a_players, key=stable_order)
     b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
     rng.shuffle(b)
-    return _layout(a[: 2 * tables], b[: 2 * tables])
+    return _layout(a[: 2 * tables], b[: 2 * tables], stationary)
 
 
-def _layout(a: Sequence[PlayerId], b: Sequence[PlayerId]) -> list[TableSeating]:
-    """Drawn lists into tables: two A players at N and E, two B players at S and W."""
-    return [
-        TableSeating(
-            t + 1,
-            {Seat.N: a[2 * t], Seat.E: a[2 * t + 1], Seat.S: b[2 * t], Seat.W: b[2 * t + 1]},
-        )
-        for t in range(len(a) // 2)
-    ]
+def _layout(
+    a: Sequence[PlayerId], b: Sequence[PlayerId], stationary: Placed = ()
+) -> list[TableSeating]:
+    """Drawn lists into tables: two A players at N and E, two B players at S and W; a
+    stationary player first takes the first free seat of their division at their table
+    (in the order marked), and the drawn order fills the rest."""
+    count = len(a) // 2
+    seats: list[dict[Seat, PlayerId]] = [{} for _ in range(count)]
+    division = {p: "A" for p in a} | {p: "B" for p in b}
+    placed = set()
+    for pid, table in stationary:
+        if pid not in division:
+            continue  # not seated in this draw (not checked in, or sitting out)
+        if not 1 <= table <= count:
+            raise SeatingError(
+                f"A stationary player is named for table {table}; round 1 seats "
+                f"{count} table{'s' if count != 1 else ''}."
+            )
+        d = division[pid]
+        free = [s for s in SEATS if SEAT_DIVISION[s] == d and s not in seats[table - 1]]
+        if not free:
+            raise SeatingError(f"Table {table} cannot hold more than two stationary {d} players.")
+        seats[table - 1][free[0]] = pid
+        placed.add(pid)
+    rest = {"A": iter(p for p in a if p not in placed), "B": iter(p for p in b if p not in placed)}
+    for here in seats:
+        for seat in SEATS:
+            if seat not in here:
+                here[seat] = next(rest[SEAT_DIVISION[seat]])
+    return [TableSeating(t + 1, {s: here[s] for s in SEATS}) for t, here in enumerate(seats)]
 
 
 def swap(
@@ -168,31 +230,67 @@ class TableResult:
     def pair(self, won: bool) -> tuple[PlayerId, PlayerId]:
         """(A player, B player) of the winners or the losers."""
         team = self.winner if won else self.winner.other
-        # A players sit N and E, B players S and W: each team holds one of each.
-        a_seat = Seat.N if team is Team.NS else Seat.E
-        b_seat = Seat.S if team is Team.NS else Seat.W
-        return self.seating.seats[a_seat], self.seating.seats[b_seat]
+        # Each team holds one A and one B player (at a turned table the letters differ).
+        first, second = team.seats
+        if self.seating.division_at(first) == "B":
+            first, second = second, first
+        return self.seating.seats[first], self.seating.seats[second]
 
 
-def rotate(results: Sequence[TableResult]) -> list[TableSeating]:
-    """Seat the next round by the winner-split rotation.
+def rotate(
+    results: Sequence[TableResult], stationary: Sequence[PlayerId] = ()
+) -> list[TableSeating]:
+    """Seat the next round by the winner-split rotation (§3), routed around the
+    stationary players (§3.1, ``stationary`` in the order they were marked).
 
     Table t keeps its winners (Aw, Bw), split; it receives the A loser of table t+1 and
-    the B loser of table t-1. Seats: N = incoming A, S = Bw, E = Aw, W = incoming B.
+    the B loser of table t-1. Seats: N = incoming A, S = Bw, E = Aw, W = incoming B;
+    then, at a table with a stationary player, the letters are turned so that the first
+    marked of them keeps the chair they had.
     """
     by_table = {r.seating.table: r for r in results}
     count = len(by_table)
     if sorted(by_table) != list(range(1, count + 1)):
         raise SeatingError("Every table 1..T must have a result before rotating.")
+    marked = {p: i for i, p in enumerate(stationary)}
+    losers = {t: r.pair(won=False) for t, r in by_table.items()}
+    incoming_a = route({t: pair[0] for t, pair in losers.items()}, marked, -1)
+    incoming_b = route({t: pair[1] for t, pair in losers.items()}, marked, +1)
     seating = []
     for t in range(1, count + 1):
         aw, bw = by_table[t].pair(won=True)
-        incoming_a, _ = by_table[t % count + 1].pair(won=False)
-        _, incoming_b = by_table[(t - 2) % count + 1].pair(won=False)
-        seating.append(
-            TableSeating(t, {Seat.N: incoming_a, Seat.E: aw, Seat.S: bw, Seat.W: incoming_b})
-        )
+        plain = {Seat.N: incoming_a[t], Seat.E: aw, Seat.S: bw, Seat.W: incoming_b[t]}
+        here = [(marked[p], seat, p) for seat, p in plain.items() if p in marked]
+        turn = 0
+        if here:
+            _, seat, first = min(here, key=lambda h: h[0])
+            chair = by_table[t].seating.seat_of(first)
+            assert chair is not None  # a stationary player is at their own table
+            turn = (SEATS.index(chair) - SEATS.index(seat)) % 4
+        seating.append(turned(t, plain, turn))
     return seating
+
+
+def route(
+    losers: dict[int, PlayerId], stationary: Collection[PlayerId], step: int
+) -> dict[int, PlayerId]:
+    """Table -> the loser of one division who comes to it (§3.1): a stationary loser
+    stays at their table; every other loser goes ``step`` tables on (-1: an A loser,
+    counterclockwise; +1: a B loser, clockwise), and on past every table whose incoming
+    seat a stationary loser holds. With no stationary loser this is plain §3."""
+    count = len(losers)
+    held = {t for t, p in losers.items() if p in stationary}
+    incoming = {t: losers[t] for t in held}
+    for start, pid in losers.items():
+        if start in held:
+            continue
+        t = start
+        while True:
+            t = (t - 1 + step) % count + 1
+            if t not in held:
+                break
+        incoming[t] = pid
+    return incoming
 
 
 # --- Seating with holes (docs/rules.md §6) -------------------------------------------------
@@ -202,8 +300,6 @@ def rotate(results: Sequence[TableResult]) -> list[TableSeating]:
 # player is a stand-in who fills any hole and is never ranked; a *mover* is a loser of
 # the last round (the rotation moves them); a *sit-out* has no seat this round. Closing
 # a table sends its players to the waiting line; the open tables are renumbered 1..T'.
-
-SEAT_DIVISION = {Seat.N: "A", Seat.E: "A", Seat.S: "B", Seat.W: "B"}
 
 
 @dataclass(frozen=True)
@@ -246,16 +342,18 @@ def plan_closures(
     withdrawn: frozenset[PlayerId],
     waiting: Sequence[Waiting],
     house: Sequence[PlayerId],
+    stationary: Collection[PlayerId] = (),
 ) -> list[int]:
     """The default proposal (§6 step 3): how many tables must close, and which: those
     with the most holes still open once the waiting players (step 1) and the house
     players (step 2) have filled what they can, in the order ``seat_with_holes`` fills
-    them; among those, the highest numbers."""
+    them; among those, the highest numbers. A table holding a stationary player is never
+    proposed (§3.1)."""
     seated = {"A": 0, "B": 0}
     for t in rotated:
         for seat, pid in t.seats.items():
             if pid not in withdrawn:
-                seated[SEAT_DIVISION[seat]] += 1
+                seated[t.division_at(seat)] += 1
     line = {"A": 0, "B": 0}
     for w in waiting:
         line[w.division] += 1
@@ -276,15 +374,20 @@ def plan_closures(
         for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
             if t.seats[seat] not in withdrawn:
                 continue
-            d = SEAT_DIVISION[seat]
+            d = t.division_at(seat)
             if line[d]:
                 line[d] -= 1
             elif spare_house:
                 spare_house -= 1
             else:
                 left[t.table] += 1
-    order = sorted(rotated, key=lambda t: (-left[t.table], -t.table))
+    candidates = [t for t in rotated if not _holds(t, stationary)]
+    order = sorted(candidates, key=lambda t: (-left[t.table], -t.table))
     return sorted(t.table for t in order[: count - keep])
+
+
+def _holds(table: TableSeating, stationary: Collection[PlayerId]) -> bool:
+    return any(pid in stationary for pid in table.seats.values())
 
 
 def seat_with_holes(
@@ -297,6 +400,7 @@ def seat_with_holes(
     lot_seed: int,
     close: Sequence[int] | None = None,
     house_seated: Iterable[PlayerId] = (),
+    stationary: Sequence[PlayerId] = (),
 ) -> NextSeating:
     """Seat the next round by §6: rotation, then holes filled by waiting players, house
     players and the players of closed tables, then the sit-out passed on to movers.
@@ -305,16 +409,26 @@ def seat_with_holes(
     proposal. ``house_seated`` names the house players seated last round: at a closed
     table, or in a mover's seat a waiting player takes, they go back to the house
     (they never sit out). Raises SeatingError when the chosen closures leave a hole
-    unfilled or close every table."""
+    unfilled or close every table.
+
+    ``stationary`` (in the order marked) routes the rotation (§3.1); a stationary player
+    who has withdrawn leaves a hole like anyone else. A table holding a stationary player
+    is never closed, and a stationary loser never sits out for a waiting player."""
     gone = frozenset(withdrawn)
     stand_ins = frozenset(house_seated)
-    rotated = rotate(results)
+    staying = [p for p in stationary if p not in gone]
+    rotated = rotate(results, staying)
     if close is None:
-        close = plan_closures(rotated, gone, waiting, house)
+        close = plan_closures(rotated, gone, waiting, house, staying)
     closing = set(close)
     unknown = closing - {t.table for t in rotated}
     if unknown:
         raise SeatingError(f"There is no table {min(unknown)} to close.")
+    kept_for = sorted(t.table for t in rotated if t.table in closing and _holds(t, staying))
+    if kept_for:
+        raise SeatingError(
+            f"Table {kept_for[0]} holds a stationary player; it stays open (close another)."
+        )
     if len(closing) >= len(rotated):
         raise SeatingError("Closing every table leaves nobody seated; keep at least one.")
     lots = lot_position([w.player for w in waiting] + _all_players(rotated) + list(house), lot_seed)
@@ -333,7 +447,7 @@ def seat_with_holes(
                 if pid in stand_ins:
                     house_line.append(pid)
                 else:
-                    closed_line[SEAT_DIVISION[seat]].append(pid)
+                    closed_line[t.division_at(seat)].append(pid)
     for d in "AB":
         closed_line[d].sort(key=lots.__getitem__)
 
@@ -348,7 +462,7 @@ def seat_with_holes(
         for seat in (Seat.N, Seat.E, Seat.S, Seat.W):
             if seats[seat] not in gone:
                 continue
-            d = SEAT_DIVISION[seat]
+            d = t.division_at(seat)
             out = seats[seat]
             # The players of closed tables join the waiting players (§6 step 3), so they
             # fill their division's holes before a house player does: a house player
@@ -365,7 +479,7 @@ def seat_with_holes(
                 continue
             seats[seat] = into
             changes.append(Change(new, seat, out, into, kind))
-        tables.append(TableSeating(new, seats))
+        tables.append(TableSeating(new, seats, t.turn))
     if holes:
         raise SeatingError(
             f"{holes} seat{'s' if holes != 1 else ''} would stay empty: close "
@@ -389,11 +503,14 @@ def seat_with_holes(
         # A house player seated last round gives way to a player left in line wherever
         # the rotation put him, a winner's seat too: he stands in for a missing player,
         # and no player sits out while a stand-in plays in her division.
+        # A stationary loser is no mover: the seat they keep is never passed on (§3.1).
         movers = [
             (t.table, seat, t.seats[seat])
             for t in tables
             for seat in (Seat.N, Seat.E, Seat.S, Seat.W)
-            if SEAT_DIVISION[seat] == d and (t.seats[seat] in losers or t.seats[seat] in stand_ins)
+            if t.division_at(seat) == d
+            and (t.seats[seat] in losers or t.seats[seat] in stand_ins)
+            and t.seats[seat] not in staying
         ]
 
         def turn(pid: PlayerId) -> tuple[bool, int, int]:
@@ -488,13 +605,14 @@ def draw_with_remedy(
     house_a: Sequence[PlayerId] = (),
     house_b: Sequence[PlayerId] = (),
     sit_out: Iterable[PlayerId] | None = None,
+    stationary: Placed = (),
 ) -> tuple[list[TableSeating], list[PlayerId]]:
     """Round 1 with a remedy: (the seating, the players who sit out).
 
     Who sits out is the director's choice (``sit_out``, exactly the remedy's numbers of
-    each division); without one the lot draws them, the last of each shuffled division.
-    The others are seated as the lot has them either way, so choosing the lot's own
-    proposal gives the very seating the lot would."""
+    each division); without one the lot draws them, the last of each shuffled division
+    who is not stationary (§3.1). The others are seated as the lot has them either way,
+    so choosing the lot's own proposal gives the very seating the lot would."""
     a = sorted(a_players, key=stable_order)
     b = sorted(b_players, key=stable_order)
     rng.shuffle(a)
@@ -502,7 +620,10 @@ def draw_with_remedy(
     sit_outs: list[PlayerId] = []
     if remedy.kind == "sit-out":
         if sit_out is None:
-            sit_outs = a[2 * remedy.tables :] + b[2 * remedy.tables :]
+            fixed = {pid for pid, _ in stationary}
+            sit_outs = [
+                p for players in (a, b) for p in _lot_sit_outs(players, 2 * remedy.tables, fixed)
+            ]
         else:
             sit_outs = _chosen_sit_outs(a, b, set(sit_out), remedy)
         a = [p for p in a if p not in sit_outs]
@@ -515,7 +636,16 @@ def draw_with_remedy(
         b = _spread(b, list(house_b[: remedy.house_b]), rng)
     if len(a) != 2 * remedy.tables or len(b) != 2 * remedy.tables:
         raise SeatingError("The remedy no longer fits the checked-in players; reload the page.")
-    return _layout(a, b), sit_outs
+    return _layout(a, b, stationary), sit_outs
+
+
+def _lot_sit_outs(
+    players: Sequence[PlayerId], seats: int, fixed: Collection[PlayerId]
+) -> list[PlayerId]:
+    """The last of a shuffled division beyond its ``seats``, passing over the stationary
+    players (the lot never sits out someone who cannot walk to the waiting line and back)."""
+    movable = [p for p in players if p not in fixed]
+    return movable[max(0, seats - (len(players) - len(movable))) :]
 
 
 def _chosen_sit_outs(

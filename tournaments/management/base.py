@@ -1,5 +1,5 @@
 """The base of Snowman's management commands: what they say to the director (messages,
-errors) reads in the director's language (issue 24).
+errors) reads in the director's language.
 
 ``--language fr`` chooses it for one run; else ``SNOWMAN_LANGUAGE`` in the environment
 (``bin/serve`` passes the environment on); else the site's ``LANGUAGE_CODE``. The language

@@ -9,7 +9,7 @@ ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 
 
 def give_live_links_codes(apps, schema_editor):
-    """Every live link gets a table code (issue 23); revoked ones stay without."""
+    """Every live link gets a table code; revoked ones stay without."""
     TableLink = apps.get_model("tournaments", "TableLink")
     taken = set(TableLink.objects.exclude(code=None).values_list("code", flat=True))
     for link in TableLink.objects.filter(revoked_at__isnull=True, code=None):
@@ -22,7 +22,7 @@ def give_live_links_codes(apps, schema_editor):
 
 
 def give_events_director_pins(apps, schema_editor):
-    """Every event gets a director PIN for its tablets' kiosk mode (issue 23)."""
+    """Every event gets a director PIN for its tablets' kiosk mode."""
     Tournament = apps.get_model("tournaments", "Tournament")
     for t in Tournament.objects.filter(director_pin=""):
         t.director_pin = f"{secrets.randbelow(10_000):04d}"

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
-# The hall's results meet the club site's registration copy of the event (issue 26): each
+# The hall's results meet the club site's registration copy of the event: each
 # imported player keeps the application uid the results file gives it, and the copy points
 # at the event its results arrived as. Both empty for every row already written.
 class Migration(migrations.Migration):

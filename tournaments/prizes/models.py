@@ -22,7 +22,7 @@ class PrizeFigure(models.TextChoices):
 
 
 class DefinedPrize(models.Model):
-    """A prize the director adds from a fixed list of figures (issue 23): no expressions,
+    """A prize the director adds from a fixed list of figures: no expressions,
     so a prize can only read numbers already recorded."""
 
     Figure = PrizeFigure

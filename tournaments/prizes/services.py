@@ -1,4 +1,4 @@
-"""The director's own prizes (issue 23): added and removed, each logged."""
+"""The director's own prizes: added and removed, each logged."""
 
 from __future__ import annotations
 

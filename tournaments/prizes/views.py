@@ -1,4 +1,4 @@
-"""The club-night prizes (issue 23): the director's page, with the prizes they add."""
+"""The club-night prizes: the director's page, with the prizes they add."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The hall's end of publishing results to the club site (issue 26): where they go, and
+"""The hall's end of publishing results to the club site: where they go, and
 the director's "Publish results to the club site". A failed publish is shown on the
 settings page ("not published yet"), never an error page: the hall works offline."""
 

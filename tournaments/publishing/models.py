@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db import models
 
-# --- Results from the hall to the club site (issue 26, item 5) ---
+# --- Results from the hall to the club site ---
 
 
 class Publication(models.Model):

@@ -1,4 +1,4 @@
-"""Results from the hall to the club site (issue 26, item 5; docs/series.md).
+"""Results from the hall to the club site (docs/series.md).
 
 Two ends of one exchange, both in this app (a hall laptop and a club site run the same
 code):

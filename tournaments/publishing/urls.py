@@ -1,4 +1,4 @@
-"""Where a hall publishes an event's results (the club site's end, issue 26)."""
+"""Where a hall publishes an event's results (the club site's end)."""
 
 from django.urls import path
 

@@ -1,4 +1,4 @@
-"""The club site's end of publishing (issue 26): the hall posts an event's results file
+"""The club site's end of publishing: the hall posts an event's results file
 with the event's token as a bearer token. No session, no cookie, no CSRF: the token is
 the credential, and it grants that one event only."""
 

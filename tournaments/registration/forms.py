@@ -1,4 +1,4 @@
-"""The forms players fill in on the public pages (issue 26): the application, an
+"""The forms players fill in on the public pages: the application, an
 invitee's answer and a change the director asked for. Apart from the director's forms so
 that the public pages import nothing of the rule settings."""
 

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-# --- Registration before the day (issue 26) ---------------------------------------------
+# --- Registration before the day ---------------------------------------------
 from tournaments.core.models.event import Division
 
 

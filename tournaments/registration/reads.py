@@ -1,4 +1,4 @@
-"""What registration before the day reads (issue 26): where an application stands, the
+"""What registration before the day reads: where an application stands, the
 player's private link, the close names and suggested divisions beside each application on
 the director's page, and a scanned pass as the desk reads it before checking it in.
 

@@ -1,4 +1,4 @@
-"""Registration before the day (issue 26): applications from the event's public page,
+"""Registration before the day: applications from the event's public page,
 invitations, the caps and the waitlist, the director's decisions, the player's private
 link (also the check-in pass) and the check-in by scan.
 

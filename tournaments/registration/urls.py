@@ -12,7 +12,7 @@ E = "e/<slug:slug>/"
 MINE = E + "r/<slug:token>/"
 
 director_patterns = [
-    # Registration before the day (issue 26).
+    # Registration before the day.
     path(T + "desk/scan/", registrations.scan, name="scan"),
     path(T + "desk/scan/check-in/", registrations.scan_check_in, name="scan_check_in"),
     path(T + "registrations/", registrations.page, name="registrations"),
@@ -30,7 +30,7 @@ director_patterns = [
     path(T + "registrations/import/", registrations.import_signed, name="registration_import"),
 ]
 public_patterns = [
-    # Registration before the day (issue 26).
+    # Registration before the day.
     path(E + "register/", registration.register, name="register"),
     path(E + "registrations.signed", registration.signed_list, name="signed_list"),
     path(MINE, registration.registration, name="registration"),

@@ -18,6 +18,7 @@ from typing import Any
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import HandEntry, Match
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads.standings import StandingRow, champions, standings
 from tournaments.core.reads.visibility import EVERYTHING, of_event
 from tournaments.core.replay import hand_json as _hand
@@ -213,6 +214,18 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
                 "sit_outs": sit_outs.get(rnd.number, []) if shown else [],
             }
         )
+    # The stationary marks (RULES.md §3.1), so that a recomputation routes the rotation as
+    # the event did; the director's export only (players never see them), and never the
+    # reason.
+    stationary = [
+        {
+            "player": m.player_id,
+            "table": m.table,
+            "from_round": m.from_round,
+            "until_round": m.until_round,
+        }
+        for m in StationaryMark.objects.filter(tournament=tournament).order_by("marked_at", "pk")
+    ]
     registrations = {
         pk: str(uid)
         for pk, uid in Registration.objects.filter(
@@ -226,7 +239,7 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
             "slug": tournament.slug,
             "lot_seed": tournament.lot_seed,
             "rules": {**tournament.rules.as_dict(), "sit_out_score": setting},
-            # Where the event was run (issue 25); an import puts it in the importing club.
+            # Where the event was run; an import puts it in the importing club.
             "club": {"name": tournament.club.name, "slug": tournament.club.slug},
             # Where it stands: a file of a running event makes a running event, not a
             # finished one, and hides what the hall hides (RULES.md §5).
@@ -242,4 +255,5 @@ def export_results(tournament: Tournament, *, for_players: bool = False) -> dict
             division: [_standing(row) for row in rows] for division, rows in table.items()
         },
         "final": final,
+        **({} if for_players else {"stationary": stationary}),
     }

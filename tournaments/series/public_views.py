@@ -24,7 +24,7 @@ def series(request: HttpRequest, slug: str) -> HttpResponse:
     # its last visible round, so the page (cached a minute by anyone) never holds a
     # hidden figure.
     table = series_reads.series_table(found, for_players=True)
-    # English only until the page is translated whole (issue 24): a proxy caches one copy
+    # English only until the page is translated whole: a proxy caches one copy
     # for everyone, so the language cannot follow a reader's cookie here.
     with translation.override("en"):
         return render(

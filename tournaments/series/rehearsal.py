@@ -1,4 +1,4 @@
-"""Rehearsals (issue 25): an event run to try the hall out, counted nowhere.
+"""Rehearsals: an event run to try the hall out, counted nowhere.
 
 A rehearsal is a tournament with ``rehearsal`` set. The readers keep it out through one
 QuerySet method, ``Tournament.objects.counted()``; its players are linked to no person

@@ -533,6 +533,9 @@ class Checked:
     final: list[_Game]
     # Matches played (or sat in part of) per ranked player, as the standings count them.
     played: dict[int, int] = field(default_factory=dict)
+    # The stationary marks (RULES.md §3.1), first marked first: player, table, the first
+    # round the mark routes and the first it no longer does (None: to the end).
+    stationary: list[tuple[int, int, int, int | None]] = field(default_factory=list)
 
 
 def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
@@ -679,8 +682,54 @@ def check_document(doc: Any) -> Checked:
             raise InvalidResults("final.games", str(exc)) from None
     _check_stage(t.get("status"), rounds, final_doc is not None, champions is not None)
     checked = Checked(doc, rules, players, names, rounds, final)
+    checked.stationary = _stationary(doc, players)
     _check_standings(checked)
     return checked
+
+
+def _stationary(
+    doc: dict[str, Any], players: dict[int, str]
+) -> list[tuple[int, int, int, int | None]]:
+    """The stationary marks, each followed through the rounds it routes: the player stays
+    at one table from one round to the next (unless the room closed tables between them,
+    which renumbers the tables left)."""
+    marks: list[tuple[int, int, int, int | None]] = []
+    where: dict[int, dict[int, int]] = {}  # round -> player -> table
+    for rnd in doc["rounds"]:
+        where[rnd["number"]] = {
+            pid: match["table"] for match in rnd["matches"] for pid in match["seats"].values()
+        }
+    for i, mark in enumerate(_list(doc, "stationary", "", optional=True)):
+        path = f"stationary[{i}]"
+        pid = _int(mark, "player", path, 0, BIG)
+        if pid not in players:
+            raise InvalidResults(f"{path}.player", _NOT_IN_PLAYERS() % {"id": pid})
+        table = _int(mark, "table", path, 1, INT)
+        first = _int(mark, "from_round", path, 1, SMALL - 1)
+        until = _int(mark, "until_round", path, first, SMALL, null=True)
+        for other, _t, start, end in marks:
+            if other == pid and start < (until or SMALL + 1) and first < (end or SMALL + 1):
+                raise InvalidResults(
+                    path, _("player %(id)s is marked stationary twice at once") % {"id": pid}
+                )
+        for number in sorted(where):
+            before = where.get(number - 1)
+            if number <= first or (until is not None and number >= until) or before is None:
+                continue
+            now = where[number]
+            if pid not in before or pid not in now or len(before) != len(now):
+                continue
+            if before[pid] != now[pid]:
+                raise InvalidResults(
+                    path,
+                    _(
+                        "player %(id)s is stationary but moves from table %(from)s to "
+                        "table %(to)s in round %(n)s"
+                    )
+                    % {"id": pid, "from": before[pid], "to": now[pid], "n": number},
+                )
+        marks.append((pid, table, first, until))
+    return marks
 
 
 def _check_stage(status: str | None, rounds: list[_Round], final: bool, decided: bool) -> None:

@@ -23,6 +23,7 @@ from tournaments.core.models.people import EventResult, ImportedEvent, PersonLin
 from tournaments.core.models.play import HandEntry, Match, WinnerOverride
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads.linking import LinkPlan, plan_links
 from tournaments.series.results_file import InvalidResults, digest_of, parse
 from tournaments.series.results_rows import Rows, event_rows
@@ -65,7 +66,7 @@ def import_event(
     """A past event in: import it, add it to ``series`` (imported before or not), and when
     it is new or changed recompute the ratings (``ratings=False`` for a caller importing
     several files, who recomputes once after the last). ``update``: a newer file of an
-    event imported before replaces it in place (the hall publishing again, issue 26)."""
+    event imported before replaces it in place (the hall publishing again)."""
     outcome = import_results(
         data,
         by=by,
@@ -199,6 +200,7 @@ def _write(
     rows.hand_rows.run()
     Substitution.objects.bulk_create(rows.subs, batch_size=2000)
     EventResult.objects.bulk_create(rows.results, batch_size=2000)
+    StationaryMark.objects.bulk_create(rows.stationary)
     follow_results(rows.tournament, by=by, at=at)  # the club's registration copy, if any
     players = rows.players
     if link is not None:

@@ -1,5 +1,5 @@
 """A checked ``snowman.results/1`` file as the rows it becomes, built unsaved before the
-import's write transaction opens (issue 20: the transaction then only inserts them).
+import's write transaction opens (the transaction then only inserts them).
 
 This is the file → rows half of the interchange, as ``reads/export.py`` is the rows →
 file half: a mapping of the file checked by ``results_file`` onto the models, with no
@@ -11,7 +11,7 @@ commands.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from tournaments.core.db.compiled import PreparedRows
@@ -19,6 +19,7 @@ from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.people import EventResult, ImportedEvent
 from tournaments.core.models.play import HandEntry, Match, WinnerOverride
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.replay import entry_of_json, rule_values
 from tournaments.domain.hands import Team
 from tournaments.series.results_file import SEATS, TEAM_OF, Checked, _Game
@@ -42,6 +43,7 @@ class Rows:
     results: list[EventResult]
     seat_rows: PreparedRows | None = None
     hand_rows: PreparedRows | None = None
+    stationary: list[StationaryMark] = field(default_factory=list)
 
 
 def event_rows(
@@ -161,6 +163,22 @@ def event_rows(
                 )
                 for sub in game.subs
             ]
+    stationary = [
+        StationaryMark(
+            tournament=tournament,
+            player=player_of[pid],
+            table=table,
+            # The reason stays at the hall; the file carries the marks only.
+            reason="imported",
+            from_round=first,
+            until_round=until,
+            marked_at=at,
+            marked_by=by,
+            ended_at=None if until is None else at,
+            ended_by="" if until is None else by,
+        )
+        for pid, table, first, until in checked.stationary
+    ]
     results = [
         EventResult(
             tournament=tournament,
@@ -189,6 +207,7 @@ def event_rows(
         results,
         seat_rows=PreparedRows(Seating, seats),
         hand_rows=PreparedRows(HandEntry, hands),
+        stationary=stationary,
     )
 
 

@@ -209,7 +209,7 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     paper = request.GET.get("paper", DEFAULT_PAPER)
     if paper not in PAPERS:
         paper = DEFAULT_PAPER
-    # Issue 24: ?lang=en|fr|both, as the event's sheets; a series has no language of
+    # ?lang=en|fr|both, as the event's sheets; a series has no language of
     # its own, so without it the sheet reads in the director's.
     choice = request.GET.get("lang")
     if choice not in (*bilingual.CODES, bilingual.BOTH):

@@ -79,7 +79,7 @@ def _last_entry(row: BoardRow, now: datetime) -> str:
 
 def _device(row: BoardRow, now: datetime) -> str:
     """The table's device: when it was last heard from, what it holds unsent, its
-    battery (issue 23)."""
+    battery."""
     d = row.device
     if d is None or d.seen_at is None:
         return (

@@ -1,4 +1,4 @@
-"""The language choices beside a sheet's print link (issue 24, "bilingual sheets").
+"""The language choices beside a sheet's print link ("bilingual sheets").
 
 For an event that prints bilingual sheets, each print link is followed by English,
 Français and Bilingual: the director chooses per sheet. The plain link prints both

@@ -3,7 +3,7 @@
 A hand is a handful of statements (lock the match, read its entries, insert the entry,
 update the match, at a match's end the seats), and Django spends far longer building each
 statement's SQL than the database spends running it: about 2.5 ms of a 4.4 ms hand on
-SQLite, measured by ``bench/core.py`` (docs/performance.md §9). Each statement here is
+SQLite, measured by ``bench/core.py`` (docs/history/performance.md §9). Each statement here is
 built by the ORM the first time (so its SQL, its column order and its converters are
 Django's own) and then only executed, with new parameters.
 
@@ -130,7 +130,7 @@ def _plain_instances(model: type[Model], names: Sequence[str]) -> bool:
 def _instance(model: type[M], db: str, names: Sequence[str], values: Sequence[Any]) -> M:
     """``model.from_db(db, names, values)`` for a model ``_plain_instances`` accepts: the
     same attributes and state, without ``Model.__init__``'s general path (a tenth of the
-    hand path's CPU went to building the match's entries, issue 22)."""
+    hand path's CPU went to building the match's entries)."""
     obj = model.__new__(model)
     state = obj._state = ModelState()
     state.adding = False
@@ -143,7 +143,7 @@ def _populate(populator: Any, row: Sequence[Any], from_obj: Model) -> None:
     """``RelatedPopulator.populate`` (a ``select_related`` object from its columns of the
     row), building a model ``_plain_instances`` accepts as ``_instance`` does: the lock's
     round and tournament went through ``Model.__init__``, a twentieth of a simulated
-    event's time (issue 22)."""
+    event's time."""
     plain = getattr(populator, "snowman_plain", None)
     if plain is None:
         plain = populator.reorder_for_init is None and _plain_instances(
@@ -174,8 +174,8 @@ def prepared_cursor(conn: BaseDatabaseWrapper | None = None) -> Iterator[CursorW
     other statement, Django's own cursor (parameters bound on the client, never prepared).
 
     Planning the phones' version statement cost PostgreSQL 0.84 ms a poll against 0.21 ms
-    of running it (docs/performance.md 9.11); binding every statement server-side made
-    the rest slower, so only these are (9.12). Queries are logged and counted as on any
+    of running it (docs/history/performance.md §9.11); binding every statement server-side made
+    the rest slower, so only these are (§9.12 there). Queries are logged and counted as on any
     cursor.
     """
     conn = conn if conn is not None else connections[DEFAULT_DB_ALIAS]
@@ -237,13 +237,13 @@ class CompiledSelect(Generic[M]):
 class CompiledWithChildren(Generic[M]):
     """A ``CompiledSelect`` of one row (the first of ``build``'s rows) that also reads the
     row's children in the same statement: ``(parent, children)`` costs one statement
-    where it cost two (the match locked with its entries: issue 22).
+    where it cost two (the match locked with its entries).
 
     The children come as one more column of the parent's row, a JSON array of arrays
     built by the database (a correlated subquery through the reverse relation
     ``relation``), so that the parent's columns are read and converted once; a LEFT JOIN
     repeated them on every child's row, and was no cheaper than two statements on SQLite
-    (docs/performance.md §9.7). Each child column is converted back as the ORM reads it
+    (docs/history/performance.md §9.7). Each child column is converted back as the ORM reads it
     (``_child_value``); the children come in no particular order.
     """
 
@@ -399,7 +399,7 @@ def _write(
 # integers (psycopg 3 wraps them in its own types). Integers and booleans must be exactly
 # of the type (a bool is an int, an int no bool); text of any str (a choice's enum member
 # is one, and ``CharField.to_python`` keeps it as it is). A hand's writes convert about
-# fifty values, and the calls were a tenth of the hand path's CPU (issue 22).
+# fifty values, and the calls were a tenth of the hand path's CPU.
 _PLAIN: dict[type[Any], type[Any]] = {
     models.IntegerField: int,
     models.PositiveIntegerField: int,

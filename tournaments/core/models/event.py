@@ -81,7 +81,7 @@ class Club(models.Model):
 class TournamentQuerySet(models.QuerySet["Tournament"]):
     def counted(self) -> TournamentQuerySet:
         """The events that count: every public listing, series, people page and rating reads
-        tournaments through this, so a rehearsal (issue 25) stays out of all of them."""
+        tournaments through this, so a rehearsal stays out of all of them."""
         return self.filter(rehearsal=False)
 
     def listed(self) -> TournamentQuerySet:
@@ -136,14 +136,14 @@ class Tournament(models.Model):
     # §5: when the director revealed hidden standings before the final (one action on
     # the console); seeding the final reveals them in any case.
     standings_revealed_at = models.DateTimeField(null=True, blank=True)
-    # Issue 23: a seated table's device not heard from for this long while its round runs
+    # A seated table's device not heard from for this long while its round runs
     # is flagged "silent" on the director's board. Not a rule: not in RULE_FIELDS.
     silent_after_seconds = models.PositiveSmallIntegerField(default=60)
-    # Kiosk mode on the tablets (issue 23, part 1): full screen, kept awake, guarded; the
+    # Kiosk mode on the tablets: full screen, kept awake, guarded; the
     # director's controls on a tablet open with this PIN (shown on the console).
     kiosk = models.BooleanField(default=True)
     director_pin = models.CharField(max_length=8, blank=True)
-    # Issue 25: a rehearsal runs like an event but counts nowhere and is listed nowhere
+    # A rehearsal runs like an event but counts nowhere and is listed nowhere
     # public (``Tournament.objects.counted()``); services/rehearsal.py changes it.
     rehearsal = models.BooleanField(default=False)
     # On the club site: an event that took registrations here and was played at the hall,
@@ -158,12 +158,12 @@ class Tournament(models.Model):
         on_delete=models.SET_NULL,
         related_name="registration_copies",
     )
-    # Issue 24: the language the event's public pages, projector and tablets read in
+    # The language the event's public pages, projector and tablets read in
     # until a reader chooses (the language cookie); a sheet printed bilingual leads with it.
     language = models.CharField(
         max_length=8, choices=settings.LANGUAGES, default=settings.LANGUAGE_CODE
     )
-    # Issue 24: sheets print in both languages unless the director picks one when printing.
+    # Sheets print in both languages unless the director picks one when printing.
     bilingual_sheets = models.BooleanField(default=False)
 
     objects = TournamentQuerySet.as_manager()

@@ -17,7 +17,7 @@ class Activity(models.Model):
     actor = models.CharField(max_length=150)
     action = models.CharField(max_length=40)
     # The line as a msgid and its arguments, read in the reader's language (logtext.py);
-    # ``summary`` is the English text of the rows written before (issue 24), empty since.
+    # ``summary`` is the English text of the rows written before, empty since.
     message = models.TextField(blank=True)
     args = models.JSONField(default=dict, blank=True)
     summary = models.TextField(blank=True)

@@ -6,7 +6,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
-# --- The Snowman Series: people across events, series and their standings (issue 16) ---
+# --- The Snowman Series: people across events, series and their standings ---
 from tournaments.core.models.event import Division
 
 

@@ -263,13 +263,13 @@ class TableLink(models.Model):
     token = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
-    # The short code printed beside the QR and typed at /t/ (issue 23): unique among every
+    # The short code printed beside the QR and typed at /t/: unique among every
     # code ever issued, so a re-issued (revoked) code can never open a table again.
     code = models.CharField(max_length=8, unique=True, null=True, blank=True)
     # Which device holds the table: a takeover with the code raises it, and every session
     # opened before answers "replaced" (403) and sends nothing more.
     device = models.PositiveIntegerField(default=1)
-    # What the table's device last reported (issue 23, part 5), written at most every
+    # What the table's device last reported, written at most every
     # ``domain.health.HEALTH_EVERY`` by its polls: when it was heard from, how many
     # entries it holds not yet sent, and its battery where the browser tells it.
     seen_at = models.DateTimeField(null=True, blank=True)

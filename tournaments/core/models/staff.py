@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-# --- Staff per club and per event (issue 25) ---
+# --- Staff per club and per event ---
 
 
 class StaffRole(models.TextChoices):
@@ -47,7 +47,7 @@ class Membership(models.Model):
 
 
 class AccountLanguage(models.Model):
-    """The language a director's account reads the console in (issue 24): written when
+    """The language a director's account reads the console in: written when
     the signed-in director uses the top bar's "English / Français", put back in the
     browser's language cookie at sign-in, so a director's choice follows the account to
     another laptop. Pages read the cookie, never this row: no query on any page."""

@@ -191,6 +191,13 @@ def build(
         Paragraph(st.escape(by_table_title), s.subtitle),
         *st.stacked(
             _(
+                "A players sit North and East, B players South and West, except at a table "
+                "turned for a stationary player; partners sit opposite. (A)/(B) marks each "
+                "player's division; (%(house)s) a house player.",
+                house=bilingual.house(),
+            )
+            if sheet.turned
+            else _(
                 "A players sit North and East, B players South and West; partners sit "
                 "opposite. (A)/(B) marks each player's division; (%(house)s) a house player.",
                 house=bilingual.house(),

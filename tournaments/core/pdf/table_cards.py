@@ -128,7 +128,7 @@ def draw_card(
         c.setFillColor(st.INK)
         if card.code:
             # Beside the QR, for a device without a camera or a tablet that died: type
-            # the code at the short address (issue 23).
+            # the code at the short address.
             y -= 28
             y -= centred_lines(
                 c,

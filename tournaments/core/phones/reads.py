@@ -164,7 +164,7 @@ class Version:
     tournament_id: int
     etag: str
     player_known: bool
-    # Read in the same query (issue 24): a page's language costs no query of its own.
+    # Read in the same query: a page's language costs no query of its own.
     language: str = "en"
     # With a player: who they are and their latest seat, read in the same query
     # (``seat_card``).
@@ -345,7 +345,7 @@ class Chair:
 
     # The card's words for the chair, in the reader's language: worded here rather than
     # by a chain of template tags, since every phone asks for its card at once when a
-    # round is seated (a third of the card's rendering, issue 22).
+    # round is seated (a third of the card's rendering).
     @property
     def position_name(self) -> str:
         return str(SEAT_NAMES[self.position])
@@ -548,7 +548,7 @@ def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
     query, no query more. None when the phone shows that seat, or the player has none in
     the latest round (the whole card says why).
 
-    At a round's turnover every phone asks at once (docs/performance.md §9.10): the new
+    At a round's turnover every phone asks at once (docs/history/performance.md §9.10): the new
     seat first, at the cost of a 304, and the whole card a few seconds later."""
     seat, who = ver.seat, ver.player
     if seat is None or who is None or not seat.latest or seat.key == shown:
@@ -1018,7 +1018,7 @@ def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
     return [tables[i : i + per_page] for i in range(0, len(tables), per_page)]
 
 
-# --- the club's public page (issue 25) ---
+# --- the club's public page ---
 
 
 @dataclass(frozen=True)

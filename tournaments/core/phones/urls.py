@@ -5,7 +5,7 @@ from tournaments.core.phones import views as public
 app_name = "public"
 E = "e/<slug:slug>/"
 ME = E + "me/<id:player>/"
-# The player's private link (issue 26); tokens are token_urlsafe(): slug characters.
+# The player's private link; tokens are token_urlsafe(): slug characters.
 MINE = E + "r/<slug:token>/"
 urlpatterns = [
     path("", public.index, name="index"),

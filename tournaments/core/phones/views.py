@@ -47,9 +47,9 @@ STANDINGS_TOP = 100
 PROJECTOR_TABLES_PER_PAGE = 12
 POLL_SECONDS = 15
 # From the call, or the player's match's end, until the next round is seated: the moment
-# players wait for a new seat, which must show within 5 s of the seating (issue 22). A 304
+# players wait for a new seat, which must show within 5 s of the seating. A 304
 # is one query (about a millisecond of a worker), so 2,000 phones at this pace are about
-# 650 answers a second while a round ends (docs/performance.md §7).
+# 650 answers a second while a round ends (docs/history/performance.md §9.7).
 FAST_POLL_SECONDS = 3
 # Database ids are positive and fit 32 bits here; a longer number in the URL is forged
 # (and would overflow the database's integer on the way in).
@@ -80,7 +80,7 @@ def _versioned(
     answer carries no ETag and is not stored, so the phone's next ask gets it whole.
 
     In the reader's language (the cookie), else the event's (read in the same query);
-    the projector passes the director's ``?lang=``, which comes first (issue 24)."""
+    the projector passes the director's ``?lang=``, which comes first."""
     if player_id is not None and not 1 <= player_id <= MAX_ID:
         raise Http404(_("No such player in this event."))
     ver = svc.version(slug, parts, player_id)
@@ -263,7 +263,7 @@ def card(request: HttpRequest, slug: str, player: int) -> HttpResponse:
 # with every poll: a phone that shows another seat than the player's latest is answered
 # with the new seat alone, from the version query, and asks for the whole card a few
 # seconds later (static/public/phone.js). At a round's turnover every phone asks at once,
-# and the whole card costs three times the seat (docs/performance.md §9.10).
+# and the whole card costs three times the seat (docs/history/performance.md §9.10).
 SEAT_HEADER = "X-Snowman-Seat"
 
 
@@ -416,7 +416,7 @@ def _projector_choice(request: HttpRequest) -> str | None:
 def _projector_language(request: HttpRequest, t: Tournament) -> str:
     """The director chooses the projector's language in its address (``?lang=fr``): the
     hall's screen follows the event, not the browser it happens to run in. Without one,
-    the browser's choice (its cookie), else the event's language (issue 24)."""
+    the browser's choice (its cookie), else the event's language."""
     return _projector_choice(request) or language.for_event(request, t.language)
 
 

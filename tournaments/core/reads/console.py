@@ -189,6 +189,16 @@ class TableRow:
         return self.seats.get(seat)
 
     @property
+    def turned(self) -> bool:
+        """The letters turned for a stationary player (RULES.md §3.1): the A players no
+        longer sit N and E, so the page marks each player's division."""
+        return any(
+            p.division != division
+            for position, division in (("N", "A"), ("E", "A"), ("S", "B"), ("W", "B"))
+            if (p := self.seats.get(position)) is not None and not p.house
+        )
+
+    @property
     def ns(self) -> str:
         return _pair(self.seats, Seat.N, Seat.S)
 
@@ -283,7 +293,7 @@ class BoardRow:
     urgency: int
     # An extended table's own countdown, in seconds (None for other tables).
     own_remaining: int | None = None
-    # What the table's device last reported (issue 23), and whether it has gone silent.
+    # What the table's device last reported, and whether it has gone silent.
     device: DeviceView | None = None
     silent: bool = False
 

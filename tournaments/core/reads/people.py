@@ -310,7 +310,7 @@ def division_suggestions(tournament: Tournament, share_a: float = 0.5) -> list[S
 
 def rating_history() -> list[MatchResult]:
     """Every decided preliminary match between four linked players, oldest event first."""
-    # A rehearsal's matches rate no one (issue 25).
+    # A rehearsal's matches rate no one.
     counted = Tournament.objects.counted()
     person_of = dict(PersonLink.objects.values_list("player_id", "person_id"))
     seats: dict[tuple[int, int], dict[str, int]] = defaultdict(dict)

@@ -23,6 +23,7 @@ from tournaments.core.models.people import ImportedEvent, Person, PersonEvent, P
 from tournaments.core.models.play import HandEntry, Match, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads import standings as standing_service
 from tournaments.core.reads.console import (
     Finalist,
@@ -66,7 +67,7 @@ def tournament_exists(slug: str) -> bool:
 
 # Compiled once per connection (tournaments/compiled.py): a phone's full card, the
 # answer every phone asks for at a round's turnover, spent a fifth of its CPU building
-# this statement (issue 22).
+# this statement.
 _TOURNAMENT_BY_ID = compiled.CompiledSelect(
     lambda pk: Tournament.objects.select_related("imported_from").filter(pk=pk)
 )
@@ -353,6 +354,18 @@ def find_player(tournament: Tournament, pk: int | None) -> Player | None:
     return Player.objects.filter(tournament=tournament, pk=pk).first()
 
 
+def open_stationary_mark(player: Player) -> StationaryMark | None:
+    """The player's stationary mark still in force (RULES.md §3.1), if any."""
+    return StationaryMark.objects.filter(player=player, ended_at__isnull=True).first()
+
+
+def stationary_players(tournament: Tournament) -> list[StationaryMark]:
+    """The stationary marks in force, first marked first, with their players."""
+    return list(
+        StationaryMark.objects.filter(tournament=tournament).active().select_related("player")
+    )
+
+
 def substitution_at(match: Match, pk: int) -> Substitution | None:
     return (
         Substitution.objects.filter(match=match, pk=pk)
@@ -490,7 +503,7 @@ def series_with_counts(clubs: Iterable[int] | QuerySet[Any]) -> QuerySet[Series]
 
 
 def tournaments_outside(pks: Iterable[int], club: int) -> QuerySet[Tournament]:
-    # The events a series may take: its own club's, never a rehearsal (issue 25).
+    # The events a series may take: its own club's, never a rehearsal.
     return (
         Tournament.objects.counted()
         .filter(club=club)

@@ -9,7 +9,7 @@ import hashlib
 import random
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import cast
 
@@ -23,6 +23,7 @@ from tournaments.common.names import sort_key
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Round, Seating, SitOut
+from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads import now_or
 from tournaments.core.replay import round_clock
 from tournaments.domain.hands import Seat, Team
@@ -36,16 +37,38 @@ from tournaments.domain.seating import (
     Waiting,
     draw_with_remedy,
     first_round_remedies,
+    rotate,
     seat_with_holes,
+    turn_of,
 )
 
 
 def seating_of(rnd: Round) -> list[TableSeating]:
-    tables = Seating.objects.filter(round=rnd).by_table("player_id")
-    return [
-        TableSeating(t, {Seat(position): pid for position, (pid,) in seats.items()})
-        for t, seats in sorted(tables.items())
-    ]
+    """A round's tables as the rules read them; a table turned for a stationary player
+    (§3.1) is read back from where its A players sit."""
+    tables = Seating.objects.filter(round=rnd).by_table("player_id", "player__division")
+    result = []
+    for t, rows in sorted(tables.items()):
+        seats: dict[Seat, PlayerId] = {Seat(position): pid for position, (pid, _d) in rows.items()}
+        division: dict[PlayerId, str] = {pid: d for pid, d in rows.values()}
+        result.append(TableSeating(t, seats, turn_of(seats, division)))
+    return result
+
+
+def seat_division(rnd: Round, table: int, position: str) -> str:
+    """The division a seat of a table holds: A at N and E, B at S and W, but turned at a
+    table turned for a stationary player (§3.1)."""
+    rows = Seating.objects.filter(round=rnd, table=table).values_list(
+        "position", "player_id", "player__division"
+    )
+    seats: dict[Seat, PlayerId] = {Seat(p): pid for p, pid, _d in rows}
+    division: dict[PlayerId, str] = {pid: d for _p, pid, d in rows}
+    return TableSeating(table, seats, turn_of(seats, division)).division_at(Seat(position))
+
+
+def stationary_marks(tournament: Tournament, number: int) -> list[StationaryMark]:
+    """The marks that route the seating of round ``number``, first marked first."""
+    return list(StationaryMark.objects.filter(tournament=tournament).routing(number))
 
 
 @dataclass(frozen=True)
@@ -75,7 +98,8 @@ def sit_out_proposal(tournament: Tournament, seed: int | None = None) -> SitOutP
     )
     if remedy is None:
         return None
-    _, proposed = draw_with_remedy(a_ids, b_ids, random.Random(seed), remedy)
+    placed = [(m.player_id, m.table) for m in stationary_marks(tournament, 1)]
+    _, proposed = draw_with_remedy(a_ids, b_ids, random.Random(seed), remedy, stationary=placed)
     over = {"A": remedy.sit_out_a, "B": remedy.sit_out_b}
     candidates = {
         d: sorted((p for p in players if p.division == d), key=lambda p: sort_key(p.name))
@@ -96,6 +120,10 @@ class NextRoundPlan:
     house: set[int]
     waiting: int
     holes: int
+    # Stationary players (§3.1), first marked first, and the players the rotation routes
+    # around them: (player, the table plain §3 gives, the table they go to).
+    stationary: list[int] = field(default_factory=list)
+    rerouted: list[tuple[int, int, int]] = field(default_factory=list)
 
     @property
     def plain(self) -> bool:
@@ -142,6 +170,7 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
         if checked and not w and not h and pk not in seated
     ]
     house = sorted(pk for pk in house_ids if pk not in withdrawn and pk not in seated)
+    stationary = [m.player_id for m in stationary_marks(tournament, last.number + 1)]
 
     def seat(close: Sequence[int] | None) -> NextSeating:
         return seat_with_holes(
@@ -153,6 +182,7 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
             lot_seed=tournament.lot_seed + last.number,
             close=close,
             house_seated=house_ids & seated,
+            stationary=stationary,
         )
 
     try:
@@ -162,6 +192,8 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
         raise ServiceError(domain_text.read(exc)) from exc
     holes = sum(1 for t in seating.values() for pid in t.seats.values() if pid in withdrawn)
     return NextRoundPlan(
+        stationary=stationary,
+        rerouted=_rerouted(results, [p for p in stationary if p not in withdrawn]),
         number=last.number + 1,
         seating=chosen,
         proposed_close=proposal.closed,
@@ -169,6 +201,20 @@ def plan_next_round(tournament: Tournament, close: Sequence[int] | None = None) 
         house=house_ids,
         waiting=len(waiting),
         holes=holes,
+    )
+
+
+def _rerouted(results: list[TableResult], stationary: list[int]) -> list[tuple[int, int, int]]:
+    """Who the stationary players send elsewhere than plain §3 would, with both tables
+    (before any closure renumbers them)."""
+    if not stationary:
+        return []
+    plain = {p: t.table for t in rotate(results) for p in t.seats.values()}
+    routed = {p: t.table for t in rotate(results, stationary) for p in t.seats.values()}
+    return sorted(
+        (cast(int, p), plain[p], routed[p])
+        for p in routed
+        if routed[p] != plain[p] and p not in stationary
     )
 
 

@@ -37,7 +37,7 @@ from tournaments.domain.rules import RuleSettings
 
 def event_label(tournament: Tournament) -> str:
     """The event's name as every printed sheet shows it: a rehearsal's says so in each
-    title and on each page's footer (issue 25)."""
+    title and on each page's footer."""
     if tournament.rehearsal:
         return _("REHEARSAL · %(name)s", name=tournament.name)
     return tournament.name
@@ -129,13 +129,24 @@ class SeatingSheet:
     printed_at: datetime
     sit_outs: tuple[str, ...] = ()  # §6: checked-in players without a seat this round
 
+    @property
+    def turned(self) -> bool:
+        """A table whose seat letters are turned for a stationary player (RULES.md §3.1)
+        seats its A players elsewhere than North and East: the sheet says so."""
+        return any(
+            p.division != ("A" if seat in (Seat.N, Seat.E) else "B")
+            for line in self.tables
+            for seat, p in line.seats.items()
+            if p is not None and not p.house
+        )
+
 
 @dataclass(frozen=True)
 class TableCard:
     table: int
     url: str | None  # None when the table has no live tablet link
     seats: dict[Seat, Seated]
-    # The table's code (issue 23), as printed; typed at ``code_url`` on any device.
+    # The table's code, as printed; typed at ``code_url`` on any device.
     code: str = ""
 
     @property

@@ -1,5 +1,5 @@
-"""Which clubs, events, series and people a signed-in account works, and in what role
-(issue 25). Every look-up of a staff page goes through here: the object comes with the
+"""Which clubs, events, series and people a signed-in account works, and in what role.
+Every look-up of a staff page goes through here: the object comes with the
 user's role on it in the same query, and an object of a club the user is not staff of is
 simply not found (the page answers 404, never its data)."""
 

@@ -14,8 +14,7 @@ from tournaments.common.names import sort_key
 from tournaments.core.models.event import Player
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Round, Seating, Substitution
-from tournaments.domain.hands import Seat
-from tournaments.domain.seating import SEAT_DIVISION
+from tournaments.core.reads.rounds import seat_division
 
 
 @dataclass(frozen=True)
@@ -87,7 +86,7 @@ def incoming_player(match: Match, position: str, player_in: Player) -> Player:
         raise ServiceError(_("That player is not in this tournament."))
     if player_in.withdrawn:
         raise ServiceError(_("%(player)s has withdrawn.") % {"player": player_in.name})
-    division = SEAT_DIVISION[Seat(position)]
+    division = seat_division(rnd, match.table, position)
     if not player_in.house and player_in.division != division:
         raise ServiceError(
             _(

@@ -1,4 +1,4 @@
-"""Device health (issue 23, part 5): what each table's device says about itself, and
+"""Device health: what each table's device says about itself, and
 when it was last heard from.
 
 The tablet adds ``X-Snowman-Health: unsent=3;battery=45;charging=0`` to a poll every

@@ -1,4 +1,4 @@
-"""Kiosk mode's director PIN (issue 23, part 1).
+"""Kiosk mode's director PIN.
 
 A tablet in kiosk mode keeps the director's controls behind the event's PIN, checked
 here, per table: five wrong PINs in a row lock that table's PIN for ``LOCK_FOR`` (the

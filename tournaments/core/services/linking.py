@@ -2,8 +2,8 @@
 the writing, so the write transaction never waits for rapidfuzz.
 
 For a file of 3,000 players a close-name search against every person inside the write
-transaction held SQLite's only writer lock for seconds while the desks and tablets queued
-(issue 20, item 18). So ``plan_links`` (``reads.linking``) reads and compares with no
+transaction held SQLite's only writer lock for seconds while the desks and tablets queued.
+So ``plan_links`` (``reads.linking``) reads and compares with no
 transaction and no lock, and ``write_links`` only writes: an exact name key matching
 exactly one free person links to them, anyone else becomes a new person with the close
 names proposed.

@@ -99,7 +99,7 @@ def _build_lock(pk: int, *params: int, allowed: str | None = None) -> QuerySet[M
 # permission's SQL (one: the tablet's live link).
 _LOCK = compiled.CompiledSelect(_build_lock)
 # The same, joined with the match's entries: a write that reads the history reads it in
-# the statement that locks the match, one round trip instead of two (issue 22).
+# the statement that locks the match, one round trip instead of two.
 _LOCK_WITH_HISTORY = compiled.CompiledWithChildren(_build_lock, "hands")
 
 

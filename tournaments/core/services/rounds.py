@@ -33,6 +33,7 @@ from tournaments.core.reads.rounds import (
     house_name,
     plan_next_round,
     seating_of,
+    stationary_marks,
     unfinished_tables,
 )
 from tournaments.core.replay import observe_call, round_clock, seat_rows
@@ -121,14 +122,22 @@ def draw_first_round(
         b_ids = [p.pk for p in players if p.division == "B"]
         sit_outs: list[PlayerId] = []
         notes: list[Said] = []
+        placed = [(m.player_id, m.table) for m in stationary_marks(tournament, 1)]
         try:
             if not remedy:
-                seating = draw(a_ids, b_ids, random.Random(seed))
+                seating = draw(a_ids, b_ids, random.Random(seed), placed)
             else:
                 chosen = _remedy(len(a_ids), len(b_ids), remedy)
                 house = _house_for(tournament, chosen, by=by)
                 seating, sit_outs = draw_with_remedy(
-                    a_ids, b_ids, random.Random(seed), chosen, house["A"], house["B"], sit_out
+                    a_ids,
+                    b_ids,
+                    random.Random(seed),
+                    chosen,
+                    house["A"],
+                    house["B"],
+                    sit_out,
+                    stationary=placed,
                 )
                 notes.append(said("rounds.remedy", remedy=of_remedy(chosen)))
                 if sit_outs:
@@ -216,6 +225,18 @@ def swap_players(rnd: Round, first: Player, second: Player, *, by: str, reason: 
         rnd = _lock_round(rnd)
         if rnd.status != Round.Status.SEATED:
             raise ServiceError(_("Players can only be swapped before the round starts."))
+        # A stationary player keeps their chair (RULES.md §3.1): a swap would walk them
+        # across the room, the very thing the mark is there to spare them.
+        kept = {m.player_id for m in stationary_marks(rnd.tournament, rnd.number)}
+        for player in (first, second):
+            if player.pk in kept:
+                raise ServiceError(
+                    _(
+                        "%(player)s is stationary and keeps their seat; end the stationary "
+                        "seat first to move them."
+                    )
+                    % {"player": player.name}
+                )
         divisions: dict[PlayerId, str] = {first.pk: first.division, second.pk: second.division}
         try:
             swapped = swap(seating_of(rnd), first.pk, second.pk, divisions)

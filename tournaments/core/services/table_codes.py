@@ -1,4 +1,4 @@
-"""Table codes (issue 23, part 4): the short code printed beside a table card's QR and
+"""Table codes: the short code printed beside a table card's QR and
 typed at ``/t/`` on any device to take the table over.
 
 Six characters from an alphabet without look-alikes (no 0/O, 1/I/L): about 887 million

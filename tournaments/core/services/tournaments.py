@@ -60,7 +60,7 @@ def create_tournament(
             name=name,
             slug=free_slug(name, Tournament.objects.all(), "tournament"),
             lot_seed=lot_seed if lot_seed is not None else secrets.randbits(48),
-            # The tablets' director PIN (issue 23), shown on the console, changeable.
+            # The tablets' director PIN, shown on the console, changeable.
             director_pin=f"{secrets.randbelow(10_000):04d}",
             rehearsal=rehearsal,
             language=_language(language),
@@ -73,7 +73,7 @@ def create_tournament(
 
 
 def _language(code: str) -> str:
-    """The event's language (issue 24): one the site is translated into, else the site's."""
+    """The event's language: one the site is translated into, else the site's."""
     return code if code in dict(settings.LANGUAGES) else settings.LANGUAGE_CODE
 
 
@@ -135,7 +135,7 @@ def update_tournament(
             )
         tournament.name = name.strip() or tournament.name
         values = rule_values(rules)
-        # Issue 24's two language settings, when the caller gives them.
+        # The event's two language settings, when the caller gives them.
         if language:
             values["language"] = _language(language)
         if bilingual_sheets is not None:

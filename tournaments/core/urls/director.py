@@ -24,6 +24,7 @@ urlpatterns = [
     path(T + "players/house/", players.house_add, name="house_add"),
     path(T + "players/<id:pk>/edit/", players.player_edit, name="player_edit"),
     path(T + "players/<id:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
+    path(T + "players/<id:pk>/stationary/", players.player_stationary, name="player_stationary"),
     path(T + "players/<id:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
     path(T + "draw/", rounds.draw, name="draw"),

@@ -6,7 +6,7 @@ from tournaments.core.views import tablet as views
 
 app_name = "tablet"
 urlpatterns = [
-    # The short address a table's code is typed at (issue 23).
+    # The short address a table's code is typed at.
     path("", views.take_over, name="code"),
     path("table/", views.table, name="table"),
     path("table/state.json", views.state, name="state"),

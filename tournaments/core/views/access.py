@@ -1,4 +1,4 @@
-"""Who may open a staff page (issue 25): the decorators every director, desk, sheet,
+"""Who may open a staff page: the decorators every director, desk, sheet,
 series and club view wears. Each takes the event, series or club from the URL, reads it
 with the user's role on it (``reads.staff``, one query) and answers:
 

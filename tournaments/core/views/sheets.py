@@ -2,7 +2,7 @@
 
 Each view checks its arguments, asks ``reads.sheets`` for the rows and hands them to
 a ``tournaments.pdf`` builder. Every sheet takes ``?paper=letter|a4`` and
-``?lang=en|fr|both`` (issue 24: the director chooses per sheet; without it a sheet is in
+``?lang=en|fr|both`` (the director chooses per sheet; without it a sheet is in
 the reader's language, or in both when the event prints bilingual sheets).
 """
 

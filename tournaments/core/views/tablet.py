@@ -233,7 +233,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
     scorekeeper sets with the switch in Display); ``?lang=`` reads it once in another
     (the other team's confirmation screen) without changing the table's choice."""
     once = language.supported(request.GET.get("lang"))
-    # Issue 24: until the table chooses (its cookie), the event's language.
+    # Until the table chooses (its cookie), the event's language.
     with translation.override(once or language.for_event(request, scope.tournament.language)):
         return render(
             request,
@@ -264,7 +264,7 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
         version = service.table_version(scope)
         health = forms.parse_health(request.headers.get("X-Snowman-Health", ""))
         if health is not None:
-            # The device's own report (issue 23): the version query just said the session
+            # The device's own report: the version query just said the session
             # is live, so this is the table's current device.
             device_health.report(scope.link_id, scope.device, health, now)
         held = version.held(request.headers.get("If-None-Match", ""), now)
@@ -363,7 +363,7 @@ def director_pin(
     request: HttpRequest, scope: service.TableScope, form: forms.PinForm
 ) -> HttpResponse:
     """Kiosk mode: the director's PIN opens the director's controls on this tablet; 422
-    for a wrong one, 429 once five wrong ones lock it (issue 23)."""
+    for a wrong one, 429 once five wrong ones lock it."""
     try:
         opened = kiosk.check_pin(
             scope.link_id, scope.device, scope.tournament, form.cleaned_data["pin"]

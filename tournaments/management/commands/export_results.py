@@ -29,7 +29,7 @@ class Command(TranslatedCommand):
         except Tournament.DoesNotExist:
             raise CommandError(_("No tournament with slug %(slug)r.") % {"slug": slug}) from None
         if tournament.rehearsal:
-            # Issue 25: a rehearsal's results go to no series, by file or otherwise.
+            # A rehearsal's results go to no series, by file or otherwise.
             raise CommandError(
                 _("%(slug)s is a rehearsal: make it a real event to export it.") % {"slug": slug}
             )

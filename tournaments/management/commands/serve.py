@@ -38,7 +38,7 @@ EVENTS_LISTED = 5
 
 
 class Command(TranslatedCommand):
-    help = "Run the event server (granian) on the hall network; see README."
+    help = "Run the event server (granian) on the hall network; see docs/configuration.md."
 
     def add_arguments(self, parser: CommandParser) -> None:
         env = os.environ.get

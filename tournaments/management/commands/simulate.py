@@ -38,8 +38,8 @@ class Command(TranslatedCommand):
                     % {"option": key, "most": 4 * tables}
                 )
         # Nobody reads the statements a simulation runs, and with DEBUG on (development's
-        # default) Django formats and keeps each one: a sixth of a 100-table event's time
-        # (issue 22). The setting is this process's alone.
+        # default) Django formats and keeps each one: a sixth of a 100-table event's time.
+        # The setting is this process's alone.
         debug, settings.DEBUG = settings.DEBUG, False
         try:
             tournament = simulate(

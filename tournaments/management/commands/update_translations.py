@@ -11,7 +11,7 @@ IGNORE = ["tests", "staticfiles", "var", "bench", "screenshots"]
 class Command(BaseCommand):
     help = (
         "Refresh locale/fr from the source (makemessages; needs GNU gettext's xgettext), "
-        "then compile it. README, Translations."
+        "then compile it. docs/translations.md."
     )
 
     def handle(self, *args: Any, **options: Any) -> None:

@@ -4,7 +4,7 @@ Every transaction here begins with BEGIN IMMEDIATE, so a second writer gets SQLI
 and SQLite's busy handler retries after sleeping 1, 2, 5, 10 … up to 100 ms, whether or
 not the lock has freed meanwhile. When every table writes at once at the end of a round,
 workers sleep while the write lock sits free and the cores idle (a quarter of them, in
-the 500-tablet burst of docs/performance.md). So a transaction first takes an exclusive
+the 500-tablet burst of docs/history/performance.md §1.4). So a transaction first takes an exclusive
 flock(2) on a file beside the database: the kernel wakes the next writer the moment the
 previous one commits, and BEGIN IMMEDIATE then finds SQLite's lock free.
 
@@ -43,7 +43,7 @@ def _qmark(query: str) -> str:
     expression with a look-behind over the whole SQL, about 100-250 µs for the hand path's
     5,600-character lock statement (more than SQLite takes to run it), and the compiled
     statements (tournaments/compiled.py) are the same string every time, so a
-    cached one costs a dictionary look-up (issue 22)."""
+    cached one costs a dictionary look-up."""
     return base.FORMAT_QMARK_REGEX.sub("?", query).replace("%%", "%")
 
 

@@ -43,7 +43,7 @@ class Forbidden(Exception):
     def __init__(self, message: str, *, revoked: bool = False, replaced: bool = False) -> None:
         self.message = message
         self.revoked = revoked or replaced
-        # Another device took the table over with its code (issue 23): this one must
+        # Another device took the table over with its code: this one must
         # send nothing it still holds.
         self.replaced = replaced
         super().__init__(message)

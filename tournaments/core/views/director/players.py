@@ -13,13 +13,20 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from tournaments.core.forms import HouseForm, ImportForm, PlayerForm
+from tournaments.core.forms import (
+    HouseForm,
+    ImportForm,
+    PlayerForm,
+    StationaryEndForm,
+    StationaryForm,
+)
 from tournaments.core.reads import players as player_reads
 from tournaments.core.reads import queries
 from tournaments.core.reads.console import readiness
 from tournaments.core.reads.rounds import remedies
 from tournaments.core.services import ServiceError
 from tournaments.core.services import players as player_service
+from tournaments.core.services import stationary as stationary_service
 from tournaments.core.tables import PlayerTable, checkin_cell, csrf_field
 from tournaments.core.views.director.common import (
     HtmxRequest,
@@ -71,6 +78,7 @@ def _players_page(
             "drawn": last is not None,
             "house_form": HouseForm(prefix="house"),
             "remedy": last is None and bool(remedies(t)),
+            "stationary": queries.stationary_players(t),
         },
         status=status,
     )
@@ -122,12 +130,80 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         status = 422
     else:
         status = 200
+    return _edit_page(request, t, player, form, status=status)
+
+
+def _edit_page(
+    request: HttpRequest,
+    t: Tournament,
+    player: Player,
+    form: PlayerForm,
+    *,
+    stationary: StationaryForm | None = None,
+    ending: StationaryEndForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    mark = queries.open_stationary_mark(player)
     return render(
         request,
         "director/players/edit.html",
-        {"tournament": t, "player": player, "form": form},
+        {
+            "tournament": t,
+            "player": player,
+            "form": form,
+            "mark": mark,
+            "drawn": queries.last_preliminary(t) is not None,
+            "stationary_form": stationary or StationaryForm(prefix="stationary"),
+            "ending_form": ending or StationaryEndForm(prefix="ending"),
+        },
         status=status,
     )
+
+
+@director_required
+@require_POST
+def player_stationary(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
+    """Mark a player stationary, or end the mark (RULES.md §3.1), each with a reason."""
+    t, player = _player_or_404(request, slug, pk)
+    details = PlayerForm(initial={"name": player.name, "division": player.division})
+    details.fields.pop("checked_in")
+    if request.POST.get("action") == "end":
+        ending = StationaryEndForm(request.POST, prefix="ending")
+        if ending.is_valid():
+            try:
+                mark = stationary_service.end_stationary(
+                    t, player, reason=ending.cleaned_data["reason"], by=who(request)
+                )
+            except ServiceError as exc:
+                ending.add_error(None, exc.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s is no longer stationary from round %(n)s.")
+                    % {"name": player.name, "n": mark.until_round},
+                )
+                return redirect("director:player_edit", t.slug, player.pk)
+        return _edit_page(request, t, player, details, ending=ending, status=422)
+    form = StationaryForm(request.POST, prefix="stationary")
+    if form.is_valid():
+        try:
+            mark = stationary_service.mark_stationary(
+                t,
+                player,
+                reason=form.cleaned_data["reason"],
+                table=form.cleaned_data["table"],
+                by=who(request),
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s is stationary at table %(table)s from round %(n)s.")
+                % {"name": player.name, "table": mark.table, "n": mark.from_round},
+            )
+            return redirect("director:player_edit", t.slug, player.pk)
+    return _edit_page(request, t, player, details, stationary=form, status=422)
 
 
 def _attempt(request: HttpRequest, action: Callable[[], T]) -> T | None:

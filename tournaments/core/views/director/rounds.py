@@ -333,6 +333,8 @@ def _preview_context(
 
     changed = {(c.table, c.seat.value): c for c in plan.seating.changes}
     was = {new: old for old, new in plan.seating.renumbered.items()}
+    stationary = set(plan.stationary)
+    routed = {p for p, _plain, _to in plan.rerouted}
     rows = []
     for tbl in plan.seating.tables:
         seats = {}
@@ -341,7 +343,8 @@ def _preview_context(
             seats[seat.value] = {
                 "name": name(pid),
                 "house": pid in plan.house,
-                "change": c.kind if c else "",
+                "stationary": pid in stationary,
+                "change": c.kind if c else ("routed" if pid in routed else ""),
             }
         rows.append(
             {
@@ -349,10 +352,17 @@ def _preview_context(
                 "was": was[tbl.table],
                 "cells": [dict(seats[k], side="ns" if k in "NS" else "ew") for k in "NSEW"],
                 "changed": any((tbl.table, k) in changed for k in "NESW"),
+                # The letters turned so a stationary player keeps their chair (§3.1).
+                "turned": tbl.turn != 0,
+                "routed": any(p in stationary or p in routed for p in tbl.seats.values()),
             }
         )
     only_changed = request.GET.get("all") != "1"
-    shown = [r for r in rows if r["changed"] or r["table"] != r["was"]] if only_changed else rows
+    shown = (
+        [r for r in rows if r["changed"] or r["routed"] or r["table"] != r["was"]]
+        if only_changed
+        else rows
+    )
     paginator = Paginator(shown, PREVIEW_PAGE)
     page = paginator.get_page(request.GET.get("page"))
     ctx.update(
@@ -369,6 +379,10 @@ def _preview_context(
                 for c in plan.seating.changes
             ],
             "sit_outs": [name(p) for p in plan.seating.sit_outs],
+            "stationary": [name(p) for p in plan.stationary],
+            "rerouted": [
+                {"name": name(p), "plain": plain, "table": to} for p, plain, to in plan.rerouted
+            ],
             "unused_house": [name(p) for p in plan.seating.unused_house],
             "page": page,
             "only_changed": only_changed,
