@@ -28,6 +28,7 @@ ORDER = [
     "prizes",
     "devices",
     "money",
+    "records",
 ]
 ROOM_MAX_SHARE = 0.12
 MAX_LOOSE_MODULES = 6

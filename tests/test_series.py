@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tournaments.common.names import short_name
 from tournaments.core.models.people import PersonLink
 from tournaments.core.models.series import Series
 from tournaments.core.simulate import simulate
@@ -112,7 +113,9 @@ def test_series_pages_csv_pdf_and_the_public_page(director_client):
     public = client.get(reverse("series_public:series", args=[series.slug]))
     assert public.status_code == 200
     assert "max-age=60" in public["Cache-Control"]
-    assert top.person.name in public.content.decode()
+    # Private by default: the public page names the person by the short form.
+    assert short_name(top.person.name) in public.content.decode()
+    assert top.person.name not in public.content.decode()
     assert 'href="/director/' not in public.content.decode()
     assert "csrf" not in public.content.decode().lower() and "Set-Cookie" not in public
     assert client.get(reverse("league:series", args=[series.slug])).status_code == 302

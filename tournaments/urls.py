@@ -14,6 +14,8 @@ from tournaments.money import public_urls as money_public
 from tournaments.money import urls as money
 from tournaments.prizes import urls as prizes
 from tournaments.publishing import urls as publishing
+from tournaments.records import urls as records_public
+from tournaments.records import urls_director as records
 from tournaments.registration import urls as registration
 from tournaments.series import public_urls as series_public
 from tournaments.series import urls as series
@@ -29,6 +31,7 @@ urlpatterns = [
         include(namespace("league", series.urlpatterns, publishing.league_patterns)),
     ),
     path("director/clubs/", include(clubs)),
+    path("director/records/", include(records)),
     path(
         "director/",
         include(
@@ -65,6 +68,8 @@ urlpatterns = [
         ),
     ),
     path("", include(money_public)),
+    # A person's own record, on their private link (issue 35).
+    path("", include(records_public)),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include(club_public)),
 ]

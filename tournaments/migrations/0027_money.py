@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0023_final_skipped"),
+        ("tournaments", "0025_night_rules"),
     ]
 
     operations = [

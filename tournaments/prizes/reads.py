@@ -14,12 +14,15 @@ from django.utils.translation import gettext_noop
 
 from tournaments.common.bilingual import tr as _
 from tournaments.core.models.event import Tournament
+from tournaments.core.models.people import PersonLink
 from tournaments.core.models.play import HandEntry
 from tournaments.core.models.rounds import Round, Seating, Substitution
+from tournaments.core.reads.people import rating_history
 from tournaments.core.reads.sheets import event_label
 from tournaments.core.reads.standings import standings
 from tournaments.core.reads.visibility import of_event
 from tournaments.domain import prizes as rules
+from tournaments.domain.expectation import versus_expectation
 from tournaments.prizes.models import DefinedPrize
 
 # The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
@@ -58,10 +61,23 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     facts = hand_facts(tournament)
     defined = list(DefinedPrize.objects.filter(tournament=tournament))
     chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    # Read only when a prize names it: it replays every rated match of the club's history.
+    expected = (
+        _versus_expectation(tournament)
+        if any(d.figure == DefinedPrize.Figure.EXPECTATION for d in defined)
+        else None
+    )
     return PrizeSheet(
         event=event_label(tournament),
         prizes=rules.prizes(
-            players, facts.seats, facts.hands, facts.subs, chosen, facts.where, label=_
+            players,
+            facts.seats,
+            facts.hands,
+            facts.subs,
+            chosen,
+            facts.where,
+            label=_,
+            expectation=expected,
         ),
         hidden=of_event(tournament).hidden,
         defined=defined,
@@ -133,6 +149,17 @@ def hand_facts(tournament: Tournament) -> HandFacts:
         )
     ]
     return HandFacts(seats, hands, subs, where)
+
+
+def _versus_expectation(tournament: Tournament) -> dict[rules.PlayerId, float]:
+    """Each rated player's wins above expectation in the event, by player id."""
+    by_person = versus_expectation(rating_history(), tournament.pk)
+    player_of = dict(
+        PersonLink.objects.filter(player__tournament=tournament).values_list(
+            "person_id", "player_id"
+        )
+    )
+    return {player_of[p]: f.surplus for p, f in by_person.items() if p in player_of}
 
 
 def winner_text(winner: rules.Winner) -> str:
