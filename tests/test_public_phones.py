@@ -971,7 +971,7 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     client.cookies["django_language"] = lang
     # Between rounds the projector shows the seating.
     body = client.get(url("projector_standings", t.slug)).content.decode()
-    assert f'House Hal <span class="mark house">{word}</span>' in body
+    assert f'House Hal</span> <span class="mark house">{word}</span>' in body
     # The partner's card: in the diagram and as the partner; an opponent's, likewise.
     page = client.get(url("card_part", t.slug, at["N"].pk)).content.decode()
     partner = {"en": "partner", "fr": "partenaire"}[lang]
