@@ -124,3 +124,83 @@ def test_the_projector_clock_is_small_until_the_round_starts(
     projector.wait_for_selector("[data-countdown][data-state=running]", timeout=10_000)
     assert clock.bounding_box()["height"] > 0.18 * 720
     projector.screenshot(path=str(SHOTS / "projector-clock-running.png"))
+
+
+# --- the scorer's tablet on a phone (390x844) ----------------------------------------------
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+# The parts of a name (split at spaces and hyphens) that the screen breaks over two lines.
+BROKEN_WORDS = """(selector) => {
+  const broken = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (el.offsetParent === null) continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const re = /[^\\s-]+/g;
+      let m;
+      while ((m = re.exec(node.data))) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(m[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+
+def in_viewport(page: Page, selector: str) -> bool:
+    return page.evaluate(
+        """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= 0
+          && r.right <= innerWidth; }""",
+        selector,
+    )
+
+
+def test_the_tablet_on_a_phone_keeps_save_and_the_time_call_in_view_and_names_whole(
+    live_server, chromium, make_tournament
+):
+    from tests.test_tablet_browser import all_sent, open_table, seat
+
+    t = make_tournament(1)
+    for p, name in zip(Player.objects.filter(tournament=t).order_by("pk"), LONG_NAMES, strict=True):
+        p.name = name
+        p.save(update_fields=["name"])
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    rounds.start_round(rnd, by="test")
+    page = chromium.new_context(**PHONE).new_page()
+    open_table(page, live_server, t, 1)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "tablet-390-start.png"))
+    assert page.evaluate(BROKEN_WORDS, ".tb-seat-name, .tb-team-players") == []
+    # The compact header leaves the table on the first screen.
+    assert page.locator(".tb-bar").bounding_box()["height"] <= 0.18 * 844
+    seat(page, "E").tap()
+    page.tap("#tb-start-save")
+    page.wait_for_selector("#tb-entry:not([hidden])")
+    # A hand keyed from the top of the screen: Save is in view all along, never scrolled to.
+    page.evaluate("window.scrollTo(0, 0)")
+    seat(page, "N").tap()
+    page.locator('#tb-tricks [data-tricks="3"]').tap()
+    assert in_viewport(page, "#tb-save"), "Save hand is below the fold"
+    page.screenshot(path=str(SHOTS / "tablet-390-entry.png"))
+    assert page.evaluate(BROKEN_WORDS, ".tb-seat-name, .tb-team-players") == []
+    page.evaluate("window.scrollTo(0, 0)")
+    page.evaluate("document.getElementById('tb-save').click()")
+    all_sent(page)
+    # The time call's question comes into view by itself.
+    page.evaluate("window.scrollTo(0, 0)")
+    rounds.call_time(t.rounds.get(number=1), by="director")
+    page.wait_for_selector("#tb-call:not([hidden])", timeout=12_000)
+    page.wait_for_timeout(300)
+    assert in_viewport(page, "#tb-call-yes") and in_viewport(page, "#tb-call-no")
+    page.screenshot(path=str(SHOTS / "tablet-390-call.png"))
