@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tests.test_public_phones import event_after
 from tournaments.models import Player, Seating, Tournament
 from tournaments.services import rounds
 
@@ -34,7 +33,8 @@ LONG_NAMES = [
 VISIBLE_SEATING = """() => {
   const vw = window.innerWidth, vh = window.innerHeight;
   const out = {tables: [], names: [], problems: []};
-  const inside = (r) => r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
+  const inside = (r) =>
+    r.left >= -0.5 && r.top >= -0.5 && r.right <= vw + 0.5 && r.bottom <= vh + 0.5;
   for (const t of document.querySelectorAll('.proj-table')) {
     if (t.hidden || t.offsetParent === null) continue;
     const no = t.dataset.table;
@@ -48,12 +48,14 @@ VISIBLE_SEATING = """() => {
       out.names.push(n.textContent);
       if (!inside(r)) out.problems.push(`${n.textContent} at table ${no} outside the screen`);
       if (lines !== 1) out.problems.push(`${n.textContent} broken over ${lines} lines`);
-      if (r.right > box.right + 0.5) out.problems.push(`${n.textContent} spills out of table ${no}`);
+      if (r.right > box.right + 0.5) out.problems.push(`${n.textContent} spills out`);
       if (size < 0.02 * vh) out.problems.push(`${n.textContent} in ${size}px: too small to read`);
     }
   }
   const doc = document.documentElement;
-  if (doc.scrollWidth > vw || doc.scrollHeight > vh) out.problems.push(`the page scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`);
+  if (doc.scrollWidth > vw || doc.scrollHeight > vh) {
+    out.problems.push(`the page scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`);
+  }
   return out;
 }"""
 

@@ -170,6 +170,13 @@ class PlayerForm(forms.Form):
     checked_in = forms.BooleanField(required=False, label=_("Checked in now"))
 
 
+class WalkInForm(forms.Form):
+    """A walk-in at the desk: the name typed in the search box, a division; checked in."""
+
+    name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
+
+
 class HouseForm(forms.Form):
     """A house player (§6): a stand-in who fills a seat and is never ranked."""
 

@@ -332,6 +332,15 @@ def desk_search(tournament: Tournament, q: str, limit: int) -> list[Player]:
     return list(players_matching(tournament, q).filter(withdrawn=False)[:limit])
 
 
+def recent_check_ins(tournament: Tournament, limit: int) -> list[Player]:
+    """The desk's last check-ins, newest first, each with its undo."""
+    return list(
+        Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False).order_by(
+            "-checked_in_at", "-pk"
+        )[:limit]
+    )
+
+
 def last_preliminary(tournament: Tournament) -> Round | None:
     return tournament.rounds.filter(kind=Round.Kind.PRELIMINARY).order_by("-number").first()
 

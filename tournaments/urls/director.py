@@ -35,6 +35,8 @@ urlpatterns = [
     path(T + "players/<id:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<id:pk>/check-in/", players.checkin, name="checkin"),
     path(T + "desk/", players.desk, name="desk"),
+    path(T + "desk/enter/", players.desk_enter, name="desk_enter"),
+    path(T + "desk/walk-in/", players.desk_walk_in, name="desk_walk_in"),
     # Registration before the day (issue 26).
     path(T + "desk/scan/", registrations.scan, name="scan"),
     path(T + "desk/scan/check-in/", registrations.scan_check_in, name="scan_check_in"),
