@@ -91,12 +91,13 @@ def main(argv: list[str] | None = None) -> None:
     from django.urls import reverse
 
     from bench.bench_sheets import EPOCH, play_round_in_bulk
+    from tournaments.core.models.event import Player
+    from tournaments.core.models.rounds import Seating, SitOut
+    from tournaments.core.reads import rounds as round_reads
+    from tournaments.core.services import players, rounds
+    from tournaments.core.services.tournaments import create_tournament
+    from tournaments.core.simulate import player_names
     from tournaments.domain.rules import RuleSettings
-    from tournaments.models import Player, Seating, SitOut
-    from tournaments.reads import rounds as round_reads
-    from tournaments.services import players, rounds
-    from tournaments.services.tournaments import create_tournament
-    from tournaments.simulate import player_names
 
     rng = random.Random(args.seed)
     began = time.perf_counter()
@@ -123,7 +124,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from django.conf import settings
 
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "testserver"]
     user = get_user_model().objects.create_user("bench-director", password="x", is_staff=True)

@@ -97,8 +97,9 @@ def play_match(rng: random.Random, rules: Any) -> tuple[Any, list[Any], Any]:
 def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
     from django.db import transaction
 
+    from tournaments.core.models.play import HandEntry, Match
+    from tournaments.core.models.rounds import Round, Seating
     from tournaments.domain.hands import Outcome, Seat, Team
-    from tournaments.models import HandEntry, Match, Round, Seating
 
     rules = rnd.tournament.rules
     end = start + timedelta(minutes=rnd.tournament.round_minutes + 8)
@@ -185,11 +186,11 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
 
 
 def build_event(tables: int, rounds: int, seed: int) -> Any:
+    from tournaments.core.services import players
+    from tournaments.core.services import rounds as round_service
+    from tournaments.core.services.tournaments import create_tournament
+    from tournaments.core.simulate import player_names
     from tournaments.domain.rules import RuleSettings
-    from tournaments.services import players
-    from tournaments.services import rounds as round_service
-    from tournaments.services.tournaments import create_tournament
-    from tournaments.simulate import player_names
 
     rng = random.Random(seed)
     t = create_tournament(NAME, by=BY, lot_seed=seed, rules=RuleSettings(preliminary_rounds=rounds))
@@ -214,9 +215,9 @@ def build_event(tables: int, rounds: int, seed: int) -> Any:
 
 def play_final(t: Any, seed: int) -> None:
     """The final through the services: a handful of games, so playing them is cheap."""
+    from tournaments.core.services import play, standings
     from tournaments.domain.hands import SEATS
     from tournaments.domain.simulation import random_hand
-    from tournaments.services import play, standings
 
     rng = random.Random(seed)
     final = standings.seed_final(t, by=BY)
@@ -264,9 +265,10 @@ def main(argv: list[str] | None = None) -> None:
 
     from pypdf import PdfReader
 
-    from tournaments.models import Round, Tournament
-    from tournaments.pdf import final, scoresheets, seating, standings, table_cards
-    from tournaments.reads import sheets
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.models.rounds import Round
+    from tournaments.core.pdf import final, scoresheets, seating, standings, table_cards
+    from tournaments.core.reads import sheets
 
     start = time.perf_counter()
     if args.reuse:

@@ -66,7 +66,8 @@ def burst(name: str, port: int, events: list, phones: int, period: float) -> Bur
     from django.db import connections
 
     from bench.scenario import matches, tokens, verify
-    from tournaments.models import HandEntry, Player
+    from tournaments.core.models.event import Player
+    from tournaments.core.models.play import HandEntry
 
     tablets: dict[tuple[int, int], Tablet] = {}
     posts: dict[int, dict] = {}
@@ -128,8 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.contrib.auth import get_user_model
 
     from bench.scenario import matches, prepare_event
-    from tournaments.roles import DIRECTOR
-    from tournaments.services.clubs import create_club, set_membership
+    from tournaments.clubs.services import create_club, set_membership
+    from tournaments.core.roles import DIRECTOR
 
     started = time.perf_counter()
     events = []

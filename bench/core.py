@@ -71,7 +71,7 @@ def floor(ops: int, match_id: int) -> float:
     from django.db import transaction
     from django.utils import timezone
 
-    from tournaments.models import Match
+    from tournaments.core.models.play import Match
 
     now = timezone.now()
     started = clock()
@@ -84,10 +84,10 @@ def floor(ops: int, match_id: int) -> float:
 def hand_path(match_ids: list[int], hands: int, seed: int = 22) -> float:
     """Seconds per hand recorded through ``play.record_hand``, a hand at every table in
     turn (as the room plays), until ``hands`` are recorded."""
+    from tournaments.core.models.play import HandEntry
+    from tournaments.core.services import play
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
-    from tournaments.models import HandEntry
-    from tournaments.services import play
 
     rng = random.Random(seed)
     for match_id in match_ids:
@@ -115,7 +115,7 @@ def hand_path(match_ids: list[int], hands: int, seed: int = 22) -> float:
 
 def simulate(tables: int) -> float:
     """Seconds for a whole simulated event (``tournaments.simulate``)."""
-    from tournaments.simulate import simulate as play_event
+    from tournaments.core.simulate import simulate as play_event
 
     started = clock()
     play_event(tables, seed=tables)
@@ -127,7 +127,7 @@ def reads(t, requests: int) -> tuple[float, float]:
     from django.test import Client
 
     from bench.scenario import tokens
-    from tournaments.models import Seating
+    from tournaments.core.models.rounds import Seating
 
     links = tokens(t)
     tablet = Client(HTTP_HOST="127.0.0.1")

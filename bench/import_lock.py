@@ -56,8 +56,9 @@ def main() -> None:
 
     from bench.rating import simulate_series
     from bench.series import document, names
-    from tournaments.models import Person, Tournament
-    from tournaments.services import results_import
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.models.people import Person
+    from tournaments.series import results_import
 
     tables = args.players // 4
     _, events = simulate_series(args.players * 2, args.warm + 1, 1, tables=(tables, tables))

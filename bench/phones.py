@@ -440,8 +440,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from bench.load import plan
     from bench.scenario import BY, matches, prepare_event, tokens
-    from tournaments.models import Player, Round
-    from tournaments.services import rounds
+    from tournaments.core.models.event import Player
+    from tournaments.core.models.rounds import Round
+    from tournaments.core.services import rounds
 
     started = time.perf_counter()
     t = prepare_event(args.tables, name="Phones")

@@ -34,11 +34,11 @@ PAGES = [
 
 def build_event(tables: int, seed: int):
     """Four rounds played and finalized, the fifth running with hands at half the tables."""
+    from tournaments.core.models.play import HandEntry
+    from tournaments.core.services import play, rounds
+    from tournaments.core.simulate import Simulation
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
-    from tournaments.models import HandEntry
-    from tournaments.services import play, rounds
-    from tournaments.simulate import Simulation
 
     sim = Simulation(tables, seed, name=f"Reads {tables} tables")
     t = sim.setup()
@@ -69,7 +69,7 @@ def director_cookie() -> str:
     from django.contrib.auth.models import User
     from django.contrib.sessions.backends.db import SessionStore
 
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user, _ = User.objects.get_or_create(username="bench-director", defaults={"is_staff": True})
     user.set_password("bench-director-password")
@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connections
     from django.urls import NoReverseMatch, reverse
 
-    from tournaments.models import HandEntry, Tournament
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.models.play import HandEntry
 
     if not marker.exists():
         print(f"building a {args.tables}-table event (once; kept in {database})", flush=True)

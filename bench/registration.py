@@ -83,9 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         REGISTRATION_LIMIT_PER_ADDRESS=limits,
         REGISTRATION_LIMIT_PER_EVENT=limits,
     )
-    from tournaments.models import Registration, RegistrationPass
-    from tournaments.services import registration as service
-    from tournaments.services.tournaments import create_tournament
+    from tournaments.core.services.tournaments import create_tournament
+    from tournaments.registration import services as service
+    from tournaments.registration.models import Registration, RegistrationPass
 
     t = create_tournament("Bench Open", by="bench", lot_seed=1)
     cap = args.players * 3 // 4

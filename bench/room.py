@@ -45,10 +45,10 @@ def readers(t) -> dict[str, Callable[[], object]]:  # type: ignore[no-untyped-de
     from django.urls import reverse
 
     from bench.scenario import matches, tokens
+    from tournaments.core.models.rounds import Seating
+    from tournaments.core.services import play
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
-    from tournaments.models import Seating
-    from tournaments.services import play
 
     rnd = t.rounds.get(number=1)
     ids = matches(rnd)

@@ -25,11 +25,13 @@ from bench.load import (
     send_all,
     send_twice,
 )
+from tournaments.core.models.event import Club, Tournament
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Round
+from tournaments.core.services import rounds
+from tournaments.core.services.players import import_players
+from tournaments.core.services.tournaments import create_tournament
 from tournaments.domain.rules import RuleSettings
-from tournaments.models import Club, HandEntry, Match, Round, TableLink, Tournament
-from tournaments.services import rounds
-from tournaments.services.players import import_players
-from tournaments.services.tournaments import create_tournament
 
 BY = "bench"
 # Long rounds: the clock must not call time in the middle of a benchmark.

@@ -69,7 +69,7 @@ MORE_LAST = (
 
 def names(count: int, seed: int) -> list[str]:
     # The simulator's names, and more of them: 2,000 people need a larger pool.
-    from tournaments.simulate import FIRST, LAST
+    from tournaments.core.simulate import FIRST, LAST
 
     rng = random.Random(seed)
     pool = [f"{f} {last}" for f in (*FIRST, *MORE_FIRST) for last in (*LAST, *MORE_LAST)]
@@ -204,12 +204,13 @@ def main() -> None:
     from django.test.utils import CaptureQueriesContext
 
     from bench.rating import simulate_series
-    from tournaments.models import HandEntry, Person, PersonProposal
-    from tournaments.roles import DIRECTOR_GROUP
-    from tournaments.services.clubs import assign
-    from tournaments.services.people import recompute_ratings
-    from tournaments.services.results_import import import_event
-    from tournaments.services.series import create_series
+    from tournaments.clubs.services import assign
+    from tournaments.core.models.people import Person, PersonProposal
+    from tournaments.core.models.play import HandEntry
+    from tournaments.core.roles import DIRECTOR_GROUP
+    from tournaments.core.services.people import recompute_ratings
+    from tournaments.series.results_import import import_event
+    from tournaments.series.services import create_series
 
     _, events = simulate_series(args.people, args.events, args.seed)
     who = names(args.people, args.seed)

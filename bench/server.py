@@ -29,7 +29,7 @@ def free_port() -> int:
 def database_url(settings_dict: dict) -> str:
     """A DATABASE_URL for a Django connection's settings (e.g. pytest-django's test DB)."""
     engine = settings_dict["ENGINE"]
-    if engine.endswith("sqlite3") or engine == "snowman.sqlite":
+    if engine.endswith("sqlite3") or engine == "tournaments.core.db.sqlite":
         return f"sqlite:///{Path(settings_dict['NAME']).resolve()}"
     if "postgresql" in engine:
         user = quote(settings_dict.get("USER") or "")

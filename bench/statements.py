@@ -47,12 +47,14 @@ def measure(repeat: int) -> list[tuple[str, float, float]]:
 
     from bench.core import floor
     from bench.scenario import matches, prepare_event
-    from tournaments import compiled
+    from tournaments.core.db import compiled
+    from tournaments.core.models.log import Activity
+    from tournaments.core.models.play import HandEntry, Match, TableLink
+    from tournaments.core.models.rounds import Seating
+    from tournaments.core.reads.tablet.link import TableScope, live_link
+    from tournaments.core.services import locking_matches, log, play
     from tournaments.domain.hands import Seat
     from tournaments.domain.simulation import random_hand
-    from tournaments.models import Activity, HandEntry, Match, Seating, TableLink
-    from tournaments.reads.tablet.link import TableScope, live_link
-    from tournaments.services import locking_matches, log, play
 
     t = prepare_event(20, name="Statements")
     ids = matches(t.rounds.get(number=1))

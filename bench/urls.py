@@ -18,8 +18,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import include, path
 from django.utils import timezone
 
-from tournaments.models import HandEntry, Match
-from tournaments.reads.tablet.link import COOKIE, COOKIE_SALT, SESSION_SECONDS
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.reads.tablet.link import COOKIE, COOKIE_SALT, SESSION_SECONDS
 
 
 def ping(request: HttpRequest) -> HttpResponse:

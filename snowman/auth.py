@@ -10,7 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 
-from tournaments.reads.staff import user_flags
+from tournaments.core.reads.staff import user_flags
 
 
 class RoleBackend(ModelBackend):

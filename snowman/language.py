@@ -9,9 +9,6 @@ nothing but how the next page reads.
 
 from __future__ import annotations
 
-from typing import Literal, cast
-
-from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -23,27 +20,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 from django.views.i18n import JavaScriptCatalog
 
-from tournaments.services import accounts
-
-CODES = frozenset(code for code, _name in settings.LANGUAGES)
-
-
-def supported(code: str | None) -> str | None:
-    """``code`` if the site is translated into it, else None (a projector's ?lang=)."""
-    return code if code in CODES else None
-
-
-def chosen(request: HttpRequest) -> str | None:
-    """The language this reader chose with the switch (the cookie), if any: it comes
-    before the event's own language (issue 24). The browser's Accept-Language is no
-    choice: an event in Québec reads French first on an English phone, with "English"
-    one tap away on the first screen (the active offer)."""
-    return supported(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
-
-
-def for_event(request: HttpRequest, event_language: str) -> str:
-    """The language an event's page reads in: the reader's choice, else the event's."""
-    return chosen(request) or supported(event_language) or settings.LANGUAGE_CODE
+from tournaments.clubs import accounts
+from tournaments.common.language import supported, with_language_cookie
 
 
 @never_cache
@@ -60,21 +38,6 @@ def choose(request: HttpRequest, code: str) -> HttpResponseBase:
     # A signed-in director's choice also follows the account to another browser.
     accounts.remember_language(request.user, code)
     return with_language_cookie(response, code)
-
-
-def with_language_cookie(response: HttpResponseBase, code: str) -> HttpResponseBase:
-    """``response`` setting the reader's language cookie (LocaleMiddleware reads it)."""
-    response.set_cookie(
-        settings.LANGUAGE_COOKIE_NAME,
-        code,
-        max_age=settings.LANGUAGE_COOKIE_AGE,
-        path=settings.LANGUAGE_COOKIE_PATH,
-        domain=settings.LANGUAGE_COOKIE_DOMAIN,
-        secure=settings.LANGUAGE_COOKIE_SECURE,
-        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=cast(Literal["Lax", "Strict", "None"], settings.LANGUAGE_COOKIE_SAMESITE),
-    )
-    return response
 
 
 @require_GET

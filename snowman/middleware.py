@@ -80,7 +80,7 @@ class AccessLogMiddleware:
             return self.get_response(request)
         started = time.perf_counter()
         response = self.get_response(request)
-        from snowman.throttle import client_ip  # the address a trusted proxy saw, or the peer's
+        from tournaments.common.throttle import client_ip
 
         access_log.info(
             "%s %s %s %s %d %.1fms",

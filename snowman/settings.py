@@ -124,8 +124,8 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "csp.context_processors.nonce",
-                "snowman.hall.context",
-                "tournaments.views.access.context",
+                "tournaments.common.hall.context",
+                "tournaments.core.views.access.context",
             ],
         },
     },
@@ -182,7 +182,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 0)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Django's SQLite backend, with writers queued on a lock file (snowman/sqlite).
-    DATABASES["default"]["ENGINE"] = "snowman.sqlite"
+    DATABASES["default"]["ENGINE"] = "tournaments.core.db.sqlite"
     private_dir(VAR_DIR)
     DATABASES["default"].setdefault("OPTIONS", {}).update(SQLITE_OPTIONS)
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ.get(
@@ -254,9 +254,9 @@ AXES_FAILURE_LIMIT = 5
 AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
-AXES_HANDLER = "snowman.throttle.Handler"
-AXES_CLIENT_IP_CALLABLE = "snowman.throttle.client_ip"
-AXES_LOCKOUT_CALLABLE = "snowman.throttle.lockout_response"
+AXES_HANDLER = "tournaments.common.throttle.Handler"
+AXES_CLIENT_IP_CALLABLE = "tournaments.common.throttle.client_ip"
+AXES_LOCKOUT_CALLABLE = "tournaments.common.throttle.lockout_response"
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", True)

@@ -7,9 +7,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from tournaments.models import Tournament
-from tournaments.services.players import import_players
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Tournament
+from tournaments.core.services.players import import_players
+from tournaments.core.services.tournaments import create_tournament
 
 # Playwright's sync API runs an event loop in the test thread; the ORM calls that the
 # browser tests make around it are still plain synchronous calls.
@@ -45,7 +45,7 @@ def fast_password_hashing() -> Iterator[None]:
 @pytest.fixture(autouse=True, scope="session")
 def compiled_translations() -> None:
     """The .mo files are not committed: compiled from locale/*.po as bin/serve does."""
-    from snowman.translations import compile_catalogues
+    from tournaments.common.translations import compile_catalogues
 
     compile_catalogues()
 
@@ -75,7 +75,7 @@ def strong_password_hashing(settings) -> None:
 
 @pytest.fixture
 def director(django_user_model):
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = django_user_model.objects.create_user(
         "director", "director@example.com", "a-long-director-password", is_staff=True

@@ -12,10 +12,10 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from tournaments import loglines
-from tournaments.logtext import Joined, render, said
-from tournaments.models import Activity
-from tournaments.services import log, players, rounds
+from tournaments.core import loglines
+from tournaments.core.logtext import Joined, render, said
+from tournaments.core.models.log import Activity
+from tournaments.core.services import log, players, rounds
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = sorted((ROOT / "tournaments").rglob("*.py"))
@@ -190,8 +190,8 @@ def test_a_seat_in_a_line_reads_with_the_readers_letter() -> None:
 def test_a_hands_worth_and_the_finals_seats_read_with_the_readers_letters() -> None:
     """Walked at the hall in French: "donne 3 corrigée (NS +2, E -2)" kept the English
     letters of a score ("EW", "W") and "Finale placée : … W Francine Bergeron"."""
+    from tournaments.core.logtext import of_score, of_seats
     from tournaments.domain.hands import HandScore, Seat, Team
-    from tournaments.logtext import of_score, of_seats
 
     score = HandScore(points={Team.NS: 0, Team.EW: 2}, individual={Seat.W: -2})
     line = said("play.hand_corrected", match="m", n=3, score=of_score(score))

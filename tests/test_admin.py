@@ -6,20 +6,12 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import HandEntry, Match, TableLink, WinnerOverride
+from tournaments.core.models.rounds import Round, RoundPause, Seating
+from tournaments.core.services import corrections, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import (
-    Activity,
-    HandEntry,
-    Match,
-    Player,
-    Round,
-    RoundPause,
-    Seating,
-    TableLink,
-    Tournament,
-    WinnerOverride,
-)
-from tournaments.services import play, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +48,7 @@ def played(make_tournament) -> Tournament:
         play.record_hand(
             match, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t", client_key=f"a{n}"
         )
-    play.override_winner(match, Team.EW, by="t", reason="test")
+    corrections.override_winner(match, Team.EW, by="t", reason="test")
     return t
 
 

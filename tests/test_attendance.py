@@ -7,21 +7,23 @@ import pytest
 from django.utils import timezone
 
 from tests.html import assert_in_html, text_by_id
-from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Activity, Player, Round, SitOut, Substitution, Tournament
-from tournaments.reads import queries
-from tournaments.reads import rounds as round_reads
-from tournaments.reads import standings as standing_reads
-from tournaments.reads.players import attendance
-from tournaments.services import ServiceError, play, rounds, standings
-from tournaments.services.players import (
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.rounds import Round, SitOut, Substitution
+from tournaments.core.reads import queries
+from tournaments.core.reads import rounds as round_reads
+from tournaments.core.reads import standings as standing_reads
+from tournaments.core.reads.players import attendance
+from tournaments.core.services import ServiceError, closing, play, rounds, standings
+from tournaments.core.services.players import (
     add_house_player,
     register_player,
     retire_house_player,
     set_checked_in,
     set_withdrawn,
 )
-from tournaments.services.substitutions import Signed, substitute
+from tournaments.core.services.substitutions import Signed, substitute
+from tournaments.domain.hands import Hand, Outcome, Seat
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:
@@ -49,7 +51,7 @@ def finish(rnd: Round, maker: str = "N") -> Round:
         start(rnd)
     play_out(rnd, maker)
     for m in rnd.matches.all():
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     return rounds.finalize_round(rnd, by="test")
 
 
@@ -236,7 +238,7 @@ def test_a_substitute_takes_the_seat_from_hand_h_and_points_follow_the_hands(mak
     assert holder.team_score == 4 and holder.individual == 1 and holder.won
     assert holder.points == 4 + holder.bonus + 1
     assert partner.points == 6 + partner.bonus
-    play.confirm_match(m, agree=True, by="t")
+    closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert rows[out.pk].played == 1 and rows[out.pk].record.total == 2

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.rounds import Round, Substitution
+from tournaments.core.reads.standings import standings
+from tournaments.core.services import closing, play, rounds
+from tournaments.core.services.players import register_player, set_withdrawn
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Player, Round, Substitution, Tournament
-from tournaments.reads.standings import standings
-from tournaments.services import play, rounds
-from tournaments.services.players import register_player, set_withdrawn
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(os.environ.get("SNOWMAN_SHOTS", "/tmp/snowman-shots"))
@@ -54,7 +55,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
 ):
     from django.contrib.auth import get_user_model
 
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = get_user_model().objects.create_user(
         "director", password="a-long-pass-word", is_staff=True
@@ -91,7 +92,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
     # Between rounds: a late arrival, a house player, and three more withdrawals.
     play_out(r1)
     for m in r1.matches.all():
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     register_player(t, "Late Liz", "A", by="desk", checked_in=True)
     page.goto(f"{base}/director/{t.slug}/players/")
     page.fill("#id_house-name", "Helper Hal")
@@ -132,7 +133,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
     rounds.start_round(r2, by="director")
     play_out(r2)
     for m in r2.matches.all():
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r2, by="director")
     leader = standings(t)["A"][0].player
     withdraw(page, base, t, leader.name)
@@ -154,7 +155,7 @@ def test_a_messy_room_from_substitute_to_a_final_without_the_withdrawn_leader(
 def sign_in(live_server, page: Page) -> str:
     from django.contrib.auth import get_user_model
 
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = get_user_model().objects.create_user(
         "director", password="a-long-pass-word", is_staff=True

@@ -9,14 +9,16 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.html import assert_in_html, text_by_id
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import Match
+from tournaments.core.models.rounds import Round, SitOut, Substitution
+from tournaments.core.reads import rounds as round_reads
+from tournaments.core.reads import standings as standing_reads
+from tournaments.core.reads.substitutions import substitutes_for
+from tournaments.core.services import Conflict, ServiceError, closing, play, rounds, substitutions
+from tournaments.core.services.players import add_house_player, register_player, set_withdrawn
+from tournaments.core.services.substitutions import Signed, substitute
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Activity, Match, Round, SitOut, Substitution
-from tournaments.reads import rounds as round_reads
-from tournaments.reads import standings as standing_reads
-from tournaments.reads.substitutions import substitutes_for
-from tournaments.services import Conflict, ServiceError, play, rounds, substitutions
-from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import Signed, substitute
 
 
 def made(maker: str, tricks: int, alone: bool = False) -> Hand:
@@ -77,7 +79,7 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     play.record_hand(m, made("N", 5, alone=True), client_key="h3", by="t")  # NS +4 -> 7
     m.refresh_from_db()
     assert m.is_over
-    play.confirm_match(m, agree=True, by="t")
+    closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
     assert wrong.pk not in rows  # never played
@@ -190,7 +192,7 @@ def test_a_substitution_cannot_be_corrected_once_its_round_is_finalized(make_tou
     right = register_player(t, "Right Rita", "A", by="desk", checked_in=True)
     sub = substitute(m, "N", 1, sub_player, Signed("director"))
     play.record_hand(m, made("N", 5), client_key="h1", by="t")
-    play.confirm_match(m, agree=True, by="t")
+    closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     with pytest.raises(ServiceError, match="reopen it"):
         substitutions.replace_substitute(sub, right, Signed("director", "late"))

@@ -11,15 +11,16 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from tournaments.core.models.event import Player
+from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
+from tournaments.core.reads.substitutions import substitutes_for
+from tournaments.core.services import ServiceError, closing, play, rounds
+from tournaments.core.services.players import add_house_player, register_player, set_withdrawn
+from tournaments.core.services.substitutions import Signed, substitute
+from tournaments.core.services.tournaments import create_tournament
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.rules import RuleSettings
 from tournaments.domain.seating import SEAT_DIVISION
-from tournaments.models import Player, Round, Seating, SitOut, Substitution
-from tournaments.reads.substitutions import substitutes_for
-from tournaments.services import ServiceError, play, rounds
-from tournaments.services.players import add_house_player, register_player, set_withdrawn
-from tournaments.services.substitutions import Signed, substitute
-from tournaments.services.tournaments import create_tournament
 
 pytestmark = pytest.mark.django_db
 COUNTER = itertools.count()
@@ -101,7 +102,7 @@ class MessyRoom(RuleBasedStateMachine):
                     by="t",
                 )
                 m.refresh_from_db()
-            play.confirm_match(m, agree=True, by="t")
+            closing.confirm_match(m, agree=True, by="t")
         rounds.finalize_round(self.rnd, by="t")
         if self.rnd.number >= self.t.preliminary_rounds:
             return

@@ -23,9 +23,9 @@ from django.utils import timezone
 from bench import scenario
 from bench.load import Tablet, at_once, open_all, plan, send_all
 from bench.server import ROOT, Server, database_url, free_port, production_env
-from tournaments import backup as backup_service
-from tournaments.models import HandEntry
-from tournaments.services import ServiceError
+from tournaments.core import backup as backup_service
+from tournaments.core.models.play import HandEntry
+from tournaments.core.services import ServiceError
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +157,7 @@ def test_the_backup_command_into_a_folder_it_cannot_make_says_so_in_one_line(
 
 def test_a_finalize_takes_a_backup(director_client, make_tournament, settings, tmp_path):
     from tests.test_faults import play_out
-    from tournaments.services import rounds
+    from tournaments.core.services import rounds
 
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_ON_FINALIZE = True
@@ -195,7 +195,7 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_in_use(
     if kind == "sqlite3":
         with pytest.raises(ServiceError, match="damaged or not|cannot be read"):
             backup_service.restore(junk)
-    from tournaments.services.tournaments import create_tournament
+    from tournaments.core.services.tournaments import create_tournament
 
     create_tournament("In use", by="test", lot_seed=1)
     made = backup_service.take_backup("manual")

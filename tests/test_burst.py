@@ -13,7 +13,7 @@ from django.db import connection
 
 from bench import scenario
 from bench.server import collected_static, for_test_database
-from tournaments.models import HandEntry
+from tournaments.core.models.play import HandEntry
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
 pytestmark = pytest.mark.slow

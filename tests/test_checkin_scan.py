@@ -9,10 +9,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Activity, Player, Tournament
-from tournaments.reads import registration as reads
-from tournaments.services import registration as service
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.registration import reads
+from tournaments.registration import services as service
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -36,7 +37,7 @@ def accepted(t: Tournament, name: str, division: str = "A") -> str:
 
 @pytest.fixture
 def desk_client(client, django_user_model):
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = django_user_model.objects.create_user("desk1", password="a-long-desk-password")
     assign(user, "desk")

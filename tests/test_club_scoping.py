@@ -15,25 +15,19 @@ from django.utils import timezone
 
 from tests.test_roles import DESK_PAGES
 from tests.urlwalk import patterns_by_namespace
-from tournaments.models import (
-    Club,
-    HandEntry,
-    HelpRequest,
-    Invitation,
-    Membership,
-    Person,
-    PersonProposal,
-    Player,
-    Series,
-    Tournament,
-)
-from tournaments.roles import DESK, DIRECTOR, OWNER
-from tournaments.services import clubs as club_service
-from tournaments.services.clubs import assign
-from tournaments.services.help_requests import call_director
-from tournaments.services.prizes import define_prize
-from tournaments.services.series import add_event, create_series
-from tournaments.simulate import demo_event
+from tournaments.clubs import services as club_service
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Club, Player, Tournament
+from tournaments.core.models.people import Person, PersonProposal
+from tournaments.core.models.play import HandEntry
+from tournaments.core.models.series import Series
+from tournaments.core.models.staff import Invitation, Membership
+from tournaments.core.roles import DESK, DIRECTOR, OWNER
+from tournaments.core.simulate import demo_event
+from tournaments.devices.models import HelpRequest
+from tournaments.devices.services import call_director
+from tournaments.prizes.services import define_prize
+from tournaments.series.services import add_event, create_series
 
 pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"
@@ -317,7 +311,7 @@ def test_ids_of_another_club_in_forms_are_refused_and_change_nothing(world):
 def test_a_tablet_of_one_club_naming_another_clubs_match_gets_nothing_of_it(world):
     import json
 
-    from tournaments.models import Match, TableLink
+    from tournaments.core.models.play import Match, TableLink
 
     a, b, _, _ = world
     link = TableLink.objects.filter(tournament=a.event, revoked_at__isnull=True).first()
@@ -406,8 +400,8 @@ def test_a_desk_role_in_another_club_opens_none_of_its_rows_in_the_admin(world, 
 def test_every_admin_list_answers_club_staff_with_their_own_clubs_rows_only(world):
     from django.contrib import admin as django_admin
 
-    from tournaments.models import Publication, PublishGrant
-    from tournaments.services.publish import configure, grant
+    from tournaments.publishing.models import Publication, PublishGrant
+    from tournaments.publishing.services import configure, grant
 
     a, b, _, users = world
     grant("alpha-hall-open", series=a.series, by="test")
@@ -505,6 +499,6 @@ def test_the_decorator_check_finds_a_view_without_one():
         return None
 
     assert staff_need(bare) is None
-    from tournaments.views.access import event_staff
+    from tournaments.core.views.access import event_staff
 
     assert staff_need(event_staff(DESK)(bare)) == ("event", DESK)

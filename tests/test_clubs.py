@@ -16,13 +16,16 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Club, Invitation, Membership, Person, Series, Tournament
-from tournaments.roles import DESK, DIRECTOR, OWNER, ensure_groups
-from tournaments.services import ServiceError
-from tournaments.services import clubs as club_service
-from tournaments.services.clubs import assign
-from tournaments.services.series import add_event, create_series
-from tournaments.simulate import demo_event
+from tournaments.clubs import services as club_service
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Club, Tournament
+from tournaments.core.models.people import Person
+from tournaments.core.models.series import Series
+from tournaments.core.models.staff import Invitation, Membership
+from tournaments.core.roles import DESK, DIRECTOR, OWNER, ensure_groups
+from tournaments.core.services import ServiceError
+from tournaments.core.simulate import demo_event
+from tournaments.series.services import add_event, create_series
 
 pytestmark = pytest.mark.django_db
 BEFORE = [("tournaments", "0015_prizes")]
@@ -212,7 +215,7 @@ def test_an_owner_cannot_remove_themself(owner, club):
 
 
 def test_an_owner_creates_events_and_series_in_their_club(owner, club):
-    from tournaments.forms import TournamentForm
+    from tournaments.core.forms import TournamentForm
 
     form = {k: v for k, v in TournamentForm.initial_for(None).items() if v is not False}
     response = owner.post(reverse("director:create"), {**form, "name": "Spring Open"})
@@ -323,8 +326,8 @@ def test_the_table_code_throttle_counts_in_the_database_every_process_shares(cli
 def test_the_export_carries_the_club_and_an_import_joins_the_importing_club_only():
     import json
 
-    from tournaments.reads.export import export_results
-    from tournaments.services.results_import import import_event
+    from tournaments.series.export import export_results
+    from tournaments.series.results_import import import_event
 
     now = timezone.now()
     alpha = club_service.create_club("Alpha club", "alpha")

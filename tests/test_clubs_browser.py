@@ -10,10 +10,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tournaments.roles import OWNER
-from tournaments.services import clubs as club_service
-from tournaments.services.clubs import assign
-from tournaments.simulate import demo_event
+from tournaments.clubs import services as club_service
+from tournaments.clubs.services import assign
+from tournaments.core.roles import OWNER
+from tournaments.core.simulate import demo_event
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

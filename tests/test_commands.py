@@ -6,8 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournaments.models import HandEntry, Player, Round, Tournament
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import HandEntry
+from tournaments.core.models.rounds import Round
+from tournaments.core.services.tournaments import create_tournament
 
 pytestmark = pytest.mark.django_db
 

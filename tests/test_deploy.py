@@ -19,7 +19,7 @@ from django.db import connection
 from bench import scenario
 from bench.proxy import Proxy
 from bench.server import Server, database_url, free_port, production_env
-from tournaments.models import HandEntry
+from tournaments.core.models.play import HandEntry
 
 TABLES = 50
 

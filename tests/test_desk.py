@@ -8,9 +8,10 @@ import pytest
 from django.urls import reverse
 
 from tests.test_roles import user
-from tournaments.models import Activity, Player
-from tournaments.services.players import import_players
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Player
+from tournaments.core.models.log import Activity
+from tournaments.core.services.players import import_players
+from tournaments.core.services.tournaments import create_tournament
 
 HTMX = {"HX-Request": "true"}
 

@@ -9,9 +9,9 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tournaments.models import Player
-from tournaments.services.players import import_players
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Player
+from tournaments.core.services.players import import_players
+from tournaments.core.services.tournaments import create_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

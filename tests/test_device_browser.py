@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tournaments.models import HelpRequest, Match, TableLink, Tournament
-from tournaments.services import rounds, table_codes
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.services import rounds, table_codes
+from tournaments.devices.models import HelpRequest
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -175,7 +177,7 @@ def test_a_table_taken_over_with_its_code_keeps_every_hand_once_and_the_old_tabl
 def test_a_player_calls_the_director_from_their_phone_card(
     chromium, live_server, make_tournament, director
 ):
-    from tournaments.models import Seating
+    from tournaments.core.models.rounds import Seating
 
     t = seated(make_tournament)
     seat = Seating.objects.filter(round__tournament=t, table=1).select_related("player")[0]
@@ -196,7 +198,7 @@ def test_a_player_calls_the_director_from_their_phone_card(
     expect(call).to_contain_text("Device trouble", timeout=ONE_POLL)
     req = HelpRequest.objects.get()
     assert req.raised_by == f"{seat.player.name} (phone)"
-    from tournaments.services import help_requests
+    from tournaments.devices import services as help_requests
 
     help_requests.resolve(t, req.pk, req.version, by="director")
     expect(status).to_have_text("Resolved by director.", timeout=ONE_POLL + 2_000)

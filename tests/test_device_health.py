@@ -11,11 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.clubs.services import assign
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.reads.console import live_board
+from tournaments.core.services import device_health, rounds
 from tournaments.domain import health as health_header
-from tournaments.models import Match, TableLink
-from tournaments.reads.console import live_board
-from tournaments.services import device_health, rounds
-from tournaments.services.clubs import assign
 
 pytestmark = pytest.mark.django_db
 
@@ -198,7 +198,7 @@ def pin(client: Client, typed: str):
 
 
 def test_the_pin_opens_the_directors_controls_and_five_wrong_lock_that_table(event):
-    from tournaments.services import kiosk
+    from tournaments.core.services import kiosk
 
     event.refresh_from_db()
     right = event.director_pin

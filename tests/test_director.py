@@ -13,11 +13,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.html import assert_in_html
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Round
+from tournaments.core.reads.standings import final_round
+from tournaments.core.services import closing, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.domain.simulation import random_hand
-from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
-from tournaments.reads.standings import final_round
-from tournaments.services import play, rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -194,8 +197,8 @@ def test_scoring_rules_are_locked_once_play_has_started(director_client, make_to
 
 
 def test_players_page_shows_counts_tables_and_exactly_who_is_missing(director_client, db):
-    from tournaments.services.players import import_players
-    from tournaments.services.tournaments import create_tournament
+    from tournaments.core.services.players import import_players
+    from tournaments.core.services.tournaments import create_tournament
 
     t = create_tournament("Club", by="t")
     import_players(t, "Ann,A\nBob,A\nCat,B\nDan,B\nEve,A\n", by="t")
@@ -274,8 +277,8 @@ def test_csv_import_accepts_an_uploaded_file(director_client, make_tournament):
 
 
 def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(director_client, db):
-    from tournaments.services.players import import_players
-    from tournaments.services.tournaments import create_tournament
+    from tournaments.core.services.players import import_players
+    from tournaments.core.services.tournaments import create_tournament
 
     t = create_tournament("Club", by="t")
     import_players(t, "Ann Lee,A\nAnna Park,A\nBob Dunn,B\n", by="t")
@@ -300,8 +303,8 @@ def test_check_in_desk_finds_by_a_few_letters_and_checks_in_with_one_tap(directo
 def test_the_desk_and_the_players_list_find_a_name_typed_without_its_accents(director_client, db):
     """Walked at the hall in French: "helene" found nobody, Hélène Morin was registered
     (the database's matching folds neither accents nor hyphens; the phones' search did)."""
-    from tournaments.services.players import import_players
-    from tournaments.services.tournaments import create_tournament
+    from tournaments.core.services.players import import_players
+    from tournaments.core.services.tournaments import create_tournament
 
     t = create_tournament("Soirée", by="t")
     names = "Hélène Morin,B\nJean-François Gagnon,A\nÉmile Roy,A\n"
@@ -347,7 +350,7 @@ def test_once_round_one_is_drawn_the_desk_no_longer_says_the_room_cannot_be_seat
     """Walked at the hall: after round 1, with a B player withdrawn, the players page and
     the desk still said "Not seatable yet. Cannot seat 4 A players and 3 B players" and
     "1 tables can be seated", while round 2 seats by rotation with holes (§6)."""
-    from tournaments.services.players import set_withdrawn
+    from tournaments.core.services.players import set_withdrawn
 
     t, rnd = drawn(make_tournament)
     rounds.start_round(rnd, by="test")
@@ -436,7 +439,7 @@ def test_live_board_shows_status_score_hands_flags_and_attention(director_client
         play.record_hand(
             m2, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), by="t", client_key=f"k2-{n}"
         )
-    play.confirm_match(m2, agree=False, by="Bob", note="wrong count")
+    closing.confirm_match(m2, agree=False, by="Bob", note="wrong count")
     page = director_client.get(url("round", t.slug, 1)).content.decode()
     assert 'hx-trigger="every 3s"' in page
     board = director_client.get(url("board", t.slug, 1)).content.decode()
@@ -650,7 +653,7 @@ def test_a_disputed_table_can_be_accepted_by_the_director(director_client, make_
     rounds.start_round(rnd, by="test")
     play_out(rnd)
     match = rnd.matches.get(table=1)
-    play.confirm_match(match, agree=False, by="x", note="no")
+    closing.confirm_match(match, agree=False, by="x", note="no")
     assert director_client.post(url("finalize", t.slug, 1)).status_code == 422
     director_client.post(url("table_close", t.slug, 1, 1), {"reason": "checked the sheet"})
     match.refresh_from_db()
@@ -774,7 +777,7 @@ def test_the_final_page_reads_its_refusals_and_game_results_in_french(
 def test_a_hands_refusal_from_the_rules_reads_in_the_readers_language() -> None:
     from django.utils import translation
 
-    from tournaments import domain_text
+    from tournaments.common import domain_text
     from tournaments.domain.hands import Hand, InvalidHand, Outcome
 
     try:
@@ -797,7 +800,7 @@ def test_every_fixed_seating_refusal_of_the_rules_reads_in_the_readers_language(
 
     from django.utils import translation
 
-    from tournaments import domain_text
+    from tournaments.common import domain_text
     from tournaments.domain.seating import SeatingError
 
     fixed = set()

@@ -8,11 +8,12 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.rounds import Round
+from tournaments.core.reads.standings import standings
+from tournaments.core.services import play
 from tournaments.domain.hands import Seat
 from tournaments.domain.simulation import random_hand
-from tournaments.models import Round, Tournament
-from tournaments.reads.standings import standings
-from tournaments.services import play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -200,7 +201,7 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(
 def test_draw_round_1_is_enabled_by_the_last_check_in_without_a_reload(
     live_server, page, director, make_tournament
 ):
-    from tournaments.models import Player
+    from tournaments.core.models.event import Player
 
     t = make_tournament(2)
     Player.objects.filter(tournament=t, name="Player B004").update(checked_in=False)

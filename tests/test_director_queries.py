@@ -10,11 +10,11 @@ from django.test import SimpleTestCase
 from django.test.html import Element, parse_html
 from django.urls import reverse
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.reads.console import seating_tables
+from tournaments.core.services import play, rounds, standings
+from tournaments.core.simulate import Simulation
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Tournament
-from tournaments.reads.console import seating_tables
-from tournaments.services import play, rounds, standings
-from tournaments.simulate import Simulation
 
 pytestmark = pytest.mark.django_db
 

@@ -21,9 +21,9 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from tournaments.models import HandEntry, TableLink
-from tournaments.services import rounds
-from tournaments.services import tablet as tablet_service
+from tournaments.core.models.play import HandEntry, TableLink
+from tournaments.core.services import rounds
+from tournaments.core.services import tablet as tablet_service
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -248,7 +248,7 @@ def test_a_tablet_at_the_hall_name_signs_in_links_and_stores_a_hand_over_plain_h
     from playwright.sync_api import expect
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = django_user_model.objects.create_user("hall-director", password="hall-director-pw-1")
     assign(user, "director")

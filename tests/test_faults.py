@@ -16,9 +16,11 @@ import pytest
 from django.apps import apps
 from django.db import connection, transaction
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.models.rounds import Round
+from tournaments.core.services import corrections, play, players, rounds, standings
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import HandEntry, Match, Round, Tournament
-from tournaments.services import play, players, rounds, standings
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
 pytestmark = pytest.mark.slow
@@ -137,7 +139,7 @@ def test_a_correction_is_all_or_nothing(running):
     entry = HandEntry.objects.get(match=match, number=4)
     euchred = Hand(Outcome.PLAYED, maker=Seat.S, maker_tricks=1)
     assert_atomic(
-        lambda: play.correct_hand(
+        lambda: corrections.correct_hand(
             entry, euchred, by="director", reason="misheard", client_key="fix-4"
         )
     )
@@ -147,7 +149,9 @@ def test_a_winner_override_is_all_or_nothing(running):
     match = first_match(running)
     play_out(match)
     assert_atomic(
-        lambda: play.override_winner(match, Team.EW, by="director", reason="renege seen late")
+        lambda: corrections.override_winner(
+            match, Team.EW, by="director", reason="renege seen late"
+        )
     )
 
 

@@ -25,13 +25,15 @@ from django.utils import formats, translation
 from django.utils import timezone as dj_timezone
 
 from tests.test_public_phones import event_after, fake_results, player
-from tournaments.errors import ServiceError
-from tournaments.models import Invitation, Registration, Round
-from tournaments.roles import DESK
-from tournaments.services import clubs as club_service
-from tournaments.services import registration as reg_service
-from tournaments.services import rounds
-from tournaments.services.tournaments import create_tournament
+from tournaments.clubs import services as club_service
+from tournaments.common.errors import ServiceError
+from tournaments.core.models.rounds import Round
+from tournaments.core.models.staff import Invitation
+from tournaments.core.roles import DESK
+from tournaments.core.services import rounds
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.registration import services as reg_service
+from tournaments.registration.models import Registration
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -329,8 +331,8 @@ def test_the_public_pages_read_in_french_show_no_english_sentence_that_has_a_tra
 def test_the_series_page_a_proxy_caches_for_everyone_stays_english_for_a_french_phone(
     client,
 ) -> None:
-    from tournaments.models import Series
-    from tournaments.services.series import create_series
+    from tournaments.core.models.series import Series
+    from tournaments.series.services import create_series
 
     series = create_series("Club League", points_table=Series.Table.TOTAL)
     client.cookies["django_language"] = "fr"
@@ -570,7 +572,7 @@ def test_the_directors_choice_follows_the_account_to_another_browser(
 ) -> None:
     from django.test import Client
 
-    from tournaments.models import AccountLanguage
+    from tournaments.core.models.staff import AccountLanguage
 
     t = make_tournament(2)
     console = reverse("director:tournament", args=[t.slug])
@@ -614,8 +616,8 @@ def test_csv_downloads_have_headers_in_the_readers_language(director_client, mak
 
 @pytest.mark.django_db
 def test_the_import_formats_take_their_header_in_either_language(make_tournament) -> None:
-    from tournaments.services import registration
-    from tournaments.services.players import import_players
+    from tournaments.core.services.players import import_players
+    from tournaments.registration import services as registration
 
     t = make_tournament(1)
     for n, header in enumerate(("name,division", "nom,division", "Nom,Division")):
@@ -629,8 +631,8 @@ def test_the_import_formats_take_their_header_in_either_language(make_tournament
 def test_why_round_one_cannot_be_drawn_reads_in_french_and_as_the_rules_say_in_english(
     a: int, b: int
 ) -> None:
+    from tournaments.core.reads.console import shortfall_text
     from tournaments.domain.seating import shortfall
-    from tournaments.reads.console import shortfall_text
 
     assert shortfall_text(a, b) == shortfall(a, b)  # the rules' own sentence, in English
     with translation.override("fr"):
@@ -640,7 +642,7 @@ def test_why_round_one_cannot_be_drawn_reads_in_french_and_as_the_rules_say_in_e
 
 
 def test_counts_that_seat_exactly_have_no_shortfall_in_either_language() -> None:
-    from tournaments.reads.console import shortfall_text
+    from tournaments.core.reads.console import shortfall_text
 
     with translation.override("fr"):
         assert shortfall_text(4, 4) is None

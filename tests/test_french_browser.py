@@ -14,8 +14,8 @@ from playwright.sync_api import Page, expect
 
 from tests.test_public_browser import PHONE
 from tests.test_public_phones import event_after, player
-from tournaments.models import Round
-from tournaments.services import rounds
+from tournaments.core.models.rounds import Round
+from tournaments.core.services import rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -30,10 +30,12 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.test_french import JS_PO, PO, _other_language_left, _reader_text
 from tests.test_french_browser import BROKEN
 from tests.test_public_browser import PHONE
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.phones import views as public_views
+from tournaments.core.services import closing, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
-from tournaments.services import play, rounds
-from tournaments.views import public as public_views
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -142,7 +144,7 @@ def _played_out(match: Match, maker: Seat = Seat.N) -> None:
         key = f"walk-{match.pk}-{n}"
         if play.record_hand(match, hand, client_key=key, by="test").state.over:
             break
-    play.confirm_match(match, agree=True, by="test")
+    closing.confirm_match(match, agree=True, by="test")
 
 
 def _sign_in(context: BrowserContext, base: str, r: Reader) -> Page:

@@ -15,9 +15,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from tournaments.models import Player, Tournament
-from tournaments.reads.players import parse_players_csv
-from tournaments.services.players import import_players
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.reads.players import parse_players_csv
+from tournaments.core.services.players import import_players
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
 pytestmark = pytest.mark.slow
@@ -190,8 +190,8 @@ json_values = st.recursive(
 def mid_round(make_tournament):
     """Round 1 running: table 1 has three hands, table 2 is finished."""
     from tests.test_faults import MAKE, play_out
+    from tournaments.core.services import play, rounds
     from tournaments.domain.hands import Seat
-    from tournaments.services import play, rounds
 
     t = make_tournament(2)
     rnd = rounds.start_round(rounds.draw_first_round(t, by="test", seed=2), by="test")
@@ -259,7 +259,7 @@ TABLET_ANSWERS = {200, 201, 400, 403, 409, 422}
 def tablet(mid_round):
     from django.test import Client
 
-    from tournaments.models import TableLink
+    from tournaments.core.models.play import TableLink
 
     link = TableLink.objects.get(tournament=mid_round, table=1, revoked_at__isnull=True)
     client = Client()
@@ -466,7 +466,7 @@ def test_tablet_edge_cases_are_refused_cleanly(tablet, action, body):
 def test_a_dispute_note_the_database_cannot_store_is_refused(mid_round, note):
     from django.test import Client
 
-    from tournaments.models import TableLink
+    from tournaments.core.models.play import TableLink
 
     link = TableLink.objects.get(tournament=mid_round, table=2, revoked_at__isnull=True)
     tablet = Client()
@@ -500,11 +500,11 @@ class RoundEndMachine(RuleBasedStateMachine):
         from django.test import Client
 
         from tests.conftest import players_csv
+        from tournaments.core.models.play import TableLink
+        from tournaments.core.services import rounds
+        from tournaments.core.services.players import import_players
+        from tournaments.core.services.tournaments import create_tournament
         from tournaments.domain.rules import RuleSettings
-        from tournaments.models import TableLink
-        from tournaments.services import rounds
-        from tournaments.services.players import import_players
-        from tournaments.services.tournaments import create_tournament
 
         RoundEndMachine.counter += 1
         n = RoundEndMachine.counter
@@ -520,7 +520,7 @@ class RoundEndMachine(RuleBasedStateMachine):
             client = Client()
             assert client.get(f"/t/{token}/").status_code == 302
             self.tablets.append(client)
-        from tournaments.services.clubs import assign
+        from tournaments.clubs.services import assign
 
         user_model = get_user_model()
         user = user_model.objects.filter(username="fuzz-director").first()
@@ -626,7 +626,7 @@ class RoundEndMachine(RuleBasedStateMachine):
     def time_passes(self, minutes: int) -> None:
         from datetime import timedelta
 
-        from tournaments.models import Round
+        from tournaments.core.models.rounds import Round
 
         rnd = Round.objects.get(pk=self.rnd.pk)
         if rnd.started_at is not None:
@@ -638,9 +638,9 @@ class RoundEndMachine(RuleBasedStateMachine):
     def change_minutes(self, minutes: int) -> None:
         from dataclasses import replace
 
-        from tournaments.models import Tournament
-        from tournaments.services import ServiceError
-        from tournaments.services.tournaments import update_tournament
+        from tournaments.core.models.event import Tournament
+        from tournaments.core.services import ServiceError
+        from tournaments.core.services.tournaments import update_tournament
 
         t = Tournament.objects.get(pk=self.t.pk)
         # Refused once the limit has passed: what matters is what the tables answer next.

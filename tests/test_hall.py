@@ -3,8 +3,8 @@
 A page opened on the laptop itself (at 127.0.0.1) still prints and encodes the hall
 address (``HALL_URL``): the tablets' links, the players' event page on the projector, the
 seating sheet and the table cards. One helper makes those addresses
-(``snowman.hall.absolute_url``) and one makes every QR code (``snowman.hall.qr_code``);
-the code searches below fail when a new place makes its own.
+(``tournaments.common.hall.absolute_url``) and one makes every QR code
+(``tournaments.common.hall.qr_code``); the code searches below fail when a new place makes its own.
 """
 
 from __future__ import annotations
@@ -19,10 +19,11 @@ import segno
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from pypdf import PdfReader
 
-from snowman.hall import is_loopback
-from tournaments.models import Player, TableLink
-from tournaments.services import rounds
-from tournaments.simulate import simulate
+from tournaments.common.hall import is_loopback
+from tournaments.core.models.event import Player
+from tournaments.core.models.play import TableLink
+from tournaments.core.services import rounds
+from tournaments.core.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
 HALL = "http://192.168.7.20:8000"

@@ -12,10 +12,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.models import Activity, HelpRequest, TableLink
-from tournaments.reads import help_requests as help_reads
-from tournaments.services import Conflict, help_requests, rounds
-from tournaments.services.clubs import assign
+from tournaments.clubs.services import assign
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import TableLink
+from tournaments.core.services import Conflict, rounds
+from tournaments.devices import reads as help_reads
+from tournaments.devices import services as help_requests
+from tournaments.devices.models import HelpRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -227,7 +230,7 @@ def phone_urls(t, player_id: int) -> tuple[str, str]:
 
 
 def test_a_player_calls_the_director_for_their_own_table_from_their_card(event):
-    from tournaments.models import Seating
+    from tournaments.core.models.rounds import Seating
 
     seat = Seating.objects.filter(round__tournament=event, table=2).select_related("player")[0]
     state_url, call_url = phone_urls(event, seat.player_id)
@@ -249,7 +252,7 @@ def test_a_player_calls_the_director_for_their_own_table_from_their_card(event):
 
 
 def test_a_phone_call_names_a_player_of_this_event_who_is_seated(event, make_tournament):
-    from tournaments.models import Player
+    from tournaments.core.models.event import Player
 
     other = make_tournament(tables=1, name="Other Night")
     stranger = Player.objects.filter(tournament=other).first()
@@ -268,7 +271,7 @@ def test_a_phone_call_names_a_player_of_this_event_who_is_seated(event, make_tou
 
 
 def test_a_phone_call_past_the_size_limit_answers_a_json_400(event, settings):
-    from tournaments.models import Seating
+    from tournaments.core.models.rounds import Seating
 
     seat = Seating.objects.filter(round__tournament=event, table=2)[0]
     _state_url, call_url = phone_urls(event, seat.player_id)

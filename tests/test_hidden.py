@@ -21,27 +21,22 @@ from django.utils import timezone
 from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
 from tests.test_sheets import pdf_pages
 from tests.urlwalk import patterns_by_namespace
-from tournaments.logtext import said
-from tournaments.models import (
-    Match,
-    Player,
-    Registration,
-    RegistrationPass,
-    Round,
-    Seating,
-    Series,
-    Tournament,
-)
-from tournaments.reads import public as svc
-from tournaments.reads.series import series_table
-from tournaments.reads.standings import standings
-from tournaments.reads.visibility import of_event
-from tournaments.registrations_file import FORMAT
-from tournaments.services import log, rounds
-from tournaments.services.linking import link_players
-from tournaments.services.registration import new_token, settings_for
-from tournaments.services.series import add_event, create_series
-from tournaments.services.standings import reveal
+from tournaments.core.logtext import said
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.models.series import Series
+from tournaments.core.phones import reads as svc
+from tournaments.core.reads.standings import standings
+from tournaments.core.reads.visibility import of_event
+from tournaments.core.services import log, rounds
+from tournaments.core.services.linking import link_players
+from tournaments.core.services.standings import reveal
+from tournaments.registration.list_file import FORMAT
+from tournaments.registration.models import Registration, RegistrationPass
+from tournaments.registration.services import new_token, settings_for
+from tournaments.series.reads import series_table
+from tournaments.series.services import add_event, create_series
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -329,7 +324,7 @@ def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
 
 def test_the_walk_sees_the_figures_once_the_final_is_seeded(client, make_tournament):
     # The check above can fail: the same walk, once the standings return, finds them.
-    from tournaments.services.standings import seed_final
+    from tournaments.core.services.standings import seed_final
 
     t, series = hidden_event(make_tournament)
     finished = finish_hidden_round(t.rounds.get(number=4))
@@ -369,8 +364,8 @@ SHEETS_FOR_THE_DIRECTOR = {
 def sheet_text(data: bytes, t: Tournament) -> str:
     """A PDF's text as a reader sees it, less what is no figure: the addresses (their
     tokens) and the table codes the cards print."""
-    from tournaments.models import TableLink
-    from tournaments.reads.tablet.link import shown
+    from tournaments.core.models.play import TableLink
+    from tournaments.core.reads.tablet.link import shown
 
     text = "\n".join(pdf_pages(data))
     text = re.sub(r"https?://\S+", " ", text)
@@ -484,7 +479,7 @@ def test_the_final_results_sheet_while_the_standings_are_hidden_is_marked_not_fo
 
 
 def test_no_sheet_printed_for_players_reads_the_live_standings():
-    readers = live_standings_calls(ROOT / "tournaments/reads/sheets.py")
+    readers = live_standings_calls(ROOT / "tournaments/core/reads/sheets.py")
     assert not readers & {"standings_sheet", "seating_sheet", "table_cards"}
 
 
@@ -544,9 +539,9 @@ def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tou
 # Functions of modules the public views import that rank the live standings, each for
 # the director only (the public views do not reach them).
 DIRECTOR_ONLY = {
-    "tournaments/reads/series.py": {"finishes"},  # for_players=False: the director's page
-    "tournaments/reads/queries.py": {"final_view"},  # the director's final page
-    "tournaments/reads/console.py": {"finalists"},  # the director's console
+    "tournaments/series/reads.py": {"finishes"},  # for_players=False: the director's page
+    "tournaments/core/reads/queries.py": {"final_view"},  # the director's final page
+    "tournaments/core/reads/console.py": {"finalists"},  # the director's console
 }
 
 
@@ -592,14 +587,14 @@ def live_standings_calls(path: Path) -> set[str]:
 
 def test_no_public_reader_bypasses_the_one_question_may_players_see_this():
     modules = public_modules()
-    assert {"tournaments/views/public.py", "tournaments/reads/public.py"} <= modules
+    assert {"tournaments/core/phones/views.py", "tournaments/core/phones/reads.py"} <= modules
     # A public reader that reads the setting decides hiding by itself.
     deciders = {m for m in modules if "hide_standings_last_rounds" in (ROOT / m).read_text()}
     assert not deciders
     bypass = {
         f"{m}: {fn}"
         for m in sorted(modules)
-        if m != "tournaments/reads/visibility.py"
+        if m != "tournaments/core/reads/visibility.py"
         for fn in live_standings_calls(ROOT / m)
         if fn not in DIRECTOR_ONLY.get(m, set())
     }
@@ -614,7 +609,7 @@ def test_the_director_reveals_hidden_standings_with_one_action_on_the_console(
 ):
     from django.test import Client
 
-    from tournaments.models import Activity
+    from tournaments.core.models.log import Activity
 
     t, series = hidden_event(make_tournament)
     finished = finish_hidden_round(t.rounds.get(number=4))
@@ -648,8 +643,8 @@ def test_the_director_reveals_hidden_standings_with_one_action_on_the_console(
 def test_no_public_version_moves_when_a_hidden_rounds_score_changes(client, make_tournament):
     """A phone that sees its ETag change learns *when* a hidden score changed, and the ETag
     was a hash of the score itself: the versions read no hidden score (§5)."""
+    from tournaments.core.services import play
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play
 
     t, _ = hidden_event(make_tournament)
     r4 = t.rounds.get(number=4)
@@ -732,7 +727,7 @@ def test_the_desk_sees_no_total_and_no_hidden_score_on_any_page_or_sheet_it_may_
     scan, the help page, each round's seating as a page, CSV and PDF, the score sheets)
     during a hidden round shows no live total; and none but the score sheets, which a
     table keeps score on when its tablet dies, shows a hidden round's match score."""
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     user = django_user_model.objects.create_user("desk1", password="a-long-desk-password")
     assign(user, "desk")

@@ -12,10 +12,11 @@ import pytest
 from django.urls import reverse
 
 from snowman.middleware import RedactTokens
-from tournaments.csvcells import safe_cell
-from tournaments.models import Player, TableLink
-from tournaments.services import rounds
-from tournaments.services.players import import_players
+from tournaments.common.csvcells import safe_cell
+from tournaments.core.models.event import Player
+from tournaments.core.models.play import TableLink
+from tournaments.core.services import rounds
+from tournaments.core.services.players import import_players
 
 FORMULAS = ['=HYPERLINK("http://x","y")', "+1+1", "-2+3", "@SUM(A1)", "\tTab", "\rCR"]
 
@@ -117,7 +118,7 @@ def test_relinking_a_table_the_round_does_not_seat_is_a_404_and_makes_no_link(
 
 
 def test_the_relink_service_refuses_a_table_that_does_not_exist(running):
-    from tournaments.services import ServiceError
+    from tournaments.core.services import ServiceError
 
     with pytest.raises(ServiceError, match="no table 99"):
         rounds.revoke_link(running, 99, by="test")
@@ -159,7 +160,7 @@ def test_every_page_and_file_that_shows_a_token_is_no_store(director_client, run
     opened = tablet.get(f"/t/{link.token}/")
     assert opened.status_code == 302 and "no-store" in opened["Cache-Control"]
     # A staff invitation's page, whose address is the invitation itself.
-    from tournaments.services import clubs as club_service
+    from tournaments.clubs import services as club_service
 
     invitation = club_service.invite(running.club, "desk", by="test")
     joining = director_client.__class__().get(f"/join/{invitation.token}/")
@@ -193,7 +194,7 @@ def test_registration_passes_and_staff_invitations_never_reach_the_access_log(
     from django.test import Client
 
     from tests.test_hidden import passes
-    from tournaments.services import clubs as club_service
+    from tournaments.clubs import services as club_service
 
     token = passes(running)[0]  # an accepted application's private link
     invitation = club_service.invite(running.club, "director", by="test")

@@ -6,21 +6,22 @@ import json
 
 import pytest
 
-from tournaments.models import Person, PersonEvent, PersonLink, PersonProposal, Seating
-from tournaments.names import name_key
-from tournaments.reads.export import export_results
-from tournaments.reads.people import person_page
-from tournaments.services import ServiceError
-from tournaments.services.people import (
+from tournaments.common.names import name_key
+from tournaments.core.models.people import Person, PersonEvent, PersonLink, PersonProposal
+from tournaments.core.models.rounds import Seating
+from tournaments.core.reads.people import person_page
+from tournaments.core.services import ServiceError, corrections
+from tournaments.core.services.people import (
     decide_proposal,
     merge_people,
     recompute_ratings,
     split_person,
 )
-from tournaments.services.players import import_players, register_player
-from tournaments.services.results_import import import_results
-from tournaments.services.tournaments import create_tournament
-from tournaments.simulate import simulate
+from tournaments.core.services.players import import_players, register_player
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.core.simulate import simulate
+from tournaments.series.export import export_results
+from tournaments.series.results_import import import_results
 
 pytestmark = pytest.mark.django_db
 
@@ -188,8 +189,8 @@ def test_the_ratings_suggest_the_stronger_half_for_a_and_applying_moves_them(dir
 
 
 def test_suggestions_are_refused_once_round_one_is_drawn():
-    from tournaments.models import Round
-    from tournaments.services.players import apply_suggestions
+    from tournaments.core.models.rounds import Round
+    from tournaments.core.services.players import apply_suggestions
 
     t = event("Spring")
     rate(register_player(t, "Strong One", "B", by="d"), 30.0)
@@ -431,9 +432,9 @@ def test_a_proposal_post_with_no_decision_decides_nothing(director_client):
 
 
 def test_a_winner_changed_after_the_finish_replays_the_stored_ratings(db):
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.models.play import Match
     from tournaments.domain.hands import Team
-    from tournaments.models import Match, Tournament
-    from tournaments.services import play
 
     t = simulate(2, seed=5, name="Rated Snowman")
     assert t.status == Tournament.Status.FINISHED
@@ -441,7 +442,7 @@ def test_a_winner_changed_after_the_finish_replays_the_stored_ratings(db):
     match = Match.objects.filter(round__tournament=t, round__number=1).order_by("table")[0]
     loser = Team.EW if match.winner == Team.NS.value else Team.NS
     before = stored_ratings()
-    play.override_winner(match, loser, by="director", reason="a renege seen at the desk")
+    corrections.override_winner(match, loser, by="director", reason="a renege seen at the desk")
     assert stored_ratings() != before
     assert_the_stored_ratings_are_a_fresh_replay()
 
@@ -453,9 +454,9 @@ def test_a_persons_page_credits_each_hand_to_whoever_held_the_seat_for_it(make_t
 
     from django.utils import timezone
 
+    from tournaments.core.services import play, rounds
+    from tournaments.core.services.substitutions import Signed, substitute
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play, rounds
-    from tournaments.services.substitutions import Signed, substitute
 
     t = make_tournament(1, target=5)
     r1 = rounds.draw_first_round(t, by="test", seed=2)

@@ -8,9 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from tests.test_tablet import hand, post, tablet
-from tournaments.models import Player, Tournament
-from tournaments.reads import public
-from tournaments.services import rounds
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.phones import reads as public
+from tournaments.core.services import rounds
 
 pytestmark = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the PostgreSQL backend only"

@@ -13,6 +13,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Player
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.models.rounds import Round, Seating, Substitution
 from tournaments.domain.prizes import (
     PAIR,
     HandLine,
@@ -22,17 +26,8 @@ from tournaments.domain.prizes import (
     SubstitutionLine,
     prizes,
 )
-from tournaments.models import (
-    DefinedPrize,
-    HandEntry,
-    Match,
-    Player,
-    Round,
-    Seating,
-    Substitution,
-)
-from tournaments.reads.prizes import event_prizes, winner_text
-from tournaments.services.clubs import assign
+from tournaments.prizes.models import DefinedPrize
+from tournaments.prizes.reads import event_prizes, winner_text
 
 # ---------------------------------------------------------------- the rules, by hand
 
@@ -184,7 +179,7 @@ def test_an_event_without_results_has_every_prize_and_no_winner() -> None:
 
 @pytest.fixture
 def event(db):
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
 
     return simulate(4, seed=5, name="Prize Night")
 
@@ -192,7 +187,7 @@ def event(db):
 def recompute(t) -> dict[str, tuple[int | None, list[str]]]:
     """The prizes worked out again from the rows, independently of the rules module:
     every standing hand of a preliminary match, credited to the seat's holder then."""
-    from tournaments.reads.standings import standings
+    from tournaments.core.reads.standings import standings
 
     rows = [r for rs in standings(t).values() for r in rs]
     ranked = {r.player.pk: r for r in rows if not r.player.withdrawn}
@@ -303,10 +298,10 @@ def test_a_pair_whose_seat_changed_hands_scores_the_match_on_its_score_sheet(
     make_tournament, position
 ) -> None:
     from tests.test_attendance import made, start
+    from tournaments.core.services import play, rounds
+    from tournaments.core.services.players import register_player, set_withdrawn
+    from tournaments.core.services.substitutions import Signed, substitute
     from tournaments.domain.hands import Seat
-    from tournaments.services import play, rounds
-    from tournaments.services.players import register_player, set_withdrawn
-    from tournaments.services.substitutions import Signed, substitute
 
     t = make_tournament(1, target=5)
     r1 = start(rounds.draw_first_round(t, by="test", seed=2))
@@ -382,7 +377,7 @@ def test_while_standings_are_hidden_the_page_and_pdf_say_not_to_announce(
     from pypdf import PdfReader
 
     from tests.test_public_phones import event_after
-    from tournaments.reads.visibility import of_event
+    from tournaments.core.reads.visibility import of_event
 
     t = event_after(make_tournament, 2, 4, hide_standings_last_rounds=2)
     assert of_event(t).hidden
@@ -452,7 +447,7 @@ PRIZES_QUERIES = 13
 def test_the_prizes_page_costs_the_same_queries_at_any_size(
     tables, director_client, django_assert_num_queries
 ):
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
 
     t = simulate(tables, seed=5, name=f"Size {tables}")
     DefinedPrize.objects.create(
@@ -475,7 +470,7 @@ def test_in_a_browser_the_director_reads_the_prizes_and_adds_one(
 ):
     from playwright.sync_api import expect
 
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
 
     t = simulate(4, seed=5, name="Prize Night")
     expected = recompute(t)

@@ -8,15 +8,15 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.services import rounds
+from tournaments.core.services import rounds
 
 pytestmark = pytest.mark.django_db
 
 
 def played_round_one(make_tournament, tables: int):
     """§4 ranks only players who played: one march ends each match of round 1."""
+    from tournaments.core.services import play
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play
 
     t = make_tournament(tables, target=2)
     rnd = rounds.start_round(rounds.draw_first_round(t, by="t", seed=1), by="t")
@@ -43,7 +43,7 @@ def test_the_projector_during_round_one_says_nobody_has_played_not_that_there_ar
 ):
     """Walked at the hall in French: 12 players at their tables, and the projector said
     "Aucun joueur pour l'instant" (no players yet) under each division."""
-    from tournaments.services import rounds
+    from tournaments.core.services import rounds
 
     t = make_tournament(2)
     rounds.start_round(rounds.draw_first_round(t, by="test", seed=1), by="test")
@@ -83,7 +83,7 @@ def test_clock_counts_down_from_the_server_time(client, make_tournament):
 
 def test_the_clock_of_the_final_says_it_is_the_final_and_never_called(client, make_tournament):
     from tests.test_director import finished_prelims
-    from tournaments.services import standings
+    from tournaments.core.services import standings
 
     t = finished_prelims(make_tournament)
     standings.seed_final(t, by="test")

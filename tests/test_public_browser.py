@@ -19,10 +19,12 @@ from django.utils import timezone
 from playwright.sync_api import Page, expect
 
 from tests.test_public_phones import event_after, fake_results
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match
+from tournaments.core.models.rounds import Seating
+from tournaments.core.phones import views as public_views
+from tournaments.core.services import rounds
 from tournaments.domain.hands import Seat
-from tournaments.models import Match, Player, Seating, Tournament
-from tournaments.services import rounds
-from tournaments.views import public as public_views
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -323,7 +325,7 @@ def test_the_projector_during_the_final_shows_no_time_called_clock(
     """Walked at the hall in French: the final (no time limit, rules §4) showed a red
     "0:00 Temps écoulé" on the projector for its whole length."""
     from tests.test_director import finished_prelims
-    from tournaments.services import standings
+    from tournaments.core.services import standings
 
     t = finished_prelims(make_tournament)
     standings.seed_final(t, by="test")

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tournaments.models import Activity, Player
-from tournaments.services import rounds
+from tournaments.core.models.event import Player
+from tournaments.core.models.log import Activity
+from tournaments.core.services import rounds
 
 FUZZ = settings(
     max_examples=60,

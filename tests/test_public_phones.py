@@ -13,12 +13,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tests.html import assert_in_html
-from tournaments.models import Match, Player, Round, Seating, SitOut, TableLink, Tournament
-from tournaments.reads import public as svc
-from tournaments.reads import standings as standing_reads
-from tournaments.services import ServiceError, rounds
-from tournaments.services import standings as standing_service
-from tournaments.services.players import set_withdrawn
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.models.rounds import Round, Seating, SitOut
+from tournaments.core.phones import reads as svc
+from tournaments.core.reads import standings as standing_reads
+from tournaments.core.services import ServiceError, closing, rounds
+from tournaments.core.services import standings as standing_service
+from tournaments.core.services.players import set_withdrawn
 
 pytestmark = pytest.mark.django_db
 SHOTS = Path("/tmp/phone-shots")
@@ -369,10 +371,10 @@ def test_the_ledger_says_a_seated_round_starts_soon_and_playing_now_only_once_it
 def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     client, make_tournament
 ):
+    from tournaments.core.services import play
+    from tournaments.core.services.players import register_player
+    from tournaments.core.services.substitutions import Signed, substitute
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play
-    from tournaments.services.players import register_player
-    from tournaments.services.substitutions import Signed, substitute
 
     t = make_tournament(1, target=5)
     r1 = rounds.draw_first_round(t, by="test", seed=2)
@@ -387,7 +389,7 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
         m, Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5), client_key="h2", by="t"
     )
     m.refresh_from_db()
-    play.confirm_match(m, agree=True, by="t")
+    closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     ledger = svc.ledger(t, player(t, out.name))
     line = ledger.lines[0]
@@ -450,10 +452,10 @@ def replaced_mid_match(t: Tournament, *, withdrawn: bool) -> tuple[Player, Match
     """North of table 1 in the event's latest round (started here) leaves after hand 1,
     withdrawn first when asked (what the players page leads to); a late arrival sits
     from hand 2."""
+    from tournaments.core.services import play
+    from tournaments.core.services.players import register_player
+    from tournaments.core.services.substitutions import Signed, substitute
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play
-    from tournaments.services.players import register_player
-    from tournaments.services.substitutions import Signed, substitute
 
     rnd = t.rounds.order_by("-number").first()
     rounds.start_round(rnd, by="test")
@@ -487,15 +489,15 @@ def test_a_player_replaced_mid_match_reads_on_his_card_that_he_left_his_table(
 def test_a_player_withdrawn_then_replaced_mid_match_is_withdrawn_after_that_round_everywhere(
     client, make_tournament, played
 ):
+    from tournaments.core.services import play
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import play
 
     t = event_after(make_tournament, 2, played, target=5)
     dan, m = replaced_mid_match(t, withdrawn=True)
     march = Hand(Outcome.PLAYED, maker=Seat.N, alone=True, maker_tricks=5)
     play.record_hand(m, march, client_key="h2", by="t")  # 5: the match is over
     m.refresh_from_db()
-    play.confirm_match(m, agree=True, by="t")
+    closing.confirm_match(m, agree=True, by="t")
     r = played + 1
     # The director's pages, the sheets and the final read the stored field.
     assert dan.withdrawn_after_round == r
@@ -721,7 +723,7 @@ def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
 def test_the_projector_and_the_phones_say_why_a_withdrawn_leader_is_not_in_the_final(
     client, make_tournament
 ):
-    from tournaments.services.players import set_withdrawn
+    from tournaments.core.services.players import set_withdrawn
 
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))

@@ -27,37 +27,26 @@ from django.urls import reverse
 from django.utils import timezone
 
 from bench.server import Server, free_port, production_env
-from tournaments.models import (
-    Club,
-    EventResult,
-    HandEntry,
-    ImportedEvent,
-    Match,
-    Person,
-    PersonLink,
-    Player,
-    Publication,
-    PublishGrant,
-    Round,
-    Seating,
-    SeriesEvent,
-    Tournament,
-)
-from tournaments.reads import outbound
-from tournaments.reads import publish as publish_reads
-from tournaments.reads.export import export_results
-from tournaments.reads.series import series_table
-from tournaments.reads.standings import standings
-from tournaments.reads.visibility import of_event
-from tournaments.services import ServiceError, play, rounds
-from tournaments.services import publish as service
-from tournaments.services import standings as standings_service
-from tournaments.services.clubs import site_club
-from tournaments.services.people import merge_people
-from tournaments.services.players import register_player
-from tournaments.services.series import create_series
-from tournaments.services.tournaments import create_tournament
-from tournaments.simulate import Simulation, simulate
+from tournaments.core.models.event import Club, Player, Tournament
+from tournaments.core.models.people import EventResult, ImportedEvent, Person, PersonLink
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.models.series import SeriesEvent
+from tournaments.core.reads import outbound
+from tournaments.core.reads.standings import standings
+from tournaments.core.reads.visibility import of_event
+from tournaments.core.services import ServiceError, closing, rounds
+from tournaments.core.services import standings as standings_service
+from tournaments.core.services.people import merge_people
+from tournaments.core.services.players import register_player
+from tournaments.core.services.tournaments import create_tournament, site_club
+from tournaments.core.simulate import Simulation, simulate
+from tournaments.publishing import reads as publish_reads
+from tournaments.publishing import services as service
+from tournaments.publishing.models import Publication, PublishGrant
+from tournaments.series.export import export_results
+from tournaments.series.reads import series_table
+from tournaments.series.services import create_series
 
 pytestmark = pytest.mark.django_db
 
@@ -310,7 +299,7 @@ def test_a_shared_site_publishes_to_no_address_of_its_own_network(director_clien
     import urllib.error
     import urllib.request
 
-    from tournaments.services import clubs as club_service
+    from tournaments.clubs import services as club_service
 
     neighbour = Neighbour()
     try:
@@ -675,7 +664,7 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
     # The round over (its clock) is news players see; its figures are still not.
     end = deadline + timedelta(minutes=8)
     for match in fifth.matches.all():
-        play.confirm_match(match, agree=True, by="Table", now=end)
+        closing.confirm_match(match, agree=True, by="Table", now=end)
     rounds.finish_round(t, fifth, by="sim", now=end, backup=False, seat=False)
     sim.clock = end
     assert [p.last_error for p in service.publish_pending(by="retry")] == [""]

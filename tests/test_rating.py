@@ -7,13 +7,7 @@ import math
 import pytest
 
 from bench.rating import Coin, PointsSoFar, Snowman, evaluate, simulate_series
-from tournaments.domain.rating import (
-    MatchResult,
-    Rating,
-    Ratings,
-    RatingSettings,
-    split_divisions,
-)
+from tournaments.domain.rating import MatchResult, Rating, Ratings, RatingSettings, split_divisions
 
 SETTINGS = RatingSettings(mu0=25.0, sigma0=5.0, beta=25 / 6, tau=25 / 300)
 

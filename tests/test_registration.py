@@ -16,25 +16,20 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.test_publish import SLUG, to_club_site
-from tournaments import registrations_file
-from tournaments.models import (
-    Activity,
-    Person,
-    Player,
-    Registration,
-    RegistrationAttempt,
-    RegistrationPass,
-    Tournament,
-)
-from tournaments.reads import outbound
-from tournaments.reads import registration as reads
-from tournaments.services import Conflict, ServiceError, rounds, standings, transfer
-from tournaments.services import players as players_service
-from tournaments.services import publish as publish_service
-from tournaments.services import registration as service
-from tournaments.services.clubs import create_club, site_club
-from tournaments.services.tournaments import create_tournament
-from tournaments.simulate import Simulation
+from tournaments.clubs.services import create_club, site_club
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.people import Person
+from tournaments.core.reads import outbound
+from tournaments.core.services import Conflict, ServiceError, rounds, standings
+from tournaments.core.services import players as players_service
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.core.simulate import Simulation
+from tournaments.publishing import services as publish_service
+from tournaments.registration import list_file as registrations_file
+from tournaments.registration import reads, transfer
+from tournaments.registration import services as service
+from tournaments.registration.models import Registration, RegistrationAttempt, RegistrationPass
 
 pytestmark = pytest.mark.django_db
 
@@ -406,7 +401,7 @@ def test_asking_for_a_change_shows_the_message_and_the_player_answers(client, ev
 
 
 def test_a_desk_account_cannot_decide(client, event, django_user_model):
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     desk = django_user_model.objects.create_user("desk1", password="x-long-password")
     assign(desk, "desk")
@@ -731,7 +726,7 @@ def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_c
         ).content,
         director_client.get(reverse("director:standings_csv", args=[event.slug, "A"])).content,
     ]
-    from tournaments.reads.export import export_results
+    from tournaments.series.export import export_results
 
     exports.append(str(export_results(event)).encode())
     # The scan reads pages that do show the registrant (a scan of empty pages proves nothing).
@@ -760,7 +755,7 @@ def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
 
 def test_a_shared_site_fetches_no_list_from_an_address_of_its_own_network(director_client, event):
     from tests.test_publish import Neighbour
-    from tournaments.services import clubs as club_service
+    from tournaments.clubs import services as club_service
 
     club_service.create_club("Other club", "other")
     hall = create_tournament("Hall", by="hall", lot_seed=5)
@@ -787,7 +782,7 @@ def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(
 
 
 def test_a_name_the_door_already_typed_in_is_that_player_on_import(event, accepted_list):
-    from tournaments.services.players import register_player
+    from tournaments.core.services.players import register_player
 
     key, tokens = on_another_server(event)
     hall = create_tournament("Hall", by="hall", lot_seed=5)

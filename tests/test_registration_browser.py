@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tournaments.models import Player, Registration
-from tournaments.services import registration as service
-from tournaments.services.tournaments import create_tournament
+from tournaments.core.models.event import Player
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.registration import services as service
+from tournaments.registration.models import Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 SHOTS = Path(os.environ.get("SNOWMAN_SHOTS", "/tmp/snowman-shots"))
@@ -50,7 +51,7 @@ def test_players_register_on_phones_one_withdraws_the_waitlist_moves_and_the_des
 ):
     from django.contrib.auth import get_user_model
 
-    from tournaments.services.clubs import assign
+    from tournaments.clubs.services import assign
 
     # Every phone of this test comes from one address.
     settings.REGISTRATION_LIMIT_PER_ADDRESS = (100, 3600)

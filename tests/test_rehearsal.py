@@ -13,24 +13,18 @@ from pypdf import PdfReader
 
 from tests import test_hidden as hidden
 from tests.urlwalk import patterns_by_namespace
-from tournaments.models import (
-    Person,
-    PersonEvent,
-    PersonLink,
-    PersonProposal,
-    TableLink,
-    Tournament,
-    TournamentQuerySet,
-)
-from tournaments.reads import queries
-from tournaments.reads.people import person_page, rating_history
-from tournaments.reads.series import series_csv_rows, series_table
-from tournaments.services import ServiceError, rounds
-from tournaments.services.people import recompute_ratings
-from tournaments.services.rehearsal import make_real, make_rehearsal
-from tournaments.services.series import add_event, create_series
-from tournaments.services.tournaments import create_tournament
-from tournaments.simulate import simulate
+from tournaments.core.models.event import Tournament, TournamentQuerySet
+from tournaments.core.models.people import Person, PersonEvent, PersonLink, PersonProposal
+from tournaments.core.models.play import TableLink
+from tournaments.core.reads import queries
+from tournaments.core.reads.people import person_page, rating_history
+from tournaments.core.services import ServiceError, rounds
+from tournaments.core.services.people import recompute_ratings
+from tournaments.core.services.tournaments import create_tournament
+from tournaments.core.simulate import simulate
+from tournaments.series.reads import series_csv_rows, series_table
+from tournaments.series.rehearsal import make_real, make_rehearsal
+from tournaments.series.services import add_event, create_series
 
 pytestmark = pytest.mark.django_db
 
@@ -267,7 +261,7 @@ def test_a_real_event_shows_no_rehearsal_mark(director_client):
 
 
 def registered(name: str, *, rehearsal: bool, names: tuple[str, ...]) -> Tournament:
-    from tournaments.services.players import register_player
+    from tournaments.core.services.players import register_player
 
     t = create_tournament(name, by="test", rehearsal=rehearsal)
     for i, n in enumerate(names):
@@ -341,7 +335,7 @@ def test_the_settings_page_turns_a_rehearsal_real_and_shows_a_refusal(director_c
 
 
 def test_a_rehearsal_is_chosen_when_creating_the_event(director_client):
-    from tournaments.forms import TournamentForm
+    from tournaments.core.forms import TournamentForm
 
     data = {k: v for k, v in TournamentForm.initial_for(None).items() if v is not False}
     data.update(name="Dress rehearsal", rehearsal="on")

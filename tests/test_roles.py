@@ -11,10 +11,10 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, reverse
 
-from tournaments.models import Player
-from tournaments.services.clubs import assign
-from tournaments.urls import director as director_urls
-from tournaments.urls import sheets as sheet_urls
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Player
+from tournaments.core.urls import director as director_urls
+from tournaments.core.urls import sheets as sheet_urls
 
 LOGIN = "/accounts/login/"
 # What the desk may open; every other director and sheet URL is the director's alone.
@@ -42,7 +42,7 @@ CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 def event(db):
     from django.utils import timezone
 
-    from tournaments.simulate import demo_event
+    from tournaments.core.simulate import demo_event
 
     # Two rounds played, round 3 running: every kind of page has something to show.
     return demo_event(2, "Roles Open", round_started=timezone.now())

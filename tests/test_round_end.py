@@ -14,13 +14,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments import replay
+from tournaments.core import replay
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Round
+from tournaments.core.phones import reads as public
+from tournaments.core.services import ServiceError, closing, corrections, play, rounds
+from tournaments.core.services.tournaments import update_tournament
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import Activity, HandEntry, Match, Round, TableLink
-from tournaments.reads import public
-from tournaments.reads.export import export_results
-from tournaments.services import ServiceError, play, rounds
-from tournaments.services.tournaments import update_tournament
+from tournaments.series.export import export_results
 
 pytestmark = pytest.mark.django_db
 
@@ -239,7 +241,7 @@ def test_the_board_shows_an_extended_tables_own_countdown(event, director_client
 def test_a_players_phone_at_an_extended_table_counts_down_with_its_tablet_after_the_call(
     event, client
 ):
-    from tournaments.models import Seating
+    from tournaments.core.models.rounds import Seating
 
     rounds.extend_table(match_at(event, 2), 10, by="director")
     rounds.call_time(rnd_of(event), by="director")
@@ -342,7 +344,7 @@ def test_a_stale_agreement_gets_409_with_the_state(event):
     run_out(event)
     post(client, "answer-call", {"in_progress": False})
     seen = versioned(client)
-    play.correct_hand(
+    corrections.correct_hand(
         HandEntry.objects.get(number=1, match=match_at(event)),
         made("N", 5),
         by="director",
@@ -392,8 +394,8 @@ def test_a_dispute_is_resolved_only_by_the_director_with_a_reason(event):
     post(client, "confirm", {"agree": False, "by": names["E"], "note": "wrong"})
     match = match_at(event)
     with pytest.raises(ServiceError, match="reason"):
-        play.close_match(match, by="director", note="  ")
-    play.close_match(match, by="director", note="Checked with both teams: 1-0 stands")
+        closing.close_match(match, by="director", note="  ")
+    closing.close_match(match, by="director", note="Checked with both teams: 1-0 stands")
     match = match_at(event)
     assert match.status == Match.Status.CONFIRMED
     actions = list(
@@ -414,11 +416,11 @@ def test_a_correction_of_a_confirmed_match_needs_confirmation_again(event):
     client, names = _finished(event)
     post(client, "confirm", {"agree": True, "by": names["E"]})
     entry = HandEntry.objects.get(match=match_at(event), number=1)
-    play.correct_hand(entry, made("N", 4), by="director", reason="tricks miscounted")
+    corrections.correct_hand(entry, made("N", 4), by="director", reason="tricks miscounted")
     match = match_at(event)
     assert match.status == Match.Status.FINISHED and not match.confirmed_by
     entry = HandEntry.objects.get(match=match, number=1, state="standing")
-    play.correct_hand(entry, made("N", 3), by="director", reason="back to 3", confirm=True)
+    corrections.correct_hand(entry, made("N", 3), by="director", reason="back to 3", confirm=True)
     match = match_at(event)
     assert match.status == Match.Status.CONFIRMED and match.confirmed_by == "director"
 
@@ -491,7 +493,7 @@ def test_the_director_reclassifies_a_late_synced_hand(event):
     )
     entry = HandEntry.objects.get(client_key="x")
     assert entry.late_sync and entry.phase == "regular"
-    state = play.review_late_sync(entry, accept=False, by="director", reason="clock was off")
+    state = corrections.review_late_sync(entry, accept=False, by="director", reason="clock was off")
     entry.refresh_from_db()
     assert entry.phase == "at_call" and state.over and state.winner is Team.NS
     assert not match_at(event).has_late_sync
@@ -523,7 +525,9 @@ def test_the_director_inserts_a_missing_hand_and_later_hands_move_up(event):
     post(client, "hands", hand(1, maker="N"))
     post(client, "hands", hand(2, maker="E"))
     match = match_at(event)
-    play.insert_hand(match, 2, made("S", 5), by="director", reason="hand 2 was never entered")
+    corrections.insert_hand(
+        match, 2, made("S", 5), by="director", reason="hand 2 was never entered"
+    )
     standing = list(HandEntry.objects.filter(match=match, state="standing").order_by("number"))
     assert [(h.number, h.maker, h.dealer) for h in standing] == [
         (1, "N", "N"),
@@ -606,7 +610,7 @@ def test_an_overridden_win_gives_the_overruled_team_no_bonus(event):
     for i in range(3):  # 10-0 for NS: reach + skunk
         play.record_hand(match, made("N", 5, alone=i < 2), client_key=f"o{i}", by="t")
     assert match_at(event).bonus_ns == 3
-    play.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
+    corrections.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
     match = match_at(event)
     assert (match.winner, match.bonus_ns, match.bonus_ew) == ("EW", 0, 0)
     north = match.round.seats.get(table=1, position="N")
@@ -648,7 +652,6 @@ def test_the_dealers_partner_who_orders_up_must_go_alone_on_the_tablet(event):
 
 
 def test_cap_at_target_caps_every_game_of_the_final(make_tournament):
-    from tournaments.domain.hands import Hand as H  # noqa: F401
     from tournaments.domain.match import PhasedHand, replay
     from tournaments.domain.rules import RuleSettings
 

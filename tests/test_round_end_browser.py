@@ -15,9 +15,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Round
+from tournaments.core.services import closing, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat
-from tournaments.models import HandEntry, Match, Round, TableLink, Tournament
-from tournaments.services import play, rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -322,7 +324,7 @@ def test_the_table_page_shows_one_status_the_dispute_and_its_resolution_in_order
         entered_at=start + timedelta(minutes=2, seconds=30),
     )
     play.answer_time_call(match_of(t), False, by="Table 1 tablet")
-    play.confirm_match(match_of(t), agree=False, by=name_at(t, "E"), note="Hand 2 was ours")
+    closing.confirm_match(match_of(t), agree=False, by=name_at(t, "E"), note="Hand 2 was ours")
     page.on("dialog", lambda dialog: dialog.accept())
     login(page, live_server)
     page.goto(f"{live_server.url}/director/{t.slug}/rounds/1/")

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page
 
-from tournaments.models import Player, Seating, Tournament
-from tournaments.services import rounds
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.rounds import Seating
+from tournaments.core.services import rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

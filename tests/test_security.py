@@ -137,7 +137,7 @@ def csp_of(response) -> str:
 
 @pytest.fixture
 def played_event(db):
-    from tournaments.simulate import simulate
+    from tournaments.core.simulate import simulate
 
     return simulate(2, seed=11)
 
@@ -169,7 +169,7 @@ def test_every_public_and_director_page_carries_the_policy(client, director, pla
 
 
 def test_the_tablet_screen_and_its_refusals_carry_the_policy(client, played_event):
-    from tournaments.models import TableLink
+    from tournaments.core.models.play import TableLink
 
     link = TableLink.objects.filter(tournament=played_event, revoked_at__isnull=True).first()
     refusals = crawl(client, ["/t/table/", "/t/no-such-token/"])
@@ -342,8 +342,8 @@ def tablet_for(link) -> object:
 
 @pytest.fixture
 def two_events(make_tournament):
-    from tournaments.models import TableLink
-    from tournaments.services import rounds
+    from tournaments.core.models.play import TableLink
+    from tournaments.core.services import rounds
 
     events = []
     for name in ("Home", "Away"):
@@ -377,7 +377,7 @@ def test_a_table_cannot_read_or_write_another_tables_match(two_events):
 def test_without_a_live_link_every_endpoint_refuses(two_events):
     from django.test import Client
 
-    from tournaments.services.rounds import revoke_link
+    from tournaments.core.services.rounds import revoke_link
 
     (home, links), _ = two_events
     nobody = Client()
@@ -395,7 +395,7 @@ def test_without_a_live_link_every_endpoint_refuses(two_events):
 
 def test_a_closed_round_cannot_be_changed_from_a_tablet(two_events):
     from tests.test_faults import play_out, snapshot
-    from tournaments.services import rounds
+    from tournaments.core.services import rounds
 
     (home, links), _ = two_events
     tablet = tablet_for(links[1])
@@ -447,7 +447,7 @@ def test_a_table_session_opens_no_director_page(two_events):
 
 
 def test_an_id_is_ascii_digits_within_the_columns_range_and_nothing_else():
-    from tournaments.ids import ID_MAX, parse_id, parse_ids
+    from tournaments.common.ids import ID_MAX, parse_id, parse_ids
 
     assert parse_id("12") == 12 and parse_id(12) == 12
     assert parse_id(str(ID_MAX)) == ID_MAX

@@ -8,13 +8,14 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tournaments.core.models.people import PersonLink
+from tournaments.core.models.series import Series
+from tournaments.core.simulate import simulate
 from tournaments.domain.series import Finish, PointsTable, parse_place_points, series_standings
-from tournaments.models import PersonLink, Series
-from tournaments.reads.export import export_results
-from tournaments.reads.series import series_table
-from tournaments.services.results_import import import_results
-from tournaments.services.series import add_event, create_series
-from tournaments.simulate import simulate
+from tournaments.series.export import export_results
+from tournaments.series.reads import series_table
+from tournaments.series.results_import import import_results
+from tournaments.series.services import add_event, create_series
 
 PLACE = PointsTable("place", (10, 6, 3))
 
@@ -157,14 +158,14 @@ def test_the_series_page_reads_a_fixed_number_of_queries(
 def test_people_and_series_rows_are_listed_read_only_in_the_admin(client, django_user_model):
     from django.contrib import admin
 
-    from tournaments.models import (
+    from tournaments.core.models.people import (
         EventResult,
         ImportedEvent,
         Person,
         PersonEvent,
         PersonProposal,
-        SeriesEvent,
     )
+    from tournaments.core.models.series import SeriesEvent
 
     client.force_login(django_user_model.objects.create_superuser("root", "r@x.org", "x"))
     series = create_series("League")
@@ -182,7 +183,8 @@ def test_people_and_series_rows_are_listed_read_only_in_the_admin(client, django
 
 @pytest.mark.django_db
 def test_events_are_added_once_and_removed_without_touching_their_results(director_client):
-    from tournaments.models import SeriesEvent, Tournament
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.models.series import SeriesEvent
 
     series = create_series("League")
     t = importing(61, "once")
@@ -202,7 +204,7 @@ def test_the_series_csv_writes_a_formula_name_and_event_name_as_plain_text(direc
     import csv
     import io
 
-    from tournaments.models import Person
+    from tournaments.core.models.people import Person
 
     live = simulate(1, seed=21, name="=cmd|'/c calc'!A1")
     series = create_series("League")

@@ -11,10 +11,12 @@ import pytest
 from django.db import transaction
 from playwright.sync_api import expect
 
-from tournaments.models import Person, PersonLink, Series, Tournament
-from tournaments.reads.export import export_results
-from tournaments.services import rounds
-from tournaments.simulate import SIM, Simulation, simulate
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.people import Person, PersonLink
+from tournaments.core.models.series import Series
+from tournaments.core.services import rounds
+from tournaments.core.simulate import SIM, Simulation, simulate
+from tournaments.series.export import export_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -167,8 +169,8 @@ def test_a_series_of_twelve_events_shows_each_persons_dropped_results_struck_thr
     live_server, page, director
 ):
     """Past ten events the page had no per-event cells: nothing was struck through."""
-    from tournaments.services.results_import import import_results
-    from tournaments.services.series import add_event, create_series
+    from tournaments.series.results_import import import_results
+    from tournaments.series.services import add_event, create_series
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     series = create_series("Winter League", place_points="10,6,3,1", best_of=3)

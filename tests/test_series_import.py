@@ -9,24 +9,16 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournaments.models import (
-    EventResult,
-    HandEntry,
-    ImportedEvent,
-    Match,
-    Person,
-    PersonLink,
-    Player,
-    Seating,
-    Substitution,
-    Tournament,
-)
-from tournaments.reads.export import export_results
-from tournaments.reads.standings import standings
-from tournaments.services import results_import
-from tournaments.services.results_import import InvalidResults, import_results
-from tournaments.services.series import create_series
-from tournaments.simulate import simulate
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.people import EventResult, ImportedEvent, Person, PersonLink
+from tournaments.core.models.play import HandEntry, Match
+from tournaments.core.models.rounds import Seating, Substitution
+from tournaments.core.reads.standings import standings
+from tournaments.core.simulate import simulate
+from tournaments.series import results_import
+from tournaments.series.export import export_results
+from tournaments.series.results_import import InvalidResults, import_results
+from tournaments.series.services import create_series
 
 pytestmark = pytest.mark.django_db
 
@@ -206,10 +198,10 @@ def test_a_failure_while_writing_rolls_the_whole_file_back():
 def test_an_event_where_a_player_left_mid_match_exports_and_imports_with_one_match_for_him(
     make_tournament,
 ):
+    from tournaments.core.services import ServiceError, closing, play, rounds
+    from tournaments.core.services.players import register_player
+    from tournaments.core.services.substitutions import Signed, substitute
     from tournaments.domain.hands import Hand, Outcome, Seat
-    from tournaments.services import ServiceError, play, rounds
-    from tournaments.services.players import register_player
-    from tournaments.services.substitutions import Signed, substitute
 
     t = make_tournament(2, target=4, preliminary_rounds=1)
     r1 = rounds.draw_first_round(t, by="test", seed=2)
@@ -228,7 +220,7 @@ def test_an_event_where_a_player_left_mid_match_exports_and_imports_with_one_mat
     for m in (m1, m2):
         play.record_hand(m, march, client_key=f"end-{m.table}", by="t")
         m.refresh_from_db()
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
     doc = export_results(t)
     (only,) = doc["rounds"]
@@ -333,8 +325,8 @@ def special_hands(monkeypatch):
     partner (the simulator's random hands do neither)."""
     import random
 
+    from tournaments.core.services import play
     from tournaments.domain.hands import Hand, Outcome
-    from tournaments.services import play
 
     rng = random.Random(7)
     record = play.record_hand
@@ -378,7 +370,7 @@ def special_hands(monkeypatch):
 
 
 def with_rules(monkeypatch, **rules):
-    from tournaments import simulate as simulate_module
+    from tournaments.core import simulate as simulate_module
     from tournaments.domain.rules import RuleSettings
 
     create = simulate_module.create_tournament
@@ -647,7 +639,7 @@ def test_a_hostile_file_on_the_series_page_answers_422_not_500(director_client):
     from django.core.files.uploadedfile import SimpleUploadedFile
     from django.urls import reverse
 
-    from tournaments.services.series import create_series
+    from tournaments.series.services import create_series
 
     series = create_series("League")
     for body in (b"[" * 5000 + b"]" * 5000, b'{"schema": ' + b"9" * 5000 + b"}"):
@@ -728,7 +720,7 @@ def test_name_matching_runs_before_the_write_transaction(monkeypatch):
     ],
 )
 def test_every_hand_field_of_the_results_file_travels_both_ways(hand):
-    from tournaments.replay import HAND_FIELDS, entry_of_json, hand_json
+    from tournaments.core.replay import HAND_FIELDS, entry_of_json, hand_json
 
     played = hand["outcome"] == "played"
     full = {
@@ -762,7 +754,7 @@ def _leaves(obj, path=()):
 def test_any_one_field_of_a_file_changed_to_anything_is_imported_or_refused_never_a_crash():
     import random
 
-    from tournaments.services import ServiceError
+    from tournaments.core.services import ServiceError
 
     doc = exported(tables=1)
     paths = [p for p in _leaves(doc) if p]

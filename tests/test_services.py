@@ -6,12 +6,15 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import replay
+from tournaments.core import replay
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Round
+from tournaments.core.reads import handtext
+from tournaments.core.services import Conflict, ServiceError, closing, corrections, play, rounds
+from tournaments.core.services.players import import_players, register_player
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import Activity, HandEntry, Match, Player, Round, TableLink, Tournament
-from tournaments.reads import handtext
-from tournaments.services import Conflict, ServiceError, play, rounds
-from tournaments.services.players import import_players, register_player
 
 pytestmark = pytest.mark.django_db
 
@@ -112,8 +115,8 @@ def test_a_correction_supersedes_the_original_and_keeps_it(running):
     _, _, match = running
     original = record(match, made("N", 3), "k1").entry
     with pytest.raises(ServiceError, match="reason"):
-        play.correct_hand(original, made("N", 5), by="director", reason=" ")
-    result = play.correct_hand(original, made("N", 5), by="director", reason="was a march")
+        corrections.correct_hand(original, made("N", 5), by="director", reason=" ")
+    result = corrections.correct_hand(original, made("N", 5), by="director", reason="was a march")
     original.refresh_from_db()
     assert original.state == HandEntry.State.SUPERSEDED and original.end_reason == "was a march"
     assert result.entry.replaces_id == original.pk and result.entry.number == 1
@@ -129,7 +132,7 @@ def test_a_correction_that_would_end_the_match_before_later_hands_is_refused(run
     third = record(match, made("E", 3), "k3").entry
     record(match, made("E", 3), "k4")
     with pytest.raises(ServiceError, match="impossible"):
-        play.correct_hand(third, made("N", 5), by="director", reason="typo")
+        corrections.correct_hand(third, made("N", 5), by="director", reason="typo")
     third.refresh_from_db()
     assert third.state == HandEntry.State.STANDING
 
@@ -160,7 +163,7 @@ def test_a_confirmed_result_cannot_be_reopened_by_changing_the_time_call_answer(
     record(match, made("N", 3), "k1")
     rounds.call_time(rnd, by="director")
     play.answer_time_call(match, False, by="table 1")
-    play.confirm_match(match, agree=True, by="Opponent")
+    closing.confirm_match(match, agree=True, by="Opponent")
     with pytest.raises(ServiceError, match="confirmed"):
         play.answer_time_call(match, True, by="table 1")
     match.refresh_from_db()
@@ -190,14 +193,14 @@ def test_a_disputed_table_blocks_finalizing_until_the_director_closes_it(running
     _, rnd, match = running
     for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
         record(match, hand, f"k{i}")
-    play.confirm_match(match, agree=False, by="Player B002", note="hand 2 was not alone")
+    closing.confirm_match(match, agree=False, by="Player B002", note="hand 2 was not alone")
     other = rnd.matches.get(table=2)
     play.set_first_dealer(other, Seat.S, by="test")
     for i, hand in enumerate([made("E", 5, True), made("W", 5, True), made("E", 5)]):
         record(other, hand, f"o{i}")
     with pytest.raises(ServiceError, match=r"table 1 \(disputed\)"):
         rounds.finalize_round(rnd, by="director")
-    play.close_match(match, by="director", note="checked with both teams")
+    closing.close_match(match, by="director", note="checked with both teams")
     rounds.finalize_round(rnd, by="director")
 
 
@@ -206,8 +209,8 @@ def test_an_override_needs_a_reason_and_decides_the_rotation(running):
     for i, hand in enumerate([made("N", 5, True), made("S", 5, True), made("N", 5)]):
         record(match, hand, f"k{i}")
     with pytest.raises(ServiceError, match="written reason"):
-        play.override_winner(match, Team.EW, by="director", reason="")
-    play.override_winner(match, Team.EW, by="director", reason="NS played with 6 cards")
+        corrections.override_winner(match, Team.EW, by="director", reason="")
+    corrections.override_winner(match, Team.EW, by="director", reason="NS played with 6 cards")
     match.refresh_from_db()
     assert (match.winner, match.recorded_winner, match.has_override) == ("EW", "NS", True)
     seats = {s.position: s for s in rnd.seats.filter(table=1)}
@@ -230,8 +233,8 @@ def test_correcting_a_result_after_the_next_round_is_seated_warns_and_keeps_seat
     with pytest.raises(ServiceError, match="closed"):
         record(match, made("E", 3), "d")
     with pytest.raises(ServiceError, match="unfinished"):
-        play.correct_hand(first, Hand(Outcome.MISDEAL), by="director", reason="no score")
-    result = play.correct_hand(first, made("E", 3), by="director", reason="wrong side")
+        corrections.correct_hand(first, Hand(Outcome.MISDEAL), by="director", reason="no score")
+    result = corrections.correct_hand(first, made("E", 3), by="director", reason="wrong side")
     assert result.state.winner is Team.EW
     assert result.warnings and "seating already made stands" in result.warnings[0]
     assert list(second.seats.values_list("table", "position", "player_id")) == seats_before
@@ -313,7 +316,7 @@ def test_a_csv_saved_in_french_with_semicolons_imports(make_tournament):
 def test_scoring_settings_cannot_change_once_play_has_started(make_tournament):
     from dataclasses import replace
 
-    from tournaments.services.tournaments import update_tournament
+    from tournaments.core.services.tournaments import update_tournament
 
     t = make_tournament(1)
     rounds.draw_first_round(t, by="test", seed=1)
@@ -334,7 +337,7 @@ def test_register_refuses_a_duplicate_name_case_insensitively(make_tournament):
 def final_round(make_tournament):
     """A one-table event whose single preliminary round is over and whose final (games to
     2 points, so one march wins a game) is seeded."""
-    from tournaments.services import standings
+    from tournaments.core.services import standings
 
     t = make_tournament(1, preliminary_rounds=1, target=2, final_target=2)
     rnd = rounds.draw_first_round(t, by="test", seed=1)
@@ -353,7 +356,7 @@ def win_final_game(final, game: int, maker: str):
 
 
 def test_undoing_a_finished_final_game_drops_the_empty_next_game(final_round):
-    from tournaments.reads import standings
+    from tournaments.core.reads import standings
 
     t, final = final_round
     won = win_final_game(final, 1, "N")
@@ -364,7 +367,7 @@ def test_undoing_a_finished_final_game_drops_the_empty_next_game(final_round):
 
 
 def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_round):
-    from tournaments.reads import standings
+    from tournaments.core.reads import standings
 
     t, final = final_round
     win_final_game(final, 1, "N")
@@ -372,7 +375,7 @@ def test_a_final_correction_that_would_orphan_a_later_game_is_refused(final_roun
     win_final_game(final, 3, "E")
     assert standings.champions(t) == "B"
     with pytest.raises(ServiceError, match="game 3 of the final already has hands"):
-        play.correct_hand(second.entry, made("N", 5), by="director", reason="misread")
+        corrections.correct_hand(second.entry, made("N", 5), by="director", reason="misread")
     assert standings.champions(t) == "B"
     assert HandEntry.objects.get(pk=second.entry.pk).state == HandEntry.State.STANDING
 
@@ -382,8 +385,8 @@ def test_saving_settings_from_a_stale_page_keeps_the_status_and_refuses_scoring_
 ):
     from dataclasses import replace
 
-    from tournaments.models import Tournament
-    from tournaments.services.tournaments import update_tournament
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.services.tournaments import update_tournament
 
     t = make_tournament(1)
     stale = Tournament.objects.get(pk=t.pk)  # the settings page, loaded before the draw
@@ -430,7 +433,7 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
     try:
         assert locked.wait(10)
         with transaction.atomic():
-            from tournaments.models import Tournament
+            from tournaments.core.models.event import Tournament
 
             Tournament.objects.select_for_update(nowait=True).get(pk=t.pk)
             Round.objects.select_for_update(nowait=True).get(pk=rnd.pk)
@@ -446,9 +449,9 @@ def test_recording_a_hand_locks_only_its_match_not_the_tournament(make_tournamen
 def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_changes(
     make_tournament, monkeypatch
 ):
+    from tournaments.core.reads import standings
+    from tournaments.core.services.players import edit_player, set_withdrawn
     from tournaments.domain.standings import rank
-    from tournaments.reads import standings
-    from tournaments.services.players import edit_player, set_withdrawn
 
     t = make_tournament(2, preliminary_rounds=2, target=2)
     rnd = rounds.draw_first_round(t, by="test", seed=1)
@@ -471,7 +474,7 @@ def test_standings_are_ranked_again_whenever_a_result_a_player_or_the_chain_chan
     assert table() == first and len(calls) == 2  # nothing changed: the kept ranking
 
     match = rnd.matches.select_related("round__tournament").get(table=1)
-    play.override_winner(match, Team(match.winner).other, by="director", reason="test")
+    corrections.override_winner(match, Team(match.winner).other, by="director", reason="test")
     overridden = table()
     assert len(calls) == 4 and overridden != first
     assert sum(wins for rows in overridden.values() for *_, wins in rows) == 4
@@ -530,8 +533,8 @@ def test_the_compiled_writes_send_each_value_as_the_fields_own_conversion_does(r
     field's own conversion, of the same type."""
     from django.db import connection
 
-    from tournaments import compiled
-    from tournaments.models import Seating
+    from tournaments.core.db import compiled
+    from tournaments.core.models.rounds import Seating
 
     _, rnd, match = running
     entry = record(match, made("N", 3), "w1").entry
@@ -560,7 +563,7 @@ def test_the_compiled_reads_build_the_instances_django_builds(running):
     ``Model.__init__`` where that is only setting attributes; the match it locks (with
     its round and tournament) and the entries it reads are the ORM's, attribute for
     attribute and state for state."""
-    from tournaments import compiled
+    from tournaments.core.db import compiled
 
     t, _, match = running
     record(match, made("N", 3), "w1")
@@ -602,7 +605,7 @@ def test_the_lock_that_reads_the_entries_gives_the_rows_the_orm_gives(running):
     record(match, made("N", 3), "w3")
     play.undo_last_hand(match, by="table 1", reason="oops")
     first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
-    play.correct_hand(first, made("E", 5), by="director", reason="five tricks")
+    corrections.correct_hand(first, made("E", 5), by="director", reason="five tricks")
     with transaction.atomic():
         locked, entries = play._LOCK_WITH_HISTORY(match.pk)
         orm = Match.objects.select_related("round__tournament").get(pk=match.pk)
@@ -655,7 +658,7 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     # entry and its fresh key read apart; 8 with the entries read apart from the lock)
     first = HandEntry.objects.get(match=match, number=1, state=HandEntry.State.STANDING)
     with django_assert_num_queries(7):
-        play.correct_hand(first, made("N", 4), by="director", reason="four tricks")
+        corrections.correct_hand(first, made("N", 4), by="director", reason="four tricks")
     assert second.entry.state == HandEntry.State.STANDING
 
 

@@ -16,15 +16,17 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.pdf import standings as standings_pdf
+from tournaments.core.pdf.table_cards import draw_qr
+from tournaments.core.reads import sheets
+from tournaments.core.reads.standings import standings
+from tournaments.core.services.players import edit_player
+from tournaments.core.services.rounds import draw_first_round, revoke_link
+from tournaments.core.simulate import simulate
 from tournaments.domain.hands import Seat, Team
-from tournaments.models import Match, Player, Round, Seating, TableLink, Tournament
-from tournaments.pdf import standings as standings_pdf
-from tournaments.pdf.table_cards import draw_qr
-from tournaments.reads import sheets
-from tournaments.reads.standings import standings
-from tournaments.services.players import edit_player
-from tournaments.services.rounds import draw_first_round, revoke_link
-from tournaments.simulate import simulate
 
 PRINTED = datetime(2026, 1, 10, 9, 0, tzinfo=UTC)
 
@@ -149,9 +151,9 @@ def test_the_directors_copy_says_not_for_posting_at_the_head_of_every_page(db):
 def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
     # §4: only players who played are ranked. Every table of round 1 ends alike (one
     # march by N), so the three B winners tie on everything, and so do the three losers.
+    from tournaments.core.services import closing, play
+    from tournaments.core.services.rounds import finalize_round, start_round
     from tournaments.domain.hands import Hand, Outcome
-    from tournaments.services import play
-    from tournaments.services.rounds import finalize_round, start_round
 
     Tournament.objects.filter(pk=drawn.pk).update(target=2)
     rnd = start_round(drawn.rounds.get(), by="test")
@@ -160,7 +162,7 @@ def test_ties_broken_by_lot_are_marked_with_the_seed(director_client, drawn):
         play.record_hand(
             m, Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5), client_key=f"s{m.pk}", by="t"
         )
-        play.confirm_match(m, agree=True, by="t")
+        closing.confirm_match(m, agree=True, by="t")
     finalize_round(rnd, by="test")
     page = pages(director_client.get(url("standings", drawn.slug, "B")))[0]
     assert "After round 1" in page
@@ -202,7 +204,7 @@ def test_names_with_accents_render_on_every_sheet(director_client, event):
     assert "José Müller-Ångström" in text("final", event.slug)
     cards = sheets.table_cards(event, lambda token: token)
     assert cards is not None
-    from tournaments.pdf import table_cards as cards_pdf
+    from tournaments.core.pdf import table_cards as cards_pdf
 
     seats = dict(cards.cards[0].seats)
     seats[Seat.W] = sheets.Seated("Łukasz Dvořák", "B")
@@ -266,7 +268,7 @@ def test_seating_for_a_large_round_runs_to_several_numbered_pages(db):
         for t in range(1, 121)
         for s in Seat
     )
-    from tournaments.pdf import seating as seating_pdf
+    from tournaments.core.pdf import seating as seating_pdf
 
     sheet = sheets.SeatingSheet("Huge", "Round 2", tables, players, PRINTED)
     text = pdf_pages(seating_pdf.build(sheet, "a4"))
@@ -406,8 +408,8 @@ def test_final_results_name_whom_the_seeding_skipped_even_once_reinstated(
     director_client, make_tournament
 ):
     from tests.test_public_phones import event_after, fake_results
-    from tournaments.services.players import set_withdrawn
-    from tournaments.services.standings import seed_final
+    from tournaments.core.services.players import set_withdrawn
+    from tournaments.core.services.standings import seed_final
 
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
@@ -487,9 +489,9 @@ def test_table_cards_before_the_draw_are_not_found(director_client, make_tournam
 
 
 def test_a_scoresheet_caps_the_running_totals_when_scores_are_capped(make_tournament):
+    from tournaments.core.services import play
+    from tournaments.core.services.rounds import start_round
     from tournaments.domain.hands import Hand, Outcome
-    from tournaments.services import play
-    from tournaments.services.rounds import start_round
 
     t = make_tournament(1, cap_at_target=True)
     rnd = draw_first_round(t, by="test", seed=5)
@@ -511,7 +513,7 @@ def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
 ):
     from html import unescape
 
-    from tournaments.reads import console
+    from tournaments.core.reads import console
 
     t = make_tournament(2)
     accented = ["Łukasz", "émile", "Ørjan", "zoë", "Åsa", "ELI", "lena", "Oscar"]
@@ -540,7 +542,7 @@ def test_the_screen_and_printed_find_your_seat_lists_order_accented_names_alike(
 def test_a_sheet_link_to_a_route_that_does_not_exist_is_an_error_not_a_missing_button():
     from django.urls import NoReverseMatch
 
-    from tournaments.views.director.common import url_with_query
+    from tournaments.core.views.director.common import url_with_query
 
     assert url_with_query("sheets:final", "club", query="paper=a4") == (
         "/director/sheets/club/final.pdf?paper=a4"

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from tests.test_sheets import pages, url
-from tournaments.models import Player
-from tournaments.services.rounds import draw_first_round
+from tournaments.core.models.event import Player
+from tournaments.core.services.rounds import draw_first_round
 
 SHOTS = Path("/tmp/screens-shots")
 LONG = [

@@ -13,9 +13,10 @@ from django.urls import reverse
 from tests.test_french import _english_left
 from tests.test_public_phones import event_after, player
 from tests.test_sheets import pages, url
-from tournaments.forms import TournamentForm
-from tournaments.models import Round, Tournament
-from tournaments.simulate import simulate
+from tournaments.core.forms import TournamentForm
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.rounds import Round
+from tournaments.core.simulate import simulate
 
 
 @pytest.fixture
@@ -71,8 +72,8 @@ def test_the_seating_sheets_sit_out_line_puts_its_colon_the_french_way(
 ):
     """Printed at the hall in French: "Au repos, Ronde 1 (1): …", the colon glued on in
     the code, English style."""
-    from tournaments.services import rounds
-    from tournaments.services.players import register_player
+    from tournaments.core.services import rounds
+    from tournaments.core.services.players import register_player
 
     t = make_tournament(2)
     register_player(t, "Odile Ouellet", "A", by="desk", checked_in=True)
@@ -236,9 +237,9 @@ def test_the_final_results_and_the_console_say_in_french_why_a_leader_is_not_in_
     director_client, make_tournament
 ):
     from tests.test_public_phones import fake_results
-    from tournaments.reads.standings import standings
-    from tournaments.services.players import set_withdrawn
-    from tournaments.services.standings import seed_final
+    from tournaments.core.reads.standings import standings
+    from tournaments.core.services.players import set_withdrawn
+    from tournaments.core.services.standings import seed_final
 
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))

@@ -230,7 +230,10 @@ def event_rows(t) -> dict[str, list[str]]:
     """Every row the simulation stored for ``t``, without its database ids (foreign keys by
     what they name) and the wall clock's ``auto_now_add`` stamps: what two runs of the
     same seed must agree on."""
-    from tournaments.models import Activity, HandEntry, Match, Player, Seating
+    from tournaments.core.models.event import Player
+    from tournaments.core.models.log import Activity
+    from tournaments.core.models.play import HandEntry, Match
+    from tournaments.core.models.rounds import Seating
 
     def rows(qs, *named: str) -> list[str]:
         fields = [
@@ -271,8 +274,8 @@ def test_a_match_per_transaction_stores_the_event_the_per_hand_path_stores(
     event it stores is the one hand-by-hand transactions store, row for row."""
     from django.utils import timezone
 
-    from tournaments.models import HandEntry
-    from tournaments.simulate import EPOCH, Simulation
+    from tournaments.core.models.play import HandEntry
+    from tournaments.core.simulate import EPOCH, Simulation
 
     # A house player is added at the wall clock's time (services.players takes no time
     # for it): the same instant for both runs.

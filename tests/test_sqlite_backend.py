@@ -9,8 +9,9 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tournaments.models import Activity, Tournament
-from tournaments.services.clubs import site_club
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.services.tournaments import site_club
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -68,7 +69,7 @@ def test_a_statement_is_rewritten_for_sqlite_as_django_rewrites_it_and_once():
     Django's gives (escaped percents, placeholders, named parameters) and is not redone."""
     from django.db.backends.sqlite3.base import SQLiteCursorWrapper
 
-    from snowman.sqlite import base
+    from tournaments.core.db.sqlite import base
 
     connection.ensure_connection()
     django_cursor = connection.connection.cursor(factory=SQLiteCursorWrapper)

@@ -12,13 +12,13 @@ from django.test import RequestFactory
 from django.test.html import parse_html
 from django_tables2 import RequestConfig
 
-from tournaments.models import Activity
-from tournaments.reads import queries
-from tournaments.reads.console import find_your_seat, seating_tables
-from tournaments.reads.standings import standings
-from tournaments.services.players import add_house_player, set_withdrawn
-from tournaments.simulate import simulate
-from tournaments.tables import (
+from tournaments.core.models.log import Activity
+from tournaments.core.reads import queries
+from tournaments.core.reads.console import find_your_seat, seating_tables
+from tournaments.core.reads.standings import standings
+from tournaments.core.services.players import add_house_player, set_withdrawn
+from tournaments.core.simulate import simulate
+from tournaments.core.tables import (
     ActivityTable,
     LeanTable,
     PlayerTable,

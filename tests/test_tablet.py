@@ -9,11 +9,11 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import HandEntry, Match, Seating, TableLink
-from tournaments.reads import queries
-from tournaments.services import Conflict, play, rounds
-from tournaments.services.tablet import (
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.rounds import Seating
+from tournaments.core.reads import queries
+from tournaments.core.services import Conflict, corrections, play, rounds
+from tournaments.core.services.tablet import (
     COOKIE,
     SESSION_SECONDS,
     Forbidden,
@@ -22,6 +22,7 @@ from tournaments.services.tablet import (
     scope_of,
     session_value,
 )
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
 
 pytestmark = pytest.mark.django_db
 
@@ -355,7 +356,7 @@ def test_an_undo_queued_before_the_director_corrected_the_hand_undoes_nothing(ev
     _, body = post(client, "hands", hand(2, maker="E"))
     shown = body["state"]["hands"][-1]  # the hand the tablet offers to undo
     entry = HandEntry.objects.get(client_key=shown["client_key"])
-    play.correct_hand(entry, made("E", 4), by="director", reason="E made 4 tricks")
+    corrections.correct_hand(entry, made("E", 4), by="director", reason="E made 4 tricks")
     undo = {"number": 2, "client_key": shown["client_key"]}
     status, body = post(client, "undo", undo)
     assert status == 409 and "director changed this match's hands" in body["error"]
@@ -398,7 +399,7 @@ def test_a_queued_hand_after_the_director_inserted_one_is_told_the_director_chan
     client = tablet(event, 1)
     post(client, "hands", hand(1))
     post(client, "hands", hand(2))
-    play.insert_hand(table_match(event), 1, made("E", 3), by="director", reason="missed")
+    corrections.insert_hand(table_match(event), 1, made("E", 3), by="director", reason="missed")
     status, body = post(client, "hands", hand(3, key="queued-3"))
     assert status == 409
     assert "director changed this match's hands" in body["error"]
@@ -443,7 +444,8 @@ def test_undo_locks_its_match_once_and_checks_table_and_link_in_that_lock(event)
 
 
 def test_the_state_says_which_seat_a_house_player_holds(event):
-    from tournaments.models import Player, Seating
+    from tournaments.core.models.event import Player
+    from tournaments.core.models.rounds import Seating
 
     seat = Seating.objects.get(round__tournament=event, table=1, position="S")
     hal = Player.objects.create(
@@ -602,7 +604,7 @@ def test_after_an_override_the_tablet_gives_the_bonuses_to_the_overriding_winner
     for n in range(1, 4):  # 4 + 4 + 2 = 10-0: reach and skunk
         post(client, "hands", hand(n, maker="N", alone=n < 3, maker_tricks=5))
     match = table_match(event)
-    play.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
+    corrections.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
     stored = dict(
         Seating.objects.filter(round_id=match.round_id, table=1).values_list("position", "points")
     )
@@ -670,7 +672,7 @@ def test_a_session_older_than_the_round_still_works_for_the_new_round_links(even
 
 
 def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_tournament):
-    from tournaments.services.standings import seed_final
+    from tournaments.core.services.standings import seed_final
 
     t = make_tournament(tables=2, preliminary_rounds=1)
     rounds.start_round(rounds.draw_first_round(t, by="test", seed=5), by="test")
@@ -702,8 +704,8 @@ def test_the_final_is_served_at_table_one_without_a_clock_game_after_game(make_t
 
 
 def test_the_state_reads_only_its_own_tables_seats_however_big_the_room(make_tournament):
-    from tournaments.reads.tablet.state import table_seats
-    from tournaments.simulate import Simulation
+    from tournaments.core.reads.tablet.state import table_seats
+    from tournaments.core.simulate import Simulation
 
     t = make_tournament(12)
     rnd = rounds.draw_first_round(t, by="test", seed=2)
@@ -739,8 +741,8 @@ def vars_of(obj: object) -> dict:
 
 
 def test_a_substituted_seat_is_named_for_each_hand_by_who_held_it_then(event):
-    from tournaments.models import Player
-    from tournaments.services.substitutions import Signed, replace_substitute, substitute
+    from tournaments.core.models.event import Player
+    from tournaments.core.services.substitutions import Signed, replace_substitute, substitute
 
     client = tablet(event, 1)
     for n in (1, 2, 3):

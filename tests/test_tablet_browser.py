@@ -12,10 +12,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
-from tournaments import replay
+from tournaments.core import replay
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.services import corrections, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
-from tournaments.models import HandEntry, Match, TableLink, Tournament
-from tournaments.services import play, rounds
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -358,7 +359,7 @@ def test_the_players_names_stay_on_screen_when_only_hand_answers_arrive(
 
 
 def test_a_house_player_is_marked_house_in_the_tables_language(page, live_server, make_tournament):
-    from tournaments.models import Player
+    from tournaments.core.models.event import Player
 
     t = seated(make_tournament, tables=1)
     seat_row = t.rounds.get().seats.get(table=1, position="S")
@@ -488,7 +489,7 @@ def test_an_undo_queued_offline_never_undoes_the_hand_the_director_corrected_mea
     page.click("#tb-dialog-ok")
     expect(page.locator("#tb-net")).to_have_text("Offline · 1 not yet sent", timeout=WAIT)
     match = Match.objects.get(round__tournament=t, table=1)
-    play.correct_hand(
+    corrections.correct_hand(
         standing(match)[-1],
         Hand(outcome=Outcome.PLAYED, maker=Seat.E, maker_tricks=5),
         by="director",
@@ -522,7 +523,7 @@ def test_the_end_screen_after_an_override_gives_the_bonuses_to_the_overriding_wi
     rows = page.locator("#tb-end-rows tr")
     expect(rows.filter(has_text=north)).to_contain_text("+3")
     match = Match.objects.get(round__tournament=t, table=1)
-    play.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
+    corrections.override_winner(match, Team.EW, by="director", reason="NS reneged unseen")
     expect(page.locator("#tb-end-result")).to_have_text("East–West win 0–10.", timeout=WAIT)
     # RULES §2.2: the overruled team keeps its score but no bonus (N: 10 + two awards).
     expect(rows.filter(has_text=north)).not_to_contain_text("+3")
@@ -638,8 +639,8 @@ def test_the_tablet_revalidates_its_state_and_its_clock_stays_right_through_304s
 def test_hands_before_a_substitution_name_who_held_the_seat_then(
     page: Page, live_server, make_tournament
 ):
-    from tournaments.models import Player
-    from tournaments.services.substitutions import Signed, substitute
+    from tournaments.core.models.event import Player
+    from tournaments.core.services.substitutions import Signed, substitute
 
     t = seated(make_tournament, 1)
     open_table(page, live_server, t, 1)

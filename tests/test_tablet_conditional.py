@@ -12,9 +12,11 @@ from django.test import Client
 from django.utils import timezone
 
 from tests.test_tablet import hand, post, tablet
+from tournaments.core.models.event import Player
+from tournaments.core.models.play import Match
+from tournaments.core.models.rounds import Round, Seating
+from tournaments.core.services import rounds, substitutions
 from tournaments.domain.clock import CONTACT_EVERY
-from tournaments.models import Match, Player, Round, Seating
-from tournaments.services import rounds, substitutions
 
 
 @pytest.fixture

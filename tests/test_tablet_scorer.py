@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
+from tournaments.core.reads.tablet.state import TABLET_RULES, tablet_rules
 from tournaments.domain.hands import SEATS, Hand, Outcome, Seat, Team
 from tournaments.domain.match import InvalidMatch, Phase, PhasedHand, TimeCall, replay
 from tournaments.domain.rules import RuleSettings
-from tournaments.reads.tablet.state import TABLET_RULES, tablet_rules
 
 pytestmark = pytest.mark.browser
 

@@ -13,10 +13,11 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tournaments.models import HelpRequest, Match, TableLink
-from tournaments.reads.tablet.link import shown
-from tournaments.services import rounds, table_codes
-from tournaments.services.clubs import assign
+from tournaments.clubs.services import assign
+from tournaments.core.models.play import Match, TableLink
+from tournaments.core.reads.tablet.link import shown
+from tournaments.core.services import rounds, table_codes
+from tournaments.devices.models import HelpRequest
 
 pytestmark = pytest.mark.django_db
 
@@ -25,7 +26,7 @@ pytestmark = pytest.mark.django_db
 def fresh_throttle(monkeypatch):
     cache.clear()
     # One window of the code throttle for the whole test, however long it takes.
-    monkeypatch.setattr("tournaments.views.tablet._window", lambda: 7)
+    monkeypatch.setattr("tournaments.core.views.tablet._window", lambda: 7)
     yield
     cache.clear()
 
@@ -121,7 +122,7 @@ def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament,
 
     from django.db import connection
 
-    from tournaments.errors import NotFound
+    from tournaments.common.errors import NotFound
 
     make_tournament(tables=2)
     burst = 16

@@ -17,35 +17,25 @@ from django.http import HttpRequest
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 
-from tournaments.models import (
-    Activity,
-    Club,
+from tournaments.clubs.services import RESERVED_SLUGS
+from tournaments.core.models.event import Club, Player, Tournament
+from tournaments.core.models.log import Activity
+from tournaments.core.models.people import (
     EventResult,
-    HandEntry,
     ImportedEvent,
-    Invitation,
-    Match,
-    Membership,
     Person,
     PersonEvent,
     PersonLink,
     PersonProposal,
-    Player,
-    Publication,
-    PublishGrant,
-    Round,
-    RoundPause,
-    Seating,
-    Series,
-    SeriesEvent,
-    TableLink,
-    Tournament,
-    WinnerOverride,
 )
-from tournaments.reads import staff
-from tournaments.roles import DESK, DIRECTOR, OWNER
-from tournaments.services.clubs import RESERVED_SLUGS
-from tournaments.services.players import set_checked_in
+from tournaments.core.models.play import HandEntry, Match, TableLink, WinnerOverride
+from tournaments.core.models.rounds import Round, RoundPause, Seating
+from tournaments.core.models.series import Series, SeriesEvent
+from tournaments.core.models.staff import Invitation, Membership
+from tournaments.core.reads import staff
+from tournaments.core.roles import DESK, DIRECTOR, OWNER
+from tournaments.core.services.players import set_checked_in
+from tournaments.publishing.models import Publication, PublishGrant
 
 # How each model's rows reach their club: staff see their own clubs' rows only (issue 25).
 CLUB_PATHS: dict[type[Model], str] = {

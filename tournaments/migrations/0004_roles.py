@@ -9,7 +9,7 @@ def make_groups(apps, schema_editor):
     from django.contrib.auth.management import create_permissions
     from django.contrib.contenttypes.management import create_contenttypes
 
-    from tournaments.roles import ensure_groups
+    from tournaments.core.roles import ensure_groups
 
     for config in apps.get_app_configs():
         config.models_module = True

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.models import Match, Player, Round, Seating, SitOut, Tournament
-from tournaments.reads.substitutions import substitutes_for, substitution_lines
+from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.play import Match
+from tournaments.core.models.rounds import Round, Seating, SitOut
+from tournaments.core.reads.substitutions import substitutes_for, substitution_lines
 
 register = template.Library()
 

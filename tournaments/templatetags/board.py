@@ -14,8 +14,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from tournaments import bilingual
-from tournaments.reads.console import BoardRow
+from tournaments.common import bilingual
+from tournaments.core.reads.console import BoardRow
 
 register = template.Library()
 

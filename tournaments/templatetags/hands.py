@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.logtext import actor_label, reason_label
-from tournaments.models import HandEntry
-from tournaments.reads.handtext import describe
+from tournaments.core.logtext import actor_label, reason_label
+from tournaments.core.models.play import HandEntry
+from tournaments.core.reads.handtext import describe
 
 register = template.Library()
 

@@ -13,7 +13,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from tournaments.models import Tournament
+from tournaments.core.models.event import Tournament
 
 register = template.Library()
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.translation import pgettext
 
-from tournaments import bilingual
+from tournaments.common import bilingual
 
 register = template.Library()
 
@@ -16,16 +15,7 @@ def house() -> str:
     return str(bilingual.house())
 
 
-@register.filter
-def seat_letter(position: str) -> str:
-    # One msgid each with a context, so the seat's "W" is not the standings' "W" (wins).
-    letters = {
-        "N": pgettext("seat North", "N"),
-        "E": pgettext("seat East", "E"),
-        "S": pgettext("seat South", "S"),
-        "W": pgettext("seat West", "W"),
-    }
-    return letters.get(position, position)
+register.filter("seat_letter", bilingual.seat_letter)
 
 
 @register.filter

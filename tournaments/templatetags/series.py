@@ -8,7 +8,7 @@ from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
-from tournaments.reads.series import SeriesRow
+from tournaments.series.reads import SeriesRow
 
 register = template.Library()
 

@@ -4,9 +4,9 @@ from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
-from tournaments.backup import backups, take_backup
+from tournaments.core.backup import backups, take_backup
+from tournaments.core.services import ServiceError
 from tournaments.management.base import TranslatedCommand
-from tournaments.services import ServiceError
 
 
 class Command(TranslatedCommand):

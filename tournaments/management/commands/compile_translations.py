@@ -2,7 +2,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from snowman.translations import compile_catalogues
+from tournaments.common.translations import compile_catalogues
 
 
 class Command(BaseCommand):

@@ -6,9 +6,9 @@ from django.core.management.base import CommandError, CommandParser
 from django.db.models import Field
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.services import assign
+from tournaments.core.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER
 from tournaments.management.base import TranslatedCommand
-from tournaments.roles import DESK_GROUP, DIRECTOR_GROUP, OWNER
-from tournaments.services.clubs import assign
 
 
 class Command(TranslatedCommand):

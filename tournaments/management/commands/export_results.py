@@ -3,9 +3,9 @@ import json
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from tournaments.core.models.event import Tournament
 from tournaments.management.base import TranslatedCommand
-from tournaments.models import Tournament
-from tournaments.reads.export import export_results
+from tournaments.series.export import export_results
 
 
 class Command(TranslatedCommand):

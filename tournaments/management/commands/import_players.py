@@ -4,9 +4,9 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournaments.core.models.event import Tournament
+from tournaments.core.services.players import import_players
 from tournaments.management.base import TranslatedCommand
-from tournaments.models import Tournament
-from tournaments.services.players import import_players
 
 
 class Command(TranslatedCommand):

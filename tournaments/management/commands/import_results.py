@@ -4,10 +4,10 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from tournaments.core.services import ServiceError
+from tournaments.core.services.people import recompute_ratings
 from tournaments.management.base import TranslatedCommand
-from tournaments.services import ServiceError
-from tournaments.services.people import recompute_ratings
-from tournaments.services.results_import import import_event
+from tournaments.series.results_import import import_event
 
 
 class Command(TranslatedCommand):

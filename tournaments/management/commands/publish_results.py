@@ -6,7 +6,7 @@ from django.core.management.base import CommandParser
 from django.utils.translation import gettext as _
 
 from tournaments.management.base import TranslatedCommand
-from tournaments.services.publish import publish_pending
+from tournaments.publishing.services import publish_pending
 
 
 class Command(TranslatedCommand):

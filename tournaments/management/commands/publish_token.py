@@ -4,10 +4,11 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from tournaments.errors import ServiceError
+from tournaments.common.errors import ServiceError
+from tournaments.core.models.event import Club
+from tournaments.core.models.series import Series
 from tournaments.management.base import TranslatedCommand
-from tournaments.models import Club, Series
-from tournaments.services.publish import grant
+from tournaments.publishing.services import grant
 
 
 class Command(TranslatedCommand):

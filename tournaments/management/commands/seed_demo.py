@@ -7,10 +7,10 @@ from django.core.management.base import CommandParser
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournaments.clubs.services import assign
+from tournaments.core.models.event import Tournament
+from tournaments.core.simulate import demo_event
 from tournaments.management.base import TranslatedCommand
-from tournaments.models import Tournament
-from tournaments.services.clubs import assign
-from tournaments.simulate import demo_event
 
 DEMO_NAME = "Snowman Demo Open"
 

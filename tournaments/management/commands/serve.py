@@ -20,10 +20,10 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import connections
 from django.utils.translation import gettext as _
 
-from snowman.hall import hall_addresses, qr_code
-from tournaments.backup import Timer
+from tournaments.common.hall import hall_addresses, qr_code
+from tournaments.core.backup import Timer
+from tournaments.core.reads import queries
 from tournaments.management.base import TranslatedCommand
-from tournaments.reads import queries
 
 
 def hall_url(address: str, port: int, https: bool) -> str:

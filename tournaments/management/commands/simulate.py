@@ -2,9 +2,9 @@ from django.conf import settings
 from django.core.management.base import CommandError, CommandParser
 from django.utils.translation import gettext as _
 
+from tournaments.core.services import ServiceError
+from tournaments.core.simulate import simulate
 from tournaments.management.base import TranslatedCommand
-from tournaments.services import ServiceError
-from tournaments.simulate import simulate
 
 
 class Command(TranslatedCommand):

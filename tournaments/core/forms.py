@@ -1,0 +1,412 @@
+"""Director forms. They check shape only; the rules engine and services judge the rest."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, cast
+
+from django import forms
+from django.conf import settings
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.common.ids import ID_MAX, parse_id
+from tournaments.common.names import clean_name, name_refusal
+from tournaments.core.models.event import Division, SeatPosition, TeamChoice, Tournament
+from tournaments.core.models.play import HandEntry
+from tournaments.core.services.tournaments import EDITABLE_AFTER_START
+from tournaments.domain.hands import Hand, Outcome, Seat, Team
+from tournaments.domain.rules import TIEBREAK_KEYS, RuleSettings
+
+RULE_LABELS = {
+    "preliminary_rounds": _("Preliminary rounds"),
+    "round_minutes": _("Round time limit (minutes)"),
+    "target": _("Target score"),
+    "points_make": _("Points: makers take 3–4 tricks"),
+    "points_march": _("Points: march (5 tricks)"),
+    "points_alone_march": _("Points: lone march"),
+    "points_euchre": _("Points: euchre (to the defenders)"),
+    "points_renege": _("Points: renege (to the other team)"),
+    "alone_march_award": _("Lone-march individual award"),
+    "renege_penalty": _("Renege individual penalty (zero or negative)"),
+    "reach_bonus": _("Reach bonus"),
+    "skunk_bonus": _("Skunk bonus"),
+    "skunk_includes_reach": _("Skunk bonus includes the reach bonus"),
+    "cap_at_target": _("Cap scores at the target"),
+    "final_games_to_win": _("Final: games to win"),
+    "final_target": _("Final: game target"),
+    "defend_alone_allowed": _("Defending alone allowed"),
+    "points_alone_euchre": _("Points: lone defender's euchre"),
+    "late_sync_grace_minutes": _("Late-sync grace window after the call (minutes)"),
+    "hide_standings_last_rounds": _(
+        "Hide standings from players and projector for the last N rounds"
+    ),
+}
+
+
+# Settings added after the form's first version: a post without them (an old form, a
+# script) keeps their defaults.
+OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_standings_last_rounds")
+
+
+class TournamentForm(forms.Form):
+    """Name and every rule setting of docs/rules.md §5, validated by ``RuleSettings.errors``."""
+
+    name = forms.CharField(max_length=120, label=_("Name"))
+    tiebreaks = forms.CharField(
+        max_length=40,
+        label=_("Tiebreak chain"),
+    )
+
+    sit_out_score = forms.CharField(
+        max_length=8,
+        required=False,
+        label=_("Sit-out score"),
+        initial="average",
+    )
+    # Issue 24: not rules (they change nothing in the scoring, so never locked); a post
+    # without them (an old form, a script) keeps what the event had.
+    language = forms.ChoiceField(
+        choices=settings.LANGUAGES,
+        required=False,
+        label=_("Event language"),
+        help_text=_(
+            "What the public pages, the projector and the tablets show until a reader "
+            "chooses; a bilingual sheet reads it first."
+        ),
+    )
+    bilingual_sheets = forms.BooleanField(
+        required=False,
+        label=_("Bilingual sheets (English and French; each print can still choose one)"),
+    )
+
+    def __init__(
+        self, *args: object, locked: bool = False, creating: bool = False, **kwargs: object
+    ) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        # The keys are what the director types, the same in every language: shown as code.
+        self.fields["tiebreaks"].help_text = format_html(
+            str(_("In order, separated by commas: {keys}.")),
+            keys=format_html("<code>{}</code>", ", ".join(TIEBREAK_KEYS)),
+        )
+        self.fields["sit_out_score"].help_text = format_html(
+            str(_("For a player who sits out a round: {average}, {none}, or a number of points.")),
+            average=format_html("<code>{}</code>", "average"),
+            none=format_html("<code>{}</code>", "none"),
+        )
+        if creating:
+            # Issue 25: chosen at creation; afterwards the settings page's own action
+            # changes it (services/rehearsal.py), under its rules.
+            self.fields["rehearsal"] = forms.BooleanField(
+                label=_("Rehearsal (a test run: listed nowhere public, counted nowhere)"),
+                required=False,
+            )
+        for name in Tournament.RULE_FIELDS:
+            label = RULE_LABELS[name]
+            if isinstance(getattr(RuleSettings, name), bool):
+                self.fields[name] = forms.BooleanField(label=label, required=False)
+            else:
+                # Settings added later may be left out of a post: they keep their default.
+                self.fields[name] = forms.IntegerField(
+                    label=label, required=name not in OPTIONAL_SETTINGS
+                )
+        self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"])
+        # Disabled fields keep their initial values whatever is posted, so a locked
+        # setting is shown but cannot be changed mid-event.
+        self.locked = locked
+        if locked:
+            for name in (*Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"):
+                if name not in EDITABLE_AFTER_START:
+                    self.fields[name].disabled = True
+
+    @classmethod
+    def initial_for(cls, tournament: Tournament | None) -> dict[str, object]:
+        rules = tournament.rules if tournament else RuleSettings()
+        initial: dict[str, object] = {n: getattr(rules, n) for n in Tournament.RULE_FIELDS}
+        initial["tiebreaks"] = ", ".join(rules.tiebreaks)
+        initial["sit_out_score"] = rules.sit_out_score
+        initial["name"] = tournament.name if tournament else ""
+        initial["language"] = tournament.language if tournament else settings.LANGUAGE_CODE
+        initial["bilingual_sheets"] = tournament.bilingual_sheets if tournament else False
+        return initial
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        if any(name in self.errors for name in Tournament.RULE_FIELDS):
+            return data
+        chain = tuple(
+            k.strip().lower() for k in str(data.get("tiebreaks", "")).split(",") if k.strip()
+        )
+        values = {n: data.get(n) for n in Tournament.RULE_FIELDS}
+        for name in OPTIONAL_SETTINGS:
+            if values[name] is None:
+                values[name] = data[name] = getattr(RuleSettings, name)
+        sit_out = str(data.get("sit_out_score") or "average").strip().lower()
+        rules = RuleSettings(**values, tiebreaks=chain, sit_out_score=sit_out)  # type: ignore[arg-type]
+        for field, message in rules.errors().items():
+            self.add_error(field, message)
+        self.rules = rules
+        return data
+
+
+def validate_player_name(value: str) -> None:
+    """The import's rule (names.name_refusal), so the form refuses the same."""
+    refusal = name_refusal(clean_name(value))
+    if refusal:
+        raise forms.ValidationError(refusal)
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
+    checked_in = forms.BooleanField(required=False, label=_("Checked in now"))
+
+
+class WalkInForm(forms.Form):
+    """A walk-in at the desk: the name typed in the search box, a division; checked in."""
+
+    name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
+
+
+class HouseForm(forms.Form):
+    """A house player (§6): a stand-in who fills a seat and is never ranked."""
+
+    name = forms.CharField(max_length=80, label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
+
+
+class ImportForm(forms.Form):
+    """Either a file or pasted text; the preview carries the text to the confirm step."""
+
+    file = forms.FileField(required=False, label=_("CSV file (name,division)"))
+    text = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        label=_("…or paste the lines here"),
+    )
+    checked_in = forms.BooleanField(required=False, label=_("Check them in on import"))
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean() or {}
+        upload = data.get("file")
+        if upload:
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                raise forms.ValidationError(
+                    _("The file is not UTF-8 text; save it as CSV UTF-8.")
+                ) from None
+        if not str(data.get("text") or "").strip():
+            raise forms.ValidationError(_("Choose a CSV file or paste the lines."))
+        return data
+
+
+class IdField(forms.CharField):
+    """A row's number typed or chosen in a form, read by ``tournaments.ids.parse_id``
+    (IntegerField takes "١٢" for 12 and overflows the column past 19 digits)."""
+
+    def __init__(self, *, low: int = 1, high: int = ID_MAX, **kwargs: Any) -> None:
+        self.low, self.high = low, high
+        super().__init__(**kwargs)  # typed text, stripped; parse_id bounds its length
+
+    def to_python(self, value: Any) -> int | None:  # type: ignore[override]
+        text = super().to_python(value)
+        if text in self.empty_values:
+            return None
+        number = parse_id(text, low=self.low, high=self.high)
+        if number is None:
+            raise forms.ValidationError(_("Enter a number written in digits 0-9."), code="invalid")
+        return number
+
+
+class IdChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]
+    """A row chosen from a list, its number read by ``parse_id`` before the lookup (the
+    ModelChoiceField's own lookup takes "١٢" for 12)."""
+
+    def to_python(self, value: Any) -> Any:
+        if value not in self.empty_values and parse_id(value) is None:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
+class SwapForm(forms.Form):
+    first = forms.TypedChoiceField(coerce=parse_id, label=_("Swap"))
+    second = forms.TypedChoiceField(coerce=parse_id, label=_("with"))
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason"))
+
+    def __init__(self, *args: object, players: list[tuple[int, str]], **kwargs: object):
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        choices = [("", "—")] + players
+        for name in ("first", "second"):
+            cast(forms.ChoiceField, self.fields[name]).choices = choices
+
+
+class ExtensionForm(forms.Form):
+    minutes = forms.IntegerField(min_value=0, max_value=60, label=_("Extra minutes"))
+    reason = forms.CharField(required=False, max_length=200, label=_("Reason"))
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+
+class OverrideForm(ReasonForm):
+    winner = forms.ChoiceField(choices=TeamChoice.choices, label=_("Winner"))
+
+    @property
+    def team(self) -> Team:
+        return Team(self.cleaned_data["winner"])
+
+
+SEAT_CHOICES = [("", "—"), *SeatPosition.choices]
+
+
+class HandForm(forms.Form):
+    """One hand as a director enters it. ``client_key`` is fixed when the form renders, so
+    submitting the same form twice records the hand once."""
+
+    client_key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    outcome = forms.ChoiceField(
+        choices=HandEntry.Outcome.choices, initial="played", label=_("Outcome")
+    )
+    maker = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("Maker"))
+    alone = forms.BooleanField(required=False, label=_("Alone"))
+    maker_tricks = forms.TypedChoiceField(
+        coerce=lambda value: parse_id(value, low=0),
+        empty_value=None,
+        required=False,
+        label=_("Makers' tricks"),
+        choices=[("", "—")] + [(str(n), str(n)) for n in range(6)],
+    )
+    renege_by = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("Renege by"))
+    dealer_partner_ordered_up = forms.BooleanField(
+        required=False, label=_("Dealer's partner ordered up (alone)")
+    )
+    defender_alone = forms.ChoiceField(
+        choices=SEAT_CHOICES, required=False, label=_("Lone defender")
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("client_key", f"director-{uuid.uuid4().hex}")
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def hand(self) -> Hand:
+        d = self.cleaned_data
+        outcome = Outcome(d["outcome"])
+        # Send only what the outcome uses; the rules engine refuses what is inconsistent.
+        if outcome is Outcome.PLAYED:
+            return Hand(
+                outcome,
+                maker=Seat(d["maker"]) if d["maker"] else None,
+                alone=d["alone"],
+                maker_tricks=d["maker_tricks"],
+                dealer_partner_ordered_up=bool(d.get("dealer_partner_ordered_up")),
+                defender_alone=Seat(d["defender_alone"]) if d.get("defender_alone") else None,
+            )
+        if outcome is Outcome.RENEGE:
+            return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
+        return Hand(outcome)
+
+
+class CorrectionForm(HandForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+    confirm = forms.BooleanField(
+        required=False, label=_("Confirm the corrected result now (with this reason)")
+    )
+
+
+class FirstDealerForm(forms.Form):
+    seat = forms.ChoiceField(choices=SeatPosition.choices, label=_("First dealer"))
+
+    @property
+    def first_dealer(self) -> Seat:
+        return Seat(self.cleaned_data["seat"])
+
+
+class CallTimeForm(forms.Form):
+    including_extended = forms.BooleanField(
+        required=False, label=_("Including extended tables (end their extensions now)")
+    )
+
+
+class DirectorFirstDealerForm(FirstDealerForm):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+
+class AnswerForm(forms.Form):
+    """The director sets or changes the table's answer to "was a hand being played?"."""
+
+    in_progress = forms.TypedChoiceField(
+        coerce=lambda v: v == "yes",
+        choices=[
+            ("yes", _("Yes: a hand was being played")),
+            ("no", _("No hand was being played")),
+        ],
+        widget=forms.RadioSelect,
+        label=_("At the call"),
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+
+class InsertHandForm(HandForm):
+    position = forms.IntegerField(min_value=1, max_value=1000, label=_("Insert as hand number"))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+
+class LateSyncForm(forms.Form):
+    decision = forms.ChoiceField(
+        choices=[
+            ("accept", _("Accept: it was entered before the call")),
+            ("reclassify", _("Reclassify: take it as entered at its arrival")),
+        ],
+        widget=forms.RadioSelect,
+        label=_("Decision"),
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+
+class ReopenForm(forms.Form):
+    """Reopening a round undoes standings: the director types the round's name."""
+
+    confirm = forms.CharField(max_length=40, label=_("Type the round's name to confirm"))
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=_("Reason"))
+
+    def __init__(self, *args: object, expected: str, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.expected = expected
+        self.fields["confirm"].help_text = _("Type “%(name)s”.") % {"name": expected}
+
+    def clean_confirm(self) -> str:
+        value = " ".join(str(self.cleaned_data["confirm"]).split())
+        if value.casefold() != self.expected.casefold():
+            raise forms.ValidationError(
+                _("Type “%(name)s” exactly to reopen it.") % {"name": self.expected}
+            )
+        return value
+
+
+class TableCodeForm(forms.Form):
+    """The table's code, typed at ``/t/`` (spaces and dashes allowed, any case)."""
+
+    code = forms.CharField(
+        label=_("Table code"),
+        max_length=16,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "inputmode": "text",
+                "autofocus": True,
+            }
+        ),
+    )
+
+
+# --- Registration before the day (issue 26) ---------------------------------------------

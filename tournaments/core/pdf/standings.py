@@ -1,0 +1,196 @@
+"""The standings sheet for one division: posted on the wall after every round.
+
+While the standings are hidden (§5) the wall's sheet is what players may see, saying which
+rounds it leaves out; the director's copy, with every figure, says on every page that it
+is not for posting."""
+
+from __future__ import annotations
+
+from io import BytesIO
+from typing import Any
+
+from reportlab.lib.units import inch
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+
+from tournaments.common.bilingual import tr as _
+from tournaments.core.pdf import styles as st
+from tournaments.core.reads.sheets import StandingLine, StandingsSheet
+
+LOT_MARK = "†"
+FIXED = {
+    "rank": 0.5 * inch,
+    "bonus": 0.5 * inch,
+    "awards": 0.6 * inch,
+    "total": 0.5 * inch,
+    "wins": 0.42 * inch,
+    "margin": 0.55 * inch,
+}
+ROUND_WIDTH = 0.36 * inch
+MIN_NAME = 1.6 * inch
+
+
+def rank_label(line: StandingLine) -> str:
+    return f"{line.rank}{'=' if line.shared else ''}{LOT_MARK if line.by_lot else ''}"
+
+
+def signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
+    fonts = st.fonts_for([sheet.event, sheet.director_mark, *(line.name for line in sheet.lines)])
+    s = st.styles(fonts, cell_size=9)
+    out = BytesIO()
+    doc = SimpleDocTemplate(
+        out,
+        **st.page_setup(
+            paper,
+            _(
+                "%(event)s: standings, division %(division)s",
+                event=sheet.event,
+                division=sheet.division,
+            ),
+        ),
+    )
+    width = doc.width
+    # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
+    # and a column whose word is longer in French (Victoires) widens to hold it.
+    heads = {
+        "rank": st.head(_("Rank")),
+        "bonus": st.head(_("Bonus")),
+        "awards": st.head(_("Awards")),
+        "total": st.head(_("Total")),
+        "wins": st.head(_("Wins")),
+        "margin": st.head(_("Margin")),
+    }
+    widths_of = {
+        key: max(FIXED[key], st.widest(heads[key], fonts.bold, s.cell.fontSize) + 7)
+        for key in FIXED
+    }
+    fixed = sum(widths_of.values())
+    # Many rounds squeeze the round columns before the names lose their room.
+    round_width = min(
+        ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
+    )
+    name_width = width - fixed - round_width * len(sheet.rounds)
+    size = s.cell.fontSize
+
+    def name_cell(line: StandingLine) -> Any:
+        mark = (
+            _("withdrawn after round %(n)s", n=line.withdrawn_after)
+            if line.withdrawn_after
+            else _("withdrawn")
+        )
+        text = line.name + (f" ({mark})" if line.withdrawn else "")
+        if line.sit_outs:
+            text += " · " + _(
+                "%(played)s played, %(sat)s sat out", played=line.played, sat=line.sit_outs
+            )
+        # A plain string draws far faster than a Paragraph; wrap only names that need it.
+        if st.pdfmetrics.stringWidth(text, fonts.regular, size) <= name_width - 6:
+            return text
+        return Paragraph(st.escape(text), s.cell)
+
+    header = [
+        heads["rank"],
+        st.head(_("Player")),
+        # Translators: a round's column on the standings sheet, "R3"; keep it short.
+        *(_("R%(n)s", n=n) for n in sheet.rounds),
+        heads["bonus"],
+        heads["awards"],
+        heads["total"],
+        heads["wins"],
+        heads["margin"],
+    ]
+    rows: list[list[Any]] = [header]
+    for line in sheet.lines:
+        rows.append(
+            [
+                rank_label(line),
+                name_cell(line),
+                *("" if p is None else str(p) for p in line.by_round),
+                str(line.bonuses),
+                signed(line.individual),
+                str(line.total),
+                str(line.wins),
+                signed(line.margin),
+            ]
+        )
+    if not sheet.lines:
+        # Hiding every round leaves no standings players may see, though players played.
+        empty = sheet.status if sheet.hidden_note and not sheet.director_mark else ""
+        rows.append(
+            [
+                "",
+                empty or _("No players registered in this division."),
+                *[""] * (len(header) - 2),
+            ]
+        )
+    widths = [
+        widths_of["rank"],
+        name_width,
+        *[round_width] * len(sheet.rounds),
+        widths_of["bonus"],
+        widths_of["awards"],
+        widths_of["total"],
+        widths_of["wins"],
+        widths_of["margin"],
+    ]
+    total_col = 2 + len(sheet.rounds) + 2
+    table = st.header_table(
+        rows,
+        widths,
+        fonts,
+        ("FONTNAME", (total_col, 1), (total_col, -1), fonts.bold),
+        ("FONTSIZE", (0, 0), (-1, -1), size),
+        ("LEADING", (0, 0), (-1, -1), size + 2),
+        ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
+        ("ALIGN", (0, 0), (0, -1), "LEFT"),
+        ("LINEBEFORE", (2, 0), (2, -1), 0.4, st.RULE),
+        ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, st.RULE),
+        ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, st.RULE),
+    )
+    printed = st.printed(sheet.printed_at)
+    story = [
+        Paragraph(st.escape(sheet.event), s.title),
+        Paragraph(
+            st.escape(
+                _(
+                    "Standings, division %(division)s · %(status)s · printed %(at)s",
+                    division=sheet.division,
+                    status=sheet.status,
+                    at=printed,
+                )
+            ),
+            s.subtitle,
+        ),
+        *(
+            [Paragraph(f"<b>{st.escape(sheet.hidden_note)}</b>", s.cell), Spacer(1, 4)]
+            if sheet.hidden_note
+            else []
+        ),
+        table,
+        Spacer(1, 6),
+        *st.stacked(
+            _(
+                "Points per round = team score + team bonuses + own awards and penalties. "
+                "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+                "%(mark)s Equal on every other tiebreak: order drawn by lot (seed %(seed)s). "
+                "= Rank shared.",
+                mark=LOT_MARK,
+                seed=sheet.lot_seed,
+            ),
+            s.small,
+        ),
+    ]
+    footer: str = _(
+        "%(event)s · standings, division %(division)s · %(status)s · printed %(at)s",
+        event=sheet.event,
+        division=sheet.division,
+        status=sheet.status,
+        at=printed,
+    )
+    if sheet.director_mark:
+        footer = f"{sheet.director_mark} · {footer}"
+    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts, stamp=sheet.director_mark))
+    return out.getvalue()

@@ -1,0 +1,68 @@
+from django.urls import path
+
+from tournaments.core.views.director import (
+    attendance,
+    board,
+    events,
+    players,
+    results,
+    rounds,
+    tables,
+)
+
+app_name = "director"
+T = "<slug:slug>/"
+R = T + "rounds/<id:number>/"
+TABLE = R + "tables/<id:table>/"
+urlpatterns = [
+    path("", events.home, name="home"),
+    path("tournaments/new/", events.create, name="create"),
+    path(T, events.overview, name="tournament"),
+    path(T + "settings/", events.settings, name="settings"),
+    path(T + "players/", players.players, name="players"),
+    path(T + "players/import/", players.import_csv, name="import"),
+    path(T + "players/house/", players.house_add, name="house_add"),
+    path(T + "players/<id:pk>/edit/", players.player_edit, name="player_edit"),
+    path(T + "players/<id:pk>/withdraw/", players.player_withdraw, name="player_withdraw"),
+    path(T + "players/<id:pk>/check-in/", players.checkin, name="checkin"),
+    path(T + "desk/", players.desk, name="desk"),
+    path(T + "desk/enter/", players.desk_enter, name="desk_enter"),
+    path(T + "desk/walk-in/", players.desk_walk_in, name="desk_walk_in"),
+    path(T + "draw/", rounds.draw, name="draw"),
+    path(T + "draw/remedy/", rounds.draw_remedy, name="draw_remedy"),
+    path(T + "rounds/next/", rounds.seat_next, name="seat_next"),
+    path(R, board.console, name="round"),
+    path(R + "board/", board.board, name="board"),
+    path(R + "seating/", rounds.seating, name="seating"),
+    path(R + "seating.csv", rounds.seating_csv, name="seating_csv"),
+    path(R + "swap/", rounds.swap, name="swap"),
+    path(R + "clock/<slug:action>/", board.clock_action, name="clock"),
+    path(R + "finalize/", rounds.finalize, name="finalize"),
+    path(R + "reveal/", board.reveal, name="reveal"),
+    path(R + "reopen/", rounds.reopen, name="reopen"),
+    path(TABLE, tables.table_detail, name="table"),
+    path(TABLE + "extend/", tables.table_extend, name="table_extend"),
+    path(TABLE + "override/", tables.table_override, name="table_override"),
+    path(TABLE + "close/", tables.table_close, name="table_close"),
+    path(TABLE + "relink/", tables.table_relink, name="table_relink"),
+    path(TABLE + "first-dealer/", tables.table_first_dealer, name="table_first_dealer"),
+    path(TABLE + "answer/", tables.table_answer, name="table_answer"),
+    path(TABLE + "insert/", tables.table_insert, name="table_insert"),
+    path(TABLE + "hands/<id:pk>/late-sync/", tables.hand_late_sync, name="hand_late_sync"),
+    path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
+    path(
+        TABLE + "substitute/<id:pk>/correct/",
+        attendance.table_substitution_correct,
+        name="table_substitution_correct",
+    ),
+    path(TABLE + "hands/<id:pk>/correct/", tables.hand_correct, name="hand_correct"),
+    path(T + "standings/", results.standings, name="standings"),
+    path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
+    path(T + "final/", results.final, name="final"),
+    path(T + "final/seed/", results.final_seed, name="final_seed"),
+    path(T + "final/tiebreak/", results.final_tiebreak, name="final_tiebreak"),
+    path(T + "final/dealer/", results.final_dealer, name="final_dealer"),
+    path(T + "final/hand/", results.final_hand, name="final_hand"),
+    path(T + "finish/", results.finish, name="finish"),
+    path(T + "activity/", results.activity, name="activity"),
+]

@@ -1,0 +1,122 @@
+"""The prizes of an event: its rows read in a fixed number of queries, handed to the
+rules in ``domain/prizes.py``.
+
+Prizes are results, so they read the live standings: the director's page and PDF may
+show them while standings are hidden (RULES.md §5), marked not for announcing yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.utils.translation import gettext_noop
+
+from tournaments.common.bilingual import tr as _
+from tournaments.core.models.event import Tournament
+from tournaments.core.models.play import HandEntry
+from tournaments.core.models.rounds import Round, Seating, Substitution
+from tournaments.core.reads.sheets import event_label
+from tournaments.core.reads.standings import standings
+from tournaments.core.reads.visibility import of_event
+from tournaments.domain import prizes as rules
+from tournaments.prizes.models import DefinedPrize
+
+# The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
+# for makemessages to find: the prizes page and sheet read them in the reader's language.
+BUILTIN_NAMES = (
+    gettext_noop("Most lone marches"),
+    gettext_noop("High total, division %(d)s"),
+    gettext_noop("Low total, division %(d)s"),
+    gettext_noop("Best pair in a single match"),
+)
+
+
+@dataclass(frozen=True)
+class PrizeSheet:
+    event: str
+    prizes: list[rules.Prize]
+    hidden: bool  # the standings are hidden from the players now
+    defined: list[DefinedPrize]
+    printed_at: datetime
+
+
+def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
+    preliminary = {"round__kind": Round.Kind.PRELIMINARY}
+    players = [
+        rules.PlayerLine(
+            row.player.pk,
+            row.player.name,
+            division,
+            row.record.total,
+            row.record.wins,
+            row.record.margin,
+            row.player.withdrawn,
+        )
+        for division, rows in standings(tournament).items()
+        for row in rows
+    ]
+    where: dict[object, str] = {}
+    seats = []
+    for number, table, position, pid, team_score, bonus, points in (
+        Seating.objects.filter(round__tournament=tournament, points__isnull=False, **preliminary)
+        .order_by("pk")
+        .values_list(
+            "round__number", "table", "position", "player_id", "team_score", "bonus", "points"
+        )
+    ):
+        match = (number, table)
+        where[match] = _("round %(round)s, table %(table)s", round=number, table=table)
+        seats.append(
+            rules.SeatLine(match, position, pid, (team_score or 0) + (bonus or 0), points or 0)
+        )
+    on_match = {f"match__{k}": v for k, v in preliminary.items()}
+    hand_rows = (
+        HandEntry.objects.standing()
+        .filter(match__round__tournament=tournament, **on_match)
+        .order_by("pk")
+        .values_list(
+            "match__round__number",
+            "match__table",
+            "number",
+            "outcome",
+            "maker",
+            "alone",
+            "maker_tricks",
+            "renege_by",
+        )
+    )
+    hands = [
+        rules.HandLine((rnd, table), number, outcome, maker, alone, tricks, renege_by)
+        for rnd, table, number, outcome, maker, alone, tricks, renege_by in hand_rows
+    ]
+    subs = [
+        rules.SubstitutionLine((number, table), position, from_hand, out, given or 0)
+        for number, table, position, from_hand, out, given in Substitution.objects.filter(
+            match__round__tournament=tournament, **on_match
+        )
+        .order_by("pk")
+        .values_list(
+            "match__round__number",
+            "match__table",
+            "position",
+            "from_hand",
+            "player_out_id",
+            "out_team_score",
+        )
+    ]
+    defined = list(DefinedPrize.objects.filter(tournament=tournament))
+    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    return PrizeSheet(
+        event=event_label(tournament),
+        prizes=rules.prizes(players, seats, hands, subs, chosen, where, label=_),
+        hidden=of_event(tournament).hidden,
+        defined=defined,
+        printed_at=now,
+    )
+
+
+def winner_text(winner: rules.Winner) -> str:
+    """ "Ann & Bob (round 2, table 3)", or one player's name."""
+    text = " & ".join(winner.names)
+    return f"{text} ({winner.where})" if winner.where else text

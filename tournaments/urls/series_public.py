@@ -1,8 +1,0 @@
-"""The public, read-only series standings."""
-
-from django.urls import path
-
-from tournaments.views import series_public
-
-app_name = "series_public"
-urlpatterns = [path("<slug:slug>/", series_public.series, name="series")]
