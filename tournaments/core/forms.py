@@ -8,6 +8,7 @@ from typing import Any, cast
 from django import forms
 from django.conf import settings
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.ids import ID_MAX, parse_id
@@ -312,6 +313,93 @@ class HandForm(forms.Form):
         if outcome is Outcome.RENEGE:
             return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
         return Hand(outcome)
+
+
+SHEET_ROWS = 30
+# One scoresheet row's first cell: the maker's seat, or what else the hand was.
+SHEET_PLAYS = [
+    ("", "—"),
+    *SeatPosition.choices,
+    ("misdeal", _("Misdeal")),
+    *(
+        (f"renege-{v}", format_lazy(_("Renege by {seat}"), seat=label))
+        for v, label in SeatPosition.choices
+    ),
+]
+
+
+class ScoresheetForm(forms.Form):
+    """A paper scoresheet keyed in one grid: each row a maker (alone or not) and the
+    makers' tricks, or a misdeal, or a renege; the first dealer once; one reason for the
+    whole batch. ``version`` and ``client_key`` are fixed when the grid is shown."""
+
+    client_key = forms.CharField(widget=forms.HiddenInput, max_length=60)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    first_dealer = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("First dealer"))
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+    confirm = forms.BooleanField(
+        required=False, initial=True, label=_("Both teams signed the sheet: confirm the result")
+    )
+
+    def __init__(self, *args: Any, rows: int = SHEET_ROWS, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("client_key", f"sheet-{uuid.uuid4().hex}")
+        kwargs["initial"].setdefault("reason", _("Keyed from the paper scoresheet"))
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.rows = rows
+        self.hands: list[Hand] = []
+        self.row_errors: dict[int, object] = {}
+
+    def row_values(self) -> list[tuple[int, str, bool, str]]:
+        """Each row as typed (number, play, alone, tricks), for the grid shown again."""
+        data = self.data if self.is_bound else {}
+        return [
+            (
+                i,
+                str(data.get(f"r{i}-play", "")),
+                data.get(f"r{i}-alone") in ("on", "1", "true"),
+                str(data.get(f"r{i}-tricks", "")),
+            )
+            for i in range(1, self.rows + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        plays = dict(SHEET_PLAYS)
+        for i, play, alone, tricks in self.row_values():
+            if not play and not tricks.strip() and not alone:
+                continue
+            if play not in plays or not play:
+                self.row_errors[i] = _("Choose the maker, a misdeal or a renege.")
+                continue
+            if play == "misdeal" or play.startswith("renege-"):
+                if tricks.strip() or alone:
+                    self.row_errors[i] = _("A misdeal or a renege has no tricks and no alone.")
+                    continue
+                self.hands.append(
+                    Hand(Outcome.MISDEAL)
+                    if play == "misdeal"
+                    else Hand(Outcome.RENEGE, renege_by=Seat(play.removeprefix("renege-")))
+                )
+                continue
+            count = parse_id(tricks.strip(), low=0)
+            if count is None or count > 5:
+                self.row_errors[i] = _("The makers take between 0 and 5 tricks.")
+                continue
+            self.hands.append(
+                Hand(Outcome.PLAYED, maker=Seat(play), alone=alone, maker_tricks=count)
+            )
+        if self.row_errors:
+            raise forms.ValidationError(
+                _("Some rows need fixing: %(rows)s.")
+                % {"rows": ", ".join(str(n) for n in sorted(self.row_errors))}
+            )
+        return cleaned
+
+    @property
+    def first(self) -> Seat | None:
+        seat = self.cleaned_data.get("first_dealer")
+        return Seat(seat) if seat else None
 
 
 class CorrectionForm(HandForm):

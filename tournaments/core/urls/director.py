@@ -48,6 +48,8 @@ urlpatterns = [
     path(TABLE + "first-dealer/", tables.table_first_dealer, name="table_first_dealer"),
     path(TABLE + "answer/", tables.table_answer, name="table_answer"),
     path(TABLE + "insert/", tables.table_insert, name="table_insert"),
+    path(TABLE + "scoresheet/", tables.table_scoresheet, name="table_scoresheet"),
+    path(TABLE + "paper/", tables.table_paper, name="table_paper"),
     path(TABLE + "hands/<id:pk>/late-sync/", tables.hand_late_sync, name="hand_late_sync"),
     path(TABLE + "substitute/", attendance.table_substitute, name="table_substitute"),
     path(
