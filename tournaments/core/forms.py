@@ -315,7 +315,7 @@ class HandForm(forms.Form):
         return Hand(outcome)
 
 
-SHEET_ROWS = 30
+SHEET_ROWS = 20
 # One scoresheet row's first cell: the maker's seat, or what else the hand was.
 SHEET_PLAYS = [
     ("", "—"),
