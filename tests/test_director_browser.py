@@ -104,6 +104,7 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(
     page.get_by_role("link", name="New tournament").click()
     page.fill("#id_name", "Browser Open")
     page.fill("#id_preliminary_rounds", "2")
+    page.locator("#advanced > summary").click()  # the rule numbers are folded away
     page.fill("#id_target", "0")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.locator(".settings-form")).to_contain_text(

@@ -45,6 +45,57 @@ RULE_LABELS = {
 }
 
 
+# One line each under "Advanced" on the set-up form: what the number changes.
+RULE_HELP = {
+    "preliminary_rounds": _("Rounds before the final; each is one match at a new table."),
+    "round_minutes": _("The clock of each round; at zero, time is called."),
+    "target": _("The score that ends a match."),
+    "points_make": _("What the makers score for 3 or 4 tricks."),
+    "points_march": _("What the makers score for all 5 tricks."),
+    "points_alone_march": _("All 5 tricks by a player alone."),
+    "points_euchre": _("What the defenders score when the makers take 2 tricks or fewer."),
+    "points_renege": _("What the other team scores when a player reneges."),
+    "alone_march_award": _("Added to the lone marcher's own total."),
+    "renege_penalty": _("Taken from the reneging player's own total."),
+    "reach_bonus": _("For the team that reaches the target in time."),
+    "skunk_bonus": _("For a win with the opponents still on zero."),
+    "skunk_includes_reach": _("The skunk bonus replaces the reach bonus instead of adding to it."),
+    "cap_at_target": _("A team's score never passes the target."),
+    "final_games_to_win": _("The final is best of twice this, less one."),
+    "final_target": _("The score that ends a game of the final."),
+    "defend_alone_allowed": _("A defender may play without a partner (a house rule)."),
+    "points_alone_euchre": _("A lone defender's euchre, when allowed."),
+    "late_sync_grace_minutes": _("How long after the call a hand entered before it may arrive."),
+    "hide_standings_last_rounds": _("Keep the suspense: the last rounds' standings stay hidden."),
+}
+
+# The set-up form's presets: the rules as RULES.md §5 sets them, and a shorter club night.
+PRESETS: dict[str, dict[str, object]] = {
+    "standard": {
+        **{f: getattr(RuleSettings, f) for f in RULE_LABELS},
+        "tiebreaks": ", ".join(TIEBREAK_KEYS),
+        "sit_out_score": "average",
+    },
+    "club": {
+        **{f: getattr(RuleSettings, f) for f in RULE_LABELS},
+        "preliminary_rounds": 3,
+        "hide_standings_last_rounds": 0,
+        "tiebreaks": ", ".join(TIEBREAK_KEYS),
+        "sit_out_score": "average",
+    },
+}
+PRESET_CHOICES = [
+    ("standard", _("Standard Snowman: 5 rounds of 20 minutes, then the final")),
+    ("club", _("Club night: 3 rounds of 20 minutes, standings always shown, then the final")),
+    ("custom", _("Custom: set every rule under “Advanced”")),
+]
+TIEBREAK_LABELS = {
+    "total": _("Total points"),
+    "wins": _("Wins"),
+    "margin": _("Margin"),
+    "lot": _("Lot (drawn once)"),
+}
+
 # Settings added after the form's first version: a post without them (an old form, a
 # script) keeps their defaults.
 OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_standings_last_rounds")
@@ -105,12 +156,25 @@ class TournamentForm(forms.Form):
         for name in Tournament.RULE_FIELDS:
             label = RULE_LABELS[name]
             if isinstance(getattr(RuleSettings, name), bool):
-                self.fields[name] = forms.BooleanField(label=label, required=False)
+                self.fields[name] = forms.BooleanField(
+                    label=label, required=False, help_text=RULE_HELP.get(name, "")
+                )
             else:
                 # Settings added later may be left out of a post: they keep their default.
                 self.fields[name] = forms.IntegerField(
-                    label=label, required=name not in OPTIONAL_SETTINGS
+                    label=label,
+                    required=name not in OPTIONAL_SETTINGS,
+                    help_text=RULE_HELP.get(name, ""),
                 )
+        if creating:
+            # Filled in by the page's script; the rules posted are what counts.
+            self.fields["preset"] = forms.ChoiceField(
+                choices=PRESET_CHOICES,
+                required=False,
+                initial="standard",
+                label=_("Format"),
+                widget=forms.RadioSelect,
+            )
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.

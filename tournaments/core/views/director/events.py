@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 if TYPE_CHECKING:  # annotations only: the views read through reads
     from tournaments.core.models.event import Club
 
-from tournaments.core.forms import TournamentForm
+from tournaments.core.forms import PRESETS, TIEBREAK_LABELS, TournamentForm
 from tournaments.core.reads import queries, staff
 from tournaments.core.reads.console import readiness
 from tournaments.core.reads.standings import champions
@@ -91,10 +92,22 @@ def create(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "director/settings.html",
-            {"form": form, "creating": True, "club": club},
+            {"form": form, "creating": True, "club": club, **_setup_texts()},
             status=422,
         )
-    return render(request, "director/settings.html", {"form": form, "creating": True, "club": club})
+    return render(
+        request,
+        "director/settings.html",
+        {"form": form, "creating": True, "club": club, **_setup_texts()},
+    )
+
+
+def _setup_texts() -> dict[str, str]:
+    """What the set-up page's script reads: the presets' values and the tiebreaks' names."""
+    return {
+        "presets_json": json.dumps(PRESETS),
+        "tiebreak_labels_json": json.dumps({k: str(v) for k, v in TIEBREAK_LABELS.items()}),
+    }
 
 
 @director_required
@@ -109,6 +122,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": t,
         "creating": False,
         "play_started": queries.play_started(t),
+        **_setup_texts(),
     }
     if request.method == "POST":
         if form.is_valid():
