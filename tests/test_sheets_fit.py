@@ -8,9 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
 
 from tests.test_sheets import pages, url
 from tournaments.core.models.event import Player
+from tournaments.core.models.play import TableLink
+from tournaments.core.reads.tablet.link import shown
 from tournaments.core.services.rounds import draw_first_round
 
 SHOTS = Path("/tmp/screens-shots")
@@ -50,3 +53,21 @@ def test_a_long_name_is_printed_whole_with_its_division_mark(director_client, lo
         assert f"{name} ({division})" in " ".join(text.split()), (sheet, name)
     assert "…" not in text
     look(b"".join(director_client.get(url(sheet, long_named.slug, 1)).streaming_content), sheet)
+
+
+def test_the_table_tents_carry_number_qr_and_code_and_no_names(director_client, long_named):
+    """Printed once for the event: nothing on them changes from round to round."""
+    response = director_client.get(reverse("sheets:table_tents", args=[long_named.slug]))
+    data = b"".join(response.streaming_content)
+    # Poppler reads the upside-down face too (pypdf skips rotated text).
+    text = subprocess.run(
+        ["pdftotext", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode()
+    assert text.count("TABLE") == 6  # three tables, two faces each
+    links = TableLink.objects.filter(tournament=long_named, revoked_at__isnull=True)
+    for link in links:
+        assert text.count(shown(link.code)) == 2
+    for name, _division in LONG:
+        assert name not in text
+    assert "Round" not in text
+    look(data, "tents")
