@@ -19,6 +19,7 @@ urlpatterns = [
     path("tournaments/new/", events.create, name="create"),
     path(T, events.overview, name="tournament"),
     path(T + "settings/", events.settings, name="settings"),
+    path(T + "guide/", events.guide, name="guide"),
     path(T + "players/", players.players, name="players"),
     path(T + "players/import/", players.import_csv, name="import"),
     path(T + "players/house/", players.house_add, name="house_add"),

@@ -167,3 +167,17 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "tiebreak_text": tiebreak_words(t.rules.tiebreaks, ", "),
         },
     )
+
+
+@director_required
+def guide(request: HttpRequest, slug: str) -> HttpResponse:
+    """Running your first event: a one-page checklist whose every step links to where it
+    is done for this event (its current round and first table where a step needs one)."""
+    t = tournament_or_404(request, slug)
+    rounds = queries.rounds_of(t)
+    current = rounds[-1] if rounds else None
+    return render(
+        request,
+        "director/guide.html",
+        {"tournament": t, "current": current, "drawn": current is not None},
+    )
