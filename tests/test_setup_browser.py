@@ -21,6 +21,9 @@ def test_club_night_is_one_click_and_the_tiebreaks_are_ordered_with_buttons(
     expect(page.locator("#id_target")).to_be_hidden()
     expect(page.locator("#id_preliminary_rounds")).to_have_value("5")
     page.fill("#id_name", "Thursday Club Night")
+    page.fill("#id_event_date", "2026-12-10")
+    page.fill("#id_start_time", "19:30")
+    page.fill("#id_venue", "Salle paroissiale Saint-Jean")
     page.get_by_label("Club night").check()
     expect(page.locator("#id_preliminary_rounds")).to_have_value("3")
     page.locator("#advanced > summary").click()
@@ -35,3 +38,10 @@ def test_club_night_is_one_click_and_the_tiebreaks_are_ordered_with_buttons(
     t = Tournament.objects.get(name="Thursday Club Night")
     assert t.preliminary_rounds == 3 and t.hide_standings_last_rounds == 0
     assert tuple(t.rules.tiebreaks) == ("wins", "total", "margin", "lot")
+    assert (str(t.event_date), f"{t.start_time:%H:%M}", t.venue) == (
+        "2026-12-10",
+        "19:30",
+        "Salle paroissiale Saint-Jean",
+    )
+    page.goto(f"{live_server.url}/director/{t.slug}/")
+    expect(page.locator("#occasion")).to_contain_text("19:30 · Salle paroissiale Saint-Jean")

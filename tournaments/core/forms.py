@@ -15,7 +15,7 @@ from tournaments.common.ids import ID_MAX, parse_id
 from tournaments.common.names import clean_name, name_refusal
 from tournaments.core.models.event import Division, SeatPosition, TeamChoice, Tournament
 from tournaments.core.models.play import HandEntry
-from tournaments.core.services.tournaments import EDITABLE_AFTER_START
+from tournaments.core.services.tournaments import EDITABLE_AFTER_START, Occasion
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.domain.rules import TIEBREAK_KEYS, RuleSettings
 
@@ -105,6 +105,13 @@ class TournamentForm(forms.Form):
     """Name and every rule setting of docs/rules.md §5, validated by ``RuleSettings.errors``."""
 
     name = forms.CharField(max_length=120, label=_("Name"))
+    event_date = forms.DateField(
+        required=False, label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    start_time = forms.TimeField(
+        required=False, label=_("Start time"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    venue = forms.CharField(max_length=120, required=False, label=_("Venue"))
     tiebreaks = forms.CharField(
         max_length=40,
         label=_("Tiebreak chain"),
@@ -193,7 +200,16 @@ class TournamentForm(forms.Form):
         initial["name"] = tournament.name if tournament else ""
         initial["language"] = tournament.language if tournament else settings.LANGUAGE_CODE
         initial["bilingual_sheets"] = tournament.bilingual_sheets if tournament else False
+        if tournament:
+            initial["event_date"] = tournament.event_date
+            initial["start_time"] = tournament.start_time
+            initial["venue"] = tournament.venue
         return initial
+
+    @property
+    def occasion(self) -> Occasion:
+        d = self.cleaned_data
+        return Occasion(d.get("event_date"), d.get("start_time"), d.get("venue") or "")
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}

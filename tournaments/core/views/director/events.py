@@ -83,6 +83,7 @@ def create(request: HttpRequest) -> HttpResponse:
                     rehearsal=form.cleaned_data["rehearsal"],
                     language=form.cleaned_data["language"],
                     bilingual_sheets=form.cleaned_data["bilingual_sheets"],
+                    occasion=form.occasion,
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -137,6 +138,8 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
                     bilingual_sheets=form.cleaned_data["bilingual_sheets"]
                     if "language" in request.POST
                     else None,
+                    # A post without the fields (an old form, a script) keeps them.
+                    occasion=form.occasion if "venue" in request.POST else None,
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
