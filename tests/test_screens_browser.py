@@ -207,3 +207,25 @@ def test_the_tablet_on_a_phone_keeps_save_and_the_time_call_in_view_and_names_wh
     page.wait_for_timeout(300)
     assert in_viewport(page, "#tb-call-yes") and in_viewport(page, "#tb-call-no")
     page.screenshot(path=str(SHOTS / "tablet-390-call.png"))
+
+
+def test_the_phone_card_shows_the_table_and_every_name_whole_on_a_phone(
+    live_server, chromium, make_tournament
+):
+    t = make_tournament(1)
+    for p, name in zip(Player.objects.filter(tournament=t).order_by("pk"), LONG_NAMES, strict=True):
+        p.name = name
+        p.save(update_fields=["name"])
+    rnd = rounds.draw_first_round(t, by="test", seed=3)
+    me = Seating.objects.filter(round=rnd).first().player
+    page = chromium.new_context(**PHONE).new_page()
+    page.goto(f"{live_server.url}/e/{t.slug}/me/{me.pk}/")
+    page.wait_for_selector(".table-no")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "phone-card-390.png"))
+    assert in_viewport(page, ".table-no")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.evaluate(BROKEN_WORDS, "main") == []
+    body = page.locator("main").inner_text()
+    for name in LONG_NAMES:
+        assert name in body.replace("\n", " "), name
