@@ -183,8 +183,9 @@ def test_scoring_rules_are_locked_once_play_has_started(director_client, make_to
     t, _ = drawn(make_tournament)
     page = director_client.get(url("settings", t.slug)).content.decode()
     assert "scoring settings are locked" in page
+    # Each rule carries its line of help (aria-describedby).
     assert 'name="target" value="10" required disabled' in page
-    assert 'name="round_minutes" value="20" required id' in page
+    assert 'name="round_minutes" value="20" required aria-describedby' in page
     response = director_client.post(
         url("settings", t.slug), settings_post(target=12, round_minutes=30)
     )
