@@ -80,7 +80,7 @@ class AccessLogMiddleware:
             return self.get_response(request)
         started = time.perf_counter()
         response = self.get_response(request)
-        from tournaments.common.throttle import client_ip
+        from tournaments.common.hall import client_ip
 
         access_log.info(
             "%s %s %s %s %d %.1fms",

@@ -254,9 +254,9 @@ AXES_FAILURE_LIMIT = 5
 AXES_ADDRESS_FAILURE_LIMIT = int(os.environ.get("AXES_ADDRESS_FAILURE_LIMIT", "20"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("AXES_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
-AXES_HANDLER = "tournaments.common.throttle.Handler"
-AXES_CLIENT_IP_CALLABLE = "tournaments.common.throttle.client_ip"
-AXES_LOCKOUT_CALLABLE = "tournaments.common.throttle.lockout_response"
+AXES_HANDLER = "snowman.throttle.Handler"
+AXES_CLIENT_IP_CALLABLE = "tournaments.common.hall.client_ip"
+AXES_LOCKOUT_CALLABLE = "snowman.throttle.lockout_response"
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_ENABLED = env_bool("AXES_ENABLED", True)

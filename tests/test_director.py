@@ -806,7 +806,7 @@ def test_every_fixed_seating_refusal_of_the_rules_reads_in_the_readers_language(
 
     fixed = set()
     for name in ("seating.py", "final.py"):
-        tree = ast.parse((Path(domain_text.__file__).parent / "domain" / name).read_text())
+        tree = ast.parse((Path(domain_text.__file__).parent.parent / "domain" / name).read_text())
         for node in ast.walk(tree):
             if (
                 isinstance(node, ast.Raise)

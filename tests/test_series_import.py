@@ -814,7 +814,7 @@ def test_the_export_and_the_import_map_hands_only_through_tournaments_replay():
     from pathlib import Path
 
     tournaments = Path(__file__).resolve().parent.parent / "tournaments"
-    for name in ("reads/export.py", "results_file.py", "services/results_import.py"):
+    for name in ("series/export.py", "series/results_file.py", "series/results_import.py"):
         assert hand_mappings((tournaments / name).read_text()) == [], name
     # The check finds what it forbids.
     probe = "HandEntry(number=1)\nx = {'maker_tricks': 3, 'renege_by': None}\n"

@@ -96,3 +96,18 @@ def hall_addresses() -> list[str]:
         if address not in unique and not ipaddress.ip_address(address).is_loopback:
             unique.append(address)
     return unique
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The address a trusted proxy saw, or the peer's (the sign-in throttle, the table
+    codes' throttle and the access log all ask here)."""
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    if remote not in settings.TRUSTED_PROXIES:
+        return remote
+    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    # Right to left: the first address that is not one of our proxies is the one our
+    # proxies saw; anything left of it the client may have written itself.
+    for address in reversed(forwarded):
+        if address and address not in settings.TRUSTED_PROXIES:
+            return str(address)
+    return remote

@@ -22,4 +22,4 @@ class HelpForm(TabletForm):
             raise ValidationError(
                 "The reason must be one of " + ", ".join(HelpReason.values) + " (or none)."
             )
-        return reason
+        return str(reason)

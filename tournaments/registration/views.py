@@ -17,8 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from tournaments.common.hall import absolute_url, qr_code
-from tournaments.common.throttle import client_ip
+from tournaments.common.hall import absolute_url, client_ip, qr_code
 from tournaments.core.phones import views as public
 from tournaments.core.reads import queries
 from tournaments.core.services import ServiceError

@@ -205,7 +205,7 @@ class _LoggedPrepared(CursorDebugWrapper):
 
     def execute(self, sql: Any, params: Any = None) -> Any:
         try:
-            shown = self.db.ops.compose_sql(sql, params)  # type: ignore[attr-defined]
+            shown = self.db.ops.compose_sql(sql, params)
         except Exception:  # a parameter psycopg cannot show: the statement alone
             shown = sql
         with self.debug_sql(shown, params):

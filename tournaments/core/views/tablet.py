@@ -36,7 +36,7 @@ from django.views.decorators.csrf import ensure_csrf_cookie
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.common import language
-from tournaments.common.throttle import client_ip
+from tournaments.common.hall import client_ip
 from tournaments.core import forms_tablet as forms
 from tournaments.core.forms import TableCodeForm
 from tournaments.core.services import (

@@ -25,19 +25,6 @@ from django.shortcuts import render
 from django.utils import timezone
 
 
-def client_ip(request: HttpRequest) -> str:
-    remote = request.META.get("REMOTE_ADDR", "")
-    if remote not in settings.TRUSTED_PROXIES:
-        return remote
-    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
-    # Right to left: the first address that is not one of our proxies is the one our
-    # proxies saw; anything left of it the client may have written itself.
-    for address in reversed(forwarded):
-        if address and address not in settings.TRUSTED_PROXIES:
-            return address
-    return remote
-
-
 def _address(request: HttpRequest) -> str:
     # Set on the request by axes' middleware.
     address: str = request.axes_ip_address  # type: ignore[attr-defined]
