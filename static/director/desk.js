@@ -70,8 +70,11 @@
     else if (e.key === "Escape") { input.value = ""; window.clearTimeout(timer); search(); }
   });
   form.addEventListener("submit", (e) => { e.preventDefault(); enter(); });
-  // Any request from the desk (a tap on Check in or undo) outdates a search in flight.
-  document.body.addEventListener("htmx:beforeRequest", () => { seq++; });
+  // A request from the desk itself (a tap on Check in or undo) outdates a search in
+  // flight; the page's other polls (the help banner) do not.
+  document.body.addEventListener("htmx:beforeRequest", (e) => {
+    if (e.target instanceof Element && e.target.closest("#desk-results, #desk-recent")) seq++;
+  });
   document.body.addEventListener("deskDone", () => {
     window.clearTimeout(timer);
     input.value = "";
