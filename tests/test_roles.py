@@ -22,6 +22,8 @@ DESK_PAGES = {
     "director:home",
     "director:desk",
     "director:checkin",
+    # Enter at the desk checks in the only match; a walk-in is the director's.
+    "director:desk_enter",
     # Check-in by scanning a player's pass.
     "director:scan",
     "director:scan_check_in",

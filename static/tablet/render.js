@@ -357,6 +357,7 @@ function renderKeeper(v, mode) {
 }
 
 let announcedNext = null;
+let shownMode = null;
 function renderNext(v) {
   const next = v.next_round;
   show("tb-next", !!next);
@@ -508,6 +509,11 @@ export function render() {
 
   show("tb-start", mode === "start");
   show("tb-call", mode === "call");
+  if (mode === "call" && shownMode !== "call") {
+    // The time call's question may sit below the seats on a phone: bring it into view.
+    setTimeout(() => $("tb-call").scrollIntoView({ block: "nearest" }), 0);
+  }
+  shownMode = mode;
   show("tb-entry", mode === "entry");
   show("tb-end", mode === "end");
   show("tb-wait", !!wait);

@@ -60,6 +60,11 @@ LINES: dict[str, str] = {
         "%(match)s: dispute resolved (Disputed); result accepted."
     ),
     "play.first_dealer_set": gettext_noop("%(match)s: first dealer set to %(seat)s."),
+    "play.scoresheet_entered": gettext_noop(
+        "%(match)s: %(n)s hands keyed from the paper scoresheet (%(score)s)."
+    ),
+    "play.paper_marked": gettext_noop("Table %(table)s is scored on paper."),
+    "play.paper_unmarked": gettext_noop("Table %(table)s is scored on a tablet again."),
     "play.first_dealer_set_dealers": gettext_noop(
         "%(match)s: first dealer set to %(seat)s (was %(was)s); the dealers of %(n)s hands follow."
     ),

@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournaments", "0025_night_rules"),
+        ("tournaments", "0026_night_screens"),
     ]
 
     operations = [

@@ -1005,8 +1005,8 @@ class SeatingTable:
     chairs: tuple[tuple[str, str, bool, bool], ...]
 
 
-def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
-    """The round's seating by table, cut into pages for the projector."""
+def projector_seating(rnd: Round) -> list[SeatingTable]:
+    """The round's seating by table, for the projector (which pages it to its own screen)."""
     by_table = Seating.objects.filter(round=rnd).by_table(
         "player__name", "player__withdrawn", "player__house", f"player__{FULL_NAME}"
     )
@@ -1022,7 +1022,7 @@ def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
         )
         for t in sorted(by_table)
     ]
-    return [tables[i : i + per_page] for i in range(0, len(tables), per_page)]
+    return tables
 
 
 # --- the club's public page ---
