@@ -340,3 +340,8 @@ LOGGING = {
     },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+# What the first draw waits for, asked by the core's draw (services/rounds.py) without
+# importing the contexts that answer: each a function of the event giving the refusal
+# or None. The money's: every checked-in player has paid, when the event says so.
+SNOWMAN_DRAW_GATES = ["tournaments.money.reads.draw_refusal"]

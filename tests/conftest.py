@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import os
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -165,8 +167,97 @@ def page(chromium):
     return chromium.new_page(viewport={"width": 1280, "height": 800})
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+# The fixtures through which a test reaches the database (pytest-django blocks every
+# other way but django_db_blocker, which every test holds through pytest-django's own
+# autouse fixtures and which NAMES_THE_DATABASE looks for in a test's words).
+DATABASE_FIXTURES = frozenset(
+    {
+        "db",
+        "transactional_db",
+        "django_db_reset_sequences",
+        "django_db_serialized_rollback",
+        "live_server",
+    }
+)
+
+
+def asks_for_the_database(item: pytest.Item) -> bool:
+    names = set(getattr(item, "fixturenames", ()))
+    return bool(names & DATABASE_FIXTURES) or item.get_closest_marker("django_db") is not None
+
+
+def runs_once(item: pytest.Item) -> str | None:
+    """Why this test runs in the SQLite run only (None: on every database).
+
+    CI runs the suite on SQLite and again on PostgreSQL so that each database's own
+    behaviour is tested; a test whose outcome cannot differ between them only doubles the
+    wait. A browser walk drives the pages, not the database (and costs seconds), so every
+    one, present or future, runs once by its marker; any other test runs once when it says
+    so with ``db_independent``, which it may only say while it asks for no database.
+    """
+    if item.get_closest_marker("browser"):
+        return "a browser walk"
+    if item.get_closest_marker("db_independent"):
+        return "independent of the database"
+    return None
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--every-test",
+        action="store_true",
+        help="on PostgreSQL, also run the tests that run once, in the SQLite run "
+        "(browser walks and tests marked db_independent)",
+    )
+
+
+# A test that names the connection, its vendor or the database settings can branch on the
+# database without asking pytest-django for one (the benchmarks pick theirs so), and one
+# that unblocks the database reaches it without the fixtures.
+NAMES_THE_DATABASE = re.compile(
+    r"\bconnections?\b|DATABASE_URL|DATABASES|\.vendor\b|django_db_blocker"
+)
+
+
+def dishonest_claims(items: list[pytest.Item]) -> list[str]:
+    """The tests marked db_independent that ask for the database, or name it, all the same."""
+    return [
+        item.nodeid
+        for item in items
+        if item.get_closest_marker("db_independent")
+        and (
+            asks_for_the_database(item)
+            or NAMES_THE_DATABASE.search(inspect.getsource(getattr(item, "function", object)))
+        )
+    ]
+
+
+def split_for(
+    vendor: str, items: list[pytest.Item], every_test: bool = False
+) -> tuple[list[pytest.Item], list[pytest.Item]]:
+    """(the tests to run on this database, the tests left to the SQLite run)."""
+    if vendor == "sqlite" or every_test:
+        return items, []
+    once = [item for item in items if runs_once(item)]
+    return [item for item in items if not runs_once(item)], once
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     # A real browser costs seconds per test, so every browser test is also slow.
     for item in items:
         if item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.slow)
+    # The long tests first, each file's in its order: with a worker per core (.ci/run's
+    # --dist worksteal) the run then ends on short tests, shared out as the workers free
+    # up, not on one worker finishing a walk of a minute while the other waits.
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    if claims := dishonest_claims(items):
+        raise pytest.UsageError(
+            "marked db_independent, yet asks for or names the database: " + ", ".join(claims)
+        )
+    from django.db import connection
+
+    kept, once = split_for(connection.vendor, items, config.getoption("every_test"))
+    if once:
+        config.hook.pytest_deselected(items=once)
+        items[:] = kept

@@ -66,6 +66,7 @@ def _calls(name: str) -> list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]:
     return found
 
 
+@pytest.mark.db_independent  # reads the source, no database
 def test_every_log_call_passes_a_msgid_and_arguments_never_a_formatted_sentence() -> None:
     formatted = (ast.JoinedStr, ast.BinOp, ast.Constant)
     logs = _calls("log")
@@ -86,6 +87,7 @@ def test_every_log_call_passes_a_msgid_and_arguments_never_a_formatted_sentence(
     assert bad == []
 
 
+@pytest.mark.db_independent  # reads the source, no database
 def test_every_line_in_the_catalogue_is_written_somewhere_and_no_key_is_unknown() -> None:
     written = {
         node.value

@@ -36,12 +36,15 @@ CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 # The staff URL modules walked here, and the need of their pages: an event page's need is
 # the desk's for DESK_PAGES (tests/test_roles.py), else the director's; the league pages
 # (series, people) need a club-wide director; the club's staff pages its owner.
-WALKED = {"director", "sheets", "league", "clubs"}
+WALKED = {"director", "sheets", "league", "clubs", "money", "records"}
 # Namespaces not walked here, and where they are tested instead.
 NOT_WALKED = {
     "admin": "test_the_admin_shows_staff_their_own_clubs_rows_only (below)",
     "public": "players' pages, open to all: tests/test_hidden.py walks them",
+    "money_public": "a player's own money beside their card: tests/test_hidden.py",
     "series_public": "open to all: tests/test_hidden.py",
+    "record": "a person's own record by their private link: tests/test_hidden.py walks it, "
+    "tests/test_record_views.py checks who reaches it",
     "club_public": "open to all: tests/test_clubs.py",
     "publish": "a hall's results with a club's own token: "
     "test_publish.py::test_a_token_of_one_club_publishes_into_that_club_only",
@@ -55,6 +58,10 @@ def need_of(name: str) -> str:
     if namespace == "clubs":
         return OWNER
     if namespace == "league" and name != "league:suggest":
+        return "league"
+    if name == "records:erase":
+        return "league owner"  # the club's owner, club-wide
+    if namespace == "records":
         return "league"
     return DESK if name in DESK_PAGES else DIRECTOR
 
@@ -116,6 +123,10 @@ def side(club: Club, name: str) -> Side:
         "league:person_merge": {"pk": person.pk},
         "league:person_split": {"pk": person.pk},
         "league:proposal": {"pk": proposal.pk},
+        "records:person": {"pk": person.pk},
+        "records:json": {"pk": person.pk},
+        "records:csv": {"pk": person.pk},
+        "records:erase": {"pk": person.pk},
         "clubs:revoke": {"pk": invitation.pk},
     }
     for name in ("series", "series_add", "series_import", "series_csv", "series_pdf"):
@@ -191,7 +202,7 @@ def expected_on_own(identity: str, need: str, name: str, target: str) -> str:
             return "missing"  # no club-wide role: the club's pages do not exist for it
         return "forbidden"
     rank = {"owner": 3, "director of all": 2, "desk": 1}[identity]
-    wanted = {OWNER: 3, "league": 2, DIRECTOR: 2, DESK: 1}[need]
+    wanted = {OWNER: 3, "league owner": 3, "league": 2, DIRECTOR: 2, DESK: 1}[need]
     return "ok" if rank >= wanted else "forbidden"
 
 
@@ -245,6 +256,10 @@ def test_every_staff_url_answers_each_identity_of_two_clubs_as_the_roles_say(wor
                     theirs = "forbidden" if expected == "forbidden" else "missing"
                     if need in (DESK, DIRECTOR) or need == OWNER:
                         theirs = "missing"
+                    if need == "league owner":
+                        # Found among the clubs one directs, then the owner's alone.
+                        rank = {"owner": 3, "director of all": 2}.get(identity, 0)
+                        theirs = "missing" if rank >= 2 else "forbidden"
                     check(send(other_club), theirs, (method, identity, other_club), strict_ok=False)
                 if cross is not None and expected == "ok":
                     check(send(cross), "missing", (method, identity, cross), strict_ok=False)

@@ -220,12 +220,13 @@ def test_the_board_shows_each_tablets_last_contact_unsent_entries_and_battery(
     print("navigator.getBattery offered:", has_battery)
     link = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True)
     # The first poll reports at once; the battery, once the browser has said it, on the
-    # poll after.
-    for _ in range(12 * 4):
+    # poll after: the tablet is asked to poll (its own beat is every 3 s) until it has.
+    for _ in range(8):
         link.refresh_from_db()
         if link.seen_at is not None and (link.battery is not None or not has_battery):
             break
-        tablet.wait_for_timeout(250)
+        with tablet.expect_response(lambda r: "/t/table/state.json" in r.url, timeout=ONE_POLL):
+            tablet.evaluate("window.snowmanTablet.poll()")
     assert link.seen_at is not None and link.unsent == 0
     if has_battery:
         assert link.battery is not None
@@ -258,7 +259,7 @@ def test_kiosk_mode_keeps_the_page_and_the_pin_opens_the_directors_controls(
     page = context.new_page()
     open_table(page, live_server, t, 1)
     start(page, "N")  # the first taps: full screen is asked for
-    page.wait_for_timeout(500)
+    page.wait_for_function("() => window.snowmanTablet.kiosk.fullscreenRequested")
     info = page.evaluate("window.snowmanTablet.kiosk")
     print(
         "kiosk APIs offered by this Chromium:",
@@ -296,8 +297,8 @@ def test_kiosk_mode_keeps_the_page_and_the_pin_opens_the_directors_controls(
     wrong = "9999" if t.director_pin != "9999" else "8888"
     for _ in range(5):
         page.fill("#tb-pin-input", wrong)
-        page.click("#tb-pin-ok")
-        page.wait_for_timeout(200)
+        with page.expect_response(lambda r: r.url.endswith("/t/table/pin")):
+            page.click("#tb-pin-ok")
     expect(page.locator("#tb-pin-error")).to_contain_text("Too many wrong PINs")
     page.fill("#tb-pin-input", t.director_pin)
     page.click("#tb-pin-ok")
@@ -317,8 +318,8 @@ def test_kiosk_mode_keeps_the_page_and_the_pin_opens_the_directors_controls(
         dialog.dismiss()
 
     page.on("dialog", stay)
-    page.evaluate("setTimeout(() => location.reload(), 0)")
-    page.wait_for_timeout(1_000)
+    with page.expect_event("dialog"):
+        page.evaluate("setTimeout(() => location.reload(), 0)")
     assert warned == ["beforeunload"]
     assert page.evaluate("window.snowmanTablet.queue().length") == 1
     context.close()
@@ -360,7 +361,9 @@ def test_both_sides_of_the_table_flip_large_text_contrast_and_two_taps(
     page.click("#tb-save")
     expect(page.locator("#tb-save")).to_have_class(re.compile("tb-armed"))
     shot(page, "display-03-two-taps-armed")
-    page.wait_for_timeout(500)
+    # Armed, not saved: no hand listed or queued on the tablet, none stored.
+    expect(page.locator("#tb-hands li.tb-hand")).to_have_count(0)
+    assert page.evaluate("window.snowmanTablet.queue().length") == 0
     assert Match.objects.get(round__tournament=t, table=1).hands.count() == 0
     page.click("#tb-save")
     expect(page.locator("#tb-hands li")).to_have_count(1, timeout=12_000)

@@ -104,6 +104,7 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(
     page.get_by_role("link", name="New tournament").click()
     page.fill("#id_name", "Browser Open")
     page.fill("#id_preliminary_rounds", "2")
+    page.locator("#advanced > summary").click()  # the rule numbers are folded away
     page.fill("#id_target", "0")
     page.get_by_role("button", name="Create tournament").click()
     expect(page.locator(".settings-form")).to_contain_text(
@@ -136,9 +137,12 @@ def test_a_director_runs_a_small_event_from_sign_in_to_champions(
     page.get_by_role("link", name="Check-in desk").first.click()
     for name in A_NAMES + B_NAMES:
         page.fill("#desk-q", name.split()[1][:4])
-        row = page.locator(".desk-row", has_text=name)
+        row = page.locator("#desk-results .desk-row", has_text=name)
         row.get_by_role("button", name="Check in").click()
         expect(row).to_contain_text("✓ Checked in")
+        # The box clears for the next in line; the check-in joins the last ones listed.
+        expect(page.locator("#desk-q")).to_have_value("")
+        expect(page.locator("#desk-recent .desk-row").first).to_contain_text(name)
     expect(page.locator('[data-count="A"]')).to_have_text("8")
     expect(page.locator('[data-count="B"]')).to_have_text("8")
     expect(page.locator('[data-count="tables"]')).to_have_text("4")

@@ -57,6 +57,7 @@ def settings_in(tmp_path: Path, **env: str) -> dict[str, str]:
     return json.loads(result.stdout)
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_event_mode_over_plain_http_sends_no_secure_cookies_and_no_redirect(tmp_path):
     key_file = tmp_path / "secret_key"
     got = settings_in(tmp_path, HTTPS="0", SECRET_KEY_FILE=str(key_file))
@@ -68,6 +69,7 @@ def test_event_mode_over_plain_http_sends_no_secure_cookies_and_no_redirect(tmp_
     assert got["SECURE_PROXY_SSL_HEADER"] is None
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_with_tls_cookies_are_secure_and_hsts_preload_is_opt_in(tmp_path):
     got = settings_in(tmp_path, HTTPS="1", SECRET_KEY_FILE=str(tmp_path / "k"))
     assert got["SESSION_COOKIE_SECURE"] and got["CSRF_COOKIE_SECURE"]
@@ -79,6 +81,7 @@ def test_with_tls_cookies_are_secure_and_hsts_preload_is_opt_in(tmp_path):
     assert preload["SECURE_HSTS_PRELOAD"] is True
 
 
+@pytest.mark.db_independent  # settings read by a process told no database
 def test_the_secret_key_is_made_once_in_the_var_directory_readable_by_its_owner_only(tmp_path):
     key_file = tmp_path / "var" / "secret_key"
     first = settings_in(tmp_path, SECRET_KEY_FILE=str(key_file))["SECRET_KEY"]
@@ -191,10 +194,13 @@ def event_server(tmp_path: Path, static_root: Path, hall: str = ""):
     )
 
 
-def trickle(port: int, stop: threading.Event) -> None:
+def trickle(port: int, stop: threading.Event, begun: threading.Semaphore) -> None:
+    """A client that sends its request a byte every half second (200 s in all)."""
     request = b"POST /accounts/login/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 400\r\n\r\n"
     with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
-        for byte in request + b"x" * 400:
+        for sent, byte in enumerate(request + b"x" * 400):
+            if sent == 2:
+                begun.release()  # the server has taken the connection and its first bytes
             if stop.wait(0.5):
                 return
             try:
@@ -208,12 +214,12 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
     import http.client
 
     with event_server(tmp_path, static_root) as server:
-        stop = threading.Event()
-        slow = [threading.Thread(target=trickle, args=(server.port, stop)) for _ in range(2)]
+        stop, begun = threading.Event(), threading.Semaphore(0)
+        slow = [threading.Thread(target=trickle, args=(server.port, stop, begun)) for _ in range(2)]
         for thread in slow:
             thread.start()
         try:
-            time.sleep(1.0)
+            assert all(begun.acquire(timeout=10) for _ in slow), "a slow client never began"
             timings = []
             for _ in range(10):
                 started = time.perf_counter()
@@ -222,7 +228,8 @@ def test_two_slow_clients_do_not_stall_the_event_server(transactional_db, tmp_pa
                 assert conn.getresponse().status == 200
                 conn.close()
                 timings.append(time.perf_counter() - started)
-                time.sleep(0.2)
+            # Every request was answered while both slow clients were still sending theirs.
+            assert all(thread.is_alive() for thread in slow)
         finally:
             stop.set()
             for thread in slow:

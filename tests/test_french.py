@@ -95,6 +95,7 @@ def test_each_translation_keeps_the_placeholders_of_its_english(path: Path) -> N
 
 
 @pytest.mark.slow
+@pytest.mark.db_independent  # a copy of the source, a process with no database
 def test_makemessages_leaves_the_catalogue_unchanged(tmp_path: Path) -> None:
     """The committed .po is what makemessages makes from the source today: a string
     added, changed or removed without refreshing the catalogue fails here

@@ -99,7 +99,11 @@ class Reader:
         for size in (None, *sizes):
             if size is not None:
                 page.set_viewport_size(size)
-                page.wait_for_timeout(200)
+                # Laid out again at the new size: two frames drawn, not a time waited.
+                page.evaluate(
+                    "() => new Promise((r) => requestAnimationFrame("
+                    "() => requestAnimationFrame(r)))"
+                )
             if layout and (problems := page.evaluate(BROKEN)):
                 self.broken[f"{name}@{size or page.viewport_size}"] = problems
             self.shot(page, name)
@@ -200,6 +204,7 @@ def test_the_whole_event_reads_in_one_language_on_every_screen_and_sheet(
     r.screen(console, "director-create", layout=False)
     console.fill("#id_name", "Snowman 2026")
     console.fill("#id_preliminary_rounds", "2")
+    console.locator("#advanced > summary").click()  # the rule numbers are folded away
     console.fill("#id_final_games_to_win", "1")
     console.fill("#id_final_target", "10")
     console.select_option("#id_language", lang)  # the event's language: the sheets' too

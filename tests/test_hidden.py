@@ -162,13 +162,15 @@ def numbers_shown(body: str, content_type: str) -> set[int]:
 # --- the walk over every public URL ------------------------------------------------------
 
 # The URL modules anyone in the hall may open without signing in.
-PUBLIC_NAMESPACES = {"public", "series_public"}
+PUBLIC_NAMESPACES = {"public", "series_public", "money_public", "record"}
 # Every other namespace, and why it is not walked. A new URL module is neither until it
 # is named here, and the walk fails.
 NOT_PUBLIC = {
     "admin": "the director's admin, behind the sign-in",
     "director": "the director's pages, behind the sign-in",
+    "money": "the event's money, behind the sign-in (the desk's fees, the director's purse)",
     "league": "the director's series and people, behind the sign-in",
+    "records": "a person's record as the club's directors read it, behind the sign-in",
     "sheets": "the printed sheets, behind the sign-in: those posted or handed to players "
     "(SHEETS_FOR_PLAYERS) are walked below, the others are named in SHEETS_FOR_THE_DIRECTOR",
     "tablet": "a table's own tablet, by its secret link: it shows its table's score (§5)",
@@ -542,6 +544,9 @@ DIRECTOR_ONLY = {
     "tournaments/series/reads.py": {"finishes"},  # for_players=False: the director's page
     "tournaments/core/reads/queries.py": {"final_view"},  # the director's final page
     "tournaments/core/reads/console.py": {"finalists"},  # the director's console
+    # The money's module holds a player's own money (public) and the director's payout.
+    "tournaments/money/reads.py": {"placed_of"},  # the director's payout preview
+    "tournaments/prizes/reads.py": {"event_prizes"},  # the director's prizes, via the preview
 }
 
 

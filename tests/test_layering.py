@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.db_independent  # reads the source, no database
+
 ROOT = Path(__file__).resolve().parent.parent
 DOMAIN = ROOT / "tournaments" / "domain"
 
@@ -578,3 +582,16 @@ def test_the_layout_check_finds_a_path_that_is_gone() -> None:
     paths = layout_paths(probe)
     assert paths == ["tournaments/gone.py", "tournaments/ids.py"]
     assert not (ROOT / paths[0]).exists()
+
+
+# Lists the rules keep and the ORM repeats (it cannot import them into a choices class or a
+# catalogue): each copy is held to the rules' own, as the rule defaults are above.
+def test_the_prize_figures_and_builtin_names_are_the_rules_own() -> None:
+    from tournaments.domain import prizes as rules
+    from tournaments.prizes.models import PrizeFigure
+    from tournaments.prizes.reads import BUILTIN_NAMES
+
+    assert list(PrizeFigure.values) == list(rules.FIGURES)
+    asked: list[str] = []
+    rules.builtin_rules(("A",), label=lambda text: asked.append(text) or text)
+    assert tuple(dict.fromkeys(asked)) == BUILTIN_NAMES

@@ -12,6 +12,7 @@ from django.urls import reverse
 from tests.test_public_phones import event_after
 from tournaments.common.names import fold, sort_key
 from tournaments.core.models.event import Player
+from tournaments.core.models.people import Person
 from tournaments.core.phones.reads import search_players
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -55,6 +56,8 @@ def test_a_phone_finds_a_player_whose_name_has_letters_or_marks_it_cannot_type(
 ):
     t = make_tournament(1)
     Player.objects.filter(tournament=t, name="Player A001").update(name=name)
+    # The full name on public pages: the person chose it (names.public_name).
+    Person.objects.filter(links__player__name=name).update(public_full_name=True)
     assert [f.name for f in search_players(t, typed)] == [name]
     found = client.get(reverse("public:find", args=[t.slug]), {"q": typed}).json()
     assert [p["name"] for p in found["players"]] == [name]
@@ -63,6 +66,7 @@ def test_a_phone_finds_a_player_whose_name_has_letters_or_marks_it_cannot_type(
 def test_the_standings_filter_finds_a_name_typed_without_its_marks(client, make_tournament):
     t = event_after(make_tournament, 1, 1)
     Player.objects.filter(tournament=t, name="Player A001").update(name="Søren O'Brien")
+    Person.objects.filter(links__player__name="Søren O'Brien").update(public_full_name=True)
     page = client.get(reverse("public:standings", args=[t.slug]), {"q": "soren o’brien"})
     assert page.content.decode().count("<tr data-name=") == 1
     assert "Søren O&#x27;Brien" in page.content.decode()

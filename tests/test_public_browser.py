@@ -2,8 +2,7 @@
 the card and its clock, the next seat without a reload, the changed mark, hidden
 standings, large text, and an axe-core check of every public page.
 
-Screenshots go to /tmp/phone-shots/ to be looked at. axe-core (MPL-2.0, from the npm
-registry) is kept in tests/vendor/ so the check runs offline.
+Screenshots go to /tmp/phone-shots/ to be looked at. axe-core: tests/axe.py.
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.axe import axe_violations
 from tests.test_public_phones import event_after, fake_results
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
@@ -35,7 +35,6 @@ PHONE = {
     "is_mobile": True,
     "has_touch": True,
 }
-AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1.min.js"
 WAIT = 10_000
 
 
@@ -71,6 +70,37 @@ def shot(page: Page, name: str) -> None:
 
 def card_url(live_server, t: Tournament, p: Player) -> str:
     return f"{live_server.url}/e/{t.slug}/me/{p.pk}/"
+
+
+def answered_its_first_poll(page: Page) -> None:
+    """Until the phone's live part has had the answer to the poll it sends as it loads."""
+    page.wait_for_function(
+        """() => {
+            const box = document.querySelector("[data-live]");
+            return performance.getEntriesByType("resource").some(
+                (e) => e.name.includes(box.dataset.liveUrl));
+        }""",
+        timeout=WAIT,
+    )
+
+
+def polled_from_now(page: Page) -> None:
+    """The phone's live part polls now, as its next beat (seconds away) would, and has the
+    answer. A poll already under way may have been sent before now: it is let finish and
+    the phone asked again (resource entries are made as each answer arrives)."""
+    page.evaluate(
+        """async () => {
+            const box = document.querySelector("[data-live]");
+            const since = performance.now();
+            const answered = () => performance.getEntriesByType("resource").some(
+                (e) => e.name.includes(box.dataset.liveUrl) && e.startTime >= since);
+            for (let tries = 0; !answered(); tries++) {
+                if (tries > 500) { throw new Error("the live part never polled"); }
+                await box.livePoll();
+                if (!answered()) { await new Promise((r) => setTimeout(r, 20)); }
+            }
+        }"""
+    )
 
 
 def test_a_player_finds_themself_by_a_few_letters_and_the_phone_remembers(
@@ -113,8 +143,9 @@ def test_the_card_clock_matches_the_server_within_a_second_even_on_a_wrong_phone
         "(() => { const real = Date.now.bind(Date); Date.now = () => real() + 95000; })()"
     )
     page.goto(card_url(live_server, t, p))
+    # The offset is set, and the countdown drawn with it in the same task (syncClock, then
+    # tickClocks), before this process hears of it.
     expect(page.locator("body")).to_have_attribute("data-clock-offset", re.compile(r"-9\d\d\d\d"))
-    page.wait_for_timeout(400)
     # The phone's idea of the server's time is within a second of the server's.
     before = time.time()
     phone_ms = page.evaluate("Date.now() + Number(document.body.dataset.clockOffset)")
@@ -176,7 +207,7 @@ def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_fi
     card = page.locator("#card")
     expect(card).to_have_attribute("data-match-over", "1")
     expect(page.locator("[data-clock]")).to_have_attribute("data-kind", "running")
-    page.wait_for_timeout(500)  # the poll the page makes as it loads has been answered
+    answered_its_first_poll(page)
     fake_results(rnd)  # the results, and the round finalized
     seated = time.monotonic()
     rounds.seat_next_round(t, by="test")
@@ -216,8 +247,8 @@ def test_a_changed_seating_marks_only_the_affected_players(live_server, phone, m
     rounds.swap_players(rnd, a, b, by="test", reason="friends")
     expect(moved.locator(".changed-mark")).to_be_visible(timeout=WAIT)
     shot(moved, "05-changed-mark")
-    # The bystander's phone has polled since (at least three beats) and shows no mark.
-    still.wait_for_timeout(3000)
+    # The bystander's phone has polled since and shows no mark.
+    polled_from_now(still)
     expect(still.locator(".changed-mark")).to_have_count(0)
     expect(still.locator("#card")).to_have_attribute("data-changed", "0")
 
@@ -432,18 +463,6 @@ def test_the_projector_qr_code_is_large_enough_to_scan_across_a_hall(
     SHOTS.mkdir(parents=True, exist_ok=True)
     projector.screenshot(path=str(SHOTS / f"10-projector-{width}x{height}.png"))
     projector.close()
-
-
-def axe_violations(page: Page) -> list[dict]:
-    page.evaluate(AXE.read_text())
-    result = page.evaluate(
-        """async () => (await axe.run(document, {
-            runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
-            resultTypes: ['violations'],
-        })).violations.map(v => ({id: v.id, help: v.help,
-            nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}))"""
-    )
-    return result
 
 
 def test_every_public_page_passes_axe_core(live_server, phone, chromium, make_tournament):

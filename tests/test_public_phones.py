@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from tests.html import assert_in_html
 from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.people import Person
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut
 from tournaments.core.phones import reads as svc
@@ -84,6 +85,8 @@ def test_a_player_finds_themself_with_a_few_letters_whatever_the_accents_and_cas
 ):
     t = make_tournament(1)
     Player.objects.filter(tournament=t, name="Player A001").update(name="Zoë Ölander")
+    # Her full name is what public pages show: she chose it (issue 35).
+    Person.objects.filter(links__player__name="Zoë Ölander").update(public_full_name=True)
     for typed in ("zoe", "ZOË", "olan", "ölander zo"):
         page = client.get(url("event", t.slug), {"q": typed}).content.decode()
         assert "Zoë Ölander" in page, typed
@@ -767,7 +770,8 @@ def test_the_projector_pages_the_next_seating_between_rounds_and_shows_the_qr(
     t = event_after(make_tournament, 30, 1)
     page = client.get(url("projector", t.slug)).content.decode()
     assert "Round 2: find your table" in page
-    assert page.count('class="proj-page"') == 3  # 30 tables, 12 a page
+    # Every table is sent: the projector pages them to fit its own screen.
+    assert page.count('class="proj-table"') == 30
     assert url("qr", t.slug) in page and f"/e/{t.slug}/" in page
     qr = client.get(url("qr", t.slug))
     assert qr["Content-Type"] == "image/svg+xml"
@@ -857,10 +861,11 @@ PINNED = {
     "card part": 6,
     # The ranking reads the round's sit-outs and substitutions too (§6): two more.
     "ledger": 11,
-    # The withdrawn mark is the player's stored field, not a query of its own.
-    "standings": 9,
-    "projector body": 9,
-    "projector": 8,
+    # The withdrawn mark is the player's stored field, not a query of its own; the one
+    # more is who chose their full name on public pages (names.public_name, issue 35).
+    "standings": 10,
+    "projector body": 10,
+    "projector": 9,
     "qr": 2,
     # One indexed lookup: an unknown event's now.json is a 404 like every other.
     "now": 1,
@@ -976,21 +981,21 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
     client.cookies["django_language"] = lang
     # Between rounds the projector shows the seating.
     body = client.get(url("projector_standings", t.slug)).content.decode()
-    assert f'House Hal <span class="mark house">{word}</span>' in body
+    assert f'House H.</span> <span class="mark house">{word}</span>' in body
     # The partner's card: in the diagram and as the partner; an opponent's, likewise.
     page = client.get(url("card_part", t.slug, at["N"].pk)).content.decode()
     partner = {"en": "partner", "fr": "partenaire"}[lang]
-    assert f'<span class="who">House Hal</span> <span class="role">{partner} · {word}' in page
-    assert f"House Hal ({word})</dd>" in page
+    assert f'<span class="who">House H.</span> <span class="role">{partner} · {word}' in page
+    assert f"House H. ({word})</dd>" in page
     page = client.get(url("card_part", t.slug, at["E"].pk)).content.decode()
-    assert f"House Hal ({word}) &amp; " in page or f"&amp; House Hal ({word})" in page
+    assert f"House H. ({word}) &amp; " in page or f"&amp; House H. ({word})" in page
     # The ledgers name him the same way, as partner and as opponent.
     for who in (at["N"], at["E"]):
         ledger = client.get(url("ledger", t.slug, who.pk)).content.decode()
-        assert f"House Hal ({word})" in ledger
+        assert f"House H. ({word})" in ledger
     # Hal's own card, whole and the new seat first (from the version query alone).
     own = client.get(url("card_part", t.slug, hal.pk))
-    assert f'House Hal <span class="muted">{word}</span>' in own.content.decode()
+    assert f'House H. <span class="muted">{word}</span>' in own.content.decode()
     fake_results(rnd)
     rounds.seat_next_round(t, by="test")  # Hal's seat rotates with the table (§3)
     first = client.get(
@@ -998,7 +1003,7 @@ def test_the_projector_and_the_cards_mark_a_house_player_house(client, make_tour
         headers={"If-None-Match": own["ETag"], "X-Snowman-Seat": "1:1S"},
     ).content.decode()
     assert 'data-partial="1"' in first
-    assert f'House Hal <span class="muted">{word}</span>' in first
+    assert f'House H. <span class="muted">{word}</span>' in first
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "house"), ("fr", "réserviste")])
@@ -1007,7 +1012,7 @@ def test_the_search_marks_a_house_player_house_not_a_division(client, make_tourn
     hal = Player.objects.create(tournament=t, name="House Hal", division="A", house=True)
     client.cookies["django_language"] = lang
     page = client.get(url("event", t.slug), {"q": "hal"}).content.decode()
-    assert f'House Hal <span class="muted">{word}</span>' in page
+    assert f'House H. <span class="muted">{word}</span>' in page
     assert f"<template data-house-text>{word}</template>" in page
     found = client.get(url("find", t.slug), {"q": "hal"}).json()["players"]
     assert [(p["id"], p["house"]) for p in found] == [(hal.pk, True)]

@@ -9,6 +9,8 @@ import pytest
 from bench.rating import Coin, PointsSoFar, Snowman, evaluate, simulate_series
 from tournaments.domain.rating import MatchResult, Rating, Ratings, RatingSettings, split_divisions
 
+pytestmark = pytest.mark.db_independent  # pure arithmetic, no database
+
 SETTINGS = RatingSettings(mu0=25.0, sigma0=5.0, beta=25 / 6, tau=25 / 300)
 
 

@@ -730,7 +730,7 @@ def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_c
 
     exports.append(str(export_results(event)).encode())
     # The scan reads pages that do show the registrant (a scan of empty pages proves nothing).
-    assert b"Private Pat" in anonymous.get(public_urls[2]).content
+    assert b"Private P." in anonymous.get(public_urls[2]).content  # her public name
     assert b"Private Pat" in exports[0] and b"Private Pat" in exports[4]
     for content in exports:
         assert b"pat.secret" not in content

@@ -22,6 +22,8 @@ DESK_PAGES = {
     "director:home",
     "director:desk",
     "director:checkin",
+    # Enter at the desk checks in the only match; a walk-in is the director's.
+    "director:desk_enter",
     # Check-in by scanning a player's pass.
     "director:scan",
     "director:scan_check_in",
@@ -32,6 +34,9 @@ DESK_PAGES = {
     "director:seating_csv",
     "sheets:seating",
     "sheets:scoresheets",
+    # Fees at the door (issue 34): the desk takes and refunds them; it sees no purse.
+    "money:fees",
+    "money:refund",
 }
 CONVERTER = re.compile(r"<(?:(\w+):)?(\w+)>")
 

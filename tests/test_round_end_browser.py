@@ -15,6 +15,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Page, expect
 
+from tests.test_tablet_browser import wait_until_cached
 from tournaments.core.models.event import Tournament
 from tournaments.core.models.play import HandEntry, Match, TableLink
 from tournaments.core.models.rounds import Round
@@ -348,12 +349,6 @@ def test_the_table_page_shows_one_status_the_dispute_and_its_resolution_in_order
     shot(page, "08-table-dispute-resolved")
 
 
-def _cached(page: Page) -> bool:
-    return page.evaluate(
-        "async () => !!(window.caches && await caches.match(location.pathname, {ignoreVary: true}))"
-    )
-
-
 def test_after_an_offline_reload_the_clock_runs_on_and_a_euchre_preview_looks_different(
     chromium, live_server, make_tournament
 ):
@@ -380,11 +375,7 @@ def test_after_an_offline_reload_the_clock_runs_on_and_a_euchre_preview_looks_di
     entry = standing(match_of(t))[0]
     assert entry.dealer_partner_ordered_up and entry.alone and entry.maker == "S"
 
-    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
-    for _ in range(50):
-        if _cached(page):
-            break
-        page.wait_for_timeout(100)
+    wait_until_cached(page)
     page.context.set_offline(True)
     page.reload()
     # Started 3 minutes ago with 20 to play: the stored state says so, not "Not started".
@@ -415,7 +406,10 @@ def test_where_to_go_next_comes_to_the_top_of_a_portrait_screen(
     panel = page.locator("#tb-next")
     expect(panel).to_be_visible(timeout=WAIT)
     expect(panel).to_have_attribute("aria-live", "polite")
-    page.wait_for_timeout(300)
+    # The tablet scrolls the panel to the top in the task after drawing it.
+    page.wait_for_function(
+        "() => document.getElementById('tb-next').getBoundingClientRect().top <= 40"
+    )
     box = panel.bounding_box()
     assert box is not None and 0 <= box["y"] <= 40
     assert box["y"] + box["height"] <= PORTRAIT["height"]

@@ -2,8 +2,12 @@
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from tournaments.domain.clock import MIN_HAND_SECONDS, Pause, RoundClock, late_sync_holds
 from tournaments.domain.rules import RuleSettings
+
+pytestmark = pytest.mark.db_independent  # pure rules, no database
 
 T0 = datetime(2026, 3, 1, 10, 0, tzinfo=UTC)
 LIMIT = timedelta(minutes=20)

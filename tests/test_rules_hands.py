@@ -5,6 +5,8 @@ import pytest
 from tournaments.domain.hands import Hand, InvalidHand, Outcome, Seat, Team, score_hand
 from tournaments.domain.rules import RuleSettings
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 RULES = RuleSettings()
 
 

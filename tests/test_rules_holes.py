@@ -22,6 +22,8 @@ from tournaments.domain.seating import (
 )
 from tournaments.domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 
 def table(t: int) -> TableSeating:
     return TableSeating(t, {Seat.N: f"A{t}a", Seat.E: f"A{t}b", Seat.S: f"B{t}a", Seat.W: f"B{t}b"})

@@ -14,6 +14,8 @@ from tournaments.domain.match import (
 )
 from tournaments.domain.rules import RuleSettings
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 RULES = RuleSettings()
 R, AC, TB = Phase.REGULAR, Phase.AT_CALL, Phase.TIEBREAK
 

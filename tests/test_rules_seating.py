@@ -18,6 +18,8 @@ from tournaments.domain.seating import (
     swap,
 )
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 
 def table(t: int) -> TableSeating:
     return TableSeating(t, {Seat.N: f"A{t}a", Seat.E: f"A{t}b", Seat.S: f"B{t}a", Seat.W: f"B{t}b"})

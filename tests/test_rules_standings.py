@@ -7,6 +7,8 @@ from tournaments.domain.hands import Seat, Team
 from tournaments.domain.seating import SeatingError
 from tournaments.domain.standings import PlayerRecord, RoundLine, lot_order, rank
 
+pytestmark = pytest.mark.db_independent  # pure rules, no database
+
 CHAIN = ("total", "wins", "margin", "lot")
 
 

@@ -39,6 +39,7 @@ def production_env(tmp_path: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.db_independent  # a process of its own, told no database
 def test_deploy_check_is_clean_under_production_settings(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -52,6 +53,7 @@ def test_deploy_check_is_clean_under_production_settings(tmp_path):
     assert "no issues" in result.stdout
 
 
+@pytest.mark.db_independent  # a process of its own, told no database
 def test_production_settings_refuse_to_start_without_a_secret_key(tmp_path):
     env = production_env(tmp_path)
     env["SECRET_KEY"] = ""

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from pypdf import PdfReader
 
+from tournaments.common.names import short_name
 from tournaments.core.models.people import PersonLink
 from tournaments.core.models.series import Series
 from tournaments.core.simulate import simulate
@@ -112,7 +113,9 @@ def test_series_pages_csv_pdf_and_the_public_page(director_client):
     public = client.get(reverse("series_public:series", args=[series.slug]))
     assert public.status_code == 200
     assert "max-age=60" in public["Cache-Control"]
-    assert top.person.name in public.content.decode()
+    # Private by default: the public page names the person by the short form.
+    assert short_name(top.person.name) in public.content.decode()
+    assert top.person.name not in public.content.decode()
     assert 'href="/director/' not in public.content.decode()
     assert "csrf" not in public.content.decode().lower() and "Set-Cookie" not in public
     assert client.get(reverse("league:series", args=[series.slug])).status_code == 302
@@ -221,6 +224,7 @@ def test_the_series_csv_writes_a_formula_name_and_event_name_as_plain_text(direc
     assert not [cell for row in rows for cell in row if cell.startswith(("=", "+", "-", "@"))]
 
 
+@pytest.mark.db_independent  # the benchmark makes its own SQLite database
 @pytest.mark.slow
 def test_the_series_benchmark_runs_through_its_page_step_as_a_director():
     """Its user had no role since the roles work: the page step answered 302 and crashed."""

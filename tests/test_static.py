@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.test import override_settings
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.db_independent]  # files, no database
 
 
 def test_production_modules_import_their_siblings_by_hashed_name(tmp_path):

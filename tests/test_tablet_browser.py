@@ -230,9 +230,15 @@ def test_a_whole_match_played_by_taps_and_confirmed_by_the_other_team(
     context.close()
 
 
-def _cached(page: Page) -> bool:
-    return page.evaluate(
-        "async () => !!(window.caches && await caches.match(location.pathname, {ignoreVary: true}))"
+def wait_until_cached(page: Page) -> None:
+    """Until the service worker controls the page and holds the page itself in its cache
+    (the condition that an offline reload needs), asked of the page, not timed."""
+    page.wait_for_function("navigator.serviceWorker && navigator.serviceWorker.controller")
+    page.wait_for_function(
+        "async () => !!(window.caches"
+        " && await caches.match(location.pathname, {ignoreVary: true}))",
+        polling=50,
+        timeout=5_000,
     )
 
 
@@ -246,13 +252,7 @@ def test_hands_entered_offline_survive_a_reload_and_are_stored_once_in_order(
     start(page, "W")
     enter(page, "N", 3)
     all_sent(page)
-    page.wait_for_function(
-        "navigator.serviceWorker && navigator.serviceWorker.controller !== undefined"
-    )
-    for _ in range(50):
-        if _cached(page):
-            break
-        page.wait_for_timeout(100)
+    wait_until_cached(page)
 
     page.context.set_offline(True)
     enter(page, "E", 4)
@@ -622,10 +622,12 @@ def test_the_tablet_revalidates_its_state_and_its_clock_stays_right_through_304s
         lambda r: statuses.append(r.status) if "/t/table/state.json" in r.url else None,
     )
     open_table(page, live_server, t, 1)
-    for _ in range(40):  # the tablet polls every 3 s
-        if statuses.count(304) >= 2:
-            break
-        page.wait_for_timeout(500)
+    # Two of the tablet's polls (every 3 s on its own), asked of it now, not waited for.
+    for _ in range(2):
+        with page.expect_response(
+            lambda r: "/t/table/state.json" in r.url and r.status == 304, timeout=WAIT
+        ):
+            page.evaluate("window.snowmanTablet.poll()")
     assert statuses.count(304) >= 2, statuses
     # Counted down from the absolute call instant, not from the last full answer.
     match = Match.objects.select_related("round__tournament").get(round__tournament=t, table=1)

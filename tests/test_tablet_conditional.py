@@ -4,7 +4,6 @@ change or a revoked link."""
 
 from __future__ import annotations
 
-import time
 from datetime import timedelta
 
 import pytest
@@ -63,14 +62,15 @@ def play_out(t, clients: dict[int, Client]) -> None:
     rounds.finalize_round(t.rounds.get(number=1), by="director")
 
 
-def test_a_tablet_holding_the_current_state_gets_304_and_keeps_the_etag(event):
+def test_a_tablet_holding_the_current_state_gets_304_and_keeps_the_etag(event, monkeypatch):
     client = tablet(event, 1)
     etag = etag_of(client)
     response = read(client, etag)
     assert response.status_code == 304 and response["ETag"] == etag and not response.content
-    # Nothing moved, so a second full read gives the same ETag: the clock's readings
-    # (server_now, the seconds left) are not part of it.
-    time.sleep(0.01)
+    # Nothing moved, so a full read half a minute later gives the same ETag: the clock's
+    # readings (server_now, the seconds left) are not part of it.
+    later = timezone.now() + timedelta(seconds=30)
+    monkeypatch.setattr(timezone, "now", lambda: later)
     assert etag_of(client) == etag
 
 
@@ -171,7 +171,7 @@ def test_seating_the_next_round_changes_every_tables_etag(event):
     assert read(clients[1]).json()["round"]["number"] == 2
 
 
-def test_the_tables_time_limit_passing_answers_in_full_once(event):
+def test_the_tables_time_limit_passing_answers_in_full_once(event, monkeypatch):
     """The one change that comes with time alone: the ETag carries the call instant."""
     rnd = event.rounds.get(number=1)
     limit = timedelta(minutes=event.round_minutes)
@@ -180,7 +180,9 @@ def test_the_tables_time_limit_passing_answers_in_full_once(event):
     before = read(client)
     assert not before.json()["match"]["time_called"] and before.json()["clock"]["call_at"]
     assert not changed(client, before["ETag"])
-    time.sleep(1.2)
+    # The server's clock moves past the call, as it would a second later.
+    later = timezone.now() + timedelta(seconds=1.2)
+    monkeypatch.setattr(timezone, "now", lambda: later)
     after = read(client, before["ETag"])
     assert after.status_code == 200 and after.json()["match"]["time_called"]
     assert not changed(client, after["ETag"])

@@ -30,6 +30,7 @@ from tournaments.core.models.play import (
     HandPhase,
     HandState,
     Match,
+    PaperTable,
     TableLink,
     TableLinkQuerySet,
     WinnerOverride,
@@ -48,6 +49,7 @@ from tournaments.core.models.series import Series, SeriesEvent
 from tournaments.core.models.staff import AccountLanguage, Invitation, Membership, StaffRole
 from tournaments.core.models.stationary import StationaryMark, StationaryMarkQuerySet
 from tournaments.devices.models import HelpReason, HelpRequest, HelpStatus
+from tournaments.money.models import MoneyEntry, MoneySettings, PayoutLine
 from tournaments.prizes.models import DefinedPrize, PrizeFigure
 from tournaments.publishing.models import Publication, PublishGrant
 from tournaments.registration.models import (
@@ -88,6 +90,7 @@ __all__ = [
     "WinnerOverride",
     "TableLinkQuerySet",
     "TableLink",
+    "PaperTable",
     "RoundQuerySet",
     "Round",
     "RoundPause",
@@ -118,4 +121,7 @@ __all__ = [
     "RegistrationAttempt",
     "PLACE_HOLDING",
     "ACTIVE_REGISTRATION",
+    "MoneySettings",
+    "PayoutLine",
+    "MoneyEntry",
 ]

@@ -10,8 +10,12 @@ from tournaments.clubs import views as club_views
 from tournaments.core.phones import urls as public
 from tournaments.core.urls import director, sheets, tablet
 from tournaments.devices import urls as devices
+from tournaments.money import public_urls as money_public
+from tournaments.money import urls as money
 from tournaments.prizes import urls as prizes
 from tournaments.publishing import urls as publishing
+from tournaments.records import urls as records_public
+from tournaments.records import urls_director as records
 from tournaments.registration import urls as registration
 from tournaments.series import public_urls as series_public
 from tournaments.series import urls as series
@@ -27,6 +31,7 @@ urlpatterns = [
         include(namespace("league", series.urlpatterns, publishing.league_patterns)),
     ),
     path("director/clubs/", include(clubs)),
+    path("director/records/", include(records)),
     path(
         "director/",
         include(
@@ -41,6 +46,8 @@ urlpatterns = [
             )
         ),
     ),
+    # The money's pages under each event's address, in their own namespace.
+    path("director/", include(money)),
     path(
         "director/sheets/", include(namespace("sheets", sheets.urlpatterns, prizes.sheets_patterns))
     ),
@@ -60,6 +67,9 @@ urlpatterns = [
             )
         ),
     ),
+    path("", include(money_public)),
+    # A person's own record, on their private link (issue 35).
+    path("", include(records_public)),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include(club_public)),
 ]

@@ -28,12 +28,41 @@
   window.addEventListener("hashchange", openTarget);
   document.addEventListener("DOMContentLoaded", openTarget);
 
-  // At the check-in desk, after a tap the search box is ready for the next name.
-  document.addEventListener("htmx:afterRequest", function (event) {
-    var form = event.target;
-    if (!form.classList || !form.classList.contains("desk-form")) { return; }
-    var q = document.getElementById("desk-q");
-    if (q) { q.focus(); q.select(); }
+  // A region drawn again while the keyboard is in it (the round's board every 3 s, the
+  // tables' calls, a check-in tick answered in place) gives the focus back to the same
+  // control in the new drawing: a keyboard user is never sent back to the page's top.
+  // At the check-in desk, the focus goes to the search box, ready for the next name.
+  // (Read at beforeSwap: the form that asked is gone from the page once its row is
+  // swapped, and an event on it then reaches no listener here.)
+  // Kept per request (a table's call may be swapped in meanwhile).
+  var keep = new WeakMap();
+  function sameControl(el) {
+    if (el.id) { return "#" + CSS.escape(el.id); }
+    var href = el.getAttribute("href");
+    if (href) { return 'a[href="' + CSS.escape(href) + '"]'; }
+    var action = el.form && el.form.getAttribute("action");
+    if (action) { return 'form[action="' + CSS.escape(action) + '"] ' + el.tagName.toLowerCase(); }
+    return null;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    var target = event.detail.target;
+    var active = document.activeElement;
+    if (source && source.classList && source.classList.contains("desk-form")) {
+      keep.set(event.detail.xhr, { selector: "#desk-q", desk: true });
+    } else if (target && active && active !== document.body && target.contains(active)) {
+      keep.set(event.detail.xhr, { selector: sameControl(active), desk: false });
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var wanted = keep.get(event.detail.xhr);
+    var active = document.activeElement;
+    var lost = !active || active === document.body || !active.isConnected;
+    if (!wanted || !wanted.selector || !(wanted.desk || lost)) { return; }
+    var el = document.querySelector(wanted.selector);
+    if (!el) { return; }
+    el.focus({ preventScroll: true });
+    if (wanted.desk) { el.select(); }
   });
 })();
 

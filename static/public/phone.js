@@ -137,12 +137,34 @@ function tickClocks() {
       time.textContent = "0:00";
     }
   }
+  sayClockState();
+}
+
+// The clock's seconds are never read out (role="timer" is not live); a change of its state
+// (paused, running again, time called, a new round's clock) is said once, with the time.
+let saidClock = null;
+function sayClockState() {
+  const el = document.querySelector("[data-clock]");
+  const state = el ? el.querySelector("[data-clock-state]").textContent.trim() : "";
+  if (saidClock !== null && state && state !== saidClock) {
+    const time = el.dataset.state === "called" ? "" : el.querySelector("[data-clock-time]").textContent;
+    announce(`${state} ${time}`.trim());
+  }
+  saidClock = state;
 }
 
 // --- live parts: revalidate, swap when the version changed --------------------------------
+// One polite live region says what changed, once: the new seat, the clock's new state.
+// What is said in the same moment is said together (a new seat and its round's clock).
+let toSay = [];
 function announce(text) {
   const a = document.querySelector("[data-announce]");
-  if (a) { a.textContent = ""; window.setTimeout(() => { a.textContent = text; }, 50); }
+  if (!a || !text) { return; }
+  if (!toSay.length) {
+    a.textContent = "";
+    window.setTimeout(() => { a.textContent = toSay.join(" "); toSay = []; }, 50);
+  }
+  toSay.push(text);
 }
 // Between the call and the next seating the phone asks more often: that is when the
 // director seats the next round and the player wants the new table at once. A player

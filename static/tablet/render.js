@@ -24,13 +24,39 @@ function remainingNow() {
 }
 
 let calledLocally = false;
+// The clock's seconds are never read out (role="timer" is not live); a change of its state
+// (started, paused, running again, time called, over) is said once, in a polite region.
+let saidClock = null;
+function sayClock(state) {
+  const node = $("tb-clock");
+  if (saidClock !== null && state !== saidClock) {
+    const text = state === "running"
+      ? `${node.getAttribute("aria-label")}: ${node.textContent}` : node.textContent;
+    $("tb-clock-said").textContent = text;
+  }
+  saidClock = state;
+}
+
 export function renderClock() {
+  sayClock(drawClock());
+}
+
+function drawClock() {
   const node = $("tb-clock");
   const v = st.server;
-  if (!v || !v.match) { node.textContent = "--:--"; return; }
-  if (v.match.final) { node.textContent = v.round ? roundName(v.round) : gettext("Final"); return; }
-  if (v.round && v.round.status === "finished") { node.textContent = pgettext("clock", "Over"); return; }
-  if (!st.clockBase || !st.clockBase.started) { node.textContent = gettext("Not started"); return; }
+  if (!v || !v.match) { node.textContent = "--:--"; return "none"; }
+  if (v.match.final) {
+    node.textContent = v.round ? roundName(v.round) : gettext("Final");
+    return "final";
+  }
+  if (v.round && v.round.status === "finished") {
+    node.textContent = pgettext("clock", "Over");
+    return "over";
+  }
+  if (!st.clockBase || !st.clockBase.started) {
+    node.textContent = gettext("Not started");
+    return "not-started";
+  }
   const left = remainingNow();
   node.classList.toggle("tb-clock-low", left !== null && left <= 120);
   node.classList.toggle("tb-clock-paused", !!st.clockBase.paused);
@@ -41,11 +67,12 @@ export function renderClock() {
       calledLocally = true;
       setTimeout(poll, 300);
     }
-    return;
+    return "called";
   }
   calledLocally = false;
   node.textContent = st.clockBase.paused
     ? interpolate(gettext("Paused %(time)s"), { time: clockText(left) }) : clockText(left);
+  return st.clockBase.paused ? "paused" : "running";
 }
 
 function renderNet() {
@@ -82,22 +109,28 @@ function renderSeats(v, mode) {
     else btn.setAttribute("aria-pressed", pressed ? "true" : "false");
     btn.classList.toggle("tb-dealer", !!dealer);
     const individual = info.individual || 0;
+    // The spaces keep the words apart for whatever reads the text rather than the layout.
     swap(btn,
-      el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }),
-      el("span", { class: "tb-seat-name", text: info.player || "—" }),
+      el("span", { class: "tb-seat-pos", text: SEAT_NAMES[seat] }), " ",
+      el("span", { class: "tb-seat-name", text: info.player || "—" }), " ",
       el("span", { class: "tb-seat-tags" },
-        markOf(info) ? el("span", { class: "tb-mark", text: markOf(info) }) : null,
-        dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null,
+        markOf(info) ? el("span", { class: "tb-mark", text: markOf(info) }) : null, " ",
+        dealer ? el("span", { class: "tb-chip", text: gettext("Dealer") }) : null, " ",
         individual ? el("span", { class: "tb-chip tb-chip-ind", text: signed(individual) })
           : null),
     );
+    // The name reads the button's words in their order first (a voice user says what
+    // they see, WCAG 2.5.3), then what the eye takes from the layout and colours.
     const parts = [info.player
       ? interpolate(gettext("%(seat)s: %(name)s"), { seat: SEAT_NAMES[seat], name: info.player })
       : interpolate(gettext("%(seat)s: empty seat"), { seat: SEAT_NAMES[seat] })];
-    if (info.house) parts.push(markOf(info));
-    else if (info.division) parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    if (markOf(info)) parts.push(markOf(info));
+    if (dealer) parts.push(gettext("Dealer"));
+    if (individual) parts.push(signed(individual));
+    if (!info.house && info.division) {
+      parts.push(interpolate(gettext("division %(d)s"), { d: info.division }));
+    }
     parts.push(interpolate(gettext("team %(team)s"), { team: TEAM_NAMES[teamOf(seat)] }));
-    if (dealer) parts.push(gettext("deals this hand"));
     if (individual) {
       parts.push(interpolate(gettext("individual %(points)s"), { points: signed(individual) }));
     }
@@ -324,6 +357,7 @@ function renderKeeper(v, mode) {
 }
 
 let announcedNext = null;
+let shownMode = null;
 function renderNext(v) {
   const next = v.next_round;
   show("tb-next", !!next);
@@ -475,6 +509,11 @@ export function render() {
 
   show("tb-start", mode === "start");
   show("tb-call", mode === "call");
+  if (mode === "call" && shownMode !== "call") {
+    // The time call's question may sit below the seats on a phone: bring it into view.
+    setTimeout(() => $("tb-call").scrollIntoView({ block: "nearest" }), 0);
+  }
+  shownMode = mode;
   show("tb-entry", mode === "entry");
   show("tb-end", mode === "end");
   show("tb-wait", !!wait);

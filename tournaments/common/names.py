@@ -8,6 +8,12 @@ own key, ``name_key`` below.
 ``clean_name`` and ``name_problem`` are the one rule of writing a name: the register and
 edit forms, the players' CSV and the results file refuse the same names.
 
+``public_name`` is the one rule of showing a name to the public (pages, JSON answers,
+CSV and PDF meant for players): a person's short form ("Marie T.") unless they chose
+their full name on their private link; ``UNLISTED`` stands in the row of a person who
+chose to be left off the public series standings and rating lists. The director's pages,
+the desk and the sheets printed for the hall keep full names.
+
 ``fold`` is the one name rule of reading: the search on the phones, the standings filter
 and ``sort_key`` all fold through it, so "lukasz" finds Łukasz, "soren" Søren and a
 phone's curly "o’brien" O'Brien. tests/test_names.py fails when code elsewhere folds
@@ -19,6 +25,7 @@ from __future__ import annotations
 import unicodedata
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 # Letters that Unicode does not decompose into a base letter and an accent.
 UNDECOMPOSED = str.maketrans(
@@ -103,3 +110,24 @@ def name_key(name: str) -> str:
     decomposed = unicodedata.normalize("NFKD", name)
     letters = "".join(c if c.isalnum() else " " for c in decomposed if not unicodedata.combining(c))
     return " ".join(letters.casefold().split())[:80]
+
+
+# Where a public table needs a row for a person who chose to be left off it: never a gap
+# that says who, never a name.
+UNLISTED = gettext_lazy("a player")
+
+
+def short_name(name: str) -> str:
+    """The first word in full and each further word as its initial: "Marie Tremblay" is
+    "Marie T.", "Jean-Luc Côté-Roy" "Jean-Luc C.", "Cher" stays "Cher"."""
+    words = name.split()
+    if len(words) < 2:
+        return name
+    # A word with a digit is a number, no surname ("House 2", "Player A001"): kept whole.
+    rest = [w if any(c.isdigit() for c in w) else f"{w[0]}." for w in words[1:]]
+    return " ".join([words[0], *rest])
+
+
+def public_name(name: str, full: bool) -> str:
+    """A person's name as public pages show it: in full only if they chose so."""
+    return name if full else short_name(name)

@@ -8,13 +8,14 @@ from typing import Any, cast
 from django import forms
 from django.conf import settings
 from django.utils.html import format_html
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.ids import ID_MAX, parse_id
 from tournaments.common.names import clean_name, name_refusal
 from tournaments.core.models.event import Division, SeatPosition, TeamChoice, Tournament
 from tournaments.core.models.play import HandEntry
-from tournaments.core.services.tournaments import EDITABLE_AFTER_START
+from tournaments.core.services.tournaments import EDITABLE_AFTER_START, Occasion
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.domain.rules import TIEBREAK_KEYS, RuleSettings
 
@@ -44,6 +45,57 @@ RULE_LABELS = {
 }
 
 
+# One line each under "Advanced" on the set-up form: what the number changes.
+RULE_HELP = {
+    "preliminary_rounds": _("Rounds before the final; each is one match at a new table."),
+    "round_minutes": _("The clock of each round; at zero, time is called."),
+    "target": _("The score that ends a match."),
+    "points_make": _("What the makers score for 3 or 4 tricks."),
+    "points_march": _("What the makers score for all 5 tricks."),
+    "points_alone_march": _("All 5 tricks by a player alone."),
+    "points_euchre": _("What the defenders score when the makers take 2 tricks or fewer."),
+    "points_renege": _("What the other team scores when a player reneges."),
+    "alone_march_award": _("Added to the lone marcher's own total."),
+    "renege_penalty": _("Taken from the reneging player's own total."),
+    "reach_bonus": _("For the team that reaches the target in time."),
+    "skunk_bonus": _("For a win with the opponents still on zero."),
+    "skunk_includes_reach": _("The skunk bonus replaces the reach bonus instead of adding to it."),
+    "cap_at_target": _("A team's score never passes the target."),
+    "final_games_to_win": _("The final is best of twice this, less one."),
+    "final_target": _("The score that ends a game of the final."),
+    "defend_alone_allowed": _("A defender may play without a partner (a house rule)."),
+    "points_alone_euchre": _("A lone defender's euchre, when allowed."),
+    "late_sync_grace_minutes": _("How long after the call a hand entered before it may arrive."),
+    "hide_standings_last_rounds": _("Keep the suspense: the last rounds' standings stay hidden."),
+}
+
+# The set-up form's presets: the rules as RULES.md §5 sets them, and a shorter club night.
+PRESETS: dict[str, dict[str, object]] = {
+    "standard": {
+        **{f: getattr(RuleSettings, f) for f in RULE_LABELS},
+        "tiebreaks": ", ".join(TIEBREAK_KEYS),
+        "sit_out_score": "average",
+    },
+    "club": {
+        **{f: getattr(RuleSettings, f) for f in RULE_LABELS},
+        "preliminary_rounds": 3,
+        "hide_standings_last_rounds": 0,
+        "tiebreaks": ", ".join(TIEBREAK_KEYS),
+        "sit_out_score": "average",
+    },
+}
+PRESET_CHOICES = [
+    ("standard", _("Standard Snowman: 5 rounds of 20 minutes, then the final")),
+    ("club", _("Club night: 3 rounds of 20 minutes, standings always shown, then the final")),
+    ("custom", _("Custom: set every rule under “Advanced”")),
+]
+TIEBREAK_LABELS = {
+    "total": _("Total points"),
+    "wins": _("Wins"),
+    "margin": _("Margin"),
+    "lot": _("Lot (drawn once)"),
+}
+
 # Settings added after the form's first version: a post without them (an old form, a
 # script) keeps their defaults.
 OPTIONAL_SETTINGS = ("points_alone_euchre", "late_sync_grace_minutes", "hide_standings_last_rounds")
@@ -53,6 +105,13 @@ class TournamentForm(forms.Form):
     """Name and every rule setting of docs/rules.md §5, validated by ``RuleSettings.errors``."""
 
     name = forms.CharField(max_length=120, label=_("Name"))
+    event_date = forms.DateField(
+        required=False, label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
+    start_time = forms.TimeField(
+        required=False, label=_("Start time"), widget=forms.TimeInput(attrs={"type": "time"})
+    )
+    venue = forms.CharField(max_length=120, required=False, label=_("Venue"))
     tiebreaks = forms.CharField(
         max_length=40,
         label=_("Tiebreak chain"),
@@ -104,12 +163,25 @@ class TournamentForm(forms.Form):
         for name in Tournament.RULE_FIELDS:
             label = RULE_LABELS[name]
             if isinstance(getattr(RuleSettings, name), bool):
-                self.fields[name] = forms.BooleanField(label=label, required=False)
+                self.fields[name] = forms.BooleanField(
+                    label=label, required=False, help_text=RULE_HELP.get(name, "")
+                )
             else:
                 # Settings added later may be left out of a post: they keep their default.
                 self.fields[name] = forms.IntegerField(
-                    label=label, required=name not in OPTIONAL_SETTINGS
+                    label=label,
+                    required=name not in OPTIONAL_SETTINGS,
+                    help_text=RULE_HELP.get(name, ""),
                 )
+        if creating:
+            # Filled in by the page's script; the rules posted are what counts.
+            self.fields["preset"] = forms.ChoiceField(
+                choices=PRESET_CHOICES,
+                required=False,
+                initial="standard",
+                label=_("Format"),
+                widget=forms.RadioSelect,
+            )
         self.order_fields(["name", *Tournament.RULE_FIELDS, "tiebreaks", "sit_out_score"])
         # Disabled fields keep their initial values whatever is posted, so a locked
         # setting is shown but cannot be changed mid-event.
@@ -128,7 +200,16 @@ class TournamentForm(forms.Form):
         initial["name"] = tournament.name if tournament else ""
         initial["language"] = tournament.language if tournament else settings.LANGUAGE_CODE
         initial["bilingual_sheets"] = tournament.bilingual_sheets if tournament else False
+        if tournament:
+            initial["event_date"] = tournament.event_date
+            initial["start_time"] = tournament.start_time
+            initial["venue"] = tournament.venue
         return initial
+
+    @property
+    def occasion(self) -> Occasion:
+        d = self.cleaned_data
+        return Occasion(d.get("event_date"), d.get("start_time"), d.get("venue") or "")
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -177,6 +258,13 @@ class StationaryForm(forms.Form):
 
 class StationaryEndForm(forms.Form):
     reason = forms.CharField(max_length=200, label=_("Reason for ending it"))
+
+
+class WalkInForm(forms.Form):
+    """A walk-in at the desk: the name typed in the search box, a division; checked in."""
+
+    name = forms.CharField(max_length=80, validators=[validate_player_name], label=_("Name"))
+    division = forms.ChoiceField(choices=Division.choices, label=_("Division"))
 
 
 class HouseForm(forms.Form):
@@ -322,6 +410,93 @@ class HandForm(forms.Form):
         if outcome is Outcome.RENEGE:
             return Hand(outcome, renege_by=Seat(d["renege_by"]) if d["renege_by"] else None)
         return Hand(outcome)
+
+
+SHEET_ROWS = 20
+# One scoresheet row's first cell: the maker's seat, or what else the hand was.
+SHEET_PLAYS = [
+    ("", "—"),
+    *SeatPosition.choices,
+    ("misdeal", _("Misdeal")),
+    *(
+        (f"renege-{v}", format_lazy(_("Renege by {seat}"), seat=label))
+        for v, label in SeatPosition.choices
+    ),
+]
+
+
+class ScoresheetForm(forms.Form):
+    """A paper scoresheet keyed in one grid: each row a maker (alone or not) and the
+    makers' tricks, or a misdeal, or a renege; the first dealer once; one reason for the
+    whole batch. ``version`` and ``client_key`` are fixed when the grid is shown."""
+
+    client_key = forms.CharField(widget=forms.HiddenInput, max_length=60)
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+    first_dealer = forms.ChoiceField(choices=SEAT_CHOICES, required=False, label=_("First dealer"))
+    reason = forms.CharField(max_length=500, label=_("Reason"))
+    confirm = forms.BooleanField(
+        required=False, initial=True, label=_("Both teams signed the sheet: confirm the result")
+    )
+
+    def __init__(self, *args: Any, rows: int = SHEET_ROWS, **kwargs: Any) -> None:
+        kwargs.setdefault("initial", {})
+        kwargs["initial"].setdefault("client_key", f"sheet-{uuid.uuid4().hex}")
+        kwargs["initial"].setdefault("reason", _("Keyed from the paper scoresheet"))
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.rows = rows
+        self.hands: list[Hand] = []
+        self.row_errors: dict[int, object] = {}
+
+    def row_values(self) -> list[tuple[int, str, bool, str]]:
+        """Each row as typed (number, play, alone, tricks), for the grid shown again."""
+        data = self.data if self.is_bound else {}
+        return [
+            (
+                i,
+                str(data.get(f"r{i}-play", "")),
+                data.get(f"r{i}-alone") in ("on", "1", "true"),
+                str(data.get(f"r{i}-tricks", "")),
+            )
+            for i in range(1, self.rows + 1)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        plays = dict(SHEET_PLAYS)
+        for i, play, alone, tricks in self.row_values():
+            if not play and not tricks.strip() and not alone:
+                continue
+            if play not in plays or not play:
+                self.row_errors[i] = _("Choose the maker, a misdeal or a renege.")
+                continue
+            if play == "misdeal" or play.startswith("renege-"):
+                if tricks.strip() or alone:
+                    self.row_errors[i] = _("A misdeal or a renege has no tricks and no alone.")
+                    continue
+                self.hands.append(
+                    Hand(Outcome.MISDEAL)
+                    if play == "misdeal"
+                    else Hand(Outcome.RENEGE, renege_by=Seat(play.removeprefix("renege-")))
+                )
+                continue
+            count = parse_id(tricks.strip(), low=0)
+            if count is None or count > 5:
+                self.row_errors[i] = _("The makers take between 0 and 5 tricks.")
+                continue
+            self.hands.append(
+                Hand(Outcome.PLAYED, maker=Seat(play), alone=alone, maker_tricks=count)
+            )
+        if self.row_errors:
+            raise forms.ValidationError(
+                _("Some rows need fixing: %(rows)s.")
+                % {"rows": ", ".join(str(n) for n in sorted(self.row_errors))}
+            )
+        return cleaned
+
+    @property
+    def first(self) -> Seat | None:
+        seat = self.cleaned_data.get("first_dealer")
+        return Seat(seat) if seat else None
 
 
 class CorrectionForm(HandForm):

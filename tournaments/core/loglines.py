@@ -28,6 +28,23 @@ LINES: dict[str, str] = {
     "lots.redrawn": gettext_noop(
         "The lot for %(purpose)s drawn again: seed %(seed)s (was %(was)s)."
     ),
+    "money.counted": gettext_noop("Drawer counted: %(amount)s."),
+    "money.fee": gettext_noop("%(name)s paid the entry fee: %(amount)s (%(method)s)."),
+    "money.fifty_drawn": gettext_noop(
+        "50/50 drawn: ticket %(ticket)s of %(tickets)s wins %(amount)s (seed %(seed)s)."
+    ),
+    "money.fifty_sold": gettext_noop("50/50 tickets sold: %(tickets)s for %(amount)s."),
+    "money.fines": gettext_noop("%(name)s paid side-pot fines: %(amount)s."),
+    "money.line_added": gettext_noop("Payout line added: %(line)s."),
+    "money.line_removed": gettext_noop("Payout line removed: %(line)s."),
+    "money.paid_out": gettext_noop("Payout confirmed: %(count)s payments, %(amount)s."),
+    "money.pots_drawn": gettext_noop("Side-pot draw seed recorded: %(seed)s."),
+    "money.refund": gettext_noop("%(name)s refunded: %(amount)s."),
+    "money.settings": gettext_noop("Money settings changed."),
+    "money.sponsor": gettext_noop("Sponsor %(name)s: %(amount)s."),
+    "money.payout_undone": gettext_noop("Payout undone: %(count)s payments."),
+    "money.undone": gettext_noop("Money entry undone: %(kind)s, %(what)s, %(amount)s."),
+    "money.waived": gettext_noop("%(name)s's entry fee waived."),
     "play.call_hand_being_played": gettext_noop("%(match)s: at the call, a hand was being played."),
     "play.call_hand_being_played_2": gettext_noop(
         "%(match)s: at the call, a hand was being played (was: no)."
@@ -43,6 +60,11 @@ LINES: dict[str, str] = {
         "%(match)s: dispute resolved (Disputed); result accepted."
     ),
     "play.first_dealer_set": gettext_noop("%(match)s: first dealer set to %(seat)s."),
+    "play.scoresheet_entered": gettext_noop(
+        "%(match)s: %(n)s hands keyed from the paper scoresheet (%(score)s)."
+    ),
+    "play.paper_marked": gettext_noop("Table %(table)s is scored on paper."),
+    "play.paper_unmarked": gettext_noop("Table %(table)s is scored on a tablet again."),
     "play.first_dealer_set_dealers": gettext_noop(
         "%(match)s: first dealer set to %(seat)s (was %(was)s); the dealers of %(n)s hands follow."
     ),

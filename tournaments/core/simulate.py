@@ -151,6 +151,9 @@ class Simulation:
         self.late_count = 0
         self.rehearsal = rehearsal
         self.stationary = stationary
+        # Called with the event just before the first draw: a test may take fees or
+        # change settings at the door, as a desk would.
+        self.before_draw: Callable[[Tournament], None] | None = None
 
     def setup(self) -> Tournament:
         t = create_tournament(
@@ -175,6 +178,9 @@ class Simulation:
         for i in range(self.house):
             player_service.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
         self.mark_stationary(t)
+        if self.before_draw is not None:
+            self.before_draw(t)
+            t.refresh_from_db()
         remedy = ""
         if reads_rounds.remedies(t):
             remedy = self.rng.choice([r.kind for r in reads_rounds.remedies(t)])

@@ -81,11 +81,15 @@ def checkin_cell(record: Player, url: str, csrf: SafeString) -> SafeString:
     """The one-tap check-in form of a player's row (the table's cell and the htmx answer
     that replaces it)."""
     if record.checked_in:
+        # The name begins with the words on the button, so a voice user saying what
+        # they see ("here") reaches it (WCAG 2.5.3).
+        here = _("here")
         field = format_html(
             '<input type="hidden" name="checked_in" value="0">'
-            '<button type="submit" class="tick on" aria-label="{}">✓ {}</button>',
+            '<button type="submit" class="tick on" aria-label="{}: {}">✓ {}</button>',
+            here,
             _("Undo check-in of %(name)s") % {"name": record.name},
-            _("here"),
+            here,
         )
     else:
         field = format_html(

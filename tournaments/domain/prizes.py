@@ -8,20 +8,31 @@ on the winning value is a winner, listed in name order. A "most" prize nobody sc
 The figures of a player: ``total``, ``wins`` and ``margin`` as the standings count them
 (docs/rules.md §4); ``lone_marches`` (hands they made alone and took all five tricks);
 ``euchres`` (hands their team defended and held the makers under three tricks);
-``reneges`` (hands they reneged); ``best_match`` (their most points in one match).
+``reneges`` (hands they reneged); ``best_match`` (their most points in one match);
+``expectation`` (their wins above what the rating expected of their partners and opponents,
+``domain/expectation.py``: only rated players have it, to two decimals).
 The hands of a seat count for whoever sat there at that hand (§6 substitutions).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 PlayerId = Hashable
 
 # The figures a prize may name, in the order the director's form offers them.
-FIGURES = ("total", "wins", "margin", "lone_marches", "euchres", "reneges", "best_match")
+FIGURES = (
+    "total",
+    "wins",
+    "margin",
+    "lone_marches",
+    "euchres",
+    "reneges",
+    "best_match",
+    "expectation",
+)
 PAIR = "pair_match"  # the best pair's figure: a team's points in one match
 POSITIONS = ("N", "E", "S", "W")
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
@@ -98,7 +109,7 @@ class Winner:
 @dataclass(frozen=True)
 class Prize:
     rule: PrizeRule
-    value: int | None  # None: nobody qualifies
+    value: float | None  # None: nobody qualifies
     winners: tuple[Winner, ...] = field(default_factory=tuple)
 
     @property
@@ -138,18 +149,32 @@ def _holder(
     return seat.player if seat else None
 
 
+def seat_holder(
+    seats: Sequence[SeatLine], substitutions: Sequence[SubstitutionLine] = ()
+) -> Callable[[Hashable, str, int], PlayerId | None]:
+    """Who sat at a seat for a hand: ``holder(match, position, number)`` (the side pots
+    of domain/money.py count the hands the same way as the figures below)."""
+    by_seat = {(s.match, s.position): s for s in seats}
+    subs: dict[tuple[Hashable, str], list[SubstitutionLine]] = defaultdict(list)
+    for sub in sorted(substitutions, key=lambda s: s.from_hand):
+        subs[(sub.match, sub.position)].append(sub)
+    return lambda match, position, number: _holder(by_seat, subs, match, position, number)
+
+
 def figures(
     players: Sequence[PlayerLine],
     seats: Sequence[SeatLine],
     hands: Sequence[HandLine],
     substitutions: Sequence[SubstitutionLine] = (),
-) -> dict[PlayerId, dict[str, int]]:
-    """Every figure of every ranked player."""
+    expectation: Mapping[PlayerId, float] | None = None,
+) -> dict[PlayerId, dict[str, float]]:
+    """Every figure of every ranked player (``expectation``: wins above expectation of
+    the rated ones)."""
     by_seat = {(s.match, s.position): s for s in seats}
     subs: dict[tuple[Hashable, str], list[SubstitutionLine]] = defaultdict(list)
     for sub in sorted(substitutions, key=lambda s: s.from_hand):
         subs[(sub.match, sub.position)].append(sub)
-    out: dict[PlayerId, dict[str, int]] = {
+    out: dict[PlayerId, dict[str, float]] = {
         p.player: {
             "total": p.total,
             "wins": p.wins,
@@ -167,6 +192,9 @@ def figures(
     for pid, value in best.items():
         if pid in out:
             out[pid]["best_match"] = value
+    for pid, surplus in (expectation or {}).items():
+        if pid in out:
+            out[pid]["expectation"] = round(surplus, 2)
 
     def count(match: Hashable, position: str, number: int, figure: str) -> None:
         pid = _holder(by_seat, subs, match, position, number)
@@ -187,7 +215,7 @@ def figures(
     return out
 
 
-def _pick(rule: PrizeRule, candidates: Sequence[tuple[int, Winner]], *, zero_wins: bool) -> Prize:
+def _pick(rule: PrizeRule, candidates: Sequence[tuple[float, Winner]], *, zero_wins: bool) -> Prize:
     if not candidates:
         return Prize(rule, None)
     values = [v for v, _ in candidates]
@@ -205,7 +233,7 @@ _COUNTS = ("lone_marches", "euchres", "reneges", "wins")
 def award(
     rule: PrizeRule,
     players: Sequence[PlayerLine],
-    figs: dict[PlayerId, dict[str, int]],
+    figs: dict[PlayerId, dict[str, float]],
     pairs: Sequence[tuple[int, Winner]] = (),
 ) -> Prize:
     """One prize. Withdrawn players take no prize: a low total for leaving early is not
@@ -219,6 +247,7 @@ def award(
         if not p.withdrawn
         and (not rule.division or p.division == rule.division)
         and p.player in figs
+        and rule.figure in figs[p.player]
     ]
     return _pick(rule, candidates, zero_wins=rule.figure not in _COUNTS)
 
@@ -266,9 +295,10 @@ def prizes(
     rules: Sequence[PrizeRule] = (),
     where: dict[Hashable, str] | None = None,
     label: Callable[[str], str] = _same,
+    expectation: Mapping[PlayerId, float] | None = None,
 ) -> list[Prize]:
     """Every prize of the event: the built-in ones, then the director's ``rules``."""
-    figs = figures(players, seats, hands, substitutions)
+    figs = figures(players, seats, hands, substitutions, expectation)
     pairs = pairs_of(players, seats, where or {}, substitutions)
     divisions = sorted({p.division for p in players}) or ["A", "B"]
     return [award(r, players, figs, pairs) for r in (*builtin_rules(divisions, label), *rules)]

@@ -47,6 +47,10 @@ class MatchResult:
     pair: tuple[PlayerId, PlayerId]
     opponents: tuple[PlayerId, PlayerId]
     pair_won: bool
+    # Where it was played, for a reader that follows a rating over time (domain/expectation):
+    # the event and the round. The update reads neither.
+    event: Hashable = None
+    round: int = 0
 
 
 def _pdf(x: float) -> float:

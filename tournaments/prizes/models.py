@@ -18,6 +18,7 @@ class PrizeFigure(models.TextChoices):
     EUCHRES = "euchres", _("Euchres made")
     RENEGES = "reneges", _("Reneges")
     BEST_MATCH = "best_match", _("Most points in one match")
+    EXPECTATION = "expectation", _("Wins against expectation")
 
 
 class DefinedPrize(models.Model):

@@ -14,12 +14,15 @@ from django.utils.translation import gettext_noop
 
 from tournaments.common.bilingual import tr as _
 from tournaments.core.models.event import Tournament
+from tournaments.core.models.people import PersonLink
 from tournaments.core.models.play import HandEntry
 from tournaments.core.models.rounds import Round, Seating, Substitution
+from tournaments.core.reads.people import rating_history
 from tournaments.core.reads.sheets import event_label
 from tournaments.core.reads.standings import standings
 from tournaments.core.reads.visibility import of_event
 from tournaments.domain import prizes as rules
+from tournaments.domain.expectation import versus_expectation
 from tournaments.prizes.models import DefinedPrize
 
 # The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
@@ -42,7 +45,6 @@ class PrizeSheet:
 
 
 def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
-    preliminary = {"round__kind": Round.Kind.PRELIMINARY}
     players = [
         rules.PlayerLine(
             row.player.pk,
@@ -56,6 +58,47 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
         for division, rows in standings(tournament).items()
         for row in rows
     ]
+    facts = hand_facts(tournament)
+    defined = list(DefinedPrize.objects.filter(tournament=tournament))
+    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    # Read only when a prize names it: it replays every rated match of the club's history.
+    expected = (
+        _versus_expectation(tournament)
+        if any(d.figure == DefinedPrize.Figure.EXPECTATION for d in defined)
+        else None
+    )
+    return PrizeSheet(
+        event=event_label(tournament),
+        prizes=rules.prizes(
+            players,
+            facts.seats,
+            facts.hands,
+            facts.subs,
+            chosen,
+            facts.where,
+            label=_,
+            expectation=expected,
+        ),
+        hidden=of_event(tournament).hidden,
+        defined=defined,
+        printed_at=now,
+    )
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """The preliminary matches as the prize and side-pot rules read them: who held each
+    seat at the end, the standing hands, the substitutions, each match's place."""
+
+    seats: list[rules.SeatLine]
+    hands: list[rules.HandLine]
+    subs: list[rules.SubstitutionLine]
+    where: dict[object, str]
+
+
+def hand_facts(tournament: Tournament) -> HandFacts:
+    """Read in three queries (the money's side pots read the same facts)."""
+    preliminary = {"round__kind": Round.Kind.PRELIMINARY}
     where: dict[object, str] = {}
     seats = []
     for number, table, position, pid, team_score, bonus, points in (
@@ -105,15 +148,18 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
             "out_team_score",
         )
     ]
-    defined = list(DefinedPrize.objects.filter(tournament=tournament))
-    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
-    return PrizeSheet(
-        event=event_label(tournament),
-        prizes=rules.prizes(players, seats, hands, subs, chosen, where, label=_),
-        hidden=of_event(tournament).hidden,
-        defined=defined,
-        printed_at=now,
+    return HandFacts(seats, hands, subs, where)
+
+
+def _versus_expectation(tournament: Tournament) -> dict[rules.PlayerId, float]:
+    """Each rated player's wins above expectation in the event, by player id."""
+    by_person = versus_expectation(rating_history(), tournament.pk)
+    player_of = dict(
+        PersonLink.objects.filter(player__tournament=tournament).values_list(
+            "person_id", "player_id"
+        )
     )
+    return {player_of[p]: f.surplus for p, f in by_person.items() if p in player_of}
 
 
 def winner_text(winner: rules.Winner) -> str:

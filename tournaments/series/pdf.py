@@ -31,7 +31,7 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     rows: list[list[Any]] = [
         [
             f"{row.line.rank}{'=' if row.line.rank in shared else ''}",
-            st.fit(row.person.name, fonts.regular, 9, widths[1] - 6),
+            st.Shrunk(row.person.name, fonts.regular, 9),
             str(row.line.points),
             str(row.line.best),
             str(row.line.played),

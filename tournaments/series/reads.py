@@ -16,6 +16,7 @@ from typing import cast
 from django.utils.translation import pgettext
 
 from tournaments.common.bilingual import tr as _
+from tournaments.common.names import UNLISTED, public_name
 from tournaments.core.models.event import Tournament
 from tournaments.core.models.people import EventResult, Person, PersonLink
 from tournaments.core.models.series import Series, SeriesEvent
@@ -110,6 +111,9 @@ class SeriesRow:
     # Only the events played, so a 100-event series costs what its results cost: the
     # compact layout past PER_EVENT_COLUMNS shows these, a dropped one struck through.
     played: tuple[PlayedEvent, ...] = ()
+    # The name the public page shows (``names.public_name``; "a player" for a person who
+    # chose to be left off public standings); empty on the director's pages.
+    public: str = ""
 
 
 @dataclass(frozen=True)
@@ -162,10 +166,17 @@ def series_table(series: Series, *, for_players: bool = False) -> SeriesTable:
             )
             if numbered
             else (),
+            _public(people[line.person]) if for_players else "",
         )
         for line in lines
     ]
     return SeriesTable(series, events, rows, frozen=frozen)
+
+
+def _public(person: Person) -> str:
+    if not person.public_listed:
+        return str(UNLISTED)
+    return public_name(person.name, person.public_full_name)
 
 
 def describe(series: Series) -> str:

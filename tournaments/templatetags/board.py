@@ -47,6 +47,8 @@ WORDS = {
 # xgettext reads no call inside an f-string: these are marked here.
 EXTENSION = gettext_lazy("extension")
 NEVER_HEARD = gettext_lazy("never heard")
+# A table scored on paper, in the board's device column.
+PAPER = gettext_lazy("paper")
 WON = gettext_lazy("%(team)s won")
 
 
@@ -81,6 +83,8 @@ def _device(row: BoardRow, now: datetime) -> str:
     """The table's device: when it was last heard from, what it holds unsent, its
     battery."""
     d = row.device
+    if row.paper:
+        return f'<span class="device-paper">{escape(PAPER)}</span>'
     if d is None or d.seen_at is None:
         return (
             '<span class="device-none">—</span>'

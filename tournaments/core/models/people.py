@@ -29,6 +29,10 @@ class Person(models.Model):
     rating_mu = models.FloatField(null=True, blank=True)
     rating_sigma = models.FloatField(null=True, blank=True)
     rating_matches = models.PositiveIntegerField(default=0)
+    # The person's own choices for public pages (names.public_name), made on their private
+    # link and logged in their history: private by default (the short form, listed).
+    public_full_name = models.BooleanField(default=False)
+    public_listed = models.BooleanField(default=True)
 
     class Meta:
         ordering = ["name", "id"]

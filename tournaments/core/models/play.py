@@ -300,3 +300,29 @@ class TableLink(models.Model):
     def __str__(self) -> str:
         state = "revoked" if self.revoked_at else "live"
         return f"{self.tournament} table {self.table} link ({state})"
+
+
+class PaperTable(models.Model):
+    """A table the director scores from its paper scoresheet (no tablet): the board shows
+    it as "paper" and raises no silent-tablet or idle alarm for it. Per table of the
+    event, not per round: a table without a tablet stays without one."""
+
+    tournament = models.ForeignKey(
+        "tournaments.Tournament", on_delete=models.CASCADE, related_name="paper_tables"
+    )
+    table = models.PositiveIntegerField()
+    marked_at = models.DateTimeField()
+    marked_by = models.CharField(max_length=150)
+
+    class Meta:
+        app_label = "tournaments"
+        ordering = ["tournament_id", "table"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "table"], name="one_paper_mark_per_table"
+            ),
+            models.CheckConstraint(condition=Q(table__gte=1), name="paper_table_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} table {self.table} (paper)"

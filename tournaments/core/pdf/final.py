@@ -28,7 +28,7 @@ def top_name(line: StandingLine, fonts: st.Fonts, cell: ParagraphStyle, width: f
     """The name, and for a withdrawn leader the mark that says why they are not in the
     final (§4), wrapped under the name rather than cut."""
     if not line.withdrawn:
-        return st.fit(line.name, fonts.regular, 9, width)
+        return st.Shrunk(line.name, fonts.regular, 9)
     return Paragraph(st.escape(f"{line.name} ({withdrawn_text(line.withdrawn_after)})"), cell)
 
 

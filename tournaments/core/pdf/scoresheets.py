@@ -45,10 +45,10 @@ def hand_row(line: HandLine) -> list[str]:
 
 
 def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
-    def cell(seat: Seat) -> str:
+    def cell(seat: Seat) -> st.Shrunk:
         player = sheet.seats.get(seat)
         name = f"{player.name} ({player.mark})" if player else _("(empty)")
-        return st.fit(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11, width / 2 - 10)
+        return st.Shrunk(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11)
 
     rows = [
         [_("Team NS"), _("Team EW")],

@@ -35,10 +35,10 @@ COLUMN_GAP = 0.3 * inch
 TITLE_HEIGHT = 0.85 * inch
 
 
-def seat_line(seat: Seat, player: Seated | None, font: str, size: float, width: float) -> str:
+def seat_line(seat: Seat, player: Seated | None) -> str:
     if player is None:
         return f"{bilingual.seat(seat.value)}  " + _("(empty)")
-    return st.fit(f"{bilingual.seat(seat.value)}  {player.name} ({player.mark})", font, size, width)
+    return f"{bilingual.seat(seat.value)}  {player.name} ({player.mark})"
 
 
 def players_qr(url: str, size: float, caption: str, style: Any, width: float) -> Table:
@@ -111,9 +111,10 @@ def build(
         for team in (Team.NS, Team.EW):
             # Two lines per team: A/B marks show the division, seat letters the chair.
             cells.append(
-                "\n".join(
-                    seat_line(seat, line.seats.get(seat), fonts.regular, size, team_width - 8)
-                    for seat in team.seats
+                st.Shrunk(
+                    "\n".join(seat_line(seat, line.seats.get(seat)) for seat in team.seats),
+                    fonts.regular,
+                    size,
                 )
             )
         rows.append([str(line.table), *cells])
@@ -138,10 +139,10 @@ def build(
         (
             sort_key(p.name),
             [
-                st.fit(f"{p.name} ({p.mark})", fonts.regular, name_size, widths[0] - 6),
+                st.Shrunk(f"{p.name} ({p.mark})", fonts.regular, name_size),
                 str(p.table),
                 bilingual.seat(p.seat.value),
-                st.fit(p.partner, fonts.regular, name_size, widths[3] - 6),
+                st.Shrunk(p.partner, fonts.regular, name_size),
             ],
         )
         for p in sheet.players
@@ -151,7 +152,7 @@ def build(
         (
             sort_key(name),
             [
-                st.fit(name, fonts.regular, name_size, widths[0] - 6),
+                st.Shrunk(name, fonts.regular, name_size),
                 "—",
                 "",
                 st.fit(_("sits out"), fonts.regular, name_size, widths[3] - 6),

@@ -22,10 +22,11 @@ from reportlab.lib.enums import TA_LEFT
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import inch
+from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import LongTable, Paragraph, Table
+from reportlab.platypus import Flowable, LongTable, Paragraph, Table
 
 from tournaments.common import bilingual
 from tournaments.common.bilingual import tr as _
@@ -163,8 +164,53 @@ def styles(fonts: Fonts, cell_size: float = 9) -> Styles:
     )
 
 
+SMALLEST_NAME = 6.0
+
+
+def shrunk_size(text: str, font: str, size: float, width: float, smallest: float) -> float:
+    """The largest size (in quarter points, from ``size`` down to ``smallest``) at which the
+    text fits the width on one line."""
+    while size > smallest and pdfmetrics.stringWidth(text, font, size) > width:
+        size = max(smallest, size - 0.25)
+    return size
+
+
+class Shrunk(Flowable):  # type: ignore[misc]
+    """A name set whole: its type shrinks to the width the cell gives (down to
+    ``smallest``); a name still too wide wraps between its words, never inside one and
+    never cut, so "Jean-François Bélanger (A)" keeps its division mark. Lines may be
+    several: one a seat, as the by-table cells have."""
+
+    def __init__(self, text: str, font: str, size: float, smallest: float = SMALLEST_NAME):
+        super().__init__()
+        self.lines = text.split("\n")
+        self.font, self.size, self.smallest = font, size, smallest
+        self._drawn: list[str] = []
+        self._size = size
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        self._size = min(
+            shrunk_size(line, self.font, self.size, avail_width, self.smallest)
+            for line in self.lines
+        )
+        self._drawn = [
+            part
+            for line in self.lines
+            for part in (simpleSplit(line, self.font, self._size, avail_width) or [""])
+        ]
+        self.width = avail_width
+        self.height = len(self._drawn) * (self._size + 2)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        self.canv.setFont(self.font, self._size)
+        for index, line in enumerate(self._drawn):
+            self.canv.drawString(0, self.height - (index + 1) * (self._size + 2) + 2, line)
+
+
 def fit(text: str, font: str, size: float, width: float) -> str:
-    """The text cut with an ellipsis to fit the width: used only where wrapping can't be."""
+    """The text cut with an ellipsis to fit the width: used only where wrapping can't be,
+    and never for a name (``Shrunk``)."""
     if pdfmetrics.stringWidth(text, font, size) <= width:
         return text
     while text and pdfmetrics.stringWidth(text + "…", font, size) > width:

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.common import bilingual
-from tournaments.common.names import fold, sort_key
+from tournaments.common.names import fold, public_name, sort_key
 from tournaments.core.db.compiled import prepared_cursor
 from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.play import Match
@@ -51,6 +51,27 @@ OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60
 SEARCH_MIN_LETTERS = 2
 SEARCH_LIMIT = 25
+
+# --- names -------------------------------------------------------------------------------
+
+# Every name here is as public pages show it (``names.public_name``): the short form unless
+# the player's person chose the full name. The choice, as a column of a query on
+# ``tournaments_player p`` (NULL for a player of no person: shown short), and for the ORM.
+_FULL_NAME = (
+    "(SELECT pe.public_full_name FROM tournaments_personlink l "
+    "JOIN tournaments_person pe ON pe.id = l.person_id WHERE l.player_id = p.id)"
+)
+FULL_NAME = "person_link__person__public_full_name"
+
+
+def full_named(tournament: Tournament) -> frozenset[int]:
+    """The players of the event whose person chose the full name on public pages."""
+    return frozenset(
+        Player.objects.filter(tournament=tournament, **{FULL_NAME: True}).values_list(
+            "pk", flat=True
+        )
+    )
+
 
 # --- the version ------------------------------------------------------------------------
 
@@ -84,7 +105,8 @@ _FINAL = """(SELECT COUNT(*) || ':' || COALESCE(SUM(m.id * (
 # "seat:match:round number:round kind:table:position|the match's score". The player's name,
 # division and house mark ("h" for a house player) come with it: the seat-first card
 # (``seat_card``) is built from this query alone.
-_PLAYER = """(SELECT p.id || ':' || p.division || ':' || (CASE WHEN p.house THEN 'h' ELSE '' END)
+_PLAYER = f"""(SELECT p.id || ':' || p.division || ':' || (CASE WHEN p.house THEN 'h' ELSE '' END)
+    || ':' || (CASE WHEN {_FULL_NAME} THEN 'f' ELSE '' END)
     || ':' || p.name FROM tournaments_player p WHERE p.id = %s AND p.tournament_id = t.id)"""
 _CARD = """(SELECT s.id || ':' || COALESCE(m.id, 0) || ':' || r.number || ':' || r.kind
         || ':' || s."table" || ':' || s.position
@@ -172,8 +194,8 @@ class LatestSeat:
 def _player_of(raw: str | None) -> tuple[int, str, bool, str] | None:
     if raw is None:
         return None
-    pk, division, house, name = raw.split(":", 3)
-    return int(pk), division, house == "h", name
+    pk, division, house, full, name = raw.split(":", 4)
+    return int(pk), division, house == "h", public_name(name, full == "f")
 
 
 def _seat_of(raw: str | None, newest: str | None) -> LatestSeat | None:
@@ -275,15 +297,21 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
         return []
     found = []
     rows = Player.objects.filter(tournament=tournament).values_list(
-        "pk", "name", "division", "withdrawn", "house"
+        "pk", "name", "division", "withdrawn", "house", FULL_NAME
     )
-    for pk, name, division, withdrawn, house in rows:
-        folded = fold(name)
-        starts = folded.split()
+    for pk, full_name, division, withdrawn, house, full in rows:
+        # Matched on the name as shown: a shortened surname ("T.") is met by any word
+        # typed with its initial, so "marie tremblay" finds Marie T. and tells no more.
+        name = public_name(full_name, bool(full))
+        starts = fold(name).split()
+        initials = {s[0] for s in starts if len(s) == 2 and s.endswith(".")}
         # "jeanluc" finds Jean-Luc: a telling word may run across the name's word breaks.
         joined = "".join(starts)
         if all(
-            any(s.startswith(w) for s in starts) or (len(w) >= 3 and w in joined) for w in words
+            any(s.startswith(w) for s in starts)
+            or (len(w) >= 3 and w in joined)
+            or w[0] in initials
+            for w in words
         ):
             found.append(Found(pk, name, division, withdrawn, house))
     return sorted(found, key=lambda f: sort_key(f.name))[:SEARCH_LIMIT]
@@ -416,18 +444,19 @@ class Card:
 
 
 def player_of(tournament: Tournament, player_id: int) -> Player | None:
+    """The player as public pages show them: their public name (``names.public_name``)."""
     row = _one(
-        "SELECT id, name, division, withdrawn, checked_in, house, withdrawn_after_round "
-        "FROM tournaments_player WHERE id = %s AND tournament_id = %s",
+        "SELECT id, name, division, withdrawn, checked_in, house, withdrawn_after_round, "
+        f"{_FULL_NAME} FROM tournaments_player p WHERE id = %s AND tournament_id = %s",
         [player_id, tournament.pk],
     )
     if row is None:
         return None
-    pk, name, division, withdrawn, checked_in, house, after = row
+    pk, name, division, withdrawn, checked_in, house, after, full = row
     return Player(
         pk=pk,
         tournament=tournament,
-        name=name,
+        name=public_name(name, bool(full)),
         division=division,
         withdrawn=bool(withdrawn),
         checked_in=bool(checked_in),
@@ -578,15 +607,16 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         )
     mine = Seat(position)
     chairs = []
-    for pos_value, name, withdrawn, house in _all(
-        "SELECT s.position, p.name, p.withdrawn, p.house FROM tournaments_seating s "
-        "JOIN tournaments_player p ON p.id = s.player_id "
+    for pos_value, name, withdrawn, house, full in _all(
+        f"SELECT s.position, p.name, p.withdrawn, p.house, {_FULL_NAME} "
+        "FROM tournaments_seating s JOIN tournaments_player p ON p.id = s.player_id "
         'WHERE s.round_id = %s AND s."table" = %s',
         [rid, table],
     ):
         pos = Seat(pos_value)
         role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
-        chairs.append(Chair(pos.value, name, role, pos.team.value, bool(withdrawn), bool(house)))
+        shown = public_name(name, bool(full))
+        chairs.append(Chair(pos.value, shown, role, pos.team.value, bool(withdrawn), bool(house)))
     order = {s.value: i for i, s in enumerate(SEATS)}
     chairs.sort(key=lambda c: order[c.position])
     match_row = _one(
@@ -739,18 +769,25 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     scores: dict[tuple[int, int], dict[Team, int | None]] = {}
     if seats:
         match = Match.objects.filter(round=OuterRef("round_id"), table=OuterRef("table"))
-        for round_id, table, position, name, house, ns, ew in (
+        for round_id, table, position, name, house, full, ns, ew in (
             Seating.objects.filter(round_id__in=list(seats), table__in={t for _, t in tables})
             .annotate(
                 ns=Subquery(match.order_by("game").values("score_ns")[:1]),
                 ew=Subquery(match.order_by("game").values("score_ew")[:1]),
             )
             .values_list(
-                "round_id", "table", "position", "player__name", "player__house", "ns", "ew"
+                "round_id",
+                "table",
+                "position",
+                "player__name",
+                "player__house",
+                f"player__{FULL_NAME}",
+                "ns",
+                "ew",
             )
         ):
             if (round_id, table) in tables:
-                names[(round_id, table)][position] = house_named(name, house)
+                names[(round_id, table)][position] = house_named(public_name(name, full), house)
                 scores[(round_id, table)] = {Team.NS: ns, Team.EW: ew}
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
@@ -897,7 +934,13 @@ def final_view(tournament: Tournament) -> FinalView | None:
     rnd = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).first()
     if rnd is None:
         return None
-    at = dict(Seating.objects.filter(round=rnd).values_list("position", "player__name"))
+    at = {
+        position: public_name(name, bool(full))
+        for position, name, full in Seating.objects.filter(round=rnd).values_list(
+            "position", "player__name", f"player__{FULL_NAME}"
+        )
+    }
+    full = full_named(tournament)
     pair_a = " & ".join(at[p] for p in ("N", "S") if p in at)
     pair_b = " & ".join(at[p] for p in ("E", "W") if p in at)
     games = tuple((m.game, m.score_ns, m.score_ew, m.status) for m in rnd.matches.order_by("game"))
@@ -911,7 +954,7 @@ def final_view(tournament: Tournament) -> FinalView | None:
     # Who the seeding passed over and why, as it recorded them: the pairs shown above.
     skipped = tuple(
         _("%(name)s (division %(d)s): %(why)s")
-        % {"name": s.player.name, "d": s.division, "why": s.why}
+        % {"name": public_name(s.player.name, s.player.pk in full), "d": s.division, "why": s.why}
         for s in final_skipped(tournament)
     )
     return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
@@ -924,22 +967,26 @@ def public_rows(
     mark (the projector lists everyone before the first result, so the hall sees the
     field)."""
     table = visible_standings(tournament, vis)
+    full = full_named(tournament)
     result: dict[str, list[PublicRow]] = {}
     for division, rows in table.items():
-        shown = [_public_row(r) for r in rows if r.record.rounds or not played_only]
+        shown = [
+            _public_row(r, r.player.pk in full) for r in rows if r.record.rounds or not played_only
+        ]
         # Players sharing a rank read by name: the lot's order among them would read as
         # a ranking it is not (it decides only the final's seeding).
         result[division] = sorted(shown, key=lambda r: (r.rank, sort_key(r.name)))
     return result
 
 
-def _public_row(row: StandingRow) -> PublicRow:
+def _public_row(row: StandingRow, full: bool) -> PublicRow:
     p = row.player
+    name = public_name(p.name, full)
     return PublicRow(
         rank=row.standing.shared_rank,
         shared=row.standing.shares,
-        name=p.name,
-        folded=fold(p.name),
+        name=name,
+        folded=fold(name),
         total=row.record.total,
         wins=row.record.wins,
         margin=row.record.margin,
@@ -958,19 +1005,24 @@ class SeatingTable:
     chairs: tuple[tuple[str, str, bool, bool], ...]
 
 
-def seating_pages(rnd: Round, per_page: int) -> list[list[SeatingTable]]:
-    """The round's seating by table, cut into pages for the projector."""
+def projector_seating(rnd: Round) -> list[SeatingTable]:
+    """The round's seating by table, for the projector (which pages it to its own screen)."""
     by_table = Seating.objects.filter(round=rnd).by_table(
-        "player__name", "player__withdrawn", "player__house"
+        "player__name", "player__withdrawn", "player__house", f"player__{FULL_NAME}"
     )
     tables = [
         SeatingTable(
             t,
-            tuple((s.value, *by_table[t][s.value]) for s in SEATS if s.value in by_table[t]),
+            tuple(
+                (s.value, public_name(name, bool(full)), withdrawn, house)
+                for s in SEATS
+                if s.value in by_table[t]
+                for name, withdrawn, house, full in [by_table[t][s.value]]
+            ),
         )
         for t in sorted(by_table)
     ]
-    return [tables[i : i + per_page] for i in range(0, len(tables), per_page)]
+    return tables
 
 
 # --- the club's public page ---

@@ -44,7 +44,6 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
 
 PROJECTOR_TOP = 8
 STANDINGS_TOP = 100
-PROJECTOR_TABLES_PER_PAGE = 12
 POLL_SECONDS = 15
 # From the call, or the player's match's end, until the next round is seated: the moment
 # players wait for a new seat, which must show within 5 s of the seating. A 304
@@ -399,7 +398,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         {
             "round": rnd,
             "between": between,
-            "pages": svc.seating_pages(rnd, PROJECTOR_TABLES_PER_PAGE) if rnd and between else [],
+            "tables": svc.projector_seating(rnd) if rnd and between else [],
             "top": top,
             "any_shared": any(r.shared for rows in top.values() for r in rows),
             "final": svc.final_view(t),

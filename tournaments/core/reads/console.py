@@ -11,13 +11,13 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.common.names import sort_key
 from tournaments.core.models.event import Player, Tournament
-from tournaments.core.models.play import Match, TableLink
+from tournaments.core.models.play import Match, PaperTable, TableLink
 from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.reads import current_round as current_round
 from tournaments.core.reads.players import division_counts
@@ -305,6 +305,8 @@ class BoardRow:
     # What the table's device last reported, and whether it has gone silent.
     device: DeviceView | None = None
     silent: bool = False
+    # Scored on paper (no tablet): no device to hear from, no entries to wait for.
+    paper: bool = False
 
     @property
     def own_remaining_text(self) -> str:
@@ -363,8 +365,10 @@ def _board_row(
     if status == "time_called":
         reasons.append("time_called")
     last = match.last_contact_at or match.last_entry_at
+    paper = bool(getattr(match, "on_paper", False))
     if (
-        not over
+        not paper
+        and not over
         and match.status == Match.Status.PLAYING
         and last
         and now - last > STALE_AFTER
@@ -372,7 +376,8 @@ def _board_row(
     ):
         reasons.append("stale")
     if (
-        not over
+        not paper
+        and not over
         and match.hands_played == 0
         and started_at is not None
         and now - started_at > SLOW_START_AFTER
@@ -394,12 +399,16 @@ def _board_row(
         and started_at is not None
         and not clock.paused(now)
     )
-    silent = playing and device.silent(
-        now, timedelta(seconds=match.round.tournament.silent_after_seconds), started_at
+    silent = (
+        not paper
+        and playing
+        and device.silent(
+            now, timedelta(seconds=match.round.tournament.silent_after_seconds), started_at
+        )
     )
     if silent:
         reasons.append("silent")
-    if not over and device.low_battery:
+    if not paper and not over and device.low_battery:
         reasons.append("low_battery")
     urgency = min((URGENCY[r] for r in reasons), default=9)
     return BoardRow(
@@ -419,6 +428,7 @@ def _board_row(
         ),
         device=device,
         silent=silent,
+        paper=paper,
     )
 
 
@@ -438,6 +448,9 @@ def live_board(
         device_unsent=Subquery(link.values("unsent")[:1]),
         device_battery=Subquery(link.values("battery")[:1]),
         device_charging=Subquery(link.values("charging")[:1]),
+        on_paper=Exists(
+            PaperTable.objects.filter(tournament_id=rnd.tournament_id, table=OuterRef("table"))
+        ),
     )
     for match in matches.order_by("table", "game"):
         match.round = rnd  # the round (and its tournament) is already loaded

@@ -10,7 +10,7 @@ from typing import cast
 
 from django.db.models import Q
 
-from tournaments.common.names import sort_key
+from tournaments.common.names import public_name, sort_key
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.people import EventResult, Person, PersonLink
 from tournaments.core.models.play import HandEntry, Match
@@ -33,6 +33,11 @@ class MatchLine:
     # The hand from which a substitute took this player's seat (§6): the match's result
     # went to the substitute, the points of the hands before it to this player.
     left_from: int | None = None
+    # The people at the table (None: a seat of no linked person), for head-to-head.
+    partner_id: int | None = None
+    opponent_ids: tuple[int | None, ...] = ()
+    number: int = 0
+    final: bool = False
 
 
 @dataclass
@@ -42,6 +47,9 @@ class EventLine:
     rank: int | None
     total: int | None
     matches: list[MatchLine] = field(default_factory=list)
+    # The hands this person held in the event: "lone_tried", "lone_made", "lone_marches",
+    # "euchres" (as defenders, the makers held under three tricks), "reneges".
+    hands: Counter[str] = field(default_factory=Counter)
 
 
 @dataclass
@@ -78,7 +86,9 @@ def _score_for(match: Match, team: str) -> str:
     return f"{match.score_ew}–{match.score_ns}"
 
 
-def person_page(person: Person) -> PersonPage:
+def person_page(person: Person, *, public: bool = False) -> PersonPage:
+    """Every event of ``person``; ``public``: the other people named as public pages name
+    them (``names.public_name``), for the person's own record."""
     links = list(
         # A registration copy played at the hall is this person's event once: its results.
         person.links.filter(player__tournament__in=Tournament.objects.listed())
@@ -109,14 +119,22 @@ def person_page(person: Person) -> PersonPage:
             games[(m.round_id, m.table)].append(m)
     matches = {key: found[0] for key, found in games.items()}
     match_ids = [m.pk for found in games.values() for m in found]
-    people_of = dict(
-        PersonLink.objects.filter(
-            player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
-        ).values_list("player_id", "person__name")
-    )
+    people_of: dict[int, tuple[int, str]] = {}
+    for player_id, person_id, name, full in PersonLink.objects.filter(
+        player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
+    ).values_list("player_id", "person_id", "person__name", "person__public_full_name"):
+        people_of[player_id] = (person_id, public_name(name, full) if public else name)
 
     def label(s: Seating | None) -> str:
-        return people_of.get(s.player_id, s.player.name) if s else "?"
+        if s is None:
+            return "?"
+        if s.player_id in people_of:
+            return people_of[s.player_id][1]
+        return public_name(s.player.name, False) if public else s.player.name
+
+    def who(s: Seating | None) -> int | None:
+        found = people_of.get(s.player_id) if s is not None else None
+        return found[0] if found else None
 
     partners: Counter[str] = Counter()
     partner_wins: Counter[str] = Counter()
@@ -127,12 +145,12 @@ def person_page(person: Person) -> PersonPage:
     changes: dict[tuple[int, str], list[Substitution]] = defaultdict(list)
     for sub in Substitution.objects.filter(match_id__in=match_ids).order_by("from_hand"):
         changes[(sub.match_id, sub.position)].append(sub)
-    held: dict[int, list[tuple[str, int, int]]] = defaultdict(list)
+    held: dict[int, list[tuple[str, int, int, int]]] = defaultdict(list)
     for sub in left:
         chain = [x.pk for x in changes[(sub.match_id, sub.position)]]
         before = changes[(sub.match_id, sub.position)][: chain.index(sub.pk)]
         held[sub.match_id].append(
-            (sub.position, before[-1].from_hand if before else 1, sub.from_hand)
+            (sub.position, before[-1].from_hand if before else 1, sub.from_hand, sub.player_out_id)
         )
         table = at_tables[(sub.match.round_id, sub.match.table)]
         me = Seat(sub.position)
@@ -149,6 +167,9 @@ def person_page(person: Person) -> PersonPage:
                     points=(sub.out_team_score or 0) + (sub.out_individual or 0),
                     individual=sub.out_individual,
                     left_from=sub.from_hand,
+                    partner_id=who(table.get(me.partner.value)),
+                    opponent_ids=tuple(who(table.get(o.value)) for o in me.team.other.seats),
+                    number=sub.match.round.number,
                 ),
             )
         )
@@ -159,7 +180,8 @@ def person_page(person: Person) -> PersonPage:
         others = [table.get(s.value) for s in me.team.other.seats]
         for game in games.get((seat.round_id, seat.table), []):
             came_in = changes.get((game.pk, seat.position))
-            held[game.pk].append((seat.position, came_in[-1].from_hand if came_in else 1, 10**6))
+            first = came_in[-1].from_hand if came_in else 1
+            held[game.pk].append((seat.position, first, 10**6, seat.player_id))
         match = matches.get((seat.round_id, seat.table))
         mine = me.team.value
         # A final has several games at one table: each game's score, in order.
@@ -184,21 +206,34 @@ def person_page(person: Person) -> PersonPage:
             won=won,
             points=seat.points,
             individual=seat.individual,
+            partner_id=who(partner),
+            opponent_ids=tuple(who(o) for o in others),
+            number=seat.round.number,
+            final=seat.round.kind == Round.Kind.FINAL,
         )
         by_player[seat.player_id].append((seat.round.number, line))
     lone = reneges = 0
+    hands_of: dict[int, Counter[str]] = defaultdict(Counter)
     hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
     counted = HandEntry.objects.standing().filter(match_id__in=list(held))
     for match_id, number, outcome, maker, alone, tricks, renege_by in counted.values_list(
         "match_id", "number", *hand_fields
     ):
-        for pos, first, stop in held[match_id]:
+        for pos, first, stop, player_id in held[match_id]:
             if not first <= number < stop:
                 continue
+            counts = hands_of[player_id]
+            if outcome == "played" and alone and maker == pos and tricks is not None:
+                counts["lone_tried"] += 1
+                counts["lone_made"] += int(tricks >= 3)
             if outcome == "played" and alone and maker == pos and tricks == 5:
                 lone += 1
+                counts["lone_marches"] += 1
+            if outcome == "played" and maker and tricks is not None and tricks < 3:
+                counts["euchres"] += int(Seat(maker).team is not Seat(pos).team)
             if outcome == "renege" and renege_by == pos:
                 reneges += 1
+                counts["reneges"] += 1
     events = []
     awards = penalties = 0
     ranks_by_tournament: dict[int, dict[int, tuple[int, int]]] = {}
@@ -212,7 +247,7 @@ def person_page(person: Person) -> PersonPage:
             if line.individual:
                 awards += max(line.individual, 0)
                 penalties += min(line.individual, 0)
-        events.append(EventLine(t, lk.player, rank, total, lines))
+        events.append(EventLine(t, lk.player, rank, total, lines, hands_of[lk.player_id]))
 
     def table_of(count: Counter[str], wins: Counter[str]) -> list[tuple[str, int, int]]:
         return sorted(((n, c, wins[n]) for n, c in count.items()), key=lambda x: (-x[1], x[0]))
@@ -284,15 +319,17 @@ def rating_history() -> list[MatchResult]:
     ).values_list("round_id", "table", "position", "player_id"):
         seats[(round_id, table)][pos] = player_id
     results = []
-    for round_id, table, winner in (
+    for round_id, table, winner, event, number in (
         Match.objects.filter(round__kind=Round.Kind.PRELIMINARY, round__tournament__in=counted)
         .exclude(winner="")
         .order_by("round__tournament__created_at", "round__tournament_id", "round__number", "table")
-        .values_list("round_id", "table", "winner")
+        .values_list("round_id", "table", "winner", "round__tournament_id", "round__number")
     ):
         at = seats.get((round_id, table), {})
         ids = [person_of.get(at[p]) if p in at else None for p in "NSEW"]
         if None in ids or len(set(ids)) != 4:
             continue  # a house player or an unlinked seat: not rated
-        results.append(MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS"))
+        results.append(
+            MatchResult((ids[0], ids[1]), (ids[2], ids[3]), winner == "NS", event, number)
+        )
     return results

@@ -20,7 +20,7 @@ from tournaments.core.db import compiled
 from tournaments.core.models.event import Division, Player, Tournament
 from tournaments.core.models.log import Activity
 from tournaments.core.models.people import ImportedEvent, Person, PersonEvent, PersonProposal
-from tournaments.core.models.play import HandEntry, Match, TableLink
+from tournaments.core.models.play import HandEntry, Match, PaperTable, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
 from tournaments.core.models.stationary import StationaryMark
@@ -331,6 +331,19 @@ def players_matching(tournament: Tournament, q: str) -> QuerySet[Player]:
 
 def desk_search(tournament: Tournament, q: str, limit: int) -> list[Player]:
     return list(players_matching(tournament, q).filter(withdrawn=False)[:limit])
+
+
+def is_paper_table(tournament: Tournament, table: int) -> bool:
+    return PaperTable.objects.filter(tournament=tournament, table=table).exists()
+
+
+def recent_check_ins(tournament: Tournament, limit: int) -> list[Player]:
+    """The desk's last check-ins, newest first, each with its undo."""
+    return list(
+        Player.objects.filter(tournament=tournament, checked_in=True, withdrawn=False).order_by(
+            "-checked_in_at", "-pk"
+        )[:limit]
+    )
 
 
 def last_preliminary(tournament: Tournament) -> Round | None:

@@ -12,7 +12,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import cast
 
+from django.conf import settings
 from django.utils import translation
+from django.utils.module_loading import import_string
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -373,3 +375,12 @@ def later_round_warning(match: Match, before: str) -> list[str]:
             % {"match": match.label()}
         ]
     return []
+
+
+def draw_refusal(tournament: Tournament) -> str | None:
+    """Why a context asks the first draw to wait (the money: fees unpaid), or None. The
+    core imports no context: each names its gate in ``settings.SNOWMAN_DRAW_GATES``."""
+    for path in settings.SNOWMAN_DRAW_GATES:
+        if refusal := import_string(path)(tournament):
+            return str(refusal)
+    return None

@@ -30,6 +30,7 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import HandEntry, Match, TableLink
 from tournaments.core.models.rounds import Round, RoundPause, Seating, SitOut
 from tournaments.core.reads.rounds import (
+    draw_refusal,
     fingerprint,
     house_name,
     plan_next_round,
@@ -104,6 +105,8 @@ def draw_first_round(
     seed = seed if seed is not None else secrets.randbits(48)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
+        if refusal := draw_refusal(tournament):
+            raise ServiceError(refusal)
         existing = tournament.rounds.first()
         if existing is not None:
             if (

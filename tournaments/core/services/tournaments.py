@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import secrets
-from dataclasses import replace
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import date, datetime, time
 from typing import Any
 
 from django.conf import settings
@@ -33,6 +33,21 @@ def scoring_locked(tournament: Tournament) -> bool:
     return tournament.rounds.filter(kind="preliminary").exists()
 
 
+@dataclass(frozen=True)
+class Occasion:
+    """When and where the event is held, as the set-up form gives it."""
+
+    event_date: date | None = None
+    start_time: time | None = None
+    venue: str = ""
+
+    def values(self) -> dict[str, object]:
+        venue = self.venue.strip()
+        if len(venue) > 120 or "\x00" in venue:
+            raise ServiceError(_("Give the venue in at most 120 characters."))
+        return {"event_date": self.event_date, "start_time": self.start_time, "venue": venue}
+
+
 def create_tournament(
     name: str,
     *,
@@ -44,6 +59,7 @@ def create_tournament(
     rehearsal: bool = False,
     language: str = "",
     bilingual_sheets: bool = False,
+    occasion: Occasion | None = None,
 ) -> Tournament:
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
@@ -65,6 +81,7 @@ def create_tournament(
             rehearsal=rehearsal,
             language=_language(language),
             bilingual_sheets=bilingual_sheets,
+            **(occasion or Occasion()).values(),
             **rule_values(rules),
         )
         line = "tournaments.created_rehearsal" if rehearsal else "tournaments.created_tournament"
@@ -85,6 +102,7 @@ def update_tournament(
     by: str,
     language: str | None = None,
     bilingual_sheets: bool | None = None,
+    occasion: Occasion | None = None,
 ) -> Tournament:
     try:
         rules.validated()
@@ -140,6 +158,8 @@ def update_tournament(
             values["language"] = _language(language)
         if bilingual_sheets is not None:
             values["bilingual_sheets"] = bilingual_sheets
+        if occasion is not None:
+            values.update(occasion.values())
         for field, value in values.items():
             setattr(tournament, field, value)
         tournament.save(update_fields=["name", *values])

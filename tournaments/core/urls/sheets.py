@@ -10,6 +10,7 @@ urlpatterns = [
     path(T + "standings/<str:division>.pdf", views.standings, name="standings"),
     path(T + "rounds/<id:number>/seating.pdf", views.seating, name="seating"),
     path(T + "table-cards.pdf", views.table_cards, name="table_cards"),
+    path(T + "table-tents.pdf", views.table_tents, name="table_tents"),
     path(T + "rounds/<id:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
     path(T + "final.pdf", views.final, name="final"),
 ]

@@ -25,6 +25,7 @@ from tournaments.core.pdf import scoresheets as scoresheets_pdf
 from tournaments.core.pdf import seating as seating_pdf
 from tournaments.core.pdf import standings as standings_pdf
 from tournaments.core.pdf import table_cards as table_cards_pdf
+from tournaments.core.pdf import table_tents as table_tents_pdf
 from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
 from tournaments.core.reads import queries, sheets
 from tournaments.core.views.director.common import (
@@ -127,6 +128,23 @@ def table_cards(request: HttpRequest, slug: str) -> FileResponse:
             raise Http404("No tables are seated yet: draw round 1 first.")
         data = table_cards_pdf.build(cards, paper, players_url=_players_url(request, slug))
     return pdf_response(data, f"{slug}-table-cards-{paper}.pdf")
+
+
+@director_required
+def table_tents(request: HttpRequest, slug: str) -> FileResponse:
+    """The permanent table tents (number, QR, code; no names): printed once an event."""
+    paper = paper_of(request)
+    tournament = tournament_or_404(request, slug)
+
+    def link(token: str) -> str:
+        return absolute_url(request, reverse("tablet:link", args=[token]))
+
+    with bilingual.languages(sheet_languages(request, tournament)):
+        cards = sheets.table_cards(tournament, link, timezone.now())
+        if cards is None:
+            raise Http404("No tables are seated yet: draw round 1 first.")
+        data = table_tents_pdf.build(cards, paper)
+    return pdf_response(data, f"{slug}-table-tents-{paper}.pdf")
 
 
 def _players_url(request: HttpRequest, slug: str) -> str:

@@ -129,4 +129,11 @@ def sheet_links(
                     url_with_query("sheets:table_cards", tournament.slug, query=q),
                 )
             )
+            # The permanent tents: number, QR and code, never a round's names.
+            links.append(
+                (
+                    _("Table tents, printed once (%(paper)s)") % size,
+                    url_with_query("sheets:table_tents", tournament.slug, query=q),
+                )
+            )
     return links

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from django.contrib import messages
@@ -13,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 if TYPE_CHECKING:  # annotations only: the views read through reads
     from tournaments.core.models.event import Club
 
-from tournaments.core.forms import TournamentForm
+from tournaments.core.forms import PRESETS, TIEBREAK_LABELS, TournamentForm
 from tournaments.core.reads import queries, staff
 from tournaments.core.reads.console import readiness
 from tournaments.core.reads.standings import champions
@@ -82,6 +83,7 @@ def create(request: HttpRequest) -> HttpResponse:
                     rehearsal=form.cleaned_data["rehearsal"],
                     language=form.cleaned_data["language"],
                     bilingual_sheets=form.cleaned_data["bilingual_sheets"],
+                    occasion=form.occasion,
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -91,10 +93,22 @@ def create(request: HttpRequest) -> HttpResponse:
         return render(
             request,
             "director/settings.html",
-            {"form": form, "creating": True, "club": club},
+            {"form": form, "creating": True, "club": club, **_setup_texts()},
             status=422,
         )
-    return render(request, "director/settings.html", {"form": form, "creating": True, "club": club})
+    return render(
+        request,
+        "director/settings.html",
+        {"form": form, "creating": True, "club": club, **_setup_texts()},
+    )
+
+
+def _setup_texts() -> dict[str, str]:
+    """What the set-up page's script reads: the presets' values and the tiebreaks' names."""
+    return {
+        "presets_json": json.dumps(PRESETS),
+        "tiebreak_labels_json": json.dumps({k: str(v) for k, v in TIEBREAK_LABELS.items()}),
+    }
 
 
 @director_required
@@ -109,6 +123,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": t,
         "creating": False,
         "play_started": queries.play_started(t),
+        **_setup_texts(),
     }
     if request.method == "POST":
         if form.is_valid():
@@ -123,6 +138,8 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
                     bilingual_sheets=form.cleaned_data["bilingual_sheets"]
                     if "language" in request.POST
                     else None,
+                    # A post without the fields (an old form, a script) keeps them.
+                    occasion=form.occasion if "venue" in request.POST else None,
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -152,4 +169,18 @@ def overview(request: HttpRequest, slug: str) -> HttpResponse:
             "sheets": sheet_links(t, current),
             "tiebreak_text": tiebreak_words(t.rules.tiebreaks, ", "),
         },
+    )
+
+
+@director_required
+def guide(request: HttpRequest, slug: str) -> HttpResponse:
+    """Running your first event: a one-page checklist whose every step links to where it
+    is done for this event (its current round and first table where a step needs one)."""
+    t = tournament_or_404(request, slug)
+    rounds = queries.rounds_of(t)
+    current = rounds[-1] if rounds else None
+    return render(
+        request,
+        "director/guide.html",
+        {"tournament": t, "current": current, "drawn": current is not None},
     )

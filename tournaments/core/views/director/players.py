@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -13,12 +13,14 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
+from tournaments.common.names import fold
 from tournaments.core.forms import (
     HouseForm,
     ImportForm,
     PlayerForm,
     StationaryEndForm,
     StationaryForm,
+    WalkInForm,
 )
 from tournaments.core.reads import players as player_reads
 from tournaments.core.reads import queries
@@ -40,6 +42,7 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
     from tournaments.core.models.event import Player, Tournament
 
 DESK_LIMIT = 12
+DESK_RECENT = 6
 T = TypeVar("T")
 
 
@@ -287,19 +290,20 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     value = request.POST.get("checked_in") == "1"
     player_service.set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
+    desk_mode = request.POST.get("mode") == "desk"
+    if request.htmx and desk_mode:
+        return _desk_done(request, t, player, "")
     if request.htmx:
-        desk_mode = request.POST.get("mode") == "desk"
-        cell = None if desk_mode else checkin_cell(player, request.path, csrf_field(request))
-        drawn = desk_mode or queries.last_preliminary(t) is not None
+        drawn = queries.last_preliminary(t) is not None
         return render(
             request,
             "director/players/_checkin_response.html",
             {
                 "tournament": t,
                 "record": player,
-                "cell": cell,
+                "cell": checkin_cell(player, request.path, csrf_field(request)),
                 "ready": readiness(t),
-                "desk_mode": desk_mode,
+                "desk_mode": False,
                 "drawn": drawn,
                 "remedy": not drawn and bool(remedies(t)),
             },
@@ -312,16 +316,114 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     return _back(request, "director:players", t.slug)
 
 
+def _desk_context(t: Tournament, q: str, **more: object) -> dict[str, object]:
+    found = queries.desk_search(t, q, DESK_LIMIT) if q else []
+    return {
+        "tournament": t,
+        "q": q,
+        "found": found,
+        "ready": readiness(t),
+        "limit": DESK_LIMIT,
+        "recent": queries.recent_check_ins(t, DESK_RECENT),
+        "walk_in": WalkInForm(initial={"name": q}) if q and not found else None,
+        **more,
+    }
+
+
 @desk_required
 def desk(request: HtmxRequest, slug: str) -> HttpResponse:
-    """The check-in desk: type a few letters, tap the name."""
+    """The check-in desk: type a few letters, Enter (or tap the name)."""
     t = tournament_or_404(request, slug)
-    q = request.GET.get("q", "").strip()
-    found = queries.desk_search(t, q, DESK_LIMIT) if q else []
-    context = {"tournament": t, "q": q, "found": found, "ready": readiness(t), "limit": DESK_LIMIT}
+    context = _desk_context(t, request.GET.get("q", "").strip())
     if request.htmx:
         return render(request, "director/players/_desk_results.html", context)
     return render(request, "director/players/desk.html", context)
+
+
+def _desk_done(request: HtmxRequest, t: Tournament, player: Player, said: str) -> HttpResponse:
+    """What the desk shows once a player is checked in (or undone): the player's row with
+    its undo, the last check-ins and the counts; the box clears for the next in line."""
+    if not request.htmx:
+        if said:
+            messages.success(request, said)
+        return redirect("director:desk", t.slug)
+    response = render(
+        request,
+        "director/players/_desk_done.html",
+        {
+            "tournament": t,
+            "record": player,
+            "said": said,
+            "ready": readiness(t),
+            "recent": queries.recent_check_ins(t, DESK_RECENT),
+        },
+    )
+    response["HX-Trigger"] = "deskDone"
+    return response
+
+
+def _desk_template(request: HtmxRequest) -> str:
+    """The results alone for htmx; the whole desk for a browser without script."""
+    return "director/players/_desk_results.html" if request.htmx else "director/players/desk.html"
+
+
+def the_one(found: list[Player], q: str) -> Player | None:
+    """The player Enter means: the only match, or among several the only one whose whole
+    name is what was typed (accents and case aside). Otherwise none: the desk never
+    guesses between two people."""
+    if len(found) == 1:
+        return found[0]
+    typed = " ".join(fold(q).split())
+    exact = [p for p in found if " ".join(fold(p.name).split()) == typed]
+    return exact[0] if len(exact) == 1 else None
+
+
+@desk_required
+@require_POST
+def desk_enter(request: HtmxRequest, slug: str) -> HttpResponse:
+    """Enter in the desk's box: the single player the letters find is checked in at once;
+    several, or none, are listed to choose from (or to add as a walk-in)."""
+    t = tournament_or_404(request, slug)
+    q = request.POST.get("q", "").strip()
+    context = _desk_context(t, q)
+    chosen = the_one(cast("list[Player]", context["found"]), q)
+    if chosen is None:
+        return render(request, _desk_template(request), {**context, "entered": True})
+    if chosen.checked_in:
+        return _desk_done(
+            request, t, chosen, _("%(name)s was already checked in.") % {"name": chosen.name}
+        )
+    player_service.set_checked_in(t, [chosen.pk], True, by=who(request))
+    chosen.checked_in = True
+    return _desk_done(request, t, chosen, _("%(name)s checked in.") % {"name": chosen.name})
+
+
+@director_required
+@require_POST
+def desk_walk_in(request: HtmxRequest, slug: str) -> HttpResponse:
+    """A walk-in at the desk: registered under the name typed, in the division chosen, and
+    checked in at once."""
+    t = tournament_or_404(request, slug)
+    form = WalkInForm(request.POST)
+    if form.is_valid():
+        d = form.cleaned_data
+        try:
+            player = player_service.register_player(
+                t, d["name"], d["division"], by=who(request), checked_in=True
+            )
+        except ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return _desk_done(
+                request,
+                t,
+                player,
+                _("%(name)s added to division %(division)s and checked in.")
+                % {"name": player.name, "division": player.division},
+            )
+    q = str(request.POST.get("name", "")).strip()
+    context = {**_desk_context(t, q), "walk_in": form}
+    return render(request, _desk_template(request), context, status=422)
 
 
 @director_required

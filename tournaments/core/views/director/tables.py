@@ -13,11 +13,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.common.hall import absolute_url, qr_code
 from tournaments.common.ids import parse_id
 from tournaments.core.forms import (
+    SHEET_PLAYS,
     AnswerForm,
     CorrectionForm,
     DirectorFirstDealerForm,
@@ -26,11 +27,13 @@ from tournaments.core.forms import (
     LateSyncForm,
     OverrideForm,
     ReasonForm,
+    ScoresheetForm,
 )
 from tournaments.core.reads import queries
 from tournaments.core.reads.tablet.link import shown
+from tournaments.core.reads.tablet.state import tablet_rules
 from tournaments.core.replay import hand_fields
-from tournaments.core.services import closing, corrections
+from tournaments.core.services import Conflict, ServiceError, closing, corrections, paper
 from tournaments.core.services import play as play_service
 from tournaments.core.services import rounds as round_service
 from tournaments.core.views.director.common import (
@@ -361,3 +364,103 @@ def hand_late_sync(
     return form_view(
         form, act, lambda: _table_page(request, rnd, table, status=422, late_sync_error=(pk, form))
     )
+
+
+# --- a paper table ------------------------------------------------------------------------
+
+
+def _scoresheet_page(
+    request: HttpRequest, rnd: Round, table: int, form: ScoresheetForm, status: int = 200
+) -> HttpResponse:
+    game = request.GET.get("game") or request.POST.get("game")
+    view = queries.table_view(rnd, table, game, timezone.now())
+    if view is None:
+        raise Http404("No such table in this round.")
+    match = view.match
+    if not form.is_bound:
+        form = ScoresheetForm(initial={"version": match.version})
+    state = view.state
+    return render(
+        request,
+        "director/rounds/scoresheet.html",
+        {
+            "tournament": rnd.tournament,
+            "round": rnd,
+            "table": table,
+            "match": match,
+            "hands": view.hands,
+            "seats": view.seats,
+            "form": form,
+            "rows": form.row_values(),
+            "plays": SHEET_PLAYS,
+            "rules": tablet_rules(rnd.tournament.rules, rnd.kind == queries.RoundKind.FINAL),
+            "start": {
+                "score": {"NS": match.score_ns, "EW": match.score_ew},
+                "phase": state.next_phase.value if state and state.next_phase else "regular",
+                "dealer": state.next_dealer.value if state and state.next_dealer else None,
+                "first": match.first_dealer or None,
+                "hands": match.hands_played,
+            },
+            "on_paper": queries.is_paper_table(rnd.tournament, table),
+        },
+        status=status,
+    )
+
+
+@director_required
+@require_http_methods(["GET", "POST"])
+def table_scoresheet(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Enter from the scoresheet: every hand of a paper table in one grid, all or nothing,
+    under the tablet's rules and version (a stale grid is a 409 with the table as it is)."""
+    rnd = round_or_404(tournament_or_404(request, slug), number)
+    if request.method == "GET":
+        return _scoresheet_page(request, rnd, table, ScoresheetForm())
+    match = _match_of(rnd, table, request)
+    form = ScoresheetForm(request.POST)
+    if not form.is_valid():
+        return _scoresheet_page(request, rnd, table, form, status=422)
+    try:
+        keyed = paper.enter_scoresheet(
+            match,
+            form.hands,
+            first_dealer=form.first,
+            version=form.cleaned_data["version"],
+            client_key=form.cleaned_data["client_key"],
+            by=who(request),
+            reason=form.cleaned_data["reason"],
+            confirm=form.cleaned_data["confirm"],
+        )
+    except Conflict as exc:
+        messages.error(request, exc.message)
+        return _scoresheet_page(request, rnd, table, ScoresheetForm(), status=409)
+    except ServiceError as exc:
+        form.add_error(None, exc.message)
+        return _scoresheet_page(request, rnd, table, form, status=422)
+    messages.success(
+        request,
+        _("Table %(table)s: %(n)s hands keyed from the scoresheet; %(ns)s–%(ew)s.")
+        % {
+            "table": table,
+            "n": keyed.hands,
+            "ns": keyed.match.score_ns,
+            "ew": keyed.match.score_ew,
+        },
+    )
+    return redirect(_table_url(rnd, table, keyed.match))
+
+
+@director_required
+@require_POST
+def table_paper(request: HttpRequest, slug: str, number: int, table: int) -> HttpResponse:
+    """Mark the table as scored on paper (or on a tablet again)."""
+    rnd = round_or_404(tournament_or_404(request, slug), number)
+    _match_of(rnd, table, request)  # a table of the round, else 404
+    on = request.POST.get("on") == "1"
+    paper.mark_paper(rnd.tournament, table, on, by=who(request))
+    messages.success(
+        request,
+        _("Table %(table)s is scored on paper.") % {"table": table}
+        if on
+        else _("Table %(table)s is scored on a tablet again.") % {"table": table},
+    )
+    return redirect(reverse("director:table", args=[rnd.tournament.slug, rnd.number, table]))
