@@ -1,4 +1,4 @@
-"""The check-in desk at the pace of a queue (issue 33 §5): Enter checks in the single
+"""The check-in desk at the pace of a queue: Enter checks in the single
 match, several are listed to choose from, the last check-ins stay with their undo, and a
 walk-in is added from the typed name, in a division, checked in at once."""
 

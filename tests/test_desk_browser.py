@@ -1,4 +1,4 @@
-"""The check-in desk at a queue's pace in real Chromium (issue 33 §5): letters, one Enter,
+"""The check-in desk at a queue's pace in real Chromium: letters, one Enter,
 next; the keys are counted. Arrow keys pick among several; a walk-in is added from the
 typed name and checked in at once; the box clears and keeps the focus throughout."""
 

@@ -1,4 +1,4 @@
-"""The director's guide inside the product (issue 33 §9): "Running your first event",
+"""The director's guide inside the product: "Running your first event",
 linked from the event's home, kept true by following every link it gives, before and
 after the draw, in English and in French."""
 

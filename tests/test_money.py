@@ -1,4 +1,4 @@
-"""The money of a whole event (issue 34): a simulated 16-table night with fees at the
+"""The money of a whole event: a simulated 16-table night with fees at the
 door, two refunds, a sponsor, a payout schedule with a tie on the money line, a loner
 basket and euchre fines; every amount worked by hand below, the reconciliation to the
 cent, and a corrected hand moving its pot. Then the commands' refusals: a repeated

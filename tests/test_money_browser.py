@@ -1,4 +1,4 @@
-"""The door in real Chromium (issue 34), on a phone-sized screen: the desk finds a late
+"""The door in real Chromium, on a phone-sized screen: the desk finds a late
 arrival, takes the fee and checks them in with one tap; a second desk's older page is
 told who took it, and nothing is charged twice."""
 

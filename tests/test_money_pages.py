@@ -1,4 +1,4 @@
-"""The money's pages and sheets (issue 34): who may open what, a repeated POST answered
+"""The money's pages and sheets: who may open what, a repeated POST answered
 as the first, a stale one 409, bad input 422 with nothing changed, the sheets rendered,
 and the pages in French."""
 

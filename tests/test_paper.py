@@ -1,4 +1,4 @@
-"""A paper table in a minute (issue 33 §4): the whole scoresheet keyed in one grid, all or
+"""A paper table in a minute: the whole scoresheet keyed in one grid, all or
 nothing, under the tablet's rules and versioned 409; a table marked "scored on paper"
 raises no silent-tablet alarm and the board says "paper"."""
 

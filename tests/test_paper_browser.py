@@ -1,4 +1,4 @@
-"""A paper table keyed from its scoresheet in real Chromium (issue 33 §4), by keyboard at
+"""A paper table keyed from its scoresheet in real Chromium, by keyboard at
 a typist's pace: the seconds and keys to key a 10-hand match are measured (target
 ≤ 60 s), and the grid's live preview gives the result and bonuses before saving."""
 

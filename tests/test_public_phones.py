@@ -85,7 +85,7 @@ def test_a_player_finds_themself_with_a_few_letters_whatever_the_accents_and_cas
 ):
     t = make_tournament(1)
     Player.objects.filter(tournament=t, name="Player A001").update(name="Zoë Ölander")
-    # Her full name is what public pages show: she chose it (issue 35).
+    # Her full name is what public pages show: she chose it.
     Person.objects.filter(links__player__name="Zoë Ölander").update(public_full_name=True)
     for typed in ("zoe", "ZOË", "olan", "ölander zo"):
         page = client.get(url("event", t.slug), {"q": typed}).content.decode()
@@ -862,7 +862,7 @@ PINNED = {
     # The ranking reads the round's sit-outs and substitutions too (§6): two more.
     "ledger": 11,
     # The withdrawn mark is the player's stored field, not a query of its own; the one
-    # more is who chose their full name on public pages (names.public_name, issue 35).
+    # more is who chose their full name on public pages (names.public_name).
     "standings": 10,
     "projector body": 10,
     "projector": 9,

@@ -1,4 +1,4 @@
-"""A player's own record (issue 35 §2, §3): checked against numbers worked by hand on the
+"""A player's own record: checked against numbers worked by hand on the
 simulated series of four nights in tests/record_series.py."""
 
 from __future__ import annotations

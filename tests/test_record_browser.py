@@ -1,4 +1,4 @@
-"""The record on a phone (issue 35 §2): real Chromium at 390x844, in English and French;
+"""The record on a phone: real Chromium at 390x844, in English and French;
 the person chooses their full name there and sees it saved. Screenshots go to
 /tmp/phone-shots/ to be looked at."""
 

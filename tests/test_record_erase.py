@@ -1,4 +1,4 @@
-"""Forgetting a person on request (issue 35 §4): name and contact removed everywhere, the
+"""Forgetting a person on request: name and contact removed everywhere, the
 results kept under an anonymous player, every other person's standings and ratings the
 same byte for byte, the erasure logged without the erased data. Run on both databases."""
 

@@ -1,4 +1,4 @@
-"""Private by default (issue 35 §1): every public page, JSON answer and CSV meant for
+"""Private by default: every public page, JSON answer and CSV meant for
 players names a person by the short form ("Marie T.") unless they chose their full name,
 and the public series standings leave off (as "a player") whoever chose so. The walk is
 tests/test_hidden.py's, over every URL of the public URL modules."""

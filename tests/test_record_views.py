@@ -1,5 +1,5 @@
 """A person's record on their private link and the director's copy: who reaches it, the
-choices for public pages, the file to take away (issue 35 §2, §4)."""
+choices for public pages, the file to take away."""
 
 from __future__ import annotations
 

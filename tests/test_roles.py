@@ -34,7 +34,7 @@ DESK_PAGES = {
     "director:seating_csv",
     "sheets:seating",
     "sheets:scoresheets",
-    # Fees at the door (issue 34): the desk takes and refunds them; it sees no purse.
+    # Fees at the door: the desk takes and refunds them; it sees no purse.
     "money:fees",
     "money:refund",
 }

@@ -1,4 +1,4 @@
-"""Screens that fit (issue 33 §1), in real Chromium at the sizes of the hall: the
+"""Screens that fit, in real Chromium at the sizes of the hall: the
 projector at 1920x1080, 1280x720 and 1024x768 for 4, 16, 50 and 500 tables, and the
 scorer's tablet and the player's phone at 390x844. Each test fails when a table, a
 player or the Save button is outside the viewport, cut, or broken mid-word.

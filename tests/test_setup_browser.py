@@ -1,4 +1,4 @@
-"""Setting up in minutes (issue 33 §8) in real Chromium: a format fills the rules folded
+"""Setting up in minutes in real Chromium: a format fills the rules folded
 under "Advanced", and the tiebreak chain is ordered with buttons, not typed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Printed sheets that fit (issue 33 §1): a long name shrinks, never cut, and keeps its
+"""Printed sheets that fit: a long name shrinks, never cut, and keeps its
 division mark, on the seating chart, the scoresheets and the final sheet. The pages are
 also rendered with pdftoppm to /tmp/screens-shots/ to be looked at."""
 

@@ -68,7 +68,7 @@ urlpatterns = [
         ),
     ),
     path("", include(money_public)),
-    # A person's own record, on their private link (issue 35).
+    # A person's own record, on their private link.
     path("", include(records_public)),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
     path("", include(club_public)),

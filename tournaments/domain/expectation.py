@@ -1,4 +1,4 @@
-"""A player's results against what the rating expected of them (issue 35 §3).
+"""A player's results against what the rating expected of them.
 
 Before each match the partner-aware rating (``domain/rating.py``) gives each pair a *win
 probability* from the four players' ratings as they stood then; a player's *expected

@@ -1,4 +1,4 @@
-"""The money of an event (issue 34): the purse and its payout, the side pots from the
+"""The money of an event: the purse and its payout, the side pots from the
 hands, the 50/50 draw and the night's reconciliation. Pure rules: integers of cents in,
 integers of cents out, a seed given for every draw.
 

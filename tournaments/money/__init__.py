@@ -1,4 +1,4 @@
-"""The money of an event (issue 34): entry fees at the door, the purse and its payout,
+"""The money of an event: entry fees at the door, the purse and its payout,
 the side pots from the hand log, the night's reconciliation and the presenter's sheet.
 
 A context of its own: it reads the core (models, reads, services, access) and the prizes,

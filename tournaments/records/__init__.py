@@ -1,4 +1,4 @@
-"""A player's own record (issue 35): their events, rounds, partners and rivals, hands,
+"""A player's own record: their events, rounds, partners and rivals, hands,
 rating over time and results against expectation; their public-name choices; the file of
 everything held about them; and their erasure on request.
 

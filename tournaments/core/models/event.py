@@ -165,7 +165,7 @@ class Tournament(models.Model):
     )
     # Sheets print in both languages unless the director picks one when printing.
     bilingual_sheets = models.BooleanField(default=False)
-    # When and where (issue 33): what the set-up form asks beside the name; none is needed.
+    # When and where: what the set-up form asks beside the name; none is needed.
     event_date = models.DateField(null=True, blank=True)
     start_time = models.TimeField(null=True, blank=True)
     venue = models.CharField(max_length=120, blank=True, default="")
