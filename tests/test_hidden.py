@@ -18,7 +18,14 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from tests.test_public_phones import event_after, fake_results, finish_table, shown_rows, url
+from tests.test_public_phones import (
+    as_shown,
+    event_after,
+    fake_results,
+    finish_table,
+    shown_rows,
+    url,
+)
 from tests.test_sheets import pdf_pages
 from tests.urlwalk import patterns_by_namespace
 from tournaments.core.logtext import said
@@ -305,19 +312,15 @@ def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
         for division in "AB":
             page = answers[url("standings", t.slug) + f"?division={division}"][1]
             assert "As it stood after round 3; hidden until the final." in page
-            assert shown_rows(page) == [
-                (r.rank, r.player.name, r.record.total) for r in frozen[division]
-            ]
+            assert shown_rows(page) == as_shown(frozen[division])
         if start:  # between rounds the projector shows the seating
             body = answers[url("projector_standings", t.slug)][1]
             assert "as they stood after round 3; hidden until the final" in body
-            assert shown_rows(body) == [
-                (r.rank, r.player.name, r.record.total) for d in "AB" for r in frozen[d][:8]
-            ]
+            assert shown_rows(body) == [row for d in "AB" for row in as_shown(frozen[d])[:8]]
         for p in Player.objects.filter(tournament=t):
             mine = next(r for r in frozen[p.division] if r.player.pk == p.pk)
             page = answers[url("ledger", t.slug, p.pk)][1]
-            assert f"Total {mine.record.total} · rank {mine.rank} of " in page, p.name
+            assert f"Total {mine.record.total} · rank {mine.shown_rank} of " in page, p.name
         for address, (_, body) in answers.items():
             if "/ledger/" in address:
                 line = body.split("Round 4")[1].split("</li>")[0]
@@ -352,7 +355,12 @@ def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(client, make_tourname
 
 # The sheets the director prints for the room: posted on the wall, laid on the tables.
 # What a player reads there is what a player may see (§5: "PDF meant for players").
-SHEETS_FOR_PLAYERS = {"sheets:standings", "sheets:seating", "sheets:table_cards"}
+SHEETS_FOR_PLAYERS = {
+    "sheets:standings",
+    "sheets:seating",
+    "sheets:table_cards",
+    "sheets:table_tents",
+}
 # The other sheets, and why no player reads them while the standings are hidden.
 SHEETS_FOR_THE_DIRECTOR = {
     "sheets:scoresheets": "a table's backup scoresheet, its own hands only: the table's "
@@ -419,7 +427,8 @@ def test_no_sheet_printed_for_players_shows_a_figure_of_a_hidden_round(make_tour
     t.refresh_from_db()
     forbidden = finished | hidden_totals(t)
     answers = walk_sheets(office, t)
-    assert len(answers) == 2 + 5 + 1  # two divisions, five rounds' seating, the cards
+    # Two divisions, five rounds' seating, the cards, the tents.
+    assert len(answers) == 2 + 5 + 1 + 1
     found = {
         a: shown for a, text in answers.items() if (shown := numbers_shown(text, "text/plain"))
     }
@@ -433,7 +442,9 @@ def test_no_sheet_printed_for_players_shows_a_figure_of_a_hidden_round(make_tour
         assert "not for posting" not in text
         for row in frozen[division]:
             assert re.search(
-                rf"^{row.rank}=?†? {row.player.name} .* {row.record.total} ", text, re.M
+                rf"^{re.escape(row.shown_rank)}†? {row.player.name} .* {row.record.total} ",
+                text,
+                re.M,
             )
 
 
