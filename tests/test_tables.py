@@ -71,7 +71,9 @@ def test_every_director_table_is_a_lean_table() -> None:
 def test_the_players_table_writes_what_the_stock_template_writes(event: Any) -> None:
     last = queries.last_preliminary(event)
     lean, stock = both(
-        lambda: PlayerTable(queries.player_list(event, "", "", "", last), slug=event.slug)
+        lambda: PlayerTable(
+            queries.sorted_players(queries.player_list(event, "", "", "", last)), slug=event.slug
+        )
     )
     assert lean == stock
 

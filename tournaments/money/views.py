@@ -27,6 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments.common import bilingual, csvcells
 from tournaments.common.ids import ID_MAX, parse_id
 from tournaments.common.names import sort_key
+from tournaments.core.phones import reads as phones
 from tournaments.core.reads import queries
 from tournaments.core.services import NotFound, ServiceError
 from tournaments.core.views.director.common import (
@@ -553,7 +554,8 @@ def own(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     """A player's own money, linked from their card: what they owe or won, no one
     else's and no purse."""
     t = queries.find_tournament(slug)
-    found = None if t is None else queries.find_player(t, player)
+    # The player as public pages name them (the short form unless they chose their full name).
+    found = None if t is None else phones.player_of(t, player)
     if t is None or found is None:
         raise Http404(_("No such player in this event."))
     return render(
