@@ -217,7 +217,7 @@ def test_an_owner_cannot_remove_themself(owner, club):
 def test_an_owner_creates_events_and_series_in_their_club(owner, club):
     from tournaments.core.forms import TournamentForm
 
-    form = {k: v for k, v in TournamentForm.initial_for(None).items() if v is not False}
+    form = {k: v for k, v in TournamentForm.initial_for(None).items() if v not in (False, None)}
     response = owner.post(reverse("director:create"), {**form, "name": "Spring Open"})
     assert response.status_code == 302
     assert Tournament.objects.get(name="Spring Open").club == club

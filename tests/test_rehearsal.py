@@ -337,7 +337,7 @@ def test_the_settings_page_turns_a_rehearsal_real_and_shows_a_refusal(director_c
 def test_a_rehearsal_is_chosen_when_creating_the_event(director_client):
     from tournaments.core.forms import TournamentForm
 
-    data = {k: v for k, v in TournamentForm.initial_for(None).items() if v is not False}
+    data = {k: v for k, v in TournamentForm.initial_for(None).items() if v not in (False, None)}
     data.update(name="Dress rehearsal", rehearsal="on")
     response = director_client.post(reverse("director:create"), data)
     assert response.status_code == 302

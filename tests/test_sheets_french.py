@@ -138,7 +138,7 @@ def test_a_scoresheet_with_hands_recorded_stays_on_one_page_in_both_languages(
 def test_the_director_sets_the_events_language_and_bilingual_sheets_on_its_form(
     director_client, make_tournament
 ):
-    form = {k: v for k, v in TournamentForm.initial_for(None).items() if v is not False}
+    form = {k: v for k, v in TournamentForm.initial_for(None).items() if v not in (False, None)}
     r = director_client.post(
         reverse("director:create"),
         {**form, "name": "Omnium de Québec", "language": "fr", "bilingual_sheets": "on"},
@@ -149,7 +149,7 @@ def test_the_director_sets_the_events_language_and_bilingual_sheets_on_its_form(
     page = director_client.get(reverse("director:settings", args=[t.slug])).content.decode()
     assert re.search(r'<option value="fr" selected>Français</option>', page)
     # Saved back unticked; an old form without the fields keeps both.
-    edit = {k: v for k, v in TournamentForm.initial_for(t).items() if v is not False}
+    edit = {k: v for k, v in TournamentForm.initial_for(t).items() if v not in (False, None)}
     edit.pop("bilingual_sheets")
     director_client.post(reverse("director:settings", args=[t.slug]), edit)
     t.refresh_from_db()
