@@ -17,6 +17,8 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.people import Person
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut
+from tournaments.core.phones import boards
+from tournaments.core.phones import ledger as phone_ledger
 from tournaments.core.phones import reads as svc
 from tournaments.core.reads import standings as standing_reads
 from tournaments.core.services import ServiceError, closing, rounds
@@ -318,7 +320,7 @@ def test_the_ledger_running_total_counts_sit_out_points_and_ends_at_the_standing
     p = sat_out_in_round_2(t)
     row = next(r for r in standing_reads.standings(t)[p.division] if r.player.pk == p.pk)
     assert row.sit_outs == 1 and row.by_round[2] > 0
-    ledger = svc.ledger(t, p)
+    ledger = phone_ledger.ledger(t, p)
     out = next(line for line in ledger.lines if line.number == 2)
     assert out.sat_out and out.points == row.by_round[2]
     assert [line.running for line in ledger.lines if line.running is not None][-1] == ledger.total
@@ -394,7 +396,7 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     m.refresh_from_db()
     closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    ledger = svc.ledger(t, player(t, out.name))
+    ledger = phone_ledger.ledger(t, player(t, out.name))
     line = ledger.lines[0]
     assert (line.state, line.left_from, line.points, line.running) == ("left", 2, 2, 2)
     assert ledger.total == 2
@@ -402,7 +404,7 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     assert "a substitute played from hand 2" in page and "Sat out" not in page
     # The substitute's ledger reads the match's score (NS 6–0), not their own team points
     # less the margin: walked at the hall, a substitute's line read "Match 1–-1 won".
-    sam = svc.ledger(t, player(t, "Sub Sam")).lines[0]
+    sam = phone_ledger.ledger(t, player(t, "Sub Sam")).lines[0]
     assert (sam.us, sam.them, sam.won) == (6, 0, True)
     page = client.get(url("ledger", t.slug, sub.pk)).content.decode()
     assert "<dd>6–0 won</dd>" in page
@@ -550,7 +552,7 @@ def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
 ):
     t = event_after(make_tournament, 2, 2)
     p = Seating.objects.get(round__number=1, round__tournament=t, table=1, position="N").player
-    led = svc.ledger(t, p)
+    led = phone_ledger.ledger(t, p)
     first = led.lines[0]
     assert (first.us, first.them, first.won, first.bonus, first.points) == (10, 4, True, 1, 11)
     assert first.running == 11 and led.lines[1].running == 11 + led.lines[1].points
@@ -703,7 +705,7 @@ def test_the_standings_show_the_top_100_and_the_search_reaches_everyone(client, 
     t = event_after(make_tournament, 60, 1)  # 120 players a division
     page = client.get(url("standings", t.slug)).content.decode()
     assert page.count("<tr data-name=") == 100 and "The top 100 of 120" in page
-    last = svc.public_rows(t)["A"][-1]
+    last = boards.public_rows(t)["A"][-1]
     found = client.get(url("standings", t.slug), {"q": last.name.upper()}).content.decode()
     assert found.count("<tr data-name=") == 1 and last.name in found
 
@@ -717,7 +719,7 @@ def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
     Match.objects.filter(pk=game.pk).update(score_ns=7, score_ew=2, hands_played=6)
     page = client.get(url("standings", t.slug)).content.decode()
     assert f"{at['N']} &amp; {at['S']}" in page and ">7<" in page
-    view = svc.final_view(t)
+    view = boards.final_view(t)
     assert view is not None and view.champions is None
     Match.objects.filter(pk=game.pk).update(
         score_ns=10, status="confirmed", winner="NS", recorded_winner="NS"

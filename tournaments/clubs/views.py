@@ -25,7 +25,7 @@ from tournaments.clubs import services as club_service
 from tournaments.common import language
 from tournaments.common.hall import absolute_url
 from tournaments.common.ids import parse_id
-from tournaments.core.phones import reads as public_reads
+from tournaments.core.phones import boards
 from tournaments.core.reads import queries, staff
 from tournaments.core.roles import DESK, DIRECTOR, OWNER
 from tournaments.core.services import ServiceError
@@ -197,7 +197,7 @@ def club_page(request: HttpRequest, club: str) -> HttpResponse:
     page's own "English / Français" links), else the reader's choice (the cookie), else
     the browser's. A proxy still keeps it, one copy per cookie and Accept-Language
     (``Vary``), so a French reader never gets an English reader's copy."""
-    page = public_reads.club_page(club)
+    page = boards.club_page(club)
     if page is None:
         raise Http404(_("No such club."))
     code = language.supported(request.GET.get("lang")) or language.of_reader(request)

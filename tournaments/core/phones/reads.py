@@ -16,36 +16,30 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Subquery
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournaments.common import bilingual
 from tournaments.common.names import fold, public_name, sort_key
 from tournaments.core.db.compiled import prepared_cursor
-from tournaments.core.models.event import Club, Player, Tournament
+from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
-from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
-from tournaments.core.models.series import Series
+from tournaments.core.models.rounds import Round
 from tournaments.core.reads import current_round, instant_of
-from tournaments.core.reads.standings import StandingRow, final_progress, final_skipped
 from tournaments.core.reads.visibility import (
     SEEN_ACTIVITY,
     VERSION_COLUMNS,
     of_event,
     of_version_columns,
-    visible_standings,
 )
 from tournaments.core.reads.visibility import Visibility as Visibility
 from tournaments.core.replay import coming_call, round_clock, table_call
-from tournaments.domain.final import DIVISION_OF_TEAM
-from tournaments.domain.hands import SEATS, Seat, Team
+from tournaments.domain.hands import SEATS, Seat
 
 OVER = ("finished", "confirmed", "disputed")
 SEARCH_MAX_LENGTH = 60
@@ -676,10 +670,10 @@ def _absence(player: Player, rnd: Round, sat_out: bool) -> str:
     if not player.checked_in:
         return "not_checked_in"
     t = rnd.tournament
-    return "" if _seating_alone(t, of_event(t, rnd), rnd.number) else "waiting"
+    return "" if seating_alone(t, of_event(t, rnd), rnd.number) else "waiting"
 
 
-def _seating_alone(tournament: Tournament, vis: Visibility, number: int) -> bool:
+def seating_alone(tournament: Tournament, vis: Visibility, number: int) -> bool:
     """Whether this site holds round ``number`` as seating alone: the copy of an event the
     hall runs, of a round players may not see, which the hall sends without its sit-outs
     and substitutions. A checked-in player without a seat there may have come late, sat
@@ -691,368 +685,10 @@ def _seating_alone(tournament: Tournament, vis: Visibility, number: int) -> bool
 # --- the ledger -------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class LedgerLine:
-    number: int
-    label: str
-    table: int | None = None
-    position: str = ""
-    partner: str = ""
-    opponents: str = ""
-    us: int | None = None
-    them: int | None = None
-    won: bool | None = None
-    bonus: int | None = None
-    individual: int | None = None
-    points: int | None = None
-    running: int | None = None
-    # The round's state for this player: "sat_out" (a §6 sit-out, scored), "not_here"
-    # (not checked in yet when it was seated), "waiting" (checked in after it was
-    # seated), "seated" (seated, the clock not started), "playing", "hidden" (over, its
-    # figures hidden from players, §5), "left" (a substitute took the seat from hand
-    # ``left_from``), "done".
-    state: str = "done"
-    left_from: int | None = None
-
-    @property
-    def sat_out(self) -> bool:
-        return self.state == "sat_out"
-
-    @property
-    def playing(self) -> bool:
-        return self.state == "playing"
-
-
-@dataclass(frozen=True)
-class Ledger:
-    """A player's rounds one by one and their total and rank in their division; while the
-    standings are hidden, as they stood after round ``through`` (§5)."""
-
-    tournament: Tournament
-    player: Player
-    lines: tuple[LedgerLine, ...]
-    hidden: bool
-    total: int | None = None
-    rank: str | None = None  # as players see it: "=3" when shared (§4)
-    ranked_of: int | None = None
-    withdrawn_after: int | None = None
-    through: int | None = None
-
-
-def ledger(tournament: Tournament, player: Player) -> Ledger:
-    """Round by round: the match score, bonuses, individual points, and the running total,
-    which counts sit-out points as the standings do and ends at the standings' total."""
-    rounds = list(
-        Round.objects.filter(tournament=tournament)
-        .annotate(
-            sat_out=Exists(SitOut.objects.filter(round=OuterRef("pk"), player=player)),
-            # The hand from which a substitute took this player's seat (§6).
-            left_from=Subquery(
-                Substitution.objects.filter(match__round=OuterRef("pk"), player_out=player).values(
-                    "from_hand"
-                )[:1]
-            ),
-        )
-        .order_by("number")
-    )
-    latest = rounds[-1] if rounds else None
-    vis = of_event(tournament, latest)
-    hidden = vis.hidden
-    seats = {
-        s.round_id: s for s in Seating.objects.filter(player=player, round__tournament=tournament)
-    }
-    sat_out = {r.pk for r in rounds if getattr(r, "sat_out", False)}
-    tables = {(s.round_id, s.table) for s in seats.values()}
-    names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
-    # Each table's match score, in the same query: a substitute's own team points are
-    # only the hands they played (§6), so "us–them" is read from the match itself.
-    scores: dict[tuple[int, int], dict[Team, int | None]] = {}
-    if seats:
-        match = Match.objects.filter(round=OuterRef("round_id"), table=OuterRef("table"))
-        for round_id, table, position, name, house, full, ns, ew in (
-            Seating.objects.filter(round_id__in=list(seats), table__in={t for _, t in tables})
-            .annotate(
-                ns=Subquery(match.order_by("game").values("score_ns")[:1]),
-                ew=Subquery(match.order_by("game").values("score_ew")[:1]),
-            )
-            .values_list(
-                "round_id",
-                "table",
-                "position",
-                "player__name",
-                "player__house",
-                f"player__{FULL_NAME}",
-                "ns",
-                "ew",
-            )
-        ):
-            if (round_id, table) in tables:
-                names[(round_id, table)][position] = house_named(public_name(name, full), house)
-                scores[(round_id, table)] = {Team.NS: ns, Team.EW: ew}
-    # The points of each round as the standings count them (a sit-out's included), so
-    # the running total ends where the standings' total does.
-    # While hidden, the standings as they stood after the last visible round: the running
-    # total stops there, and the hidden rounds' lines show no figure (§5).
-    rows = visible_standings(tournament, vis).get(player.division, [])
-    ranked = [r for r in rows if r.record.rounds]
-    mine_row = next((r for r in ranked if r.player.pk == player.pk), None)
-    by_round = mine_row.by_round if mine_row is not None else {}
-    out = withdrawn_after(player)
-    lines = []
-    running = 0
-    for rnd in rounds:
-        label = round_label(rnd)
-        prelim = rnd.kind == Round.Kind.PRELIMINARY
-        seat = seats.get(rnd.pk)
-        left_from = getattr(rnd, "left_from", None)
-        if seat is None and left_from is not None:
-            # Left during the match: the hands played before the substitute count (§6).
-            points = by_round.get(rnd.number) if vis.shows_round(rnd.number) and prelim else None
-            if points is not None:
-                running += points
-            lines.append(
-                LedgerLine(
-                    rnd.number,
-                    label,
-                    points=points,
-                    running=running if points is not None else None,
-                    state="left",
-                    left_from=left_from,
-                )
-            )
-            continue
-        if seat is None:
-            if rnd.pk in sat_out:
-                shown = vis.shows_round(rnd.number) and prelim
-                points = by_round.get(rnd.number) if shown else None
-                if points is not None:
-                    running += points
-                lines.append(
-                    LedgerLine(
-                        rnd.number,
-                        label,
-                        points=points,
-                        running=running if points is not None else None,
-                        state="sat_out",
-                    )
-                )
-            elif prelim and not player.house and (out is None or rnd.number <= out):
-                waiting = rnd is latest and player.checked_in and not player.withdrawn
-                state = "waiting" if waiting else "not_here"
-                if player.checked_in and _seating_alone(tournament, vis, rnd.number):
-                    state = "hidden_absent"
-                lines.append(LedgerLine(rnd.number, label, state=state))
-            continue
-        mine = Seat(seat.position)
-        at = names[(rnd.pk, seat.table)]
-        partner = at.get(mine.partner.value, "")
-        opponents = " & ".join(
-            at[s.value] for s in SEATS if s.team is not mine.team and s.value in at
-        )
-        done = seat.points is not None
-        visible = vis.shows_round(rnd.number, final=not prelim)
-        show_match = done and visible
-        show_points = show_match and prelim
-        if show_points:
-            running += by_round.get(rnd.number, seat.points or 0)
-        us, them = seat.team_score, None
-        if show_match and seat.team_score is not None and seat.margin is not None:
-            them = seat.team_score - seat.margin
-            played = scores.get((rnd.pk, seat.table), {})
-            if prelim and played.get(mine.team) is not None:
-                us, them = played[mine.team], played[mine.team.other]
-        # A hidden round over: its result is hidden, also where its figures never came
-        # (the club site's copy of what the hall published, docs/series.md).
-        if done or (not visible and rnd.status == Round.Status.FINISHED):
-            state = "done" if visible else "hidden"
-        elif rnd.status == Round.Status.SEATED:
-            state = "seated"
-        elif rnd.status == Round.Status.RUNNING:
-            state = "playing"
-        else:
-            state = "done"
-        lines.append(
-            LedgerLine(
-                rnd.number,
-                label,
-                seat.table,
-                seat.position,
-                partner,
-                opponents,
-                us=us if show_match else None,
-                them=them,
-                won=seat.won if show_match else None,
-                bonus=seat.bonus if show_points else None,
-                individual=seat.individual if show_points else None,
-                points=seat.points if show_points else None,
-                running=running if show_points else None,
-                state=state,
-            )
-        )
-    total = rank = ranked_of = None
-    if mine_row is not None:
-        total, rank, ranked_of = mine_row.record.total, mine_row.shown_rank, len(ranked)
-    return Ledger(
-        tournament, player, tuple(lines), hidden, total, rank, ranked_of, out, vis.through
-    )
-
-
 # --- standings and the final ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PublicRow:
-    rank: int  # the shared rank: players equal on every non-lot link share it (§4)
-    shared: bool
-    name: str
-    folded: str
-    total: int
-    wins: int
-    margin: int
-    played: int
-    withdrawn_after: int | None
-
-    @property
-    def shown_rank(self) -> str:
-        return f"={self.rank}" if self.shared else str(self.rank)
-
-
-@dataclass(frozen=True)
-class FinalView:
-    pair_a: str
-    pair_b: str
-    games: tuple[tuple[int, int, int, str], ...]  # (game, score A pair, score B pair, status)
-    wins_a: int
-    wins_b: int
-    champions: str | None  # the champions' names
-    champions_division: str | None
-    # §4: a withdrawn player who ranked high enough is skipped; the room is told why.
-    skipped: tuple[str, ...] = ()
-
-
-def final_view(tournament: Tournament) -> FinalView | None:
-    rnd = Round.objects.filter(tournament=tournament, kind=Round.Kind.FINAL).first()
-    if rnd is None:
-        return None
-    at = {
-        position: public_name(name, bool(full))
-        for position, name, full in Seating.objects.filter(round=rnd).values_list(
-            "position", "player__name", f"player__{FULL_NAME}"
-        )
-    }
-    full = full_named(tournament)
-    pair_a = " & ".join(at[p] for p in ("N", "S") if p in at)
-    pair_b = " & ".join(at[p] for p in ("E", "W") if p in at)
-    games = tuple((m.game, m.score_ns, m.score_ew, m.status) for m in rnd.matches.order_by("game"))
-    wins_a = sum(1 for m in rnd.matches.all() if m.winner == "NS")
-    wins_b = sum(1 for m in rnd.matches.all() if m.winner == "EW")
-    progress = final_progress(tournament)
-    champs = division = None
-    if progress is not None and progress.champions is not None:
-        division = DIVISION_OF_TEAM[progress.champions]
-        champs = pair_a if division == "A" else pair_b
-    # Who the seeding passed over and why, as it recorded them: the pairs shown above.
-    skipped = tuple(
-        _("%(name)s (division %(d)s): %(why)s")
-        % {"name": public_name(s.player.name, s.player.pk in full), "d": s.division, "why": s.why}
-        for s in final_skipped(tournament)
-    )
-    return FinalView(pair_a, pair_b, games, wins_a, wins_b, champs, division, skipped)
-
-
-def public_rows(
-    tournament: Tournament, vis: Visibility | None = None, *, played_only: bool = True
-) -> dict[str, list[PublicRow]]:
-    """The ranked players of each division as players may see them, with the withdrawn
-    mark (the projector lists everyone before the first result, so the hall sees the
-    field)."""
-    table = visible_standings(tournament, vis)
-    full = full_named(tournament)
-    result: dict[str, list[PublicRow]] = {}
-    for division, rows in table.items():
-        shown = [
-            _public_row(r, r.player.pk in full) for r in rows if r.record.rounds or not played_only
-        ]
-        # Players sharing a rank read by name: the lot's order among them would read as
-        # a ranking it is not (it decides only the final's seeding).
-        result[division] = sorted(shown, key=lambda r: (r.rank, sort_key(r.name)))
-    return result
-
-
-def _public_row(row: StandingRow, full: bool) -> PublicRow:
-    p = row.player
-    name = public_name(p.name, full)
-    return PublicRow(
-        rank=row.standing.shared_rank,
-        shared=row.standing.shares,
-        name=name,
-        folded=fold(name),
-        total=row.record.total,
-        wins=row.record.wins,
-        margin=row.record.margin,
-        played=len(row.record.rounds),
-        withdrawn_after=withdrawn_after(p),
-    )
 
 
 # --- the projector ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SeatingTable:
-    table: int
-    # (position, name, withdrawn, house) in N, E, S, W
-    chairs: tuple[tuple[str, str, bool, bool], ...]
-
-
-def projector_seating(rnd: Round) -> list[SeatingTable]:
-    """The round's seating by table, for the projector (which pages it to its own screen)."""
-    by_table = Seating.objects.filter(round=rnd).by_table(
-        "player__name", "player__withdrawn", "player__house", f"player__{FULL_NAME}"
-    )
-    tables = [
-        SeatingTable(
-            t,
-            tuple(
-                (s.value, public_name(name, bool(full)), withdrawn, house)
-                for s in SEATS
-                if s.value in by_table[t]
-                for name, withdrawn, house, full in [by_table[t][s.value]]
-            ),
-        )
-        for t in sorted(by_table)
-    ]
-    return tables
-
-
 # --- the club's public page ---
-
-
-@dataclass(frozen=True)
-class ClubPage:
-    club: Club
-    current: list[Tournament]
-    past: list[Tournament]
-    series: list[Series]
-
-
-def club_page(slug: str) -> ClubPage | None:
-    """A club's events (registration or under way first, then finished, newest first) and
-    its series: three queries. An event that took registrations here and was played at the
-    hall is listed once, as its results (``Tournament.played_as``)."""
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        return None
-    # A rehearsal is listed on no public page (docs/series.md).
-    events = list(
-        Tournament.objects.counted()
-        .filter(club=club, played_as__isnull=True)
-        .order_by("-created_at")
-    )
-    done = Tournament.Status.FINISHED
-    return ClubPage(
-        club=club,
-        current=[t for t in events if t.status != done],
-        past=[t for t in events if t.status == done],
-        series=list(Series.objects.filter(club=club).order_by("-created_at")),
-    )

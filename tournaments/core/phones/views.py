@@ -33,6 +33,8 @@ from django.views.decorators.http import require_GET
 
 from tournaments.common import language
 from tournaments.common.hall import absolute_url, qr_code
+from tournaments.core.phones import boards
+from tournaments.core.phones import ledger as phone_ledger
 from tournaments.core.phones import reads as svc
 from tournaments.core.reads import players as players_reads
 from tournaments.core.reads import queries
@@ -297,7 +299,7 @@ def ledger(request: HttpRequest, slug: str, player: int) -> HttpResponse:
         return render(
             request,
             "public/ledger.html",
-            {"tournament": t, "player": p, "ledger": svc.ledger(t, p), "poll_seconds": 30},
+            {"tournament": t, "player": p, "ledger": phone_ledger.ledger(t, p), "poll_seconds": 30},
         )
 
     return _versioned(request, slug, ("activity", "results"), build, player_id=player)
@@ -320,7 +322,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
         ctx = _hidden_context(t)
         vis = cast("svc.Visibility", ctx["visibility"])
-        rows = svc.public_rows(t, vis)[division]
+        rows = boards.public_rows(t, vis)[division]
         if folded:
             rows = [r for r in rows if all(w in r.folded for w in folded.split())]
         ranked = len(rows)
@@ -334,7 +336,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                 "ranked": ranked,
                 "cut": ranked > len(rows),
                 "any_shared": any(r.shared for r in rows),
-                "final": svc.final_view(t),
+                "final": boards.final_view(t),
                 "poll_seconds": 30,
             }
         )
@@ -386,22 +388,22 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         and rnd.kind == queries.RoundKind.PRELIMINARY
         and rnd.status == queries.RoundStatus.SEATED
     )
-    top: dict[str, list[svc.PublicRow]] = {"A": [], "B": []}
+    top: dict[str, list[boards.PublicRow]] = {"A": [], "B": []}
     vis = cast("svc.Visibility", ctx["visibility"])
     # Hiding every round leaves nothing to show (as it stood before round 1).
     if vis.through != 0:
         top = {
             d: rows[:PROJECTOR_TOP]
-            for d, rows in svc.public_rows(t, vis, played_only=False).items()
+            for d, rows in boards.public_rows(t, vis, played_only=False).items()
         }
     ctx.update(
         {
             "round": rnd,
             "between": between,
-            "tables": svc.projector_seating(rnd) if rnd and between else [],
+            "tables": boards.projector_seating(rnd) if rnd and between else [],
             "top": top,
             "any_shared": any(r.shared for rows in top.values() for r in rows),
-            "final": svc.final_view(t),
+            "final": boards.final_view(t),
             "event_url": _event_url(request, t.slug),
         }
     )
