@@ -462,6 +462,10 @@ def test_keyboard_only_the_desk_checks_in_the_director_seats_and_finalizes_a_rou
     expect(tablet.locator(".tb-seat-N")).to_be_enabled()
     tab_to(tablet, tablet.locator(".tb-seat-N"))
     tablet.keyboard.press("Space")
+    # The scorekeeper is named before the first hand (RULES.md §7).
+    keeper = rnd.seats.get(table=1, position="N").player.name
+    tab_to(tablet, tablet.get_by_role("button", name=f"{keeper} keeps score"))
+    tablet.keyboard.press("Space")
     tab_to(tablet, tablet.get_by_role("button", name="Start the match"))
     tablet.keyboard.press("Enter")
     expect(tablet.locator("#tb-entry")).to_be_visible()
