@@ -206,7 +206,8 @@ def test_the_checker_refuses_a_stationary_player_who_moves_while_marked(db):
 
     from tournaments.core.simulate import simulate
     from tournaments.series.export import export_results
-    from tournaments.series.results_file import InvalidResults, parse
+    from tournaments.series.results_fields import InvalidResults
+    from tournaments.series.results_file import parse
 
     doc = export_results(simulate(3, seed=4, name="Moved", stationary=1))
     pid = doc["stationary"][0]["player"]

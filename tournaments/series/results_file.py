@@ -17,16 +17,12 @@ import json
 import re
 import uuid
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import reduce
 from typing import Any, cast
 
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
 
-from tournaments.common.errors import ServiceError
 from tournaments.common.names import clean_name, name_problem
 from tournaments.core.models.event import Tournament
 from tournaments.core.replay import hand_of_json
@@ -45,6 +41,22 @@ from tournaments.domain.match import (
 )
 from tournaments.domain.rules import InvalidSettings, RuleSettings, sit_out_points_setting
 from tournaments.domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
+from tournaments.series.results_fields import (
+    BIG,
+    INT,
+    MAX_DEPTH,
+    SMALL,
+    InvalidResults,
+    choice,
+    json_depth,
+    listed,
+    member,
+    numbered,
+    rule_settings,
+    shown,
+    text,
+    whole,
+)
 
 TOURNAMENT_NAME_MAX: int = Tournament._meta.get_field("name").max_length or 120
 SCHEMA = "snowman.results/1"
@@ -53,171 +65,37 @@ TEAMS = ("NS", "EW")
 TEAM_OF = {"N": "NS", "S": "NS", "E": "EW", "W": "EW"}
 
 
-class InvalidResults(ServiceError):
-    """The file is refused; ``where`` names the line or field that is wrong."""
-
-    def __init__(self, where: str, problem: str) -> None:
-        self.where = where
-        super().__init__(f"{where}: {problem}" if where else problem)
-
-
 def _NOT_IN_PLAYERS() -> str:  # noqa: N802 (read as the message it is)
     return _("player %(id)s is not in players")
 
 
 # --- Bounds ------------------------------------------------------------------------------
 
-# Each number is bounded by the column it is stored in (or the rule it is checked
-# against), so a hostile file is refused by name here, never by the database.
-SMALL = 32767  # smallint and positive smallint columns
-INT = 2**31 - 1  # integer columns
-BIG = 2**63 - 1  # bigint columns (the lot seed)
-MAX_DEPTH = 64  # the format nests 6 deep; deeper JSON is refused before it is read
-
 
 # --- Checking -------------------------------------------------------------------------
 
 
-def _get(
-    obj: Any, key: str, path: str, kind: type | tuple[type, ...], *, null: bool = False
-) -> Any:
-    if not isinstance(obj, dict):
-        raise InvalidResults(path, _("expected an object"))
-    here = f"{path}.{key}" if path else key
-    if key not in obj:
-        raise InvalidResults(here, _("missing"))
-    value = obj[key]
-    if value is None and null:
-        return None
-    # bool is an int in Python; a true/false where a number belongs is an error.
-    if isinstance(value, bool) and kind is not bool and bool not in _kinds(kind):
-        raise InvalidResults(
-            here,
-            _("expected %(kind)s, found %(value)s")
-            % {"kind": _name(kind), "value": json.dumps(value)},
-        )
-    if not isinstance(value, kind):
-        raise InvalidResults(
-            here,
-            _("expected %(kind)s, found %(value)s") % {"kind": _name(kind), "value": _shown(value)},
-        )
-    return value
-
-
-def _shown(value: Any) -> str:
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**12:
-        return _("a number of %(n)s digits") % {"n": len(str(abs(value)))}
-    return json.dumps(value, ensure_ascii=False)[:40]
-
-
-def _int(obj: Any, key: str, path: str, low: int, high: int, *, null: bool = False) -> Any:
-    """A whole number from ``low`` to ``high`` (the column's range, or the rule's)."""
-    value = _get(obj, key, path, int, null=null)
-    if value is not None and not low <= value <= high:
-        here = f"{path}.{key}" if path else key
-        raise InvalidResults(
-            here,
-            _("%(value)s is out of range (%(low)s to %(high)s)")
-            % {"value": _shown(value), "low": low, "high": high},
-        )
-    return value
-
-
-def _text(obj: Any, key: str, path: str, *, most: int, empty: bool = False) -> str:
-    """Text the database keeps: printable (no NUL, control or invisible formatting
-    characters), at most ``most`` characters."""
-    value: str = _get(obj, key, path, str)
-    here = f"{path}.{key}" if path else key
-    if not all(c.isprintable() or c in "\n\t" for c in value):
-        raise InvalidResults(here, _("contains control or invisible formatting characters"))
-    if not empty and not value.strip():
-        raise InvalidResults(here, _("is empty"))
-    if len(value) > most:
-        raise InvalidResults(here, _("is longer than %(n)s characters") % {"n": most})
-    return value
-
-
-def _list(obj: Any, key: str, path: str, *, most: int = SMALL, optional: bool = False) -> list[Any]:
-    if optional and isinstance(obj, dict) and obj.get(key) is None:
-        return []
-    items: list[Any] = _get(obj, key, path, list)
-    if len(items) > most:
-        raise InvalidResults(
-            f"{path}.{key}" if path else key, _("more than %(n)s entries") % {"n": most}
-        )
-    return items
-
-
-# Each numbered list's refusal, a sentence of its own (not the kind glued in).
-NEW_NUMBER = {
-    "round": gettext_noop("must be a new round number"),
-    "table": gettext_noop("must be a new table number"),
-    "game": gettext_noop("must be a new game number"),
-}
-
-
-def _numbered(
-    parent: Any, key: str, path: str, number: str, what: str, high: int
-) -> Iterator[tuple[str, Any]]:
-    """The objects of the list ``parent[key]``, each with its path, each checked (as it
-    comes) to carry a new ``number``: a whole number from 1 to ``high``."""
-    here = f"{path}.{key}" if path else key
-    seen: set[int] = set()
-    for i, item in enumerate(_list(parent, key, path)):
-        item_path = f"{here}[{i}]"
-        value = _int(item, number, item_path, 1, high)
-        if value in seen:
-            raise InvalidResults(f"{item_path}.{number}", _(NEW_NUMBER[what]))
-        seen.add(value)
-        yield item_path, item
-
-
-def _kinds(kind: type | tuple[type, ...]) -> tuple[type, ...]:
-    return kind if isinstance(kind, tuple) else (kind,)
-
-
-def _name(kind: type | tuple[type, ...]) -> str:
-    names = {int: _("a whole number"), str: _("text"), bool: _("true or false"), list: _("a list")}
-    names[dict] = _("an object")
-    return reduce(
-        lambda first, second: _("%(first)s or %(second)s") % {"first": first, "second": second},
-        (names.get(k, k.__name__) for k in _kinds(kind)),
-    )
-
-
-def _choice(obj: Any, key: str, path: str, choices: tuple[str, ...], *, null: bool = False) -> Any:
-    value = _get(obj, key, path, str, null=null)
-    if value is not None and value not in choices:
-        shown = json.dumps(value, ensure_ascii=False)[:20]
-        raise InvalidResults(
-            f"{path}.{key}",
-            _("must be one of %(choices)s, not %(value)s")
-            % {"choices": ", ".join(choices), "value": shown},
-        )
-    return value
-
-
 def _check_hand(hand: Any, path: str, number: int) -> None:
     """The hand's fields, each of its kind and range (the rules judge the whole next)."""
-    if _int(hand, "number", path, 1, SMALL) != number:
+    if whole(hand, "number", path, 1, SMALL) != number:
         raise InvalidResults(
             f"{path}.number",
             _("must be %(n)s: the hands are numbered 1, 2, 3 … in order") % {"n": number},
         )
-    _choice(hand, "dealer", path, SEATS)
-    outcome = _choice(hand, "outcome", path, ("played", "renege", "misdeal"))
-    maker = _choice(hand, "maker", path, SEATS, null=True)
-    _get(hand, "alone", path, bool)
-    tricks = _int(hand, "maker_tricks", path, 0, 5, null=True)
-    _choice(hand, "renege_by", path, SEATS, null=True)
+    choice(hand, "dealer", path, SEATS)
+    outcome = choice(hand, "outcome", path, ("played", "renege", "misdeal"))
+    maker = choice(hand, "maker", path, SEATS, null=True)
+    member(hand, "alone", path, bool)
+    tricks = whole(hand, "maker_tricks", path, 0, 5, null=True)
+    choice(hand, "renege_by", path, SEATS, null=True)
     if hand.get("dealer_partner_ordered_up") is not None:
-        _get(hand, "dealer_partner_ordered_up", path, bool)
+        member(hand, "dealer_partner_ordered_up", path, bool)
     if hand.get("defender_alone") is not None:
-        _choice(hand, "defender_alone", path, SEATS)
-    _choice(hand, "phase", path, ("regular", "at_call", "tiebreak"))
-    points = _get(hand, "points", path, dict)
+        choice(hand, "defender_alone", path, SEATS)
+    choice(hand, "phase", path, ("regular", "at_call", "tiebreak"))
+    points = member(hand, "points", path, dict)
     for team in TEAMS:
-        _int(points, team, f"{path}.points", -SMALL, SMALL)
+        whole(points, team, f"{path}.points", -SMALL, SMALL)
     if outcome == "played" and (maker is None or tricks is None):
         raise InvalidResults(path, _("a played hand needs its maker and maker_tricks"))
     makers = hand.get("makers")
@@ -272,7 +150,7 @@ def _replayed(
 ) -> tuple[MatchState, bool | None]:
     """The match replayed from its hands; the clock is read from the hands' phases and
     the winner the file gives (§7: a winner below the target means time was called)."""
-    hands = _list(game, "hands", path)
+    hands = listed(game, "hands", path)
     for i, hand in enumerate(hands):
         _check_hand(hand, f"{path}.hands[{i}]", i + 1)
     phased = []
@@ -333,10 +211,10 @@ def _check_game(
     *,
     final: bool = False,
 ) -> _Game:
-    seats = _get(game, "seats", path, dict)
+    seats = member(game, "seats", path, dict)
     seen = set()
     for seat in SEATS:
-        pid = _int(seats, seat, f"{path}.seats", 0, BIG)
+        pid = whole(seats, seat, f"{path}.seats", 0, BIG)
         if pid not in players:
             raise InvalidResults(f"{path}.seats.{seat}", _NOT_IN_PLAYERS() % {"id": pid})
         seen.add(pid)
@@ -344,22 +222,22 @@ def _check_game(
         raise InvalidResults(f"{path}.seats", _("four different players must sit at a table"))
     state, in_progress = _replayed(game, path, rules, final)
     hands = game["hands"]
-    score = _get(game, "score", path, dict)
+    score = member(game, "score", path, dict)
     for team in (Team.NS, Team.EW):
-        given = _int(score, team.value, f"{path}.score", -SMALL, SMALL)
+        given = whole(score, team.value, f"{path}.score", -SMALL, SMALL)
         if given != state.score[team]:
             raise InvalidResults(
                 f"{path}.score.{team.value}",
                 _("is %(given)s but the hands add up to %(total)s")
                 % {"given": given, "total": state.score[team]},
             )
-    winner = _choice(game, "winner", path, TEAMS, null=True)
-    override = None if final else _get(game, "override", path, dict, null=True)
+    winner = choice(game, "winner", path, TEAMS, null=True)
+    override = None if final else member(game, "override", path, dict, null=True)
     recorded = state.winner.value if state.winner else None
     if override is not None:
         opath = f"{path}.override"
-        _choice(override, "winner", opath, TEAMS)
-        _text(override, "reason", opath, most=2000)
+        choice(override, "winner", opath, TEAMS)
+        text(override, "reason", opath, most=2000)
         if not state.over:
             raise InvalidResults(
                 opath, _("the hands do not finish this match: nothing to override")
@@ -374,12 +252,12 @@ def _check_game(
                 if recorded
                 else _("%(given)s, the hands make no winner (the match is not over)")
             )
-            % {"given": _shown(winner), "winner": recorded},
+            % {"given": shown(winner), "winner": recorded},
         )
     if not final:
-        bonuses = _get(game, "bonuses", path, dict)
+        bonuses = member(game, "bonuses", path, dict)
         for team in (Team.NS, Team.EW):
-            given = _int(bonuses, team.value, f"{path}.bonuses", -SMALL, SMALL)
+            given = whole(bonuses, team.value, f"{path}.bonuses", -SMALL, SMALL)
             if given != state.bonuses.get(team, 0):
                 raise InvalidResults(
                     f"{path}.bonuses.{team.value}",
@@ -406,12 +284,12 @@ def _check_game(
 def _substitutions(game: Any, path: str, players: dict[int, str], hands: int) -> list[_Sub]:
     """§6: each seat's chain of holders; the last one in is the seat's holder at the end."""
     subs: list[_Sub] = []
-    for i, sub in enumerate(_list(game, "substitutions", path, optional=True)):
+    for i, sub in enumerate(listed(game, "substitutions", path, optional=True)):
         here = f"{path}.substitutions[{i}]"
-        position = _choice(sub, "seat", here, SEATS)
-        from_hand = _int(sub, "from_hand", here, 1, min(hands + 1, SMALL))
-        out = _int(sub, "out", here, 0, BIG)
-        into = _int(sub, "in", here, 0, BIG)
+        position = choice(sub, "seat", here, SEATS)
+        from_hand = whole(sub, "from_hand", here, 1, min(hands + 1, SMALL))
+        out = whole(sub, "out", here, 0, BIG)
+        into = whole(sub, "in", here, 0, BIG)
         for key, pid in (("out", out), ("in", into)):
             if pid not in players:
                 raise InvalidResults(f"{here}.{key}", _NOT_IN_PLAYERS() % {"id": pid})
@@ -489,13 +367,13 @@ def _check_points(
         points = results[position].points
         if points is not None:
             expected[str(seats[position])] = points
-    given = _get(game, "players", path, dict)
+    given = member(game, "players", path, dict)
     sat = {str(s.out) for s in subs} | {str(p) for p in seats.values()}
     for key in given:
         here = f"{path}.players.{key[:20]}"
         if key not in sat:
             raise InvalidResults(here, _("did not sit at this table"))
-        value = _int(given, key, f"{path}.players", -SMALL, SMALL)
+        value = whole(given, key, f"{path}.players", -SMALL, SMALL)
         if key not in expected:
             raise InvalidResults(
                 here, _("%(given)s, but the match is not over: no points yet") % {"given": value}
@@ -543,25 +421,25 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
     names: dict[int, str] = {}
     seen: set[str] = set()
     uids: set[uuid.UUID] = set()
-    for i, p in enumerate(_list(doc, "players", "")):
+    for i, p in enumerate(listed(doc, "players", "")):
         path = f"players[{i}]"
-        pid = _int(p, "id", path, 0, BIG)
-        raw = _get(p, "name", path, str)
+        pid = whole(p, "id", path, 0, BIG)
+        raw = member(p, "name", path, str)
         # The one name rule of the register form and the CSV import.
         pname = clean_name(raw)
         problem = name_problem(pname)
         if problem:
             raise InvalidResults(f"{path}.name", problem)
-        division = _choice(p, "division", path, ("A", "B"))
+        division = choice(p, "division", path, ("A", "B"))
         # Newer exports may say it with a status instead; either is read.
         if "withdrawn" in p:
-            _get(p, "withdrawn", path, bool)
+            member(p, "withdrawn", path, bool)
         if p.get("status") is not None:
-            _choice(p, "status", path, ("active", "withdrawn", "house"))
+            choice(p, "status", path, ("active", "withdrawn", "house"))
         if p.get("withdrawn_after_round") is not None:
-            _int(p, "withdrawn_after_round", path, 0, SMALL)
+            whole(p, "withdrawn_after_round", path, 0, SMALL)
         if "checked_in" in p:
-            _get(p, "checked_in", path, bool)
+            member(p, "checked_in", path, bool)
         if p.get("registration") is not None:
             uid = _registration_uid(p, path)
             if uid in uids:
@@ -582,7 +460,7 @@ def _players(doc: dict[str, Any]) -> tuple[dict[int, str], dict[int, str]]:
 def _registration_uid(player: Any, path: str) -> uuid.UUID:
     """The application (its uid, as the signed registration list gives it) a player came
     from: text, a UUID."""
-    value = _get(player, "registration", path, str)
+    value = member(player, "registration", path, str)
     try:
         return uuid.UUID(value[:40])
     except ValueError:
@@ -599,44 +477,44 @@ def check_document(doc: Any) -> Checked:
     with the rules; the first field that disagrees is named."""
     if not isinstance(doc, dict):
         raise InvalidResults("", _("The file must hold one JSON object."))
-    schema = _get(doc, "schema", "", str)
+    schema = member(doc, "schema", "", str)
     if schema != SCHEMA:
         raise InvalidResults(
             "schema",
             _("expected %(kind)s, found %(value)s")
-            % {"kind": repr(SCHEMA), "value": _shown(schema)},
+            % {"kind": repr(SCHEMA), "value": shown(schema)},
         )
-    t = _get(doc, "tournament", "", dict)
-    name = _text(t, "name", "tournament", most=TOURNAMENT_NAME_MAX).strip()
+    t = member(doc, "tournament", "", dict)
+    name = text(t, "name", "tournament", most=TOURNAMENT_NAME_MAX).strip()
     if not name:
         raise InvalidResults(
             "tournament.name",
             _("must be 1 to %(n)s characters") % {"n": TOURNAMENT_NAME_MAX},
         )
-    slug = _get(t, "slug", "tournament", str)
+    slug = member(t, "slug", "tournament", str)
     if not slug or len(slug) > 140 or slugify(slug) != slug:
         raise InvalidResults(
-            "tournament.slug", _("%(value)s is not a slug") % {"value": _shown(slug)}
+            "tournament.slug", _("%(value)s is not a slug") % {"value": shown(slug)}
         )
-    _int(t, "lot_seed", "tournament", -BIG - 1, BIG)
+    whole(t, "lot_seed", "tournament", -BIG - 1, BIG)
     if t.get("status") is not None:
-        _choice(t, "status", "tournament", STATUSES)
+        choice(t, "status", "tournament", STATUSES)
     if t.get("standings_revealed") is not None:
-        _get(t, "standings_revealed", "tournament", bool)
+        member(t, "standings_revealed", "tournament", bool)
     try:
-        rules = _rules(_get(t, "rules", "tournament", dict)).validated()
+        rules = rule_settings(member(t, "rules", "tournament", dict)).validated()
     except InvalidSettings as exc:
         key, problem = next(iter(exc.errors.items()))
         raise InvalidResults(f"tournament.rules.{key}", problem) from None
     players, names = _players(doc)
-    final_doc = _get(doc, "final", "", dict, null=True)
+    final_doc = member(doc, "final", "", dict, null=True)
     rounds: list[_Round] = []
-    for path, rnd in _numbered(doc, "rounds", "", "number", "round", SMALL - 1):
-        _choice(rnd, "kind", path, ("preliminary",))
-        status = _choice(rnd, "status", path, ("seated", "running", "finished"))
+    for path, rnd in numbered(doc, "rounds", "", "number", "round", SMALL - 1):
+        choice(rnd, "kind", path, ("preliminary",))
+        status = choice(rnd, "status", path, ("seated", "running", "finished"))
         seated: set[int] = set()
         games = []
-        for mpath, match in _numbered(rnd, "matches", path, "table", "table", INT):
+        for mpath, match in numbered(rnd, "matches", path, "table", "table", INT):
             game = _check_game(match, mpath, players, rules)
             for sub in game.subs:
                 if sub.out in seated:
@@ -654,9 +532,9 @@ def check_document(doc: Any) -> Checked:
                 seated.add(pid)
             games.append((match["table"], game))
         outs = []
-        for i, out in enumerate(_list(rnd, "sit_outs", path, optional=True)):
+        for i, out in enumerate(listed(rnd, "sit_outs", path, optional=True)):
             opath = f"{path}.sit_outs[{i}]"
-            pid = _int(out, "player", opath, 0, BIG)
+            pid = whole(out, "player", opath, 0, BIG)
             if pid not in players:
                 raise InvalidResults(f"{opath}.player", _NOT_IN_PLAYERS() % {"id": pid})
             if pid in seated:
@@ -665,13 +543,13 @@ def check_document(doc: Any) -> Checked:
                     _("player %(id)s sat at a table this round") % {"id": pid},
                 )
             seated.add(pid)
-            outs.append((f"{opath}.points", pid, _int(out, "points", opath, -SMALL, SMALL)))
+            outs.append((f"{opath}.points", pid, whole(out, "points", opath, -SMALL, SMALL)))
         rounds.append(_Round(rnd["number"], status, games, outs))
     final: list[_Game] = []
     champions = None
     if final_doc is not None:
-        seats = _get(final_doc, "seats", "final", dict)
-        for path, game in _numbered(final_doc, "games", "final", "number", "game", 9):
+        seats = member(final_doc, "seats", "final", dict)
+        for path, game in numbered(final_doc, "games", "final", "number", "game", 9):
             final.append(_check_game({**game, "seats": seats}, path, players, rules, final=True))
         try:
             champions = final_state(
@@ -699,14 +577,14 @@ def _stationary(
         where[rnd["number"]] = {
             pid: match["table"] for match in rnd["matches"] for pid in match["seats"].values()
         }
-    for i, mark in enumerate(_list(doc, "stationary", "", optional=True)):
+    for i, mark in enumerate(listed(doc, "stationary", "", optional=True)):
         path = f"stationary[{i}]"
-        pid = _int(mark, "player", path, 0, BIG)
+        pid = whole(mark, "player", path, 0, BIG)
         if pid not in players:
             raise InvalidResults(f"{path}.player", _NOT_IN_PLAYERS() % {"id": pid})
-        table = _int(mark, "table", path, 1, INT)
-        first = _int(mark, "from_round", path, 1, SMALL - 1)
-        until = _int(mark, "until_round", path, first, SMALL, null=True)
+        table = whole(mark, "table", path, 1, INT)
+        first = whole(mark, "from_round", path, 1, SMALL - 1)
+        until = whole(mark, "until_round", path, first, SMALL, null=True)
         for other, _t, start, end in marks:
             if other == pid and start < (until or SMALL + 1) and first < (end or SMALL + 1):
                 raise InvalidResults(
@@ -787,7 +665,7 @@ def _check_standings(checked: Checked) -> None:
             outs[pid].append(rnd.number)
     setting = sit_out_points_setting(checked.rules.sit_out_score) or "average"
     sit_points: dict[tuple[int, int], int] = {}
-    standings = _get(doc, "standings", "", dict)
+    standings = member(doc, "standings", "", dict)
     for key in standings:
         if key not in ("A", "B"):
             raise InvalidResults(f"standings.{key[:20]}", _("divisions are A and B"))
@@ -800,13 +678,13 @@ def _check_standings(checked: Checked) -> None:
             records.append(PlayerRecord(pid, played, sit_out_lines(setting, played, outs[pid])))
         ranked = rank(records, checked.rules.tiebreaks, doc["tournament"]["lot_seed"])
         checked.played.update({cast(int, r.player): r.played for r in records})
-        rows = _list(standings, division, "standings", optional=True)
+        rows = listed(standings, division, "standings", optional=True)
         # A player listed twice is named at the second row, before any count: "11 players
         # ranked, the matches rank 10" left the sender to find the repeated row.
         first_at: dict[int, int] = {}
         for i, row in enumerate(rows):
             path = f"standings.{division}[{i}]"
-            pid = _int(row, "player", path, 0, BIG)
+            pid = whole(row, "player", path, 0, BIG)
             if pid in first_at:
                 raise InvalidResults(
                     path,
@@ -825,7 +703,7 @@ def _check_standings(checked: Checked) -> None:
             record = standing.record
             for line in record.sit_outs:
                 sit_points[(cast(int, record.player), line.round_number)] = line.points
-            pid = _int(row, "player", path, 0, BIG)
+            pid = whole(row, "player", path, 0, BIG)
             if pid != standing.player:
                 raise InvalidResults(
                     f"{path}.player",
@@ -843,7 +721,7 @@ def _check_standings(checked: Checked) -> None:
             for key, (value, low, high) in expected.items():
                 if key in ("played", "sit_outs") and key not in row:
                     continue  # older files
-                given = _int(row, key, path, low, high)
+                given = whole(row, key, path, low, high)
                 if given != value:
                     raise InvalidResults(
                         f"{path}.{key}",
@@ -851,7 +729,7 @@ def _check_standings(checked: Checked) -> None:
                         % {"given": given, "value": value},
                     )
             lot = row.get("by_lot")
-            if lot is not None and _get(row, "by_lot", path, bool) != standing.decided_by_lot:
+            if lot is not None and member(row, "by_lot", path, bool) != standing.decided_by_lot:
                 raise InvalidResults(
                     f"{path}.by_lot",
                     _("the matches give %(value)s")
@@ -871,62 +749,6 @@ def _check_standings(checked: Checked) -> None:
                 )
 
 
-def _rules(data: dict[str, Any]) -> RuleSettings:
-    """The file's rule settings (a setting left out is the default); each one of its kind
-    and range, named by its path when it is not."""
-    known = {k: v for k, v in data.items() if k in RuleSettings.__dataclass_fields__}
-    path = "tournament.rules"
-    if "tiebreaks" in known:
-        if not isinstance(known["tiebreaks"], list) or not all(
-            isinstance(k, str) for k in known["tiebreaks"]
-        ):
-            raise InvalidResults(f"{path}.tiebreaks", _("expected a list of names"))
-        known["tiebreaks"] = tuple(known["tiebreaks"])
-    if "sit_out_score" in known:
-        # §6: "average", "none" or a number of points; kept as the setting's text.
-        setting = known["sit_out_score"]
-        if (
-            isinstance(setting, bool)
-            or not isinstance(setting, (int, str))
-            or (isinstance(setting, int) and not 0 <= setting <= 20)
-            or sit_out_points_setting(str(setting)[:10]) is None
-        ):
-            raise InvalidResults(
-                f"{path}.sit_out_score", _('must be "average", "none" or a number 0 to 20')
-            )
-        known["sit_out_score"] = str(setting)
-    for key in known:
-        if key in ("tiebreaks", "sit_out_score"):
-            continue
-        kind = bool if isinstance(RuleSettings.__dataclass_fields__[key].default, bool) else int
-        _get(known, key, path, kind)
-        if kind is int:
-            _int(known, key, path, -SMALL, SMALL)
-    return RuleSettings(**known)
-
-
-def _depth(text: str) -> int:
-    """How deep the JSON nests, counted outside strings, without parsing it."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for c in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif c == "\\":
-                escaped = True
-            elif c == '"':
-                in_string = False
-        elif c == '"':
-            in_string = True
-        elif c in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif c in "]}":
-            depth -= 1
-    return deepest
-
-
 def parse(data: bytes | str) -> tuple[Checked, str]:
     """The checked document and its digest, or InvalidResults naming where it is wrong.
     Any file at all ends here or in InvalidResults: never a traceback."""
@@ -937,7 +759,7 @@ def parse(data: bytes | str) -> tuple[Checked, str]:
             raise InvalidResults(
                 _("byte %(n)s") % {"n": exc.start}, _("the file is not UTF-8 text")
             ) from None
-    if _depth(data) > MAX_DEPTH:
+    if json_depth(data) > MAX_DEPTH:
         raise InvalidResults("", _("The file nests deeper than %(n)s levels.") % {"n": MAX_DEPTH})
     try:
         doc = json.loads(data, parse_constant=_no_constant)

@@ -25,7 +25,8 @@ from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
 from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads.linking import LinkPlan, plan_links
-from tournaments.series.results_file import InvalidResults, digest_of, parse
+from tournaments.series.results_fields import InvalidResults
+from tournaments.series.results_file import digest_of, parse
 from tournaments.series.results_rows import Rows, event_rows
 
 __all__ = ["digest_of"]  # publish.py reads it here
