@@ -357,6 +357,7 @@ def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(client, make_tourname
 # What a player reads there is what a player may see (§5: "PDF meant for players").
 SHEETS_FOR_PLAYERS = {
     "sheets:standings",
+    "sheets:standings_both",
     "sheets:seating",
     "sheets:table_cards",
     "sheets:table_tents",
@@ -427,8 +428,8 @@ def test_no_sheet_printed_for_players_shows_a_figure_of_a_hidden_round(make_tour
     t.refresh_from_db()
     forbidden = finished | hidden_totals(t)
     answers = walk_sheets(office, t)
-    # Two divisions, five rounds' seating, the cards, the tents.
-    assert len(answers) == 2 + 5 + 1 + 1
+    # Two divisions, both in one, five rounds' seating, the cards, the tents.
+    assert len(answers) == 2 + 1 + 5 + 1 + 1
     found = {
         a: shown for a, text in answers.items() if (shown := numbers_shown(text, "text/plain"))
     }
@@ -446,6 +447,10 @@ def test_no_sheet_printed_for_players_shows_a_figure_of_a_hidden_round(make_tour
                 text,
                 re.M,
             )
+    both = answers[reverse("sheets:standings_both", args=[t.slug])]
+    for division in "AB":
+        assert f"Standings, division {division} · As it stood after round 3;" in both
+    assert "not for posting" not in both
 
 
 def test_the_directors_copy_of_the_standings_shows_the_hidden_figures_marked_on_every_page(

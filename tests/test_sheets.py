@@ -105,6 +105,28 @@ def test_standings_sheet_lists_the_division_in_rank_order_with_points_per_round(
     assert not any(row.player.name in page for row in standings(event)["B"])
 
 
+def test_one_standings_sheet_prints_division_a_then_division_b_each_from_its_own_page(
+    director_client, event
+):
+    text = pages(director_client.get(url("standings_both", event.slug)))
+    rows = standings(event)
+    starts = [i for i, page in enumerate(text) if "Standings, division" in page]
+    assert len(starts) == 2, "each division begins its own page"
+    a, b = text[starts[0]], text[starts[1]]
+    assert "Standings, division A" in a and "Standings, division B" in b
+    assert all(row.player.name in a for row in rows["A"])
+    assert all(row.player.name in b for row in rows["B"])
+    assert not any(row.player.name in a for row in rows["B"])
+    # Each page's foot names its own division; the pages are numbered through.
+    assert "standings, division A" in a.splitlines()[-1]
+    assert "standings, division B" in b.splitlines()[-1]
+    assert f"Page {len(text)} of {len(text)}" in text[-1]
+    # The same rows as each division's own sheet.
+    for division, page in (("A", a), ("B", b)):
+        alone = pages(director_client.get(url("standings", event.slug, division)))[0]
+        assert alone.splitlines()[2:-1] == page.splitlines()[2:-1]
+
+
 def test_standings_header_repeats_on_every_page_and_pages_are_numbered(db):
     lines = tuple(
         sheets.StandingLine(

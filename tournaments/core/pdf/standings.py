@@ -10,7 +10,7 @@ from io import BytesIO
 from typing import Any
 
 from reportlab.lib.units import inch
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
+from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
 from tournaments.common.bilingual import tr as _
 from tournaments.core.pdf import styles as st
@@ -37,22 +37,80 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def _fonts(sheets: list[StandingsSheet]) -> st.Fonts:
+    return st.fonts_for(
+        [
+            text
+            for sheet in sheets
+            for text in (sheet.event, sheet.director_mark, *(line.name for line in sheet.lines))
+        ]
+    )
+
+
+def _footer(sheet: StandingsSheet) -> str:
+    footer: str = _(
+        "%(event)s · standings, division %(division)s · %(status)s · printed %(at)s",
+        event=sheet.event,
+        division=sheet.division,
+        status=sheet.status,
+        at=st.printed(sheet.printed_at),
+    )
+    return f"{sheet.director_mark} · {footer}" if sheet.director_mark else footer
+
+
+class FooterFrom(Flowable):  # type: ignore[misc]
+    """Sets the page footer from here on: a document of several divisions names, at the
+    foot of each page, the division that page shows."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        return 0, 0
+
+    def draw(self) -> None:
+        self.canv.footer_left = self.text
+
+
 def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
-    fonts = st.fonts_for([sheet.event, sheet.director_mark, *(line.name for line in sheet.lines)])
+    """One division's sheet."""
+    return build_many([sheet], paper)
+
+
+def build_many(sheets: list[StandingsSheet], paper: str = st.DEFAULT_PAPER) -> bytes:
+    """The divisions' sheets in one document, each from a new page (the walls of a hall
+    with both divisions take one print job)."""
+    first = sheets[0]
+    fonts = _fonts(sheets)
     s = st.styles(fonts, cell_size=9)
     out = BytesIO()
-    doc = SimpleDocTemplate(
-        out,
-        **st.page_setup(
-            paper,
-            _(
-                "%(event)s: standings, division %(division)s",
-                event=sheet.event,
-                division=sheet.division,
-            ),
-        ),
+    title = (
+        _(
+            "%(event)s: standings, division %(division)s",
+            event=first.event,
+            division=first.division,
+        )
+        if len(sheets) == 1
+        else _("%(event)s: standings, both divisions", event=first.event)
     )
-    width = doc.width
+    doc = SimpleDocTemplate(out, **st.page_setup(paper, title))
+    story: list[Any] = []
+    for index, sheet in enumerate(sheets):
+        if index:
+            story.append(PageBreak())
+        story += [FooterFrom(_footer(sheet)), *_division_story(sheet, fonts, s, doc.width)]
+    doc.build(
+        story,
+        canvasmaker=st.numbered_canvas(_footer(first), fonts, stamp=first.director_mark),
+    )
+    return out.getvalue()
+
+
+def _division_story(
+    sheet: StandingsSheet, fonts: st.Fonts, s: st.Styles, width: float
+) -> list[Any]:
+    """One division's flowables: its title, the hidden note, the table, the legend."""
     # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
     # and a column whose word is longer in French (Victoires) widens to hold it.
     heads = {
@@ -191,14 +249,4 @@ def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
             s.small,
         ),
     ]
-    footer: str = _(
-        "%(event)s · standings, division %(division)s · %(status)s · printed %(at)s",
-        event=sheet.event,
-        division=sheet.division,
-        status=sheet.status,
-        at=printed,
-    )
-    if sheet.director_mark:
-        footer = f"{sheet.director_mark} · {footer}"
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts, stamp=sheet.director_mark))
-    return out.getvalue()
+    return story

@@ -251,7 +251,9 @@ def numbered_canvas(left: str, fonts: Fonts, stamp: str = "") -> Callable[..., C
             page = _("Page %(number)s of %(total)s", number=number, total=total)
             # Cut, never overlapping the page number (a long event name or mark).
             room = width - 2 * MARGIN - pdfmetrics.stringWidth(page, fonts.regular, 8) - 12
-            self.drawString(MARGIN, MARGIN - FOOTER_GAP, fit(left, fonts.regular, 8, room))
+            # A flowable may name the page's own footer (standings of several divisions).
+            text = getattr(self, "footer_left", left)
+            self.drawString(MARGIN, MARGIN - FOOTER_GAP, fit(text, fonts.regular, 8, room))
             self.drawRightString(width - MARGIN, MARGIN - FOOTER_GAP, page)
             if stamp:
                 # A page taken off the pile alone still says what it is.

@@ -7,6 +7,7 @@ from tournaments.core.views import sheets as views
 app_name = "sheets"
 T = "<slug:slug>/"
 urlpatterns = [
+    path(T + "standings.pdf", views.standings_both, name="standings_both"),
     path(T + "standings/<str:division>.pdf", views.standings, name="standings"),
     path(T + "rounds/<id:number>/seating.pdf", views.seating, name="seating"),
     path(T + "table-cards.pdf", views.table_cards, name="table_cards"),

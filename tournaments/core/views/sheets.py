@@ -80,11 +80,8 @@ def pdf_response(data: bytes, filename: str) -> FileResponse:
 COPIES = ("wall", "director")
 
 
-@director_required
-def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
-    division = division.upper()
-    if division not in queries.DIVISIONS:
-        raise Http404("Divisions are A and B.")
+def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) -> FileResponse:
+    """The standings sheet of these divisions, one after the other in one document."""
     paper = paper_of(request)
     copy = request.GET.get("copy", "wall")
     if copy not in COPIES:
@@ -94,13 +91,31 @@ def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
         )
     tournament = tournament_or_404(request, slug)
     director_copy = copy == "director"
+    now = timezone.now()
     with bilingual.languages(sheet_languages(request, tournament)):
-        sheet = sheets.standings_sheet(
-            tournament, division, timezone.now(), director_copy=director_copy
+        data = standings_pdf.build_many(
+            [
+                sheets.standings_sheet(tournament, d, now, director_copy=director_copy)
+                for d in divisions
+            ],
+            paper,
         )
-        data = standings_pdf.build(sheet, paper)
     suffix = "-director" if director_copy else ""
-    return pdf_response(data, f"{slug}-standings-{division}{suffix}-{paper}.pdf")
+    return pdf_response(data, f"{slug}-standings-{'-'.join(divisions)}{suffix}-{paper}.pdf")
+
+
+@director_required
+def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
+    division = division.upper()
+    if division not in queries.DIVISIONS:
+        raise Http404("Divisions are A and B.")
+    return _standings_pdf(request, slug, (division,))
+
+
+@director_required
+def standings_both(request: HttpRequest, slug: str) -> FileResponse:
+    """Both divisions in one print job: A, then B from a new page."""
+    return _standings_pdf(request, slug, queries.DIVISIONS)
 
 
 @desk_required

@@ -80,6 +80,22 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             }
             if vis.hidden
             else {},
+            # Both divisions in one print job, with the same copies as each division's.
+            "both_pdf": [
+                (paper_name(p), url_with_query("sheets:standings_both", t.slug, query=f"paper={p}"))
+                for p in ("letter", "a4")
+            ],
+            "both_director_pdf": [
+                (
+                    paper_name(p),
+                    url_with_query(
+                        "sheets:standings_both", t.slug, query=f"paper={p}&copy=director"
+                    ),
+                )
+                for p in ("letter", "a4")
+            ]
+            if vis.hidden
+            else [],
             "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
             "never_played": standing_reads.never_played(t),
             "pdf": {
