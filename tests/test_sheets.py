@@ -660,3 +660,76 @@ def test_no_sheet_or_screen_prints_a_seats_mark_but_through_the_one_house_word()
         for m in own_mark.finditer(path.read_text())
     ]
     assert not found
+
+
+# --- the event's paper ------------------------------------------------------------------
+
+
+def page_width(response) -> float:
+    assert response.status_code == 200
+    return float(PdfReader(BytesIO(b"".join(response.streaming_content))).pages[0].mediabox.width)
+
+
+LETTER_WIDTH, A4_WIDTH = 612.0, 595.28
+
+
+def test_every_sheet_prints_on_the_events_paper_unless_the_print_names_another(
+    director_client, event
+):
+    from tournaments.core.forms import TournamentForm
+
+    edit = {k: v for k, v in TournamentForm.initial_for(event).items() if v not in (False, None)}
+    r = director_client.post(
+        reverse("director:settings", args=[event.slug]), {**edit, "paper": "a4"}
+    )
+    assert r.status_code == 302
+    event.refresh_from_db()
+    assert event.paper == "a4"
+    sheets_of_event = [
+        url("standings_both", event.slug),
+        url("standings", event.slug, "A"),
+        url("table_cards", event.slug),
+        url("final", event.slug),
+        reverse("sheets:prizes", args=[event.slug]),
+    ]
+    for address in sheets_of_event:
+        assert page_width(director_client.get(address)) == pytest.approx(A4_WIDTH, abs=1)
+        glue = "&" if "?" in address else "?"
+        explicit = director_client.get(address + glue + "paper=letter")
+        assert page_width(explicit) == pytest.approx(LETTER_WIDTH, abs=1), address
+    # A form that leaves the field out keeps the event's paper.
+    edit.pop("paper")
+    director_client.post(reverse("director:settings", args=[event.slug]), edit)
+    event.refresh_from_db()
+    assert event.paper == "a4"
+
+
+def test_a_new_event_takes_the_paper_chosen_on_the_create_form(director_client, db):
+    from tournaments.core.forms import TournamentForm
+
+    form = {k: v for k, v in TournamentForm.initial_for(None).items() if v not in (False, None)}
+    assert form["paper"] == "letter"
+    r = director_client.post(
+        reverse("director:create"), {**form, "name": "A4 Night", "paper": "a4"}
+    )
+    assert r.status_code == 302
+    assert Tournament.objects.get(name="A4 Night").paper == "a4"
+    refused = director_client.post(
+        reverse("director:create"), {**form, "name": "Legal Night", "paper": "legal"}
+    )
+    assert refused.status_code == 422
+    assert not Tournament.objects.filter(name="Legal Night").exists()
+
+
+def test_the_print_links_name_the_events_paper_with_the_other_size_beside(director_client, event):
+    page = director_client.get(reverse("director:standings", args=[event.slug])).content.decode()
+    both = reverse("sheets:standings_both", args=[event.slug])
+    assert f'href="{both}?paper=letter"' in page
+    assert 'class="other-paper"' in page and f'href="{both}?paper=a4"' in page
+    assert page.count("?paper=a4") == page.count("?paper=letter")
+    assert re.search(r'<a class="button" href="[^"]*\?paper=letter">', page)
+    assert not re.search(r'<a class="button" href="[^"]*\?paper=a4">', page)
+    Tournament.objects.filter(pk=event.pk).update(paper="a4")
+    page = director_client.get(reverse("director:standings", args=[event.slug])).content.decode()
+    assert re.search(r'<a class="button" href="[^"]*\?paper=a4">', page)
+    assert not re.search(r'<a class="button" href="[^"]*\?paper=letter">', page)

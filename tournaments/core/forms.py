@@ -13,8 +13,15 @@ from django.utils.translation import gettext_lazy as _
 
 from tournaments.common.ids import ID_MAX, parse_id
 from tournaments.common.names import clean_name, name_refusal
-from tournaments.core.models.event import Division, SeatPosition, TeamChoice, Tournament
+from tournaments.core.models.event import (
+    PAPER_CHOICES,
+    Division,
+    SeatPosition,
+    TeamChoice,
+    Tournament,
+)
 from tournaments.core.models.play import HandEntry
+from tournaments.core.pdf.styles import DEFAULT_PAPER
 from tournaments.core.services.tournaments import EDITABLE_AFTER_START, Occasion
 from tournaments.domain.hands import Hand, Outcome, Seat, Team
 from tournaments.domain.rules import TIEBREAK_KEYS, RuleSettings
@@ -138,6 +145,13 @@ class TournamentForm(forms.Form):
         required=False,
         label=_("Bilingual sheets (English and French; each print can still choose one)"),
     )
+    paper = forms.ChoiceField(
+        required=False,  # a form without it (an old page, a script) keeps the event's
+        choices=PAPER_CHOICES,
+        initial=DEFAULT_PAPER,
+        label=_("Paper"),
+        help_text=_("What every sheet prints on; a print can still choose the other size."),
+    )
 
     def __init__(
         self, *args: object, locked: bool = False, creating: bool = False, **kwargs: object
@@ -200,6 +214,7 @@ class TournamentForm(forms.Form):
         initial["name"] = tournament.name if tournament else ""
         initial["language"] = tournament.language if tournament else settings.LANGUAGE_CODE
         initial["bilingual_sheets"] = tournament.bilingual_sheets if tournament else False
+        initial["paper"] = tournament.paper if tournament else DEFAULT_PAPER
         if tournament:
             initial["event_date"] = tournament.event_date
             initial["start_time"] = tournament.start_time

@@ -514,7 +514,7 @@ def reconciliation_csv(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def reconciliation_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = paper_of(request)
+    paper = paper_of(request, t)
     with bilingual.languages(sheet_languages(request, t)):
         data = money_pdf.reconciliation(t, reads.reconciliation(t), paper, timezone.now())
     return pdf_response(data, f"{slug}-money-{paper}.pdf")
@@ -524,7 +524,7 @@ def reconciliation_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
 @require_GET
 def presenter_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = paper_of(request)
+    paper = paper_of(request, t)
     now = timezone.now()
     with bilingual.languages(sheet_languages(request, t)):
         data = money_pdf.presenter(t, reads.preview(t, now), paper, now)
@@ -535,7 +535,7 @@ def presenter_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
 @require_GET
 def certificates_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
-    paper = paper_of(request)
+    paper = paper_of(request, t)
     margin = _number(request.GET.get("margin", "0") or "0", high=72)
     blank = request.GET.get("blank") == "1"
     now = timezone.now()

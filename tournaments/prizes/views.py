@@ -42,7 +42,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
                 "form": form,
                 "pdf": [
                     (p, url_with_query("sheets:prizes", t.slug, query=f"paper={p}"))
-                    for p in ("letter", "a4")
+                    for p in (t.paper,)
                 ],
             },
             status=status,
@@ -82,8 +82,8 @@ def remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
 @director_required
 def prizes_sheet(request: HttpRequest, slug: str) -> FileResponse:
     """Results, so the director's alone; it shows hidden standings, marked (§5)."""
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
     with bilingual.languages(sheet_languages(request, tournament)):
         sheet = event_prizes(tournament, timezone.now())
         data = prizes_pdf.build(sheet, paper)

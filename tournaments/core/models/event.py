@@ -15,7 +15,12 @@ from django.db.models.functions import Lower
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournaments.common.names import NAME_MAX
+from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
 from tournaments.domain.rules import RuleSettings
+
+# How the set-up form names each paper size.
+PAPER_NAMES = {"letter": pgettext_lazy("paper size", "Letter (8½ × 11 in)"), "a4": "A4"}
+PAPER_CHOICES = [(p, PAPER_NAMES.get(p, p)) for p in PAPERS]
 
 
 class Division(models.TextChoices):
@@ -165,6 +170,12 @@ class Tournament(models.Model):
     )
     # Sheets print in both languages unless the director picks one when printing.
     bilingual_sheets = models.BooleanField(default=False)
+    # The paper every sheet prints on unless a print names another (?paper=).
+    paper = models.CharField(
+        max_length=8,
+        choices=PAPER_CHOICES,
+        default=DEFAULT_PAPER,
+    )
     # When and where: what the set-up form asks beside the name; none is needed.
     event_date = models.DateField(null=True, blank=True)
     start_time = models.TimeField(null=True, blank=True)

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.core.logtext import Joined, said
 from tournaments.core.models.event import Club, Tournament
+from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
 from tournaments.core.reads import free_slug
 from tournaments.core.reads.rounds import limit_moved_into_the_past, limit_passed
 from tournaments.core.replay import rule_values
@@ -60,6 +61,7 @@ def create_tournament(
     language: str = "",
     bilingual_sheets: bool = False,
     occasion: Occasion | None = None,
+    paper: str = "",
 ) -> Tournament:
     """A new event of ``club`` (the site's one club when None: the hall laptop)."""
     name = name.strip()
@@ -81,12 +83,22 @@ def create_tournament(
             rehearsal=rehearsal,
             language=_language(language),
             bilingual_sheets=bilingual_sheets,
+            paper=_paper(paper),
             **(occasion or Occasion()).values(),
             **rule_values(rules),
         )
         line = "tournaments.created_rehearsal" if rehearsal else "tournaments.created_tournament"
         log(tournament, by, "create", said(line, name=name), at=now)
     return tournament
+
+
+def _paper(paper: str) -> str:
+    """A paper size the sheets know; none given: the default."""
+    if not paper:
+        return DEFAULT_PAPER
+    if paper not in PAPERS:
+        raise ServiceError(_("Choose letter or A4 paper."))
+    return paper
 
 
 def _language(code: str) -> str:
@@ -103,6 +115,7 @@ def update_tournament(
     language: str | None = None,
     bilingual_sheets: bool | None = None,
     occasion: Occasion | None = None,
+    paper: str = "",
 ) -> Tournament:
     try:
         rules.validated()
@@ -158,6 +171,8 @@ def update_tournament(
             values["language"] = _language(language)
         if bilingual_sheets is not None:
             values["bilingual_sheets"] = bilingual_sheets
+        if paper:
+            values["paper"] = _paper(paper)
         if occasion is not None:
             values.update(occasion.values())
         for field, value in values.items():

@@ -45,8 +45,10 @@ MAX_ROUND = 32767
 MAX_TABLE = 2**31 - 1
 
 
-def paper_of(request: HttpRequest) -> str:
-    paper = request.GET.get("paper", DEFAULT_PAPER).lower()
+def paper_of(request: HttpRequest, tournament: Tournament | None = None) -> str:
+    """The paper the print names (?paper=), else the event's own, else letter."""
+    default = tournament.paper if tournament is not None else DEFAULT_PAPER
+    paper = request.GET.get("paper", default).lower()
     if paper not in PAPERS:
         raise BadRequest(f"Unknown paper {paper!r}: use {' or '.join(PAPERS)}.")
     return paper
@@ -82,7 +84,6 @@ COPIES = ("wall", "director")
 
 def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) -> FileResponse:
     """The standings sheet of these divisions, one after the other in one document."""
-    paper = paper_of(request)
     copy = request.GET.get("copy", "wall")
     if copy not in COPIES:
         raise BadRequest(
@@ -90,6 +91,7 @@ def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) 
             % {"copy": copy, "copies": " or ".join(COPIES)}
         )
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
     director_copy = copy == "director"
     now = timezone.now()
     with bilingual.languages(sheet_languages(request, tournament)):
@@ -120,8 +122,8 @@ def standings_both(request: HttpRequest, slug: str) -> FileResponse:
 
 @desk_required
 def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
     rnd = _round(tournament, number)
     with bilingual.languages(sheet_languages(request, tournament)):
         sheet = sheets.seating_sheet(rnd, timezone.now())
@@ -131,8 +133,8 @@ def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
 
 @director_required
 def table_cards(request: HttpRequest, slug: str) -> FileResponse:
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
 
     def link(token: str) -> str:
         return absolute_url(request, reverse("tablet:link", args=[token]))
@@ -148,8 +150,8 @@ def table_cards(request: HttpRequest, slug: str) -> FileResponse:
 @director_required
 def table_tents(request: HttpRequest, slug: str) -> FileResponse:
     """The permanent table tents (number, QR, code; no names): printed once an event."""
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
 
     def link(token: str) -> str:
         return absolute_url(request, reverse("tablet:link", args=[token]))
@@ -170,8 +172,8 @@ def _players_url(request: HttpRequest, slug: str) -> str:
 @desk_required
 def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
     rnd = _round(tournament, number)
     languages = sheet_languages(request, tournament)
     table: int | None = None
@@ -191,8 +193,8 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
 
 @director_required
 def final(request: HttpRequest, slug: str) -> FileResponse:
-    paper = paper_of(request)
     tournament = tournament_or_404(request, slug)
+    paper = paper_of(request, tournament)
     with bilingual.languages(sheet_languages(request, tournament)):
         results = sheets.final_results(tournament, now=timezone.now())
         data = final_pdf.build(results, paper)

@@ -105,10 +105,11 @@ def paper_name(paper: str) -> str:
 def sheet_links(
     tournament: Tournament, rnd: Round | None = None, *, desk: bool = False
 ) -> list[tuple[str, str]]:
-    """The printable sheets for this page, in letter and A4; for the desk role, without
-    the table cards (they carry the tablets' links)."""
+    """The printable sheets for this page, on the event's paper (the template offers the
+    other size beside each); for the desk role, without the table cards (they carry the
+    tablets' links)."""
     links: list[tuple[str, str]] = []
-    for paper in ("letter", "a4"):
+    for paper in (tournament.paper,):
         q = f"paper={paper}"
         size = {"paper": paper_name(paper)}
         if rnd is not None and rnd.kind == queries.RoundKind.PRELIMINARY:

@@ -84,6 +84,7 @@ def create(request: HttpRequest) -> HttpResponse:
                     language=form.cleaned_data["language"],
                     bilingual_sheets=form.cleaned_data["bilingual_sheets"],
                     occasion=form.occasion,
+                    paper=form.cleaned_data["paper"],
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)
@@ -140,6 +141,8 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
                     else None,
                     # A post without the fields (an old form, a script) keeps them.
                     occasion=form.occasion if "venue" in request.POST else None,
+                    # A post without the field keeps the event's paper.
+                    paper=form.cleaned_data["paper"] if "paper" in request.POST else "",
                 )
             except ServiceError as exc:
                 form.add_error(None, exc.message)

@@ -74,7 +74,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                             "sheets:standings", t.slug, d, query=f"paper={p}&copy=director"
                         ),
                     )
-                    for p in ("letter", "a4")
+                    for p in (t.paper,)
                 ]
                 for d in tables
             }
@@ -83,7 +83,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             # Both divisions in one print job, with the same copies as each division's.
             "both_pdf": [
                 (paper_name(p), url_with_query("sheets:standings_both", t.slug, query=f"paper={p}"))
-                for p in ("letter", "a4")
+                for p in (t.paper,)
             ],
             "both_director_pdf": [
                 (
@@ -92,7 +92,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                         "sheets:standings_both", t.slug, query=f"paper={p}&copy=director"
                     ),
                 )
-                for p in ("letter", "a4")
+                for p in (t.paper,)
             ]
             if vis.hidden
             else [],
@@ -104,7 +104,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
                         paper_name(p),
                         url_with_query("sheets:standings", t.slug, d, query=f"paper={p}"),
                     )
-                    for p in ("letter", "a4")
+                    for p in (t.paper,)
                 ]
                 for d in tables
             },
@@ -194,7 +194,7 @@ def _final_page(
             "dealer_form": dealer_form or FirstDealerForm(),
             "final_pdf": [
                 (paper_name(p), url_with_query("sheets:final", t.slug, query=f"paper={p}"))
-                for p in ("letter", "a4")
+                for p in (t.paper,)
             ],
         },
         status=status,
