@@ -57,4 +57,4 @@ def other_paper(url: str, tournament: Tournament) -> SafeString:
             if paper != tournament.paper
         ),
     )
-    return format_html('<small class="other-paper">({} {})</small>', _("other size:"), links)
+    return format_html(' <small class="other-paper">({} {})</small>', _("other size:"), links)

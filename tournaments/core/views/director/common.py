@@ -99,7 +99,7 @@ def tiebreak_words(keys: list[str] | tuple[str, ...], separator: str) -> str:
 
 
 def paper_name(paper: str) -> str:
-    return _("letter") if paper == "letter" else paper
+    return _("letter") if paper == "letter" else paper.upper()
 
 
 def sheet_links(
