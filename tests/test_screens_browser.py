@@ -11,9 +11,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import Page
 
+from tournaments.common.names import fold
 from tournaments.core.models.event import Player, Tournament
+from tournaments.core.models.people import Person, PersonLink
 from tournaments.core.models.rounds import Seating
 from tournaments.core.services import rounds
 
@@ -67,6 +70,20 @@ def lengthen_names(t: Tournament) -> None:
     for i, p in enumerate(players[::5]):
         p.name = f"{LONG_NAMES[i % len(LONG_NAMES)]} {i}" if i >= len(LONG_NAMES) else LONG_NAMES[i]
     Player.objects.bulk_update(players[::5], ["name"])
+    # Each chose their full name for public pages (else they read "Jean-François B."):
+    # it is the long names' layout that is under test.
+    now = timezone.now()
+    for p in players:
+        link = PersonLink.objects.filter(player=p).select_related("person").first()
+        if link is None:
+            person = Person.objects.create(
+                club=t.club, name=p.name, name_key=fold(p.name), created_at=now
+            )
+            PersonLink.objects.create(player=p, person=person, how=PersonLink.How.NEW)
+        else:
+            link.person.public_full_name = True
+            link.person.save(update_fields=["public_full_name"])
+    Person.objects.filter(links__player__tournament=t).update(public_full_name=True)
 
 
 def walk_the_projector(page: Page, tables: int, players: set[str], label: str) -> int:
@@ -188,6 +205,7 @@ def test_the_tablet_on_a_phone_keeps_save_and_the_time_call_in_view_and_names_wh
     # The compact header leaves the table on the first screen.
     assert page.locator(".tb-bar").bounding_box()["height"] <= 0.18 * 844
     seat(page, "E").tap()
+    page.locator("#tb-keeper button").nth("NESW".index("E")).tap()  # East keeps score
     page.tap("#tb-start-save")
     page.wait_for_selector("#tb-entry:not([hidden])")
     # A hand keyed from the top of the screen: Save is in view all along, never scrolled to.

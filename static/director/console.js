@@ -60,7 +60,8 @@
     var lost = !active || active === document.body || !active.isConnected;
     if (!wanted || !wanted.selector || !(wanted.desk || lost)) { return; }
     var el = document.querySelector(wanted.selector);
-    if (!el) { return; }
+    // Already there: the desk may be typing the next name (selecting it would eat a key).
+    if (!el || el === active) { return; }
     el.focus({ preventScroll: true });
     if (wanted.desk) { el.select(); }
   });
