@@ -194,14 +194,14 @@ def test_the_director_replaces_then_undoes_a_wrong_substitute_in_the_browser(
     fix.get_by_role("button", name="Replace the substitute").click()
     expect(page.locator("#substitution")).to_contain_text(f"Right Rae for {leaving.name}")
     assert r1.seats.get(table=1, position="S").player.name == "Right Rae"
-    # Without a reason the undo is refused and says why; nothing changes.
+    # Without a reason the undo is refused and says why, in the form before any dialog;
+    # nothing changes.
     page.get_by_text("Correct this substitution").click()
     fix = page.locator(".correct-substitution form")
     fix.get_by_role("button", name="Undo the substitution").click()
-    expect(page.locator(".messages")).to_contain_text("Give a reason for the correction")
+    reason = fix.locator("input[name=reason]")
+    assert reason.evaluate("e => !e.validity.valid && e.validationMessage !== ''")
     assert r1.seats.get(table=1, position="S").player.name == "Right Rae"
-    page.get_by_text("Correct this substitution").click()
-    fix = page.locator(".correct-substitution form")
     fix.locator("input[name=reason]").fill("nobody left after all")
     fix.get_by_role("button", name="Undo the substitution").click()
     expect(page.locator(".messages")).to_contain_text(f"{leaving.name} holds seat S again")
