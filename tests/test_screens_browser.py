@@ -70,19 +70,19 @@ def lengthen_names(t: Tournament) -> None:
     for i, p in enumerate(players[::5]):
         p.name = f"{LONG_NAMES[i % len(LONG_NAMES)]} {i}" if i >= len(LONG_NAMES) else LONG_NAMES[i]
     Player.objects.bulk_update(players[::5], ["name"])
-    # Each chose their full name for public pages (else they read "Jean-François B."):
-    # it is the long names' layout that is under test.
+    choose_full_names(t, players)
+
+
+def choose_full_names(t: Tournament, players: list[Player]) -> None:
+    """Each chose their full name for public pages (else they read "Jean-François B."):
+    it is the long names' layout that is under test."""
     now = timezone.now()
     for p in players:
-        link = PersonLink.objects.filter(player=p).select_related("person").first()
-        if link is None:
+        if not PersonLink.objects.filter(player=p).exists():
             person = Person.objects.create(
                 club=t.club, name=p.name, name_key=fold(p.name), created_at=now
             )
             PersonLink.objects.create(player=p, person=person, how=PersonLink.How.NEW)
-        else:
-            link.person.public_full_name = True
-            link.person.save(update_fields=["public_full_name"])
     Person.objects.filter(links__player__tournament=t).update(public_full_name=True)
 
 
@@ -195,6 +195,7 @@ def test_the_tablet_on_a_phone_keeps_save_and_the_time_call_in_view_and_names_wh
     for p, name in zip(Player.objects.filter(tournament=t).order_by("pk"), LONG_NAMES, strict=True):
         p.name = name
         p.save(update_fields=["name"])
+    choose_full_names(t, list(Player.objects.filter(tournament=t)))
     rnd = rounds.draw_first_round(t, by="test", seed=3)
     rounds.start_round(rnd, by="test")
     page = chromium.new_context(**PHONE).new_page()
@@ -234,6 +235,7 @@ def test_the_phone_card_shows_the_table_and_every_name_whole_on_a_phone(
     for p, name in zip(Player.objects.filter(tournament=t).order_by("pk"), LONG_NAMES, strict=True):
         p.name = name
         p.save(update_fields=["name"])
+    choose_full_names(t, list(Player.objects.filter(tournament=t)))
     rnd = rounds.draw_first_round(t, by="test", seed=3)
     me = Seating.objects.filter(round=rnd).first().player
     page = chromium.new_context(**PHONE).new_page()

@@ -155,9 +155,10 @@ class TournamentAdmin(ScopedAdmin):
         "silent_after_seconds",
         # Changed only under its rules (services/rehearsal.py), from the settings page.
         "rehearsal",
-        # The settings page's Languages.
+        # The settings page's Languages and printing.
         "language",
         "bilingual_sheets",
+        "paper",
     )
     date_hierarchy = "created_at"
 
