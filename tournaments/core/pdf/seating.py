@@ -26,7 +26,7 @@ from tournaments.common import bilingual
 from tournaments.common.bilingual import tr as _
 from tournaments.common.bilingual import trn as ngettext
 from tournaments.common.names import sort_key
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.core.pdf.qr import QrFlowable
 from tournaments.core.reads.sheets import Seated, SeatingSheet
 from tournaments.domain.hands import Seat, Team
@@ -45,8 +45,10 @@ def players_qr(url: str, size: float, caption: str, style: Any, width: float) ->
     """The event page's QR code beside its address: players scan it for their own card."""
     drawing = QrFlowable(url, size)
     # Stacked when bilingual: one sentence per language, then the address once.
-    said = "<br/>".join(st.escape(p) for p in dict.fromkeys(getattr(caption, "parts", (caption,))))
-    text = Paragraph(f"{said}<br/><b>{st.escape(url)}</b>", style)
+    said = "<br/>".join(
+        styles.escape(p) for p in dict.fromkeys(getattr(caption, "parts", (caption,)))
+    )
+    text = Paragraph(f"{said}<br/><b>{styles.escape(url)}</b>", style)
     return Table(
         [[drawing, text]],
         colWidths=[size + 8, width - size - 8],
@@ -54,33 +56,24 @@ def players_qr(url: str, size: float, caption: str, style: Any, width: float) ->
     )
 
 
-def build(
-    sheet: SeatingSheet, paper: str = st.DEFAULT_PAPER, players_url: str | None = None
-) -> bytes:
-    fonts = st.fonts_for([sheet.event, *(p.name for p in sheet.players)])
-    s = st.styles(fonts)
-    out = BytesIO()
-    doc = BaseDocTemplate(
-        out,
-        **st.page_setup(
-            paper, _("%(event)s: seating, %(round)s", event=sheet.event, round=sheet.round_label)
-        ),
-    )
-    full = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="full")
+def _columns(doc: BaseDocTemplate, height: float) -> list[Frame]:
+    """The name list's two columns, ``height`` tall from the bottom margin."""
     half = (doc.width - COLUMN_GAP) / 2
+    return [
+        Frame(
+            doc.leftMargin + i * (half + COLUMN_GAP),
+            doc.bottomMargin,
+            half,
+            height,
+            id=f"col{i}",
+        )
+        for i in (0, 1)
+    ]
 
-    def columns(height: float) -> list[Frame]:
-        return [
-            Frame(
-                doc.leftMargin + i * (half + COLUMN_GAP),
-                doc.bottomMargin,
-                half,
-                height,
-                id=f"col{i}",
-            )
-            for i in (0, 1)
-        ]
 
+def _add_page_templates(doc: BaseDocTemplate) -> None:
+    """The tables on full pages, then the names in two columns."""
+    full = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="full")
     # The first page of the name list has its title across both columns.
     title = Frame(
         doc.leftMargin,
@@ -94,31 +87,32 @@ def build(
             PageTemplate("tables", [full]),
             PageTemplate(
                 "names_first",
-                [title, *columns(doc.height - TITLE_HEIGHT)],
+                [title, *_columns(doc, doc.height - TITLE_HEIGHT)],
                 autoNextPageTemplate="names",
             ),
-            PageTemplate("names", columns(doc.height)),
+            PageTemplate("names", _columns(doc, doc.height)),
         ]
     )
 
+
+def _by_table(sheet: SeatingSheet, fonts: styles.Fonts, width: float) -> Table:
     size = 9.5
     table_col = 0.6 * inch
-    team_width = (doc.width - table_col) / 2
-    phone_caption = _("Your seat, the clock and the standings on your phone: scan, or open")
-    rows: list[list[Any]] = [[st.head(_("Table")), _("Team NS"), _("Team EW")]]
+    team_width = (width - table_col) / 2
+    rows: list[list[Any]] = [[styles.head(_("Table")), _("Team NS"), _("Team EW")]]
     for line in sheet.tables:
         cells = []
         for team in (Team.NS, Team.EW):
             # Two lines per team: A/B marks show the division, seat letters the chair.
             cells.append(
-                st.Shrunk(
+                styles.Shrunk(
                     "\n".join(seat_line(seat, line.seats.get(seat)) for seat in team.seats),
                     fonts.regular,
                     size,
                 )
             )
         rows.append([str(line.table), *cells])
-    by_table = st.header_table(
+    return styles.header_table(
         rows,
         [table_col, team_width, team_width],
         fonts,
@@ -127,22 +121,29 @@ def build(
         ("FONTSIZE", (0, 1), (0, -1), size + 4),
         ("LEADING", (0, 0), (-1, -1), size + 2.5),
         ("ALIGN", (0, 0), (0, -1), "CENTER"),
-        ("LINEBEFORE", (2, 0), (2, -1), 0.6, st.INK),
+        ("LINEBEFORE", (2, 0), (2, -1), 0.6, styles.INK),
     )
 
+
+def _by_name(sheet: SeatingSheet, fonts: styles.Fonts, half: float) -> Table:
     name_size = 9
     widths = [half * 0.42, half * 0.12, half * 0.10, half * 0.36]
     names: list[list[Any]] = [
-        [st.head(_("Name")), st.head(_("Table")), st.head(_("Seat")), st.head(_("Partner"))]
+        [
+            styles.head(_("Name")),
+            styles.head(_("Table")),
+            styles.head(_("Seat")),
+            styles.head(_("Partner")),
+        ]
     ]
     entries: list[tuple[tuple[str, str], list[Any]]] = [
         (
             sort_key(p.name),
             [
-                st.Shrunk(f"{p.name} ({p.mark})", fonts.regular, name_size),
+                styles.Shrunk(f"{p.name} ({p.mark})", fonts.regular, name_size),
                 str(p.table),
                 bilingual.seat(p.seat.value),
-                st.Shrunk(p.partner, fonts.regular, name_size),
+                styles.Shrunk(p.partner, fonts.regular, name_size),
             ],
         )
         for p in sheet.players
@@ -152,16 +153,16 @@ def build(
         (
             sort_key(name),
             [
-                st.Shrunk(name, fonts.regular, name_size),
+                styles.Shrunk(name, fonts.regular, name_size),
                 "—",
                 "",
-                st.fit(_("sits out"), fonts.regular, name_size, widths[3] - 6),
+                styles.fit(_("sits out"), fonts.regular, name_size, widths[3] - 6),
             ],
         )
         for name in sheet.sit_outs
     ]
     names += [row for _, row in sorted(entries, key=lambda e: e[0])]
-    by_name = st.header_table(
+    return styles.header_table(
         names,
         widths,
         fonts,
@@ -171,7 +172,66 @@ def build(
         ("ALIGN", (1, 0), (2, -1), "CENTER"),
     )
 
-    printed = st.printed(sheet.printed_at)
+
+def _how_to_sit(sheet: SeatingSheet) -> bilingual.Said:
+    """Which seats each division takes, as the sheet says it under its title."""
+    if sheet.turned:
+        return _(
+            "A players sit North and East, B players South and West, except at a table "
+            "turned for a stationary player; partners sit opposite. (A)/(B) marks each "
+            "player's division; (%(house)s) a house player.",
+            house=bilingual.house(),
+        )
+    return _(
+        "A players sit North and East, B players South and West; partners sit "
+        "opposite. (A)/(B) marks each player's division; (%(house)s) a house player.",
+        house=bilingual.house(),
+    )
+
+
+def _sitting_out(sheet: SeatingSheet, body: Any) -> list[Any]:
+    """The line naming who sits this round out, when anyone does."""
+    if not sheet.sit_outs:
+        return []
+    return [
+        Spacer(1, 6),
+        Paragraph(
+            "<b>"
+            + styles.escape(
+                _(
+                    "Sitting out %(round)s (%(n)s):",
+                    round=sheet.round_label,
+                    n=len(sheet.sit_outs),
+                )
+            )
+            + "</b> "
+            + styles.escape(", ".join(sheet.sit_outs))
+            + ". "
+            + styles.escape(_("First in line for the next round.")),
+            body,
+        ),
+    ]
+
+
+def build(
+    sheet: SeatingSheet, paper: str = styles.DEFAULT_PAPER, players_url: str | None = None
+) -> bytes:
+    fonts = styles.fonts_for([sheet.event, *(p.name for p in sheet.players)])
+    s = styles.styles(fonts)
+    out = BytesIO()
+    doc = BaseDocTemplate(
+        out,
+        **styles.page_setup(
+            paper, _("%(event)s: seating, %(round)s", event=sheet.event, round=sheet.round_label)
+        ),
+    )
+    half = (doc.width - COLUMN_GAP) / 2
+    _add_page_templates(doc)
+    phone_caption = _("Your seat, the clock and the standings on your phone: scan, or open")
+    by_table = _by_table(sheet, fonts, doc.width)
+    by_name = _by_name(sheet, fonts, half)
+
+    printed = styles.printed(sheet.printed_at)
     count = len(sheet.tables)
     by_table_title = ngettext(
         "Seating by table · %(round)s · %(n)s table · printed %(at)s",
@@ -188,55 +248,20 @@ def build(
         at=printed,
     )
     story: list[Any] = [
-        Paragraph(st.escape(sheet.event), s.title),
-        Paragraph(st.escape(by_table_title), s.subtitle),
-        *st.stacked(
-            _(
-                "A players sit North and East, B players South and West, except at a table "
-                "turned for a stationary player; partners sit opposite. (A)/(B) marks each "
-                "player's division; (%(house)s) a house player.",
-                house=bilingual.house(),
-            )
-            if sheet.turned
-            else _(
-                "A players sit North and East, B players South and West; partners sit "
-                "opposite. (A)/(B) marks each player's division; (%(house)s) a house player.",
-                house=bilingual.house(),
-            ),
-            s.small,
-        ),
+        Paragraph(styles.escape(sheet.event), s.title),
+        Paragraph(styles.escape(by_table_title), s.subtitle),
+        *styles.stacked(_how_to_sit(sheet), s.small),
         *(
             [players_qr(players_url, 0.9 * inch, phone_caption, s.small, doc.width)]
             if players_url
             else []
         ),
         by_table,
-        *(
-            [
-                Spacer(1, 6),
-                Paragraph(
-                    "<b>"
-                    + st.escape(
-                        _(
-                            "Sitting out %(round)s (%(n)s):",
-                            round=sheet.round_label,
-                            n=len(sheet.sit_outs),
-                        )
-                    )
-                    + "</b> "
-                    + st.escape(", ".join(sheet.sit_outs))
-                    + ". "
-                    + st.escape(_("First in line for the next round.")),
-                    s.body,
-                ),
-            ]
-            if sheet.sit_outs
-            else []
-        ),
+        *_sitting_out(sheet, s.body),
         NextPageTemplate("names_first"),
         PageBreak(),
-        Paragraph(st.escape(sheet.event), s.title),
-        Paragraph(st.escape(by_name_title), s.subtitle),
+        Paragraph(styles.escape(sheet.event), s.title),
+        Paragraph(styles.escape(by_name_title), s.subtitle),
         FrameBreak(),
         *(
             [players_qr(players_url, 0.8 * inch, phone_caption, s.small, half)]
@@ -251,5 +276,5 @@ def build(
         round=sheet.round_label,
         at=printed,
     )
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()
