@@ -12,8 +12,9 @@ from typing import Any
 from reportlab.lib.units import inch
 from reportlab.platypus import Flowable, PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
+from tournaments.common.bilingual import Said
 from tournaments.common.bilingual import tr as _
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.core.reads.sheets import StandingLine, StandingsSheet
 
 LOT_MARK = "†"
@@ -37,8 +38,8 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def _fonts(sheets: list[StandingsSheet]) -> st.Fonts:
-    return st.fonts_for(
+def _fonts(sheets: list[StandingsSheet]) -> styles.Fonts:
+    return styles.fonts_for(
         [
             text
             for sheet in sheets
@@ -53,7 +54,7 @@ def _footer(sheet: StandingsSheet) -> str:
         event=sheet.event,
         division=sheet.division,
         status=sheet.status,
-        at=st.printed(sheet.printed_at),
+        at=styles.printed(sheet.printed_at),
     )
     return f"{sheet.director_mark} · {footer}" if sheet.director_mark else footer
 
@@ -73,17 +74,17 @@ class FooterFrom(Flowable):  # type: ignore[misc]
         self.canv.footer_left = self.text
 
 
-def build(sheet: StandingsSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
+def build(sheet: StandingsSheet, paper: str = styles.DEFAULT_PAPER) -> bytes:
     """One division's sheet."""
     return build_many([sheet], paper)
 
 
-def build_many(sheets: list[StandingsSheet], paper: str = st.DEFAULT_PAPER) -> bytes:
+def build_many(sheets: list[StandingsSheet], paper: str = styles.DEFAULT_PAPER) -> bytes:
     """The divisions' sheets in one document, each from a new page (the walls of a hall
     with both divisions take one print job)."""
     first = sheets[0]
     fonts = _fonts(sheets)
-    s = st.styles(fonts, cell_size=9)
+    s = styles.styles(fonts, cell_size=9)
     out = BytesIO()
     title = (
         _(
@@ -94,7 +95,7 @@ def build_many(sheets: list[StandingsSheet], paper: str = st.DEFAULT_PAPER) -> b
         if len(sheets) == 1
         else _("%(event)s: standings, both divisions", event=first.event)
     )
-    doc = SimpleDocTemplate(out, **st.page_setup(paper, title))
+    doc = SimpleDocTemplate(out, **styles.page_setup(paper, title))
     story: list[Any] = []
     for index, sheet in enumerate(sheets):
         if index:
@@ -102,56 +103,40 @@ def build_many(sheets: list[StandingsSheet], paper: str = st.DEFAULT_PAPER) -> b
         story += [FooterFrom(_footer(sheet)), *_division_story(sheet, fonts, s, doc.width)]
     doc.build(
         story,
-        canvasmaker=st.numbered_canvas(_footer(first), fonts, stamp=first.director_mark),
+        canvasmaker=styles.numbered_canvas(_footer(first), fonts, stamp=first.director_mark),
     )
     return out.getvalue()
 
 
-def _division_story(
-    sheet: StandingsSheet, fonts: st.Fonts, s: st.Styles, width: float
-) -> list[Any]:
-    """One division's flowables: its title, the hidden note, the table, the legend."""
-    # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
-    # and a column whose word is longer in French (Victoires) widens to hold it.
-    heads = {
-        "rank": st.head(_("Rank")),
-        "bonus": st.head(_("Bonus")),
-        "awards": st.head(_("Awards")),
-        "total": st.head(_("Total")),
-        "wins": st.head(_("Wins")),
-        "margin": st.head(_("Margin")),
-    }
-    widths_of = {
-        key: max(FIXED[key], st.widest(heads[key], fonts.bold, s.cell.fontSize) + 7)
-        for key in FIXED
-    }
-    fixed = sum(widths_of.values())
-    # Many rounds squeeze the round columns before the names lose their room.
-    round_width = min(
-        ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
+def _name_cell(line: StandingLine, fonts: styles.Fonts, s: styles.Styles, width: float) -> Any:
+    """The player's name with why they played fewer rounds, wrapped only if it must be."""
+    mark = (
+        _("withdrawn after round %(n)s", n=line.withdrawn_after)
+        if line.withdrawn_after
+        else _("withdrawn")
     )
-    name_width = width - fixed - round_width * len(sheet.rounds)
-    size = s.cell.fontSize
-
-    def name_cell(line: StandingLine) -> Any:
-        mark = (
-            _("withdrawn after round %(n)s", n=line.withdrawn_after)
-            if line.withdrawn_after
-            else _("withdrawn")
+    text = line.name + (f" ({mark})" if line.withdrawn else "")
+    if line.sit_outs:
+        text += " · " + _(
+            "%(played)s played, %(sat)s sat out", played=line.played, sat=line.sit_outs
         )
-        text = line.name + (f" ({mark})" if line.withdrawn else "")
-        if line.sit_outs:
-            text += " · " + _(
-                "%(played)s played, %(sat)s sat out", played=line.played, sat=line.sit_outs
-            )
-        # A plain string draws far faster than a Paragraph; wrap only names that need it.
-        if st.pdfmetrics.stringWidth(text, fonts.regular, size) <= name_width - 6:
-            return text
-        return Paragraph(st.escape(text), s.cell)
+    # A plain string draws far faster than a Paragraph; wrap only names that need it.
+    if styles.pdfmetrics.stringWidth(text, fonts.regular, s.cell.fontSize) <= width - 6:
+        return text
+    return Paragraph(styles.escape(text), s.cell)
 
+
+def _table_rows(
+    sheet: StandingsSheet,
+    heads: dict[str, str],
+    fonts: styles.Fonts,
+    s: styles.Styles,
+    name_width: float,
+) -> list[list[Any]]:
+    """The header and a row per player, or a row saying why there is none."""
     header = [
         heads["rank"],
-        st.head(_("Player")),
+        styles.head(_("Player")),
         # Translators: a round's column on the standings sheet, "R3"; keep it short.
         *(_("R%(n)s", n=n) for n in sheet.rounds),
         heads["bonus"],
@@ -165,7 +150,7 @@ def _division_story(
         rows.append(
             [
                 rank_label(line),
-                name_cell(line),
+                _name_cell(line, fonts, s, name_width),
                 *("" if p is None else str(p) for p in line.by_round),
                 str(line.bonuses),
                 signed(line.individual),
@@ -184,6 +169,55 @@ def _division_story(
                 *[""] * (len(header) - 2),
             ]
         )
+    return rows
+
+
+def _legend(sheet: StandingsSheet) -> Said:
+    """What the columns add up to, and what a shared or drawn rank means."""
+    if sheet.lot_shown:
+        return _(
+            "Points per round = team score + team bonuses + own awards and penalties. "
+            "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+            "%(mark)s Equal on every other tiebreak: order drawn by lot (seed %(seed)s). "
+            "= Rank shared.",
+            mark=LOT_MARK,
+            seed=sheet.lot_seed,
+        )
+    return _(
+        "Points per round = team score + team bonuses + own awards and penalties. "
+        "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
+        "=3: a rank shared by players equal on every tiebreak (the lot orders them "
+        "only for the final's seeding, seed %(seed)s).",
+        seed=sheet.lot_seed,
+    )
+
+
+def _division_story(
+    sheet: StandingsSheet, fonts: styles.Fonts, s: styles.Styles, width: float
+) -> list[Any]:
+    """One division's flowables: its title, the hidden note, the table, the legend."""
+    # Headers stack in two lines when the sheet is bilingual: the columns stay narrow,
+    # and a column whose word is longer in French (Victoires) widens to hold it.
+    heads = {
+        "rank": styles.head(_("Rank")),
+        "bonus": styles.head(_("Bonus")),
+        "awards": styles.head(_("Awards")),
+        "total": styles.head(_("Total")),
+        "wins": styles.head(_("Wins")),
+        "margin": styles.head(_("Margin")),
+    }
+    widths_of = {
+        key: max(FIXED[key], styles.widest(heads[key], fonts.bold, s.cell.fontSize) + 7)
+        for key in FIXED
+    }
+    fixed = sum(widths_of.values())
+    # Many rounds squeeze the round columns before the names lose their room.
+    round_width = min(
+        ROUND_WIDTH, max(0.26 * inch, (width - fixed - MIN_NAME) / max(1, len(sheet.rounds)))
+    )
+    name_width = width - fixed - round_width * len(sheet.rounds)
+    size = s.cell.fontSize
+    rows = _table_rows(sheet, heads, fonts, s, name_width)
     widths = [
         widths_of["rank"],
         name_width,
@@ -195,7 +229,7 @@ def _division_story(
         widths_of["margin"],
     ]
     total_col = 2 + len(sheet.rounds) + 2
-    table = st.header_table(
+    table = styles.header_table(
         rows,
         widths,
         fonts,
@@ -204,15 +238,15 @@ def _division_story(
         ("LEADING", (0, 0), (-1, -1), size + 2),
         ("ALIGN", (2, 0), (-1, -1), "RIGHT"),
         ("ALIGN", (0, 0), (0, -1), "LEFT"),
-        ("LINEBEFORE", (2, 0), (2, -1), 0.4, st.RULE),
-        ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, st.RULE),
-        ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, st.RULE),
+        ("LINEBEFORE", (2, 0), (2, -1), 0.4, styles.RULE),
+        ("LINEBEFORE", (2 + len(sheet.rounds), 0), (2 + len(sheet.rounds), -1), 0.4, styles.RULE),
+        ("LINEBEFORE", (total_col, 0), (total_col, -1), 0.4, styles.RULE),
     )
-    printed = st.printed(sheet.printed_at)
-    story = [
-        Paragraph(st.escape(sheet.event), s.title),
+    printed = styles.printed(sheet.printed_at)
+    return [
+        Paragraph(styles.escape(sheet.event), s.title),
         Paragraph(
-            st.escape(
+            styles.escape(
                 _(
                     "Standings, division %(division)s · %(status)s · printed %(at)s",
                     division=sheet.division,
@@ -223,30 +257,11 @@ def _division_story(
             s.subtitle,
         ),
         *(
-            [Paragraph(f"<b>{st.escape(sheet.hidden_note)}</b>", s.cell), Spacer(1, 4)]
+            [Paragraph(f"<b>{styles.escape(sheet.hidden_note)}</b>", s.cell), Spacer(1, 4)]
             if sheet.hidden_note
             else []
         ),
         table,
         Spacer(1, 6),
-        *st.stacked(
-            _(
-                "Points per round = team score + team bonuses + own awards and penalties. "
-                "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
-                "%(mark)s Equal on every other tiebreak: order drawn by lot (seed %(seed)s). "
-                "= Rank shared.",
-                mark=LOT_MARK,
-                seed=sheet.lot_seed,
-            )
-            if sheet.lot_shown
-            else _(
-                "Points per round = team score + team bonuses + own awards and penalties. "
-                "Bonus = team bonuses; Awards = lone-march awards and renege penalties. "
-                "=3: a rank shared by players equal on every tiebreak (the lot orders them "
-                "only for the final's seeding, seed %(seed)s).",
-                seed=sheet.lot_seed,
-            ),
-            s.small,
-        ),
+        *styles.stacked(_legend(sheet), s.small),
     ]
-    return story
