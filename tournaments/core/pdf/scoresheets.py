@@ -17,7 +17,7 @@ from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer, 
 
 from tournaments.common import bilingual
 from tournaments.common.bilingual import tr as _
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.core.reads.sheets import HandLine, Scoresheet, Scoresheets
 from tournaments.domain.hands import SEATS, Seat
 from tournaments.domain.match import dealer_for
@@ -44,11 +44,11 @@ def hand_row(line: HandLine) -> list[str]:
     ]
 
 
-def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
-    def cell(seat: Seat) -> st.Shrunk:
+def seats_block(sheet: Scoresheet, fonts: styles.Fonts, width: float) -> Table:
+    def cell(seat: Seat) -> styles.Shrunk:
         player = sheet.seats.get(seat)
         name = f"{player.name} ({player.mark})" if player else _("(empty)")
-        return st.Shrunk(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11)
+        return styles.Shrunk(f"{bilingual.seat(seat.value)}   {name}", fonts.regular, 11)
 
     rows = [
         [_("Team NS"), _("Team EW")],
@@ -58,28 +58,28 @@ def seats_block(sheet: Scoresheet, fonts: st.Fonts, width: float) -> Table:
     return Table(
         rows,
         colWidths=[width / 2] * 2,
-        style=st.table_style(zebra=False, fonts=fonts)
+        style=styles.table_style(zebra=False, fonts=fonts)
         + [
             ("FONTSIZE", (0, 0), (-1, 0), 9),
             ("FONTSIZE", (0, 1), (-1, -1), 11),
-            ("LINEBEFORE", (1, 0), (1, -1), 0.6, st.INK),
+            ("LINEBEFORE", (1, 0), (1, -1), 0.6, styles.INK),
         ],
     )
 
 
-def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -> Table:
+def grid(sheet: Scoresheet, fonts: styles.Fonts, width: float, page_height: float) -> Table:
     # Translators: the scoresheet's narrow columns; "\n" breaks the header in two lines.
     header = [
-        st.head(_("Hand")),
-        st.head(_("Dealer")),
-        st.head(_("Makers")),
-        st.head(_("Alone")),
-        st.head(_("Tricks")),
-        st.head(_("Note")),
-        st.head(_("NS\npoints")),
-        st.head(_("EW\npoints")),
-        st.head(_("NS\ntotal")),
-        st.head(_("EW\ntotal")),
+        styles.head(_("Hand")),
+        styles.head(_("Dealer")),
+        styles.head(_("Makers")),
+        styles.head(_("Alone")),
+        styles.head(_("Tricks")),
+        styles.head(_("Note")),
+        styles.head(_("NS\npoints")),
+        styles.head(_("EW\npoints")),
+        styles.head(_("NS\ntotal")),
+        styles.head(_("EW\ntotal")),
     ]
     # A bilingual header stacks its languages: the row grows, the grid loses no column.
     header_lines = max(cell.count("\n") + 1 for cell in header)
@@ -98,20 +98,20 @@ def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -
     widths = [0.45 * inch, narrow, 0.7 * inch, narrow, narrow, 0, narrow, narrow, narrow, narrow]
     widths[5] = width - sum(widths)
     filled = len(sheet.hands)
-    style = st.table_style(zebra=False, fonts=fonts) + [
+    style = styles.table_style(zebra=False, fonts=fonts) + [
         ("FONTSIZE", (0, 0), (-1, 0), 8 if header_lines <= 2 else 7),
         ("LEADING", (0, 0), (-1, 0), 9 if header_lines <= 2 else 7.5),
         ("FONTSIZE", (0, 1), (-1, -1), 10),
         ("ALIGN", (0, 0), (-1, -1), "CENTER"),
         ("ALIGN", (5, 1), (5, -1), "LEFT"),
-        ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
-        ("LINEBEFORE", (6, 0), (6, -1), 0.8, st.INK),
-        ("LINEBEFORE", (8, 0), (8, -1), 0.8, st.INK),
-        ("BACKGROUND", (8, 1), (9, -1), st.SHADE),
+        ("INNERGRID", (0, 0), (-1, -1), 0.4, styles.RULE),
+        ("LINEBEFORE", (6, 0), (6, -1), 0.8, styles.INK),
+        ("LINEBEFORE", (8, 0), (8, -1), 0.8, styles.INK),
+        ("BACKGROUND", (8, 1), (9, -1), styles.SHADE),
         # The circle-one hint and pre-printed dealers are faint; the table's ink is not.
-        ("TEXTCOLOR", (2, filled + 1), (2, -1), st.RULE),
+        ("TEXTCOLOR", (2, filled + 1), (2, -1), styles.RULE),
         ("FONTSIZE", (2, filled + 1), (2, -1), 8),
-        ("TEXTCOLOR", (1, filled + 1), (1, -1), st.MUTED),
+        ("TEXTCOLOR", (1, filled + 1), (1, -1), styles.MUTED),
     ]
     top = 22 if header_lines <= 2 else 7.5 * header_lines + 4
     # Two languages take the notes' room: the rows give a point and a half each, never a
@@ -122,7 +122,7 @@ def grid(sheet: Scoresheet, fonts: st.Fonts, width: float, page_height: float) -
     )
 
 
-def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
+def boxes(sheets: Scoresheets, fonts: styles.Fonts, width: float) -> Table:
     """Write-in boxes: what ended the match and what the director must add to it."""
     rules = sheets.rules
 
@@ -169,22 +169,22 @@ def boxes(sheets: Scoresheets, fonts: st.Fonts, width: float) -> Table:
         rows,
         colWidths=[width / 2] * 2,
         rowHeights=[24] * len(rows),
-        style=st.table_style(header_rows=0, zebra=False)[2:]
+        style=styles.table_style(header_rows=0, zebra=False)[2:]
         + [
             ("FONTNAME", (0, 0), (-1, -1), fonts.regular),
             ("FONTSIZE", (0, 0), (-1, -1), 8.5 if stacked else 10),
             ("LEADING", (0, 0), (-1, -1), 9.5 if stacked else 12),
-            ("INNERGRID", (0, 0), (-1, -1), 0.4, st.RULE),
+            ("INNERGRID", (0, 0), (-1, -1), 0.4, styles.RULE),
         ],
     )
 
 
-def signatures(fonts: st.Fonts, width: float) -> Table:
+def signatures(fonts: styles.Fonts, width: float) -> Table:
     line = "_" * 34
     sign = _("signature")
     rows = [
-        [st.head(_("Team NS")), line, line],
-        [st.head(_("Team EW")), line, line],
+        [styles.head(_("Team NS")), line, line],
+        [styles.head(_("Team EW")), line, line],
         ["", sign, sign],
     ]
     return Table(
@@ -196,129 +196,150 @@ def signatures(fonts: st.Fonts, width: float) -> Table:
             ("FONTNAME", (1, 0), (-1, -1), fonts.regular),
             ("FONTSIZE", (0, 0), (-1, 1), 10),
             ("FONTSIZE", (0, 2), (-1, 2), 7),
-            ("TEXTCOLOR", (0, 2), (-1, 2), st.MUTED),
+            ("TEXTCOLOR", (0, 2), (-1, 2), styles.MUTED),
             ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
             ("ALIGN", (1, 2), (-1, 2), "CENTER"),
         ],
     )
 
 
-def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
-    fonts = st.fonts_for(
+def _heading(
+    sheets: Scoresheets,
+    sheet: Scoresheet,
+    fonts: styles.Fonts,
+    s: styles.Styles,
+    width: float,
+) -> Table:
+    """The event and round on the left, the table (and game) as large as fits on the right."""
+    title: str = _("Table %(n)s", n=sheet.table)
+    if sheet.game is not None:
+        title = _("Table %(n)s · game %(game)s", n=sheet.table, game=sheet.game)
+    title = styles.head(title)
+    # Bilingual, the event's line takes two languages' words: the table number less.
+    split = 0.45 if len(bilingual.current()) == 1 else 0.33
+    title_size = 26.0 if "\n" not in title else 18.0
+    while (
+        title_size > 12
+        and max(
+            styles.pdfmetrics.stringWidth(line, fonts.bold, title_size)
+            for line in title.split("\n")
+        )
+        > width * split - 8
+    ):
+        title_size -= 1
+    subtitle = _("Backup scoresheet · %(round)s", round=sheets.round_label)
+    return Table(
+        [
+            [
+                Paragraph(
+                    f"{styles.escape(sheets.event)}<br/>"
+                    f"<font size=10>{styles.escape(subtitle)}</font>",
+                    s.heading,
+                ),
+                title,
+            ]
+        ],
+        colWidths=[width * (1 - split), width * split],
+        style=[
+            ("FONTNAME", (1, 0), (1, 0), fonts.bold),
+            ("FONTSIZE", (1, 0), (1, 0), title_size),
+            ("LEADING", (1, 0), (1, 0), title_size * 1.15),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+            ("ALIGN", (1, 0), (1, 0), "RIGHT"),
+            ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+            ("LEFTPADDING", (0, 0), (0, 0), 0),
+            ("RIGHTPADDING", (1, 0), (1, 0), 0),
+        ],
+    )
+
+
+def _terms(sheets: Scoresheets) -> bilingual.Said:
+    """How a game or match ends, and when the sheet was printed."""
+    rules = sheets.rules
+    printed = styles.printed(sheets.printed_at)
+    if sheets.final:
+        return _(
+            "Game to %(target)s, no time limit; best of %(games)s. Printed %(at)s.",
+            target=rules.final_target,
+            games=2 * sheets.games_to_win - 1,
+            at=printed,
+        )
+    return _(
+        "Match to %(target)s or %(minutes)s minutes; when time is called, finish the "
+        "hand in progress, then play on while tied. Printed %(at)s.",
+        target=rules.target,
+        minutes=sheets.round_minutes,
+        at=printed,
+    )
+
+
+def _dealer_text(sheet: Scoresheet) -> bilingual.Said:
+    """Who deals first (in bold, or seats to circle), and where to carry on the hands the
+    tablet already recorded. Markup: the words are ours, nothing typed."""
+    if sheet.first_dealer:
+        dealer_text = _(
+            "First dealer: %(seat)s · the deal passes clockwise (N, E, S, W) after "
+            "every hand, misdeals and reneges included.",
+            seat=bilingual.Said(
+                [f"<b>{p}</b>" for p in bilingual.seat(sheet.first_dealer.value).parts]
+            ),
+        )
+    else:
+        dealer_text = _(
+            "First dealer (circle): %(seats)s · the deal passes clockwise (N, E, S, W) "
+            "after every hand, misdeals and reneges included.",
+            seats=bilingual.Said(
+                [
+                    "  /  ".join(letters)
+                    for letters in zip(
+                        *(bilingual.seat(seat.value).parts for seat in SEATS), strict=True
+                    )
+                ]
+            ),
+        )
+    if sheet.hands:
+        dealer_text = _(
+            "%(dealer)s %(n)s hands already recorded on the tablet are printed; carry "
+            "on below them.",
+            dealer=dealer_text,
+            n=len(sheet.hands),
+        )
+    return dealer_text
+
+
+def build(sheets: Scoresheets, paper: str = styles.DEFAULT_PAPER) -> bytes:
+    fonts = styles.fonts_for(
         [sheets.event, *(p.name for sheet in sheets.sheets for p in sheet.seats.values())]
     )
-    s = st.styles(fonts)
-    pagesize = st.paper_size(paper)
+    s = styles.styles(fonts)
+    pagesize = styles.paper_size(paper)
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        **st.page_setup(
+        **styles.page_setup(
             paper,
             _(
                 "%(event)s: backup scoresheets, %(round)s",
                 event=sheets.event,
                 round=sheets.round_label,
             ),
-            top=st.MARGIN * 0.8,
+            top=styles.MARGIN * 0.8,
         ),
     )
     width = doc.width
-    rules = sheets.rules
     story: list[Any] = []
     for index, sheet in enumerate(sheets.sheets):
         if index:
             story.append(PageBreak())
-        title: str = _("Table %(n)s", n=sheet.table)
-        if sheet.game is not None:
-            title = _("Table %(n)s · game %(game)s", n=sheet.table, game=sheet.game)
-        title = st.head(title)
-        # Bilingual, the event's line takes two languages' words: the table number less.
-        split = 0.45 if len(bilingual.current()) == 1 else 0.33
-        title_size = 26.0 if "\n" not in title else 18.0
-        while (
-            title_size > 12
-            and max(
-                st.pdfmetrics.stringWidth(line, fonts.bold, title_size)
-                for line in title.split("\n")
-            )
-            > width * split - 8
-        ):
-            title_size -= 1
-        subtitle = _("Backup scoresheet · %(round)s", round=sheets.round_label)
-        heading = Table(
-            [
-                [
-                    Paragraph(
-                        f"{st.escape(sheets.event)}<br/><font size=10>{st.escape(subtitle)}</font>",
-                        s.heading,
-                    ),
-                    title,
-                ]
-            ],
-            colWidths=[width * (1 - split), width * split],
-            style=[
-                ("FONTNAME", (1, 0), (1, 0), fonts.bold),
-                ("FONTSIZE", (1, 0), (1, 0), title_size),
-                ("LEADING", (1, 0), (1, 0), title_size * 1.15),
-                ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
-                ("ALIGN", (1, 0), (1, 0), "RIGHT"),
-                ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
-                ("LEFTPADDING", (0, 0), (0, 0), 0),
-                ("RIGHTPADDING", (1, 0), (1, 0), 0),
-            ],
-        )
-        printed = st.printed(sheets.printed_at)
-        if sheets.final:
-            terms = _(
-                "Game to %(target)s, no time limit; best of %(games)s. Printed %(at)s.",
-                target=rules.final_target,
-                games=2 * sheets.games_to_win - 1,
-                at=printed,
-            )
-        else:
-            terms = _(
-                "Match to %(target)s or %(minutes)s minutes; when time is called, finish the "
-                "hand in progress, then play on while tied. Printed %(at)s.",
-                target=rules.target,
-                minutes=sheets.round_minutes,
-                at=printed,
-            )
-        if sheet.first_dealer:
-            dealer_text = _(
-                "First dealer: %(seat)s · the deal passes clockwise (N, E, S, W) after "
-                "every hand, misdeals and reneges included.",
-                seat=bilingual.Said(
-                    [f"<b>{p}</b>" for p in bilingual.seat(sheet.first_dealer.value).parts]
-                ),
-            )
-        else:
-            dealer_text = _(
-                "First dealer (circle): %(seats)s · the deal passes clockwise (N, E, S, W) "
-                "after every hand, misdeals and reneges included.",
-                seats=bilingual.Said(
-                    [
-                        "  /  ".join(letters)
-                        for letters in zip(
-                            *(bilingual.seat(seat.value).parts for seat in SEATS), strict=True
-                        )
-                    ]
-                ),
-            )
-        if sheet.hands:
-            dealer_text = _(
-                "%(dealer)s %(n)s hands already recorded on the tablet are printed; carry "
-                "on below them.",
-                dealer=dealer_text,
-                n=len(sheet.hands),
-            )
+        dealer_text = _dealer_text(sheet)
         story += [
-            heading,
-            *st.stacked(terms, s.small),
+            _heading(sheets, sheet, fonts, s, width),
+            *styles.stacked(_terms(sheets), s.small),
             Spacer(1, 6),
             seats_block(sheet, fonts, width),
             Spacer(1, 6),
             # Markup: the first dealer in bold; the words are ours, nothing typed.
-            *st.stacked(
+            *styles.stacked(
                 dealer_text,
                 s.body if len(set(dealer_text.parts)) == 1 else s.small,
                 markup=True,
@@ -331,9 +352,9 @@ def build(sheets: Scoresheets, paper: str = st.DEFAULT_PAPER) -> bytes:
             signatures(fonts, width),
         ]
     if not sheets.sheets:
-        story.append(Paragraph(st.escape(_("No tables to print.")), s.body))
+        story.append(Paragraph(styles.escape(_("No tables to print.")), s.body))
     footer = _(
         "%(event)s · backup scoresheets, %(round)s", event=sheets.event, round=sheets.round_label
     )
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()
