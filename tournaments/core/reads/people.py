@@ -86,25 +86,55 @@ def _score_for(match: Match, team: str) -> str:
     return f"{match.score_ew}–{match.score_ns}"
 
 
-def person_page(person: Person, *, public: bool = False) -> PersonPage:
-    """Every event of ``person``; ``public``: the other people named as public pages name
-    them (``names.public_name``), for the person's own record."""
-    links = list(
-        # A registration copy played at the hall is this person's event once: its results.
-        person.links.filter(player__tournament__in=Tournament.objects.listed())
-        .select_related("player__tournament__imported_from")
-        .order_by("player__tournament__created_at", "player__tournament_id")
-    )
-    player_ids = [lk.player_id for lk in links]
-    own = list(
-        Seating.objects.filter(player_id__in=player_ids)
-        .select_related("round")
-        .order_by("round__tournament_id", "round__number")
-    )
-    # The matches this person left to a substitute: the seat row names the substitute.
-    left = list(
-        Substitution.objects.filter(player_out_id__in=player_ids).select_related("match__round")
-    )
+# Who held which seat for which hands (§6), by match: (position, first hand, past the
+# last, player).
+_Held = dict[int, list[tuple[str, int, int, int]]]
+# Each player's match lines with their round's number, to put them in order.
+_ByPlayer = dict[int, list[tuple[int, MatchLine]]]
+
+
+@dataclass
+class _Tables:
+    """The tables this person sat at: who sat where, and the games played there."""
+
+    seats: dict[tuple[int, int], dict[str, Seating]]
+    games: dict[tuple[int, int], list[Match]]
+
+    @property
+    def match_ids(self) -> list[int]:
+        return [m.pk for found in self.games.values() for m in found]
+
+
+@dataclass
+class _Names:
+    """How the page names the people at those tables: by their person when linked."""
+
+    people_of: dict[int, tuple[int, str]]
+    public: bool
+
+    def label(self, s: Seating | None) -> str:
+        if s is None:
+            return "?"
+        if s.player_id in self.people_of:
+            return self.people_of[s.player_id][1]
+        return public_name(s.player.name, False) if self.public else s.player.name
+
+    def who(self, s: Seating | None) -> int | None:
+        found = self.people_of.get(s.player_id) if s is not None else None
+        return found[0] if found else None
+
+
+@dataclass
+class _Company:
+    """Matches (and wins) with each partner and against each opponent."""
+
+    partners: Counter[str] = field(default_factory=Counter)
+    partner_wins: Counter[str] = field(default_factory=Counter)
+    opponents: Counter[str] = field(default_factory=Counter)
+    opponent_wins: Counter[str] = field(default_factory=Counter)
+
+
+def _tables_sat_at(own: list[Seating], left: list[Substitution]) -> _Tables:
     # Only the tables this person sat at (a superset: their rounds x their table numbers),
     # so an event of 500 tables is not read whole, and no OR per table reaches the SQL.
     keys = {(s.round_id, s.table) for s in own} | {(x.match.round_id, x.match.table) for x in left}
@@ -117,42 +147,43 @@ def person_page(person: Person, *, public: bool = False) -> PersonPage:
     for m in Match.objects.filter(at_my_tables).order_by("game"):
         if (m.round_id, m.table) in keys:
             games[(m.round_id, m.table)].append(m)
-    matches = {key: found[0] for key, found in games.items()}
-    match_ids = [m.pk for found in games.values() for m in found]
+    return _Tables(at_tables, games)
+
+
+def _names_at(tables: _Tables, public: bool) -> _Names:
     people_of: dict[int, tuple[int, str]] = {}
     for player_id, person_id, name, full in PersonLink.objects.filter(
-        player_id__in={s.player_id for t in at_tables.values() for s in t.values()}
+        player_id__in={s.player_id for t in tables.seats.values() for s in t.values()}
     ).values_list("player_id", "person_id", "person__name", "person__public_full_name"):
         people_of[player_id] = (person_id, public_name(name, full) if public else name)
+    return _Names(people_of, public)
 
-    def label(s: Seating | None) -> str:
-        if s is None:
-            return "?"
-        if s.player_id in people_of:
-            return people_of[s.player_id][1]
-        return public_name(s.player.name, False) if public else s.player.name
 
-    def who(s: Seating | None) -> int | None:
-        found = people_of.get(s.player_id) if s is not None else None
-        return found[0] if found else None
-
-    partners: Counter[str] = Counter()
-    partner_wins: Counter[str] = Counter()
-    opponents: Counter[str] = Counter()
-    opponent_wins: Counter[str] = Counter()
-    by_player: dict[int, list[tuple[int, MatchLine]]] = defaultdict(list)
-    # Who held which seat for which hands (§6): (position, first hand, past the last).
+def _seat_changes(match_ids: list[int]) -> dict[tuple[int, str], list[Substitution]]:
+    """Each seat's substitutions in those matches, in the order they came in."""
     changes: dict[tuple[int, str], list[Substitution]] = defaultdict(list)
     for sub in Substitution.objects.filter(match_id__in=match_ids).order_by("from_hand"):
         changes[(sub.match_id, sub.position)].append(sub)
-    held: dict[int, list[tuple[str, int, int, int]]] = defaultdict(list)
+    return changes
+
+
+def _add_matches_left(
+    left: list[Substitution],
+    changes: dict[tuple[int, str], list[Substitution]],
+    tables: _Tables,
+    names: _Names,
+    held: _Held,
+    by_player: _ByPlayer,
+) -> None:
+    """The matches this person left to a substitute: the hands they held, and a line
+    with the points of those hands (the result went to the substitute)."""
     for sub in left:
         chain = [x.pk for x in changes[(sub.match_id, sub.position)]]
         before = changes[(sub.match_id, sub.position)][: chain.index(sub.pk)]
         held[sub.match_id].append(
             (sub.position, before[-1].from_hand if before else 1, sub.from_hand, sub.player_out_id)
         )
-        table = at_tables[(sub.match.round_id, sub.match.table)]
+        table = tables.seats[(sub.match.round_id, sub.match.table)]
         me = Seat(sub.position)
         by_player[sub.player_out_id].append(
             (
@@ -160,25 +191,41 @@ def person_page(person: Person, *, public: bool = False) -> PersonPage:
                 MatchLine(
                     round_label=str(sub.match.round),
                     table=sub.match.table,
-                    partner=label(table.get(me.partner.value)),
-                    opponents=" & ".join(label(table.get(o.value)) for o in me.team.other.seats),
+                    partner=names.label(table.get(me.partner.value)),
+                    opponents=" & ".join(
+                        names.label(table.get(o.value)) for o in me.team.other.seats
+                    ),
                     score=_score_for(sub.match, me.team.value),
                     won=None,
                     points=(sub.out_team_score or 0) + (sub.out_individual or 0),
                     individual=sub.out_individual,
                     left_from=sub.from_hand,
-                    partner_id=who(table.get(me.partner.value)),
-                    opponent_ids=tuple(who(table.get(o.value)) for o in me.team.other.seats),
+                    partner_id=names.who(table.get(me.partner.value)),
+                    opponent_ids=tuple(names.who(table.get(o.value)) for o in me.team.other.seats),
                     number=sub.match.round.number,
                 ),
             )
         )
+
+
+def _add_own_seats(
+    own: list[Seating],
+    changes: dict[tuple[int, str], list[Substitution]],
+    tables: _Tables,
+    names: _Names,
+    held: _Held,
+    by_player: _ByPlayer,
+    company: _Company,
+) -> None:
+    """The seats this person held: the hands from when they came in, a line per round,
+    and the partners and opponents of each match decided."""
+    matches = {key: found[0] for key, found in tables.games.items()}
     for seat in own:
-        table = at_tables[(seat.round_id, seat.table)]
+        table = tables.seats[(seat.round_id, seat.table)]
         me = Seat(seat.position)
         partner = table.get(me.partner.value)
         others = [table.get(s.value) for s in me.team.other.seats]
-        for game in games.get((seat.round_id, seat.table), []):
+        for game in tables.games.get((seat.round_id, seat.table), []):
             came_in = changes.get((game.pk, seat.position))
             first = came_in[-1].from_hand if came_in else 1
             held[game.pk].append((seat.position, first, 10**6, seat.player_id))
@@ -186,32 +233,38 @@ def person_page(person: Person, *, public: bool = False) -> PersonPage:
         mine = me.team.value
         # A final has several games at one table: each game's score, in order.
         score = ", ".join(
-            _score_for(g, mine) for g in games.get((seat.round_id, seat.table), []) if g.is_over
+            _score_for(g, mine)
+            for g in tables.games.get((seat.round_id, seat.table), [])
+            if g.is_over
         )
         won = seat.won
         if match is not None and seat.round.kind == Round.Kind.FINAL:
             won = None
         if won is not None:
-            partners[label(partner)] += 1
-            partner_wins[label(partner)] += int(won)
+            company.partners[names.label(partner)] += 1
+            company.partner_wins[names.label(partner)] += int(won)
             for o in others:
-                opponents[label(o)] += 1
-                opponent_wins[label(o)] += int(won)
+                company.opponents[names.label(o)] += 1
+                company.opponent_wins[names.label(o)] += int(won)
         line = MatchLine(
             round_label=str(seat.round),
             table=seat.table,
-            partner=label(partner),
-            opponents=" & ".join(label(o) for o in others),
+            partner=names.label(partner),
+            opponents=" & ".join(names.label(o) for o in others),
             score=score,
             won=won,
             points=seat.points,
             individual=seat.individual,
-            partner_id=who(partner),
-            opponent_ids=tuple(who(o) for o in others),
+            partner_id=names.who(partner),
+            opponent_ids=tuple(names.who(o) for o in others),
             number=seat.round.number,
             final=seat.round.kind == Round.Kind.FINAL,
         )
         by_player[seat.player_id].append((seat.round.number, line))
+
+
+def _hand_counts(held: _Held) -> tuple[int, int, dict[int, Counter[str]]]:
+    """Lone marches and reneges over every hand held, and each player's hand counts."""
     lone = reneges = 0
     hands_of: dict[int, Counter[str]] = defaultdict(Counter)
     hand_fields = ("outcome", "maker", "alone", "maker_tricks", "renege_by")
@@ -234,6 +287,13 @@ def person_page(person: Person, *, public: bool = False) -> PersonPage:
             if outcome == "renege" and renege_by == pos:
                 reneges += 1
                 counts["reneges"] += 1
+    return lone, reneges, hands_of
+
+
+def _event_lines(
+    links: list[PersonLink], by_player: _ByPlayer, hands_of: dict[int, Counter[str]]
+) -> tuple[list[EventLine], int, int]:
+    """A line per event with its rank and matches in order; the awards and penalties."""
     events = []
     awards = penalties = 0
     ranks_by_tournament: dict[int, dict[int, tuple[int, int]]] = {}
@@ -248,15 +308,47 @@ def person_page(person: Person, *, public: bool = False) -> PersonPage:
                 awards += max(line.individual, 0)
                 penalties += min(line.individual, 0)
         events.append(EventLine(t, lk.player, rank, total, lines, hands_of[lk.player_id]))
+    return events, awards, penalties
 
-    def table_of(count: Counter[str], wins: Counter[str]) -> list[tuple[str, int, int]]:
-        return sorted(((n, c, wins[n]) for n, c in count.items()), key=lambda x: (-x[1], x[0]))
 
+def _table_of(count: Counter[str], wins: Counter[str]) -> list[tuple[str, int, int]]:
+    return sorted(((n, c, wins[n]) for n, c in count.items()), key=lambda x: (-x[1], x[0]))
+
+
+def person_page(person: Person, *, public: bool = False) -> PersonPage:
+    """Every event of ``person``; ``public``: the other people named as public pages name
+    them (``names.public_name``), for the person's own record."""
+    links = list(
+        # A registration copy played at the hall is this person's event once: its results.
+        person.links.filter(player__tournament__in=Tournament.objects.listed())
+        .select_related("player__tournament__imported_from")
+        .order_by("player__tournament__created_at", "player__tournament_id")
+    )
+    player_ids = [lk.player_id for lk in links]
+    own = list(
+        Seating.objects.filter(player_id__in=player_ids)
+        .select_related("round")
+        .order_by("round__tournament_id", "round__number")
+    )
+    # The matches this person left to a substitute: the seat row names the substitute.
+    left = list(
+        Substitution.objects.filter(player_out_id__in=player_ids).select_related("match__round")
+    )
+    tables = _tables_sat_at(own, left)
+    names = _names_at(tables, public)
+    changes = _seat_changes(tables.match_ids)
+    held: _Held = defaultdict(list)
+    by_player: _ByPlayer = defaultdict(list)
+    company = _Company()
+    _add_matches_left(left, changes, tables, names, held, by_player)
+    _add_own_seats(own, changes, tables, names, held, by_player, company)
+    lone, reneges, hands_of = _hand_counts(held)
+    events, awards, penalties = _event_lines(links, by_player, hands_of)
     return PersonPage(
         person,
         events,
-        table_of(partners, partner_wins),
-        table_of(opponents, opponent_wins),
+        _table_of(company.partners, company.partner_wins),
+        _table_of(company.opponents, company.opponent_wins),
         lone,
         reneges,
         awards,
