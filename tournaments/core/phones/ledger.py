@@ -75,10 +75,10 @@ class Ledger:
     through: int | None = None
 
 
-def ledger(tournament: Tournament, player: Player) -> Ledger:
-    """Round by round: the match score, bonuses, individual points, and the running total,
-    which counts sit-out points as the standings do and ends at the standings' total."""
-    rounds = list(
+def _rounds_for(tournament: Tournament, player: Player) -> list[Round]:
+    """The event's rounds in order, each marked whether the player sat it out and from
+    which hand a substitute took their seat."""
+    return list(
         Round.objects.filter(tournament=tournament)
         .annotate(
             sat_out=Exists(SitOut.objects.filter(round=OuterRef("pk"), player=player)),
@@ -91,18 +91,20 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
         )
         .order_by("number")
     )
-    latest = rounds[-1] if rounds else None
-    vis = of_event(tournament, latest)
-    hidden = vis.hidden
-    seats = {
-        s.round_id: s for s in Seating.objects.filter(player=player, round__tournament=tournament)
-    }
-    sat_out = {r.pk for r in rounds if getattr(r, "sat_out", False)}
+
+
+_Names = dict[tuple[int, int], dict[str, str]]
+_Scores = dict[tuple[int, int], dict[Team, int | None]]
+
+
+def _tables_of(seats: dict[int, Seating]) -> tuple[_Names, _Scores]:
+    """Who sat at each of the player's tables, as public pages name them, and each
+    table's match score."""
     tables = {(s.round_id, s.table) for s in seats.values()}
-    names: dict[tuple[int, int], dict[str, str]] = defaultdict(dict)
+    names: _Names = defaultdict(dict)
     # Each table's match score, in the same query: a substitute's own team points are
     # only the hands they played (§6), so "us–them" is read from the match itself.
-    scores: dict[tuple[int, int], dict[Team, int | None]] = {}
+    scores: _Scores = {}
     if seats:
         match = Match.objects.filter(round=OuterRef("round_id"), table=OuterRef("table"))
         for round_id, table, position, name, house, full, ns, ew in (
@@ -125,6 +127,132 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
             if (round_id, table) in tables:
                 names[(round_id, table)][position] = house_named(public_name(name, full), house)
                 scores[(round_id, table)] = {Team.NS: ns, Team.EW: ew}
+    return names, scores
+
+
+def _seatless_line(
+    tournament: Tournament,
+    player: Player,
+    rnd: Round,
+    vis: Visibility,
+    by_round: dict[int, int],
+    running: int,
+    *,
+    sat_out: bool,
+    latest: bool,
+    out: int | None,
+) -> tuple[LedgerLine | None, int]:
+    """The line of a round the player holds no seat in (left it to a substitute, sat it
+    out, or not seated), if any, and the running total after it. ``out``: the round a
+    withdrawn player left after."""
+    label = round_label(rnd)
+    prelim = rnd.kind == Round.Kind.PRELIMINARY
+    left_from = getattr(rnd, "left_from", None)
+    if left_from is not None:
+        # Left during the match: the hands played before the substitute count (§6).
+        points = by_round.get(rnd.number) if vis.shows_round(rnd.number) and prelim else None
+        if points is not None:
+            running += points
+        line = LedgerLine(
+            rnd.number,
+            label,
+            points=points,
+            running=running if points is not None else None,
+            state="left",
+            left_from=left_from,
+        )
+        return line, running
+    if sat_out:
+        shown = vis.shows_round(rnd.number) and prelim
+        points = by_round.get(rnd.number) if shown else None
+        if points is not None:
+            running += points
+        line = LedgerLine(
+            rnd.number,
+            label,
+            points=points,
+            running=running if points is not None else None,
+            state="sat_out",
+        )
+        return line, running
+    if prelim and not player.house and (out is None or rnd.number <= out):
+        waiting = latest and player.checked_in and not player.withdrawn
+        state = "waiting" if waiting else "not_here"
+        if player.checked_in and seating_alone(tournament, vis, rnd.number):
+            state = "hidden_absent"
+        return LedgerLine(rnd.number, label, state=state), running
+    return None, running
+
+
+def _seat_state(rnd: Round, done: bool, visible: bool) -> str:
+    # A hidden round over: its result is hidden, also where its figures never came
+    # (the club site's copy of what the hall published, docs/series.md).
+    if done or (not visible and rnd.status == Round.Status.FINISHED):
+        return "done" if visible else "hidden"
+    if rnd.status == Round.Status.SEATED:
+        return "seated"
+    if rnd.status == Round.Status.RUNNING:
+        return "playing"
+    return "done"
+
+
+def _seated_line(
+    rnd: Round,
+    seat: Seating,
+    at: dict[str, str],
+    played: dict[Team, int | None],
+    vis: Visibility,
+    by_round: dict[int, int],
+    running: int,
+) -> tuple[LedgerLine, int]:
+    """The line of a round the player sat in, its figures as players may see them, and
+    the running total after it."""
+    prelim = rnd.kind == Round.Kind.PRELIMINARY
+    mine = Seat(seat.position)
+    partner = at.get(mine.partner.value, "")
+    opponents = " & ".join(at[s.value] for s in SEATS if s.team is not mine.team and s.value in at)
+    done = seat.points is not None
+    visible = vis.shows_round(rnd.number, final=not prelim)
+    show_match = done and visible
+    show_points = show_match and prelim
+    if show_points:
+        running += by_round.get(rnd.number, seat.points or 0)
+    us, them = seat.team_score, None
+    if show_match and seat.team_score is not None and seat.margin is not None:
+        them = seat.team_score - seat.margin
+        if prelim and played.get(mine.team) is not None:
+            us, them = played[mine.team], played[mine.team.other]
+    line = LedgerLine(
+        rnd.number,
+        round_label(rnd),
+        seat.table,
+        seat.position,
+        partner,
+        opponents,
+        us=us if show_match else None,
+        them=them,
+        won=seat.won if show_match else None,
+        bonus=seat.bonus if show_points else None,
+        individual=seat.individual if show_points else None,
+        points=seat.points if show_points else None,
+        running=running if show_points else None,
+        state=_seat_state(rnd, done, visible),
+    )
+    return line, running
+
+
+def ledger(tournament: Tournament, player: Player) -> Ledger:
+    """Round by round: the match score, bonuses, individual points, and the running total,
+    which counts sit-out points as the standings do and ends at the standings' total."""
+    rounds = _rounds_for(tournament, player)
+    latest = rounds[-1] if rounds else None
+    vis = of_event(tournament, latest)
+    hidden = vis.hidden
+    seats = {
+        s.round_id: s for s in Seating.objects.filter(player=player, round__tournament=tournament)
+    }
+    sat_out = {r.pk for r in rounds if getattr(r, "sat_out", False)}
+    names, scores = _tables_of(seats)
     # The points of each round as the standings count them (a sit-out's included), so
     # the running total ends where the standings' total does.
     # While hidden, the standings as they stood after the last visible round: the running
@@ -137,94 +265,27 @@ def ledger(tournament: Tournament, player: Player) -> Ledger:
     lines = []
     running = 0
     for rnd in rounds:
-        label = round_label(rnd)
-        prelim = rnd.kind == Round.Kind.PRELIMINARY
         seat = seats.get(rnd.pk)
-        left_from = getattr(rnd, "left_from", None)
-        if seat is None and left_from is not None:
-            # Left during the match: the hands played before the substitute count (§6).
-            points = by_round.get(rnd.number) if vis.shows_round(rnd.number) and prelim else None
-            if points is not None:
-                running += points
-            lines.append(
-                LedgerLine(
-                    rnd.number,
-                    label,
-                    points=points,
-                    running=running if points is not None else None,
-                    state="left",
-                    left_from=left_from,
-                )
-            )
-            continue
         if seat is None:
-            if rnd.pk in sat_out:
-                shown = vis.shows_round(rnd.number) and prelim
-                points = by_round.get(rnd.number) if shown else None
-                if points is not None:
-                    running += points
-                lines.append(
-                    LedgerLine(
-                        rnd.number,
-                        label,
-                        points=points,
-                        running=running if points is not None else None,
-                        state="sat_out",
-                    )
-                )
-            elif prelim and not player.house and (out is None or rnd.number <= out):
-                waiting = rnd is latest and player.checked_in and not player.withdrawn
-                state = "waiting" if waiting else "not_here"
-                if player.checked_in and seating_alone(tournament, vis, rnd.number):
-                    state = "hidden_absent"
-                lines.append(LedgerLine(rnd.number, label, state=state))
-            continue
-        mine = Seat(seat.position)
-        at = names[(rnd.pk, seat.table)]
-        partner = at.get(mine.partner.value, "")
-        opponents = " & ".join(
-            at[s.value] for s in SEATS if s.team is not mine.team and s.value in at
-        )
-        done = seat.points is not None
-        visible = vis.shows_round(rnd.number, final=not prelim)
-        show_match = done and visible
-        show_points = show_match and prelim
-        if show_points:
-            running += by_round.get(rnd.number, seat.points or 0)
-        us, them = seat.team_score, None
-        if show_match and seat.team_score is not None and seat.margin is not None:
-            them = seat.team_score - seat.margin
-            played = scores.get((rnd.pk, seat.table), {})
-            if prelim and played.get(mine.team) is not None:
-                us, them = played[mine.team], played[mine.team.other]
-        # A hidden round over: its result is hidden, also where its figures never came
-        # (the club site's copy of what the hall published, docs/series.md).
-        if done or (not visible and rnd.status == Round.Status.FINISHED):
-            state = "done" if visible else "hidden"
-        elif rnd.status == Round.Status.SEATED:
-            state = "seated"
-        elif rnd.status == Round.Status.RUNNING:
-            state = "playing"
-        else:
-            state = "done"
-        lines.append(
-            LedgerLine(
-                rnd.number,
-                label,
-                seat.table,
-                seat.position,
-                partner,
-                opponents,
-                us=us if show_match else None,
-                them=them,
-                won=seat.won if show_match else None,
-                bonus=seat.bonus if show_points else None,
-                individual=seat.individual if show_points else None,
-                points=seat.points if show_points else None,
-                running=running if show_points else None,
-                state=state,
+            seatless, running = _seatless_line(
+                tournament,
+                player,
+                rnd,
+                vis,
+                by_round,
+                running,
+                sat_out=rnd.pk in sat_out,
+                latest=rnd is latest,
+                out=out,
             )
+            if seatless is not None:
+                lines.append(seatless)
+            continue
+        played = scores.get((rnd.pk, seat.table), {})
+        line, running = _seated_line(
+            rnd, seat, names[(rnd.pk, seat.table)], played, vis, by_round, running
         )
+        lines.append(line)
     total = rank = ranked_of = None
     if mine_row is not None:
         total, rank, ranked_of = mine_row.record.total, mine_row.shown_rank, len(ranked)
