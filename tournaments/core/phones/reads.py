@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from tournaments.common import bilingual
 from tournaments.common.names import fold, public_name, sort_key
@@ -313,7 +313,12 @@ def search_players(tournament: Tournament, query: str) -> list[Found]:
 
 # --- the card ---------------------------------------------------------------------------
 
-SEAT_NAMES = {"N": _lazy("North"), "E": _lazy("East"), "S": _lazy("South"), "W": _lazy("West")}
+SEAT_NAMES = {
+    "N": gettext_lazy("North"),
+    "E": gettext_lazy("East"),
+    "S": gettext_lazy("South"),
+    "W": gettext_lazy("West"),
+}
 
 
 def round_label(rnd: Round) -> str:
@@ -361,10 +366,10 @@ class Chair:
 
 
 CLOCK_STATES = {
-    "called": _lazy("Time is called"),
-    "paused": _lazy("Paused"),
-    "not_started": _lazy("Not started"),
-    "finished": _lazy("Round over"),
+    "called": gettext_lazy("Time is called"),
+    "paused": gettext_lazy("Paused"),
+    "not_started": gettext_lazy("Not started"),
+    "finished": gettext_lazy("Round over"),
 }
 
 
@@ -561,6 +566,53 @@ def seat_card(tournament_id: int, ver: Version, shown: str) -> Card | None:
     return Card(tournament, player, rnd, table=seat.table, position=seat.position, partial=True)
 
 
+def _left_card(
+    tournament: Tournament,
+    player: Player,
+    rnd: Round,
+    now: datetime,
+    sat_out: bool,
+    out: int | None,
+) -> Card:
+    """The card of a player with no seat row in the latest round: a substitute holds the
+    seat of a player who left during the match (§6), or the player is not seated."""
+    left = _one(
+        'SELECT m."table", x.from_hand FROM tournaments_substitution x '
+        "JOIN tournaments_match m ON m.id = x.match_id "
+        "WHERE m.round_id = %s AND x.player_out_id = %s ORDER BY x.from_hand LIMIT 1",
+        [rnd.pk, player.pk],
+    )
+    left_table, left_from = left if left is not None else (None, None)
+    return Card(
+        tournament,
+        player,
+        rnd,
+        clock=_clock(rnd, now),
+        absent="left" if left is not None else _absence(player, rnd, sat_out),
+        withdrawn_after=out,
+        left_table=left_table,
+        left_from=left_from,
+    )
+
+
+def _chairs(round_id: int, table: int, mine: Seat) -> tuple[Chair, ...]:
+    """The four chairs of the player's table in seat order, each named as players see it."""
+    chairs = []
+    for pos_value, name, withdrawn, house, full in _all(
+        f"SELECT s.position, p.name, p.withdrawn, p.house, {_FULL_NAME} "
+        "FROM tournaments_seating s JOIN tournaments_player p ON p.id = s.player_id "
+        'WHERE s.round_id = %s AND s."table" = %s',
+        [round_id, table],
+    ):
+        pos = Seat(pos_value)
+        role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
+        shown = public_name(name, bool(full))
+        chairs.append(Chair(pos.value, shown, role, pos.team.value, bool(withdrawn), bool(house)))
+    order = {s.value: i for i, s in enumerate(SEATS)}
+    chairs.sort(key=lambda c: order[c.position])
+    return tuple(chairs)
+
+
 def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     """This round's seat (or the newly seated round's), partner, opponents, score, clock."""
     out = withdrawn_after(player)
@@ -581,38 +633,9 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
     rid, kind, status = rnd.pk, rnd.kind, rnd.status
     table, position, changed, sat_out = latest_row[7:]
     if table is None:
-        # A substitute holds the seat row of a player who left during the match (§6).
-        left = _one(
-            'SELECT m."table", x.from_hand FROM tournaments_substitution x '
-            "JOIN tournaments_match m ON m.id = x.match_id "
-            "WHERE m.round_id = %s AND x.player_out_id = %s ORDER BY x.from_hand LIMIT 1",
-            [rid, player.pk],
-        )
-        left_table, left_from = left if left is not None else (None, None)
-        return Card(
-            tournament,
-            player,
-            rnd,
-            clock=_clock(rnd, now),
-            absent="left" if left is not None else _absence(player, rnd, bool(sat_out)),
-            withdrawn_after=out,
-            left_table=left_table,
-            left_from=left_from,
-        )
+        return _left_card(tournament, player, rnd, now, bool(sat_out), out)
     mine = Seat(position)
-    chairs = []
-    for pos_value, name, withdrawn, house, full in _all(
-        f"SELECT s.position, p.name, p.withdrawn, p.house, {_FULL_NAME} "
-        "FROM tournaments_seating s JOIN tournaments_player p ON p.id = s.player_id "
-        'WHERE s.round_id = %s AND s."table" = %s',
-        [rid, table],
-    ):
-        pos = Seat(pos_value)
-        role = "you" if pos is mine else ("partner" if pos.team is mine.team else "opponent")
-        shown = public_name(name, bool(full))
-        chairs.append(Chair(pos.value, shown, role, pos.team.value, bool(withdrawn), bool(house)))
-    order = {s.value: i for i, s in enumerate(SEATS)}
-    chairs.sort(key=lambda c: order[c.position])
+    chairs = _chairs(rid, table, mine)
     match_row = _one(
         "SELECT score_ns, score_ew, hands_played, status, winner, extension_seconds, "
         'time_called_at FROM tournaments_match WHERE round_id = %s AND "table" = %s '
@@ -639,7 +662,7 @@ def card(tournament: Tournament, player: Player, now: datetime) -> Card:
         rnd,
         table=table,
         position=position,
-        chairs=tuple(chairs),
+        chairs=chairs,
         changed=changed is not None and status == Round.Status.SEATED,
         us=us,
         them=them,
