@@ -333,6 +333,73 @@ ATTENTION_TEXT = {
 }
 
 
+def _flags(match: Match) -> list[str]:
+    """What happened at the table that the director may want to look at."""
+    return [
+        label
+        for flag, label in (
+            (match.has_renege, "renege"),
+            (match.has_override, "override"),
+            (match.has_correction, "correction"),
+            (match.has_late_sync, "late sync"),
+        )
+        if flag
+    ]
+
+
+def _stalled(
+    match: Match, clock: RoundClock, now: datetime, started_at: datetime | None
+) -> list[str]:
+    """Why a tablet table still playing looks stuck: no entry for a while, or none yet
+    long after the start (never while the clock is paused)."""
+    reasons = []
+    last = match.last_contact_at or match.last_entry_at
+    if (
+        match.status == Match.Status.PLAYING
+        and last
+        and now - last > STALE_AFTER
+        and not clock.paused(now)
+    ):
+        reasons.append("stale")
+    if (
+        match.hands_played == 0
+        and started_at is not None
+        and now - started_at > SLOW_START_AFTER
+        and not clock.paused(now)
+    ):
+        reasons.append("slow_start")
+    return reasons
+
+
+def _device_of(match: Match) -> DeviceView:
+    return DeviceView(
+        getattr(match, "device_seen_at", None),
+        getattr(match, "device_unsent", None),
+        getattr(match, "device_battery", None),
+        getattr(match, "device_charging", None),
+    )
+
+
+def _silent(
+    match: Match,
+    device: DeviceView,
+    clock: RoundClock,
+    now: datetime,
+    started_at: datetime | None,
+) -> bool:
+    """Whether the table's tablet has stopped reporting while its round runs."""
+    # Only while the table's round runs: between rounds a tablet may sleep.
+    playing = (
+        not match.is_over
+        and match.round.status == Round.Status.RUNNING
+        and started_at is not None
+        and not clock.paused(now)
+    )
+    return playing and device.silent(
+        now, timedelta(seconds=match.round.tournament.silent_after_seconds), started_at
+    )
+
+
 def _board_row(
     match: Match,
     names: dict[str, str],
@@ -349,63 +416,18 @@ def _board_row(
     else:
         status = match.status
     since = now - match.last_entry_at if match.last_entry_at else None
-    flags = [
-        label
-        for flag, label in (
-            (match.has_renege, "renege"),
-            (match.has_override, "override"),
-            (match.has_correction, "correction"),
-            (match.has_late_sync, "late sync"),
-        )
-        if flag
-    ]
     reasons: list[str] = []
     if match.status == Match.Status.DISPUTED:
         reasons.append("disputed")
     if status == "time_called":
         reasons.append("time_called")
-    last = match.last_contact_at or match.last_entry_at
     paper = bool(getattr(match, "on_paper", False))
-    if (
-        not paper
-        and not over
-        and match.status == Match.Status.PLAYING
-        and last
-        and now - last > STALE_AFTER
-        and not clock.paused(now)
-    ):
-        reasons.append("stale")
-    if (
-        not paper
-        and not over
-        and match.hands_played == 0
-        and started_at is not None
-        and now - started_at > SLOW_START_AFTER
-        and not clock.paused(now)
-    ):
-        reasons.append("slow_start")
+    if not paper and not over:
+        reasons += _stalled(match, clock, now, started_at)
     if match.status == Match.Status.FINISHED:
         reasons.append("unconfirmed")
-    device = DeviceView(
-        getattr(match, "device_seen_at", None),
-        getattr(match, "device_unsent", None),
-        getattr(match, "device_battery", None),
-        getattr(match, "device_charging", None),
-    )
-    # Only while the table's round runs: between rounds a tablet may sleep.
-    playing = (
-        not over
-        and match.round.status == Round.Status.RUNNING
-        and started_at is not None
-        and not clock.paused(now)
-    )
-    silent = (
-        not paper
-        and playing
-        and device.silent(
-            now, timedelta(seconds=match.round.tournament.silent_after_seconds), started_at
-        )
-    )
+    device = _device_of(match)
+    silent = not paper and _silent(match, device, clock, now, started_at)
     if silent:
         reasons.append("silent")
     if not paper and not over and device.low_battery:
@@ -418,7 +440,7 @@ def _board_row(
         ew=" & ".join(n for n in (names.get("E"), names.get("W")) if n),
         since_entry=since,
         time_called=called,
-        flags=flags,
+        flags=_flags(match),
         attention=[ATTENTION_TEXT[r] for r in reasons],
         urgency=urgency,
         own_remaining=(
