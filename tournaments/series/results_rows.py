@@ -46,12 +46,12 @@ class Rows:
     stationary: list[StationaryMark] = field(default_factory=list)
 
 
-def event_rows(
-    checked: Checked, digest: str, *, by: str, filename: str, at: datetime, club: Club
-) -> Rows:
-    doc = checked.doc
-    info = doc["tournament"]
-    tournament = Tournament(
+_HeldRound = tuple[Round, list[tuple[int, int, _Game]], list[int]]
+
+
+def _tournament_of(checked: Checked, club: Club, at: datetime) -> Tournament:
+    info = checked.doc["tournament"]
+    return Tournament(
         club=club,
         name=info["name"].strip(),
         slug=info["slug"],
@@ -63,16 +63,13 @@ def event_rows(
         lot_seed=info["lot_seed"],
         **rule_values(checked.rules),
     )
-    imported = ImportedEvent(
-        tournament=tournament,
-        digest=digest,
-        filename=filename,
-        imported_at=at,
-        imported_by=by,
-    )
+
+
+def _players_of(checked: Checked, tournament: Tournament) -> tuple[list[Player], dict[int, Player]]:
+    """The players in the file's id order, and each by its id in the file."""
     # In the file's id order: the lot draws by id order, so the imported event ranks
     # its players exactly as the source did.
-    sources = sorted(doc["players"], key=lambda p: p["id"])
+    sources = sorted(checked.doc["players"], key=lambda p: p["id"])
     players = [
         Player(
             tournament=tournament,
@@ -87,8 +84,13 @@ def event_rows(
         )
         for p in sources
     ]
-    player_of = {p["id"]: row for p, row in zip(sources, players, strict=True)}
-    rounds: list[tuple[Round, list[tuple[int, int, _Game]], list[int]]] = []
+    return players, {p["id"]: row for p, row in zip(sources, players, strict=True)}
+
+
+def _rounds_of(checked: Checked, tournament: Tournament, at: datetime) -> list[_HeldRound]:
+    """Each round with its games (table, game number, game) and its sit-outs' ids; the
+    final last, when the file has one."""
+    rounds: list[_HeldRound] = []
     for source in checked.rounds:
         row = Round(
             tournament=tournament,
@@ -100,7 +102,7 @@ def event_rows(
         )
         held = [(table, 1, game) for table, game in source.matches]
         rounds.append((row, held, [pid for _, pid, _ in source.sit_outs]))
-    if doc["final"] is not None:
+    if checked.doc["final"] is not None:
         number = max((r.number for r in checked.rounds), default=0) + 1
         # As at the hall: the final is played until the event is finished.
         over = tournament.status == Tournament.Status.FINISHED
@@ -113,6 +115,83 @@ def event_rows(
             finished_at=at if over else None,
         )
         rounds.append((row, [(1, i + 1, g) for i, g in enumerate(checked.final)], []))
+    return rounds
+
+
+def _substitutions_of(
+    game: _Game, match: Match, player_of: dict[int, Player], by: str, at: datetime
+) -> list[Substitution]:
+    return [
+        Substitution(
+            match=match,
+            position=sub.position,
+            from_hand=sub.from_hand,
+            player_out=player_of[sub.out],
+            player_in=player_of[sub.into],
+            out_team_score=sub.out_team,
+            out_individual=sub.out_individual,
+            reason="imported",
+            created_by=by,
+            created_at=at,
+        )
+        for sub in game.subs
+    ]
+
+
+def _stationary_of(
+    checked: Checked, tournament: Tournament, player_of: dict[int, Player], by: str, at: datetime
+) -> list[StationaryMark]:
+    return [
+        StationaryMark(
+            tournament=tournament,
+            player=player_of[pid],
+            table=table,
+            # The reason stays at the hall; the file carries the marks only.
+            reason="imported",
+            from_round=first,
+            until_round=until,
+            marked_at=at,
+            marked_by=by,
+            ended_at=None if until is None else at,
+            ended_by="" if until is None else by,
+        )
+        for pid, table, first, until in checked.stationary
+    ]
+
+
+def _results_of(
+    checked: Checked, tournament: Tournament, player_of: dict[int, Player]
+) -> list[EventResult]:
+    """The standings as the file ranks them, kept as the event's results."""
+    return [
+        EventResult(
+            tournament=tournament,
+            player=player_of[row["player"]],
+            division=division,
+            rank=row["rank"],
+            total=row["total"],
+            wins=row["wins"],
+            margin=row["margin"],
+            played=row.get("played", checked.played.get(row["player"], 0)),
+        )
+        for division, rows in checked.doc["standings"].items()
+        for row in rows
+    ]
+
+
+def event_rows(
+    checked: Checked, digest: str, *, by: str, filename: str, at: datetime, club: Club
+) -> Rows:
+    tournament = _tournament_of(checked, club, at)
+    imported = ImportedEvent(
+        tournament=tournament,
+        digest=digest,
+        filename=filename,
+        imported_at=at,
+        imported_by=by,
+    )
+    players, player_of = _players_of(checked, tournament)
+    rounds = _rounds_of(checked, tournament, at)
     seats: list[Seating] = []
     sit_outs: list[SitOut] = []
     matches: list[Match] = []
@@ -148,51 +227,7 @@ def event_rows(
                         entered_by=by,
                     )
                 )
-            subs += [
-                Substitution(
-                    match=match,
-                    position=sub.position,
-                    from_hand=sub.from_hand,
-                    player_out=player_of[sub.out],
-                    player_in=player_of[sub.into],
-                    out_team_score=sub.out_team,
-                    out_individual=sub.out_individual,
-                    reason="imported",
-                    created_by=by,
-                    created_at=at,
-                )
-                for sub in game.subs
-            ]
-    stationary = [
-        StationaryMark(
-            tournament=tournament,
-            player=player_of[pid],
-            table=table,
-            # The reason stays at the hall; the file carries the marks only.
-            reason="imported",
-            from_round=first,
-            until_round=until,
-            marked_at=at,
-            marked_by=by,
-            ended_at=None if until is None else at,
-            ended_by="" if until is None else by,
-        )
-        for pid, table, first, until in checked.stationary
-    ]
-    results = [
-        EventResult(
-            tournament=tournament,
-            player=player_of[row["player"]],
-            division=division,
-            rank=row["rank"],
-            total=row["total"],
-            wins=row["wins"],
-            margin=row["margin"],
-            played=row.get("played", checked.played.get(row["player"], 0)),
-        )
-        for division, rows in doc["standings"].items()
-        for row in rows
-    ]
+            subs += _substitutions_of(game, match, player_of, by, at)
     return Rows(
         tournament,
         imported,
@@ -204,10 +239,10 @@ def event_rows(
         overrides,
         hands,
         subs,
-        results,
+        _results_of(checked, tournament, player_of),
         seat_rows=PreparedRows(Seating, seats),
         hand_rows=PreparedRows(HandEntry, hands),
-        stationary=stationary,
+        stationary=_stationary_of(checked, tournament, player_of, by, at),
     )
 
 
