@@ -390,37 +390,10 @@ def _holds(table: TableSeating, stationary: Collection[PlayerId]) -> bool:
     return any(pid in stationary for pid in table.seats.values())
 
 
-def seat_with_holes(
-    results: Sequence[TableResult],
-    *,
-    withdrawn: Iterable[PlayerId],
-    waiting: Sequence[Waiting],
-    house: Sequence[PlayerId],
-    sit_outs_so_far: dict[PlayerId, int],
-    lot_seed: int,
-    close: Sequence[int] | None = None,
-    house_seated: Iterable[PlayerId] = (),
-    stationary: Sequence[PlayerId] = (),
-) -> NextSeating:
-    """Seat the next round by §6: rotation, then holes filled by waiting players, house
-    players and the players of closed tables, then the sit-out passed on to movers.
-
-    ``close`` names the rotated tables the director closes; None takes the default
-    proposal. ``house_seated`` names the house players seated last round: at a closed
-    table, or in a mover's seat a waiting player takes, they go back to the house
-    (they never sit out). Raises SeatingError when the chosen closures leave a hole
-    unfilled or close every table.
-
-    ``stationary`` (in the order marked) routes the rotation (§3.1); a stationary player
-    who has withdrawn leaves a hole like anyone else. A table holding a stationary player
-    is never closed, and a stationary loser never sits out for a waiting player."""
-    gone = frozenset(withdrawn)
-    stand_ins = frozenset(house_seated)
-    staying = [p for p in stationary if p not in gone]
-    rotated = rotate(results, staying)
-    if close is None:
-        close = plan_closures(rotated, gone, waiting, house, staying)
-    closing = set(close)
+def _check_closures(
+    rotated: Sequence[TableSeating], closing: set[int], staying: Sequence[PlayerId]
+) -> None:
+    """Refuses closures of no table, of a stationary player's table, or of every table."""
     unknown = closing - {t.table for t in rotated}
     if unknown:
         raise SeatingError(f"There is no table {min(unknown)} to close.")
@@ -431,14 +404,22 @@ def seat_with_holes(
         )
     if len(closing) >= len(rotated):
         raise SeatingError("Closing every table leaves nobody seated; keep at least one.")
-    lots = lot_position([w.player for w in waiting] + _all_players(rotated) + list(house), lot_seed)
 
-    queue: dict[str, list[Waiting]] = {"A": [], "B": []}
-    for w in sorted(waiting, key=lambda w: (w.since, lots[w.player])):
-        queue[w.division].append(w)
-    # Players of closed tables join the line after everyone already waiting.
-    closed_line: dict[str, list[PlayerId]] = {"A": [], "B": []}
-    house_line = list(house)
+
+_Lines = dict[str, list[PlayerId]]
+
+
+def _closed_lines(
+    rotated: Sequence[TableSeating],
+    closing: set[int],
+    gone: frozenset[PlayerId],
+    stand_ins: frozenset[PlayerId],
+    house_line: list[PlayerId],
+    lots: dict[PlayerId, int],
+) -> _Lines:
+    """The players of closed tables by division, in the lot's order; the house players
+    who stood in at them go back to ``house_line``."""
+    closed_line: _Lines = {"A": [], "B": []}
     for t in rotated:
         if t.table in closing:
             for seat, pid in t.seats.items():
@@ -450,10 +431,20 @@ def seat_with_holes(
                     closed_line[t.division_at(seat)].append(pid)
     for d in "AB":
         closed_line[d].sort(key=lots.__getitem__)
+    return closed_line
 
-    kept = [t for t in rotated if t.table not in closing]
-    renumbered = {t.table: i for i, t in enumerate(kept, start=1)}
-    changes: list[Change] = []
+
+def _fill_holes(
+    kept: Sequence[TableSeating],
+    renumbered: dict[int, int],
+    gone: frozenset[PlayerId],
+    lines: tuple[dict[str, list[Waiting]], _Lines, list[PlayerId]],
+    changes: list[Change],
+) -> tuple[list[TableSeating], int]:
+    """The kept tables under their new numbers, each withdrawn player's seat taken by
+    the first of the waiting, closed-table and house lines (``lines``); and how many
+    seats no one was left to fill."""
+    queue, closed_line, house_line = lines
     tables: list[TableSeating] = []
     holes = 0
     for t in kept:
@@ -480,24 +471,22 @@ def seat_with_holes(
             seats[seat] = into
             changes.append(Change(new, seat, out, into, kind))
         tables.append(TableSeating(new, seats, t.turn))
-    if holes:
-        raise SeatingError(
-            f"{holes} seat{'s' if holes != 1 else ''} would stay empty: close "
-            f"{'more tables' if closing else 'a table'} or add house players."
-        )
+    return tables, holes
 
-    # Step 5: whoever is still in line takes a mover's seat; the mover sits out.
-    # The movers are the losers of round r, wherever they now sit: at their rotated
-    # seat, or in a hole they filled from a closed table. A loser of a closed table left
-    # in line is a mover too: they take a seat only from a mover with fewer sit-outs,
-    # so that nobody sits out twice while a mover has never sat out.
-    losers = {pid for r in results for pid in r.pair(won=False)}
-    leftovers = {
-        d: [w.player for w in queue[d]]
-        + [p for p in closed_line[d] if p not in losers]
-        + [p for p in closed_line[d] if p in losers]
-        for d in "AB"
-    }
+
+def _pass_on(
+    tables: list[TableSeating],
+    leftovers: _Lines,
+    losers: set[PlayerId],
+    stand_ins: frozenset[PlayerId],
+    staying: Sequence[PlayerId],
+    sit_outs_so_far: dict[PlayerId, int],
+    lots: dict[PlayerId, int],
+    house_line: list[PlayerId],
+    changes: list[Change],
+) -> list[PlayerId]:
+    """Step 5: each player left in line takes a mover's seat, the mover sitting out (a
+    stand-in goes back to ``house_line``); returns who sits out."""
     sit_outs: list[PlayerId] = []
     for d in "AB":
         # A house player seated last round gives way to a player left in line wherever
@@ -530,6 +519,83 @@ def seat_with_holes(
                 house_line.append(mover)
             else:
                 sit_outs.append(mover)
+    return sit_outs
+
+
+def seat_with_holes(
+    results: Sequence[TableResult],
+    *,
+    withdrawn: Iterable[PlayerId],
+    waiting: Sequence[Waiting],
+    house: Sequence[PlayerId],
+    sit_outs_so_far: dict[PlayerId, int],
+    lot_seed: int,
+    close: Sequence[int] | None = None,
+    house_seated: Iterable[PlayerId] = (),
+    stationary: Sequence[PlayerId] = (),
+) -> NextSeating:
+    """Seat the next round by §6: rotation, then holes filled by waiting players, house
+    players and the players of closed tables, then the sit-out passed on to movers.
+
+    ``close`` names the rotated tables the director closes; None takes the default
+    proposal. ``house_seated`` names the house players seated last round: at a closed
+    table, or in a mover's seat a waiting player takes, they go back to the house
+    (they never sit out). Raises SeatingError when the chosen closures leave a hole
+    unfilled or close every table.
+
+    ``stationary`` (in the order marked) routes the rotation (§3.1); a stationary player
+    who has withdrawn leaves a hole like anyone else. A table holding a stationary player
+    is never closed, and a stationary loser never sits out for a waiting player."""
+    gone = frozenset(withdrawn)
+    stand_ins = frozenset(house_seated)
+    staying = [p for p in stationary if p not in gone]
+    rotated = rotate(results, staying)
+    if close is None:
+        close = plan_closures(rotated, gone, waiting, house, staying)
+    closing = set(close)
+    _check_closures(rotated, closing, staying)
+    lots = lot_position([w.player for w in waiting] + _all_players(rotated) + list(house), lot_seed)
+
+    queue: dict[str, list[Waiting]] = {"A": [], "B": []}
+    for w in sorted(waiting, key=lambda w: (w.since, lots[w.player])):
+        queue[w.division].append(w)
+    # Players of closed tables join the line after everyone already waiting.
+    house_line = list(house)
+    closed_line = _closed_lines(rotated, closing, gone, stand_ins, house_line, lots)
+
+    kept = [t for t in rotated if t.table not in closing]
+    renumbered = {t.table: i for i, t in enumerate(kept, start=1)}
+    changes: list[Change] = []
+    tables, holes = _fill_holes(kept, renumbered, gone, (queue, closed_line, house_line), changes)
+    if holes:
+        raise SeatingError(
+            f"{holes} seat{'s' if holes != 1 else ''} would stay empty: close "
+            f"{'more tables' if closing else 'a table'} or add house players."
+        )
+
+    # Step 5: whoever is still in line takes a mover's seat; the mover sits out.
+    # The movers are the losers of round r, wherever they now sit: at their rotated
+    # seat, or in a hole they filled from a closed table. A loser of a closed table left
+    # in line is a mover too: they take a seat only from a mover with fewer sit-outs,
+    # so that nobody sits out twice while a mover has never sat out.
+    losers = {pid for r in results for pid in r.pair(won=False)}
+    leftovers = {
+        d: [w.player for w in queue[d]]
+        + [p for p in closed_line[d] if p not in losers]
+        + [p for p in closed_line[d] if p in losers]
+        for d in "AB"
+    }
+    sit_outs = _pass_on(
+        tables,
+        leftovers,
+        losers,
+        stand_ins,
+        staying,
+        sit_outs_so_far,
+        lots,
+        house_line,
+        changes,
+    )
     changes.sort(key=lambda c: (c.table, "NESW".index(c.seat.value)))
     return NextSeating(
         tables=tables,
