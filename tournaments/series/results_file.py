@@ -40,7 +40,7 @@ from tournaments.domain.match import (
     with_winner,
 )
 from tournaments.domain.rules import InvalidSettings, RuleSettings, sit_out_points_setting
-from tournaments.domain.standings import PlayerRecord, RoundLine, rank, sit_out_lines
+from tournaments.domain.standings import PlayerRecord, RoundLine, Standing, rank, sit_out_lines
 from tournaments.series.results_fields import (
     BIG,
     INT,
@@ -472,9 +472,8 @@ def _registration_uid(player: Any, path: str) -> uuid.UUID:
 STATUSES = tuple(Tournament.Status.values)
 
 
-def check_document(doc: Any) -> Checked:
-    """Check every field this reader uses and recompute every match and the standings
-    with the rules; the first field that disagrees is named."""
+def _check_tournament(doc: Any) -> tuple[dict[str, Any], RuleSettings]:
+    """The schema and the event's own fields: name, slug, lot seed, status and rules."""
     if not isinstance(doc, dict):
         raise InvalidResults("", _("The file must hold one JSON object."))
     schema = member(doc, "schema", "", str)
@@ -506,58 +505,80 @@ def check_document(doc: Any) -> Checked:
     except InvalidSettings as exc:
         key, problem = next(iter(exc.errors.items()))
         raise InvalidResults(f"tournament.rules.{key}", problem) from None
-    players, names = _players(doc)
-    final_doc = member(doc, "final", "", dict, null=True)
-    rounds: list[_Round] = []
-    for path, rnd in numbered(doc, "rounds", "", "number", "round", SMALL - 1):
-        choice(rnd, "kind", path, ("preliminary",))
-        status = choice(rnd, "status", path, ("seated", "running", "finished"))
-        seated: set[int] = set()
-        games = []
-        for mpath, match in numbered(rnd, "matches", path, "table", "table", INT):
-            game = _check_game(match, mpath, players, rules)
-            for sub in game.subs:
-                if sub.out in seated:
-                    raise InvalidResults(
-                        mpath,
-                        _("player %(id)s sits twice in this round") % {"id": sub.out},
-                    )
-                seated.add(sub.out)
-            for seat in SEATS:
-                pid = match["seats"][seat]
-                if pid in seated:
-                    raise InvalidResults(
-                        f"{mpath}.seats.{seat}", _("player %(id)s sits twice") % {"id": pid}
-                    )
-                seated.add(pid)
-            games.append((match["table"], game))
-        outs = []
-        for i, out in enumerate(listed(rnd, "sit_outs", path, optional=True)):
-            opath = f"{path}.sit_outs[{i}]"
-            pid = whole(out, "player", opath, 0, BIG)
-            if pid not in players:
-                raise InvalidResults(f"{opath}.player", _NOT_IN_PLAYERS() % {"id": pid})
+    return t, rules
+
+
+def _check_round(path: str, rnd: Any, players: dict[int, str], rules: RuleSettings) -> _Round:
+    """A preliminary round: each match recomputed, each player seated or sitting out once."""
+    choice(rnd, "kind", path, ("preliminary",))
+    status = choice(rnd, "status", path, ("seated", "running", "finished"))
+    seated: set[int] = set()
+    games = []
+    for mpath, match in numbered(rnd, "matches", path, "table", "table", INT):
+        game = _check_game(match, mpath, players, rules)
+        for sub in game.subs:
+            if sub.out in seated:
+                raise InvalidResults(
+                    mpath,
+                    _("player %(id)s sits twice in this round") % {"id": sub.out},
+                )
+            seated.add(sub.out)
+        for seat in SEATS:
+            pid = match["seats"][seat]
             if pid in seated:
                 raise InvalidResults(
-                    f"{opath}.player",
-                    _("player %(id)s sat at a table this round") % {"id": pid},
+                    f"{mpath}.seats.{seat}", _("player %(id)s sits twice") % {"id": pid}
                 )
             seated.add(pid)
-            outs.append((f"{opath}.points", pid, whole(out, "points", opath, -SMALL, SMALL)))
-        rounds.append(_Round(rnd["number"], status, games, outs))
+        games.append((match["table"], game))
+    outs = []
+    for i, out in enumerate(listed(rnd, "sit_outs", path, optional=True)):
+        opath = f"{path}.sit_outs[{i}]"
+        pid = whole(out, "player", opath, 0, BIG)
+        if pid not in players:
+            raise InvalidResults(f"{opath}.player", _NOT_IN_PLAYERS() % {"id": pid})
+        if pid in seated:
+            raise InvalidResults(
+                f"{opath}.player",
+                _("player %(id)s sat at a table this round") % {"id": pid},
+            )
+        seated.add(pid)
+        outs.append((f"{opath}.points", pid, whole(out, "points", opath, -SMALL, SMALL)))
+    return _Round(rnd["number"], status, games, outs)
+
+
+def _check_final(
+    final_doc: dict[str, Any], players: dict[int, str], rules: RuleSettings
+) -> tuple[list[_Game], Team | None]:
+    """The final's games recomputed at its one table, and the champions they give."""
+    final: list[_Game] = []
+    seats = member(final_doc, "seats", "final", dict)
+    for path, game in numbered(final_doc, "games", "final", "number", "game", 9):
+        final.append(_check_game({**game, "seats": seats}, path, players, rules, final=True))
+    try:
+        champions = final_state(
+            [Team(g.winner) if g.winner else None for g in final],
+            rules.final_games_to_win,
+        ).champions
+    except ValueError as exc:
+        raise InvalidResults("final.games", str(exc)) from None
+    return final, champions
+
+
+def check_document(doc: Any) -> Checked:
+    """Check every field this reader uses and recompute every match and the standings
+    with the rules; the first field that disagrees is named."""
+    t, rules = _check_tournament(doc)
+    players, names = _players(doc)
+    final_doc = member(doc, "final", "", dict, null=True)
+    rounds = [
+        _check_round(path, rnd, players, rules)
+        for path, rnd in numbered(doc, "rounds", "", "number", "round", SMALL - 1)
+    ]
     final: list[_Game] = []
     champions = None
     if final_doc is not None:
-        seats = member(final_doc, "seats", "final", dict)
-        for path, game in numbered(final_doc, "games", "final", "number", "game", 9):
-            final.append(_check_game({**game, "seats": seats}, path, players, rules, final=True))
-        try:
-            champions = final_state(
-                [Team(g.winner) if g.winner else None for g in final],
-                rules.final_games_to_win,
-            ).champions
-        except ValueError as exc:
-            raise InvalidResults("final.games", str(exc)) from None
+        final, champions = _check_final(final_doc, players, rules)
     _check_stage(t.get("status"), rounds, final_doc is not None, champions is not None)
     checked = Checked(doc, rules, players, names, rounds, final)
     checked.stationary = _stationary(doc, players)
@@ -635,12 +656,9 @@ def _check_stage(status: str | None, rounds: list[_Round], final: bool, decided:
     raise InvalidResults("tournament.status", problem)
 
 
-def _check_standings(checked: Checked) -> None:
-    """Rank the recomputed matches as ``services.standings`` does (the file's ids drawing
-    the lot as the source's did) and compare, row by row, with the file's standings and
-    sit-out points."""
-    doc = checked.doc
-    house = {p["id"] for p in doc["players"] if p.get("status") == "house"}
+def _round_lines(checked: Checked) -> tuple[dict[int, list[RoundLine]], dict[int, list[int]]]:
+    """Each player's recomputed matches as the standings count them (a substitute's
+    replaced player keeps the hands they played), and the rounds each sat out."""
     lines: dict[int, list[RoundLine]] = defaultdict(list)
     outs: dict[int, list[int]] = defaultdict(list)
     for rnd in checked.rounds:
@@ -663,6 +681,67 @@ def _check_standings(checked: Checked) -> None:
                 )
         for _path, pid, _points in rnd.sit_outs:
             outs[pid].append(rnd.number)
+    return lines, outs
+
+
+def _check_listed_once(rows: list[Any], division: str) -> None:
+    # A player listed twice is named at the second row, before any count: "11 players
+    # ranked, the matches rank 10" left the sender to find the repeated row.
+    first_at: dict[int, int] = {}
+    for i, row in enumerate(rows):
+        path = f"standings.{division}[{i}]"
+        pid = whole(row, "player", path, 0, BIG)
+        if pid in first_at:
+            raise InvalidResults(
+                path,
+                _("player %(id)s is listed twice (also at %(first)s)")
+                % {"id": pid, "first": f"standings.{division}[{first_at[pid]}]"},
+            )
+        first_at[pid] = i
+
+
+def _check_standing_row(row: Any, standing: Standing, path: str) -> None:
+    """One row of the file's standings against the player the matches rank there."""
+    record = standing.record
+    pid = whole(row, "player", path, 0, BIG)
+    if pid != standing.player:
+        raise InvalidResults(
+            f"{path}.player",
+            _("%(given)s, the matches rank player %(id)s here")
+            % {"given": pid, "id": standing.player},
+        )
+    expected = {
+        "rank": (standing.rank, 1, INT),
+        "total": (record.total, -INT - 1, INT),
+        "wins": (record.wins, 0, SMALL),
+        "margin": (record.margin, -INT - 1, INT),
+        "played": (record.played, 0, SMALL),
+        "sit_outs": (len(record.sit_outs), 0, SMALL),
+    }
+    for key, (value, low, high) in expected.items():
+        if key in ("played", "sit_outs") and key not in row:
+            continue  # older files
+        given = whole(row, key, path, low, high)
+        if given != value:
+            raise InvalidResults(
+                f"{path}.{key}",
+                _("%(given)s, the matches give %(value)s") % {"given": given, "value": value},
+            )
+    lot = row.get("by_lot")
+    if lot is not None and member(row, "by_lot", path, bool) != standing.decided_by_lot:
+        raise InvalidResults(
+            f"{path}.by_lot",
+            _("the matches give %(value)s") % {"value": str(standing.decided_by_lot).lower()},
+        )
+
+
+def _check_standings(checked: Checked) -> None:
+    """Rank the recomputed matches as ``services.standings`` does (the file's ids drawing
+    the lot as the source's did) and compare, row by row, with the file's standings and
+    sit-out points."""
+    doc = checked.doc
+    house = {p["id"] for p in doc["players"] if p.get("status") == "house"}
+    lines, outs = _round_lines(checked)
     setting = sit_out_points_setting(checked.rules.sit_out_score) or "average"
     sit_points: dict[tuple[int, int], int] = {}
     standings = member(doc, "standings", "", dict)
@@ -679,19 +758,7 @@ def _check_standings(checked: Checked) -> None:
         ranked = rank(records, checked.rules.tiebreaks, doc["tournament"]["lot_seed"])
         checked.played.update({cast(int, r.player): r.played for r in records})
         rows = listed(standings, division, "standings", optional=True)
-        # A player listed twice is named at the second row, before any count: "11 players
-        # ranked, the matches rank 10" left the sender to find the repeated row.
-        first_at: dict[int, int] = {}
-        for i, row in enumerate(rows):
-            path = f"standings.{division}[{i}]"
-            pid = whole(row, "player", path, 0, BIG)
-            if pid in first_at:
-                raise InvalidResults(
-                    path,
-                    _("player %(id)s is listed twice (also at %(first)s)")
-                    % {"id": pid, "first": f"standings.{division}[{first_at[pid]}]"},
-                )
-            first_at[pid] = i
+        _check_listed_once(rows, division)
         if len(rows) != len(ranked):
             raise InvalidResults(
                 f"standings.{division}",
@@ -699,42 +766,10 @@ def _check_standings(checked: Checked) -> None:
                 % {"given": len(rows), "value": len(ranked)},
             )
         for i, (row, standing) in enumerate(zip(rows, ranked, strict=True)):
-            path = f"standings.{division}[{i}]"
             record = standing.record
             for line in record.sit_outs:
                 sit_points[(cast(int, record.player), line.round_number)] = line.points
-            pid = whole(row, "player", path, 0, BIG)
-            if pid != standing.player:
-                raise InvalidResults(
-                    f"{path}.player",
-                    _("%(given)s, the matches rank player %(id)s here")
-                    % {"given": pid, "id": standing.player},
-                )
-            expected = {
-                "rank": (standing.rank, 1, INT),
-                "total": (record.total, -INT - 1, INT),
-                "wins": (record.wins, 0, SMALL),
-                "margin": (record.margin, -INT - 1, INT),
-                "played": (record.played, 0, SMALL),
-                "sit_outs": (len(record.sit_outs), 0, SMALL),
-            }
-            for key, (value, low, high) in expected.items():
-                if key in ("played", "sit_outs") and key not in row:
-                    continue  # older files
-                given = whole(row, key, path, low, high)
-                if given != value:
-                    raise InvalidResults(
-                        f"{path}.{key}",
-                        _("%(given)s, the matches give %(value)s")
-                        % {"given": given, "value": value},
-                    )
-            lot = row.get("by_lot")
-            if lot is not None and member(row, "by_lot", path, bool) != standing.decided_by_lot:
-                raise InvalidResults(
-                    f"{path}.by_lot",
-                    _("the matches give %(value)s")
-                    % {"value": str(standing.decided_by_lot).lower()},
-                )
+            _check_standing_row(row, standing, f"standings.{division}[{i}]")
     for rnd in checked.rounds:
         for path, pid, given in rnd.sit_outs:
             # Not ranked (never played, or a house player): scored from no match played.
