@@ -10,7 +10,7 @@ from typing import Any
 
 from tournaments.core.models.event import Player
 from tournaments.core.models.people import Person, PersonEvent
-from tournaments.records.reads import record
+from tournaments.records.reads import EventRecord, record
 from tournaments.registration.models import Registration
 
 FORMAT = "snowman-person/1"
@@ -18,6 +18,57 @@ FORMAT = "snowman-person/1"
 
 def _when(value: datetime | date | None) -> str | None:
     return value.isoformat() if value is not None else None
+
+
+def _event_entry(e: EventRecord, players: dict[int, Player]) -> dict[str, Any]:
+    """One event: the name played under, the result, the hands and each round."""
+    line, player = e.line, players.get(e.line.player.pk, e.line.player)
+    return {
+        "event": line.tournament.name,
+        "date": _when(line.tournament.created_at.date()),
+        "name": player.name,
+        "division": player.division,
+        "rank": line.rank,
+        "total": line.total,
+        "hands": {k: e.hands.get(k, 0) for k in sorted(e.hands)},
+        "expected_wins": round(e.expected.expected, 4) if e.expected else None,
+        "wins_rated": e.expected.won if e.expected else None,
+        "rounds": [
+            {
+                "round": m.round_label,
+                "table": m.table,
+                "partner": m.partner,
+                "opponents": m.opponents,
+                "score": m.score,
+                "won": m.won,
+                "points": m.points,
+                "individual": m.individual,
+                "left_from_hand": m.left_from,
+            }
+            for m in line.matches
+        ],
+    }
+
+
+def _person_entry(person: Person) -> dict[str, Any]:
+    """The person's own row: name, club, public choices and rating."""
+    return {
+        "number": person.pk,
+        "name": person.name,
+        "club": person.club.name,
+        "created_at": _when(person.created_at),
+        "public_full_name": person.public_full_name,
+        "public_listed": person.public_listed,
+        "rating": (
+            {
+                "mu": person.rating_mu,
+                "sigma": person.rating_sigma,
+                "matches": person.rating_matches,
+            }
+            if person.rating_mu is not None
+            else None
+        ),
+    }
 
 
 def person_file(person: Person) -> dict[str, Any]:
@@ -31,55 +82,10 @@ def person_file(person: Person) -> dict[str, Any]:
     applications = Registration.objects.filter(player__in=list(players)).select_related(
         "tournament"
     )
-    events = []
-    for e in mine.events:
-        line, player = e.line, players.get(e.line.player.pk, e.line.player)
-        events.append(
-            {
-                "event": line.tournament.name,
-                "date": _when(line.tournament.created_at.date()),
-                "name": player.name,
-                "division": player.division,
-                "rank": line.rank,
-                "total": line.total,
-                "hands": {k: e.hands.get(k, 0) for k in sorted(e.hands)},
-                "expected_wins": round(e.expected.expected, 4) if e.expected else None,
-                "wins_rated": e.expected.won if e.expected else None,
-                "rounds": [
-                    {
-                        "round": m.round_label,
-                        "table": m.table,
-                        "partner": m.partner,
-                        "opponents": m.opponents,
-                        "score": m.score,
-                        "won": m.won,
-                        "points": m.points,
-                        "individual": m.individual,
-                        "left_from_hand": m.left_from,
-                    }
-                    for m in line.matches
-                ],
-            }
-        )
+    events = [_event_entry(e, players) for e in mine.events]
     return {
         "format": FORMAT,
-        "person": {
-            "number": person.pk,
-            "name": person.name,
-            "club": person.club.name,
-            "created_at": _when(person.created_at),
-            "public_full_name": person.public_full_name,
-            "public_listed": person.public_listed,
-            "rating": (
-                {
-                    "mu": person.rating_mu,
-                    "sigma": person.rating_sigma,
-                    "matches": person.rating_matches,
-                }
-                if person.rating_mu is not None
-                else None
-            ),
-        },
+        "person": _person_entry(person),
         "history": [
             {"at": _when(h.at), "action": h.action, "by": h.actor, "summary": h.summary}
             for h in PersonEvent.objects.filter(person=person).order_by("at", "pk")
