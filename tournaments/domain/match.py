@@ -185,6 +185,48 @@ def extend(
     )
 
 
+def _check_phase(
+    number: int,
+    phase: Phase,
+    *,
+    final: bool,
+    seen_call: bool,
+    time: TimeCall,
+    score: dict[Team, int],
+) -> None:
+    """Refuses a hand whose phase the clock and the hands before it rule out."""
+    if final and phase is not Phase.REGULAR:
+        raise InvalidMatch("The final has no time limit: every hand is regular.")
+    if phase is Phase.REGULAR and seen_call:
+        raise InvalidMatch(f"Hand {number} is marked regular after time was called.")
+    if phase is not Phase.REGULAR and not time.called:
+        raise InvalidMatch(f"Hand {number} is marked {phase} but time was not called.")
+    if phase is Phase.AT_CALL:
+        if seen_call:
+            raise InvalidMatch(f"Hand {number}: only one hand can be in progress at the call.")
+        if time.hand_in_progress is False:
+            raise InvalidMatch(
+                f"Hand {number} is the hand in progress, but the table said none was."
+            )
+    if phase is Phase.TIEBREAK:
+        if not seen_call and time.hand_in_progress is not False:
+            raise InvalidMatch(
+                f"Hand {number} is a tie-break hand, but the hand in progress at the call "
+                "is not recorded."
+            )
+        if score[Team.NS] != score[Team.EW]:
+            raise InvalidMatch(f"Hand {number} is a tie-break hand but the score is not tied.")
+
+
+def _next_phase(played: int, time: TimeCall, seen_call: bool) -> Phase:
+    """The phase of the next hand of a match not over, ``played`` hands in."""
+    if not time.called or played < time.regular_through:
+        return Phase.REGULAR
+    if not seen_call and time.hand_in_progress is not False:
+        return Phase.AT_CALL
+    return Phase.TIEBREAK
+
+
 def _play(
     hands: Sequence[PhasedHand],
     *,
@@ -205,27 +247,7 @@ def _play(
         if reached is not None:
             raise InvalidMatch(f"Hand {number} comes after the match ended at hand {len(scored)}.")
         phase = entry.phase
-        if final and phase is not Phase.REGULAR:
-            raise InvalidMatch("The final has no time limit: every hand is regular.")
-        if phase is Phase.REGULAR and seen_call:
-            raise InvalidMatch(f"Hand {number} is marked regular after time was called.")
-        if phase is not Phase.REGULAR and not time.called:
-            raise InvalidMatch(f"Hand {number} is marked {phase} but time was not called.")
-        if phase is Phase.AT_CALL:
-            if seen_call:
-                raise InvalidMatch(f"Hand {number}: only one hand can be in progress at the call.")
-            if time.hand_in_progress is False:
-                raise InvalidMatch(
-                    f"Hand {number} is the hand in progress, but the table said none was."
-                )
-        if phase is Phase.TIEBREAK:
-            if not seen_call and time.hand_in_progress is not False:
-                raise InvalidMatch(
-                    f"Hand {number} is a tie-break hand, but the hand in progress at the call "
-                    "is not recorded."
-                )
-            if score[Team.NS] != score[Team.EW]:
-                raise InvalidMatch(f"Hand {number} is a tie-break hand but the score is not tied.")
+        _check_phase(number, phase, final=final, seen_call=seen_call, time=time, score=score)
         seen_call = seen_call or phase is not Phase.REGULAR
 
         dealer = dealer_for(first_dealer, number)
@@ -253,14 +275,7 @@ def _play(
         winner = Team.NS if score[Team.NS] > score[Team.EW] else Team.EW
     bonuses = team_bonuses(score, reached, winner if over and not final else None, rules)
 
-    next_phase: Phase | None = None
-    if not over:
-        if not time.called or len(scored) < time.regular_through:
-            next_phase = Phase.REGULAR
-        elif not seen_call and time.hand_in_progress is not False:
-            next_phase = Phase.AT_CALL
-        else:
-            next_phase = Phase.TIEBREAK
+    next_phase = None if over else _next_phase(len(scored), time, seen_call)
     return MatchState(
         hands=tuple(scored),
         score=score,
