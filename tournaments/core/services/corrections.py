@@ -28,7 +28,37 @@ from tournaments.core.replay import (
 from tournaments.core.services import ServiceError, given_reason, log, now_or
 from tournaments.core.services.play import Recorded, locked_match, refresh_results
 from tournaments.domain.hands import Hand, InvalidHand, Seat, Team
-from tournaments.domain.match import InvalidMatch, MatchState, Phase, phases_after
+from tournaments.domain.match import InvalidMatch, MatchState, Phase, TimeCall, phases_after
+
+
+def _correction_of(
+    match: Match,
+    entry: HandEntry,
+    hand: Hand,
+    key: str,
+    *,
+    by: str,
+    reason: str,
+    now: datetime,
+) -> HandEntry:
+    """The director's hand replacing ``entry`` of ``match``: same number, dealer, phase."""
+    try:
+        hand.validate(Seat(entry.dealer))
+    except InvalidHand as exc:
+        raise ServiceError(domain_text.read(exc)) from exc
+    return entry_of(
+        hand,
+        match,
+        entry.number,
+        dealer=entry.dealer,
+        client_key=key,
+        phase=entry.phase,
+        source=HandEntry.Source.DIRECTOR,
+        entered_at=now,
+        entered_by=by,
+        reason=reason,
+        replaces=entry,
+    )
 
 
 def correct_hand(
@@ -60,24 +90,7 @@ def correct_hand(
         key = client_key or f"director-{uuid.uuid4().hex}"
         entries = standing_of(entered)
         before = match.winner
-        dealer = Seat(entry.dealer)
-        try:
-            hand.validate(dealer)
-        except InvalidHand as exc:
-            raise ServiceError(domain_text.read(exc)) from exc
-        new = entry_of(
-            hand,
-            match,
-            entry.number,
-            dealer=entry.dealer,
-            client_key=key,
-            phase=entry.phase,
-            source=HandEntry.Source.DIRECTOR,
-            entered_at=now,
-            entered_by=by,
-            reason=reason,
-            replaces=entry,
-        )
+        new = _correction_of(match, entry, hand, key, by=by, reason=reason, now=now)
         replaced = [new if e.pk == entry.pk else e for e in entries]
         try:
             state = replay_entries(match, replaced, match_time(match, now, None, entered))
@@ -129,6 +142,65 @@ def _settle_after_correction(
         match.confirmed_by, match.confirmed_at = "", None
 
 
+def _insert_phase(match: Match, entries: list[HandEntry], position: int, time: TimeCall) -> Phase:
+    """The phase a hand inserted at ``position`` takes: that of the hand it goes before,
+    or the match's next phase at its end (refused when the match is over)."""
+    if position == len(entries) + 1:
+        try:
+            before_state = replay_entries(match, entries, time)
+        except InvalidMatch as exc:
+            raise ServiceError(str(exc)) from exc
+        if before_state.over:
+            raise ServiceError(_("The match is over: a hand after its end cannot be added."))
+        assert before_state.next_phase is not None
+        return before_state.next_phase
+    phase = Phase(entries[position - 1].phase)
+    if phase is Phase.AT_CALL:
+        # A hand missing before the one in progress was played before the call.
+        phase = Phase.REGULAR
+    return phase
+
+
+def _director_entry(
+    match: Match, hand: Hand, number: int, phase: str, *, now: datetime, by: str, **extra: object
+) -> HandEntry:
+    """A hand the director enters at ``number``, dealt by the seat that number gives."""
+    first = Seat(match.first_dealer)
+    return entry_of(
+        hand,
+        match,
+        number,
+        dealer=first.clockwise(number - 1).value,
+        phase=phase,
+        source=HandEntry.Source.DIRECTOR,
+        entered_at=now,
+        entered_by=by,
+        **extra,
+    )
+
+
+def _moved_up(
+    match: Match, moved: list[HandEntry], position: int, *, now: datetime, by: str
+) -> list[HandEntry]:
+    """A copy of each hand from ``position`` on, one number up, replacing it."""
+    return [
+        _director_entry(
+            match,
+            hand_of(e),
+            e.number + 1,
+            e.phase,
+            now=now,
+            by=by,
+            client_key=f"director-{uuid.uuid4().hex}",
+            reason=f"Moved to hand {e.number + 1}: a hand was inserted at {position}.",
+            replaces=e,
+            late_sync=e.late_sync,
+            claimed_at=e.claimed_at,
+        )
+        for e in moved
+    ]
+
+
 def insert_hand(
     match: Match,
     position: int,
@@ -160,51 +232,12 @@ def insert_hand(
                 % {"last_position": len(entries) + 1}
             )
         time = match_time(match, now, None, entered)
-        before_state = None
-        if position == len(entries) + 1:
-            try:
-                before_state = replay_entries(match, entries, time)
-            except InvalidMatch as exc:
-                raise ServiceError(str(exc)) from exc
-            if before_state.over:
-                raise ServiceError(_("The match is over: a hand after its end cannot be added."))
-            assert before_state.next_phase is not None
-            phase = before_state.next_phase
-        else:
-            phase = Phase(entries[position - 1].phase)
-            if phase is Phase.AT_CALL:
-                # A hand missing before the one in progress was played before the call.
-                phase = Phase.REGULAR
-        first = Seat(match.first_dealer)
-
-        def entry_for(h: Hand, number: int, ph: str, **extra: object) -> HandEntry:
-            return entry_of(
-                h,
-                match,
-                number,
-                dealer=first.clockwise(number - 1).value,
-                phase=ph,
-                source=HandEntry.Source.DIRECTOR,
-                entered_at=now,
-                entered_by=by,
-                **extra,
-            )
-
-        new = entry_for(hand, position, phase.value, client_key=key, reason=reason)
+        phase = _insert_phase(match, entries, position, time)
+        new = _director_entry(
+            match, hand, position, phase.value, now=now, by=by, client_key=key, reason=reason
+        )
         moved = entries[position - 1 :]
-        copies = [
-            entry_for(
-                hand_of(e),
-                e.number + 1,
-                e.phase,
-                client_key=f"director-{uuid.uuid4().hex}",
-                reason=f"Moved to hand {e.number + 1}: a hand was inserted at {position}.",
-                replaces=e,
-                late_sync=e.late_sync,
-                claimed_at=e.claimed_at,
-            )
-            for e in moved
-        ]
+        copies = _moved_up(match, moved, position, now=now, by=by)
         standing = [*entries[: position - 1], new, *copies]
         # K grows with a hand inserted among the regular ones.
         if phase is Phase.REGULAR and time.called:
