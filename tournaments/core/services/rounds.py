@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 
 from tournaments.common import domain_text
@@ -107,34 +108,14 @@ def draw_first_round(
         tournament = lock_tournament(tournament)
         if refusal := draw_refusal(tournament):
             raise ServiceError(refusal)
-        existing = tournament.rounds.first()
-        if existing is not None:
-            if (
-                not redraw
-                or existing.number != 1
-                or existing.status != Round.Status.SEATED
-                or tournament.rounds.count() > 1
-            ):
-                raise ServiceError(_("Round 1 is already drawn and under way."))
-            existing.seats.all().delete()
-            existing.sit_outs.all().delete()
-            existing.matches.all().delete()
-            existing.delete()
+        _clear_for_redraw(tournament, redraw)
         players = Player.objects.filter(
             tournament=tournament, checked_in=True, withdrawn=False, house=False
         )
         a_ids = [p.pk for p in players if p.division == "A"]
         b_ids = [p.pk for p in players if p.division == "B"]
-        if not remedy:
-            # House players the director added count at once: when they fill every empty
-            # seat, "Draw round 1" draws with them (what the readiness box promised).
-            free = Counter(
-                Player.objects.filter(
-                    tournament=tournament, house=True, withdrawn=False
-                ).values_list("division", flat=True)
-            )
-            if house_fill(len(a_ids), len(b_ids), free["A"], free["B"]) is not None:
-                remedy = "house"
+        if not remedy and _house_fills(tournament, len(a_ids), len(b_ids)):
+            remedy = "house"
         sit_outs: list[PlayerId] = []
         notes: list[Said] = []
         placed = [(m.player_id, m.table) for m in stationary_marks(tournament, 1)]
@@ -142,27 +123,16 @@ def draw_first_round(
             if not remedy:
                 seating = draw(a_ids, b_ids, random.Random(seed), placed)
             else:
-                chosen = _remedy(len(a_ids), len(b_ids), remedy)
-                house = _house_for(tournament, chosen, by=by)
-                seating, sit_outs = draw_with_remedy(
-                    a_ids,
-                    b_ids,
+                seating, sit_outs, notes = _draw_with_remedy(
+                    tournament,
+                    players,
+                    (a_ids, b_ids),
                     random.Random(seed),
-                    chosen,
-                    house["A"],
-                    house["B"],
+                    remedy,
                     sit_out,
-                    stationary=placed,
+                    placed,
+                    by=by,
                 )
-                notes.append(said("rounds.remedy", remedy=of_remedy(chosen)))
-                if sit_outs:
-                    names = dict(players.values_list("pk", "name"))
-                    how = (
-                        "rounds.sitting_out_drawn_lot"
-                        if sit_out is None
-                        else "rounds.sitting_out_chosen_director"
-                    )
-                    notes.append(said(how, names=Joined([names[cast(int, p)] for p in sit_outs])))
         except SeatingError as exc:
             raise ServiceError(domain_text.read(exc)) from exc
         rnd = Round.objects.create(tournament=tournament, number=1, seed=seed)
@@ -178,6 +148,74 @@ def draw_first_round(
         )
         log(tournament, by, "draw", summary, reason=reason, at=now)
     return rnd
+
+
+def _clear_for_redraw(tournament: Tournament, redraw: bool) -> None:
+    """Deletes a round 1 drawn but not started when the director draws it again; refuses
+    a draw over a round under way."""
+    existing = tournament.rounds.first()
+    if existing is None:
+        return
+    if (
+        not redraw
+        or existing.number != 1
+        or existing.status != Round.Status.SEATED
+        or tournament.rounds.count() > 1
+    ):
+        raise ServiceError(_("Round 1 is already drawn and under way."))
+    existing.seats.all().delete()
+    existing.sit_outs.all().delete()
+    existing.matches.all().delete()
+    existing.delete()
+
+
+def _house_fills(tournament: Tournament, a_count: int, b_count: int) -> bool:
+    """Whether the house players the director added fill every empty seat: then "Draw
+    round 1" draws with them (what the readiness box promised)."""
+    free = Counter(
+        Player.objects.filter(tournament=tournament, house=True, withdrawn=False).values_list(
+            "division", flat=True
+        )
+    )
+    return house_fill(a_count, b_count, free["A"], free["B"]) is not None
+
+
+def _draw_with_remedy(
+    tournament: Tournament,
+    players: QuerySet[Player],
+    ids: tuple[list[int], list[int]],
+    rng: random.Random,
+    remedy: str,
+    sit_out: Collection[int] | None,
+    placed: list[tuple[int, int]],
+    *,
+    by: str,
+) -> tuple[list[TableSeating], list[PlayerId], list[Said]]:
+    """The draw under the director's remedy of §6 (``sit-out`` or ``house``): the seating,
+    who sits out, and the log's notes saying which remedy and who sits out."""
+    a_ids, b_ids = ids
+    chosen = _remedy(len(a_ids), len(b_ids), remedy)
+    house = _house_for(tournament, chosen, by=by)
+    seating, sit_outs = draw_with_remedy(
+        a_ids,
+        b_ids,
+        rng,
+        chosen,
+        house["A"],
+        house["B"],
+        sit_out,
+        stationary=placed,
+    )
+    notes = [said("rounds.remedy", remedy=of_remedy(chosen))]
+    if sit_outs:
+        names = dict(players.values_list("pk", "name"))
+        how = (
+            "rounds.sitting_out_drawn_lot"
+            if sit_out is None
+            else "rounds.sitting_out_chosen_director"
+        )
+        notes.append(said(how, names=Joined([names[cast(int, p)] for p in sit_outs])))
+    return seating, sit_outs, notes
 
 
 def _remedy(a_count: int, b_count: int, kind: str) -> FirstRoundRemedy:
