@@ -47,9 +47,9 @@ from tournaments.core.services import (
     log,
     now_or,
     refuse_held,
+    substitutions,
 )
 from tournaments.core.services.people import recompute_ratings
-from tournaments.core.services.substitutions import attribute as attribute_substitutions
 from tournaments.domain.clock import RoundClock, contact_due, late_sync_holds
 from tournaments.domain.final import final_state
 from tournaments.domain.hands import Hand, InvalidHand, Outcome, Seat, Team
@@ -244,7 +244,7 @@ def refresh_results(
             seat.team_score = seat.bonus = seat.individual = seat.points = None
             seat.won = seat.margin = None
     # §6: a substituted seat's points are split between the players who held it.
-    attribute_substitutions(match, state, seats)
+    substitutions.attribute(match, state, seats)
     compiled.update_many(seats, SEAT_RESULTS)
 
 
@@ -638,6 +638,53 @@ def check_answers(match: Match, standing: int, answers: Answers | None) -> None:
         )
 
 
+def _check_answer_change(
+    match: Match, before: bool | None, answers: Answers | None, director: bool
+) -> None:
+    """Refuses the table a change of its answer once the result is confirmed or
+    disputed, or when it did not say what it saw (a second tablet's stale answer)."""
+    if not director and match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
+        raise ServiceError(
+            _("The result is %(status)s; ask the director to change the answer.")
+            % {"status": match.get_status_display().lower()}
+        )
+    if before is not None and answers is None and not director:
+        raise Conflict(
+            _(
+                "This table already answered “a hand was being played”; to change it, "
+                "confirm on the current screen."
+            )
+            if before
+            else _(
+                "This table already answered “no hand was being played”; to change it, "
+                "confirm on the current screen."
+            )
+        )
+
+
+def _log_answer(
+    match: Match,
+    before: bool | None,
+    in_progress: bool,
+    *,
+    by: str,
+    reason: str,
+    now: datetime,
+) -> None:
+    answer = "play.call_hand_being_played" if in_progress else "play.call_no_hand_being"
+    if before is not None:
+        answer = "play.call_hand_being_played_2" if in_progress else "play.call_no_hand_being_2"
+    log(
+        match.round.tournament,
+        by,
+        "answer" if before is None else "change answer",
+        said(answer, match=of_match(match)),
+        reason=reason,
+        match=match,
+        at=now,
+    )
+
+
 def answer_time_call(
     match: Match,
     in_progress: bool,
@@ -668,23 +715,7 @@ def answer_time_call(
         before = match.hand_in_progress_at_call
         if before == in_progress:
             return replay_entries(match, entries, time)
-        if not director and match.status in (Match.Status.CONFIRMED, Match.Status.DISPUTED):
-            raise ServiceError(
-                _("The result is %(status)s; ask the director to change the answer.")
-                % {"status": match.get_status_display().lower()}
-            )
-        if before is not None and answers is None and not director:
-            raise Conflict(
-                _(
-                    "This table already answered “a hand was being played”; to change it, "
-                    "confirm on the current screen."
-                )
-                if before
-                else _(
-                    "This table already answered “no hand was being played”; to change it, "
-                    "confirm on the current screen."
-                )
-            )
+        _check_answer_change(match, before, answers, director)
         phases = phases_after(
             [(e.pk, e.number) for e in entries], time.regular_through, in_progress
         )
@@ -712,18 +743,7 @@ def answer_time_call(
                 match.status = Match.Status.FINISHED
                 match.confirmed_by, match.confirmed_at = "", None
         refresh_results(match, state, now)
-        answer = "play.call_hand_being_played" if in_progress else "play.call_no_hand_being"
-        if before is not None:
-            answer = "play.call_hand_being_played_2" if in_progress else "play.call_no_hand_being_2"
-        log(
-            match.round.tournament,
-            by,
-            "answer" if before is None else "change answer",
-            said(answer, match=of_match(match)),
-            reason=reason,
-            match=match,
-            at=now,
-        )
+        _log_answer(match, before, in_progress, by=by, reason=reason, now=now)
     return state
 
 
