@@ -474,6 +474,19 @@ def _fill_holes(
     return tables, holes
 
 
+def _still_in_line(
+    queue: dict[str, list[Waiting]], closed_line: _Lines, losers: set[PlayerId]
+) -> _Lines:
+    """Who is left in line by division: the waiting players, then the closed tables'
+    winners, then their losers."""
+    return {
+        d: [w.player for w in queue[d]]
+        + [p for p in closed_line[d] if p not in losers]
+        + [p for p in closed_line[d] if p in losers]
+        for d in "AB"
+    }
+
+
 def _pass_on(
     tables: list[TableSeating],
     leftovers: _Lines,
@@ -579,12 +592,7 @@ def seat_with_holes(
     # in line is a mover too: they take a seat only from a mover with fewer sit-outs,
     # so that nobody sits out twice while a mover has never sat out.
     losers = {pid for r in results for pid in r.pair(won=False)}
-    leftovers = {
-        d: [w.player for w in queue[d]]
-        + [p for p in closed_line[d] if p not in losers]
-        + [p for p in closed_line[d] if p in losers]
-        for d in "AB"
-    }
+    leftovers = _still_in_line(queue, closed_line, losers)
     sit_outs = _pass_on(
         tables,
         leftovers,
