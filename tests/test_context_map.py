@@ -180,3 +180,58 @@ def test_the_room_check_finds_a_room_too_large() -> None:
 def test_the_root_of_tournaments_keeps_few_loose_modules() -> None:
     loose = sorted(p.name for p in APP.glob("*.py"))
     assert len(loose) <= MAX_LOOSE_MODULES, loose
+
+
+# A function a reader can hold in mind at once: none over 120 lines, and only a few over
+# 80 (the tablet's hand path stays one straight function: splitting it costs calls).
+LONG_FUNCTION = 80
+LONGEST_FUNCTION = 120
+MAX_LONG_FUNCTIONS = 5
+
+
+def function_lengths(sources: dict[str, str]) -> dict[str, int]:
+    """Lines per function, methods and nested functions too, named ``module:line name``."""
+    found = {}
+    for module, source in sources.items():
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                found[f"{module}:{node.lineno} {node.name}"] = length
+    return found
+
+
+def long_function_offences(lengths: dict[str, int]) -> list[str]:
+    """Each function over the longest allowed, and the long ones when they are too many."""
+    offences = [
+        f"{name}: {length} lines, over {LONGEST_FUNCTION}"
+        for name, length in sorted(lengths.items())
+        if length > LONGEST_FUNCTION
+    ]
+    long = sorted((n, length) for n, length in lengths.items() if length > LONG_FUNCTION)
+    if len(long) > MAX_LONG_FUNCTIONS:
+        offences.append(
+            f"{len(long)} functions over {LONG_FUNCTION} lines, at most {MAX_LONG_FUNCTIONS}: "
+            + ", ".join(f"{name} ({length})" for name, length in long)
+        )
+    return offences
+
+
+def test_no_function_runs_over_120_lines_and_at_most_five_over_80() -> None:
+    lengths = function_lengths({m: source for m, (source, _) in sources().items()})
+    assert any(name.startswith("tournaments.core.services.play:") for name in lengths)
+    offences = long_function_offences(lengths)
+    assert offences == [], "\n".join(offences)
+
+
+def test_the_length_check_finds_a_function_too_long_and_too_many_long_ones() -> None:
+    def body(lines: int, indent: str = "") -> str:
+        return f"{indent}def f():\n" + f"{indent}    x = 1\n" * (lines - 1)
+
+    lengths = function_lengths({"m.a": body(121), "m.b": "class C:\n" + body(81, "    ")})
+    assert lengths == {"m.a:1 f": 121, "m.b:2 f": 81}
+    assert long_function_offences(lengths) == ["m.a:1 f: 121 lines, over 120"]
+    many = {f"m.{i}:1 f": 81 for i in range(6)}
+    assert long_function_offences(many) == [
+        "6 functions over 80 lines, at most 5: " + ", ".join(f"m.{i}:1 f (81)" for i in range(6))
+    ]
+    assert long_function_offences({**many, "m.0:1 f": 80}) == []
