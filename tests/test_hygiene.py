@@ -160,9 +160,9 @@ def test_every_page_and_file_that_shows_a_token_is_no_store(director_client, run
     opened = tablet.get(f"/t/{link.token}/")
     assert opened.status_code == 302 and "no-store" in opened["Cache-Control"]
     # A staff invitation's page, whose address is the invitation itself.
-    from tournaments.clubs import services as club_service
+    from tournaments.clubs.services import invite
 
-    invitation = club_service.invite(running.club, "desk", by="test")
+    invitation = invite(running.club, "desk", by="test")
     joining = director_client.__class__().get(f"/join/{invitation.token}/")
     assert joining.status_code == 200 and "no-store" in joining["Cache-Control"]
     assert "no-store" in tablet.get("/t/table/").get("Cache-Control", "")
@@ -194,10 +194,10 @@ def test_registration_passes_and_staff_invitations_never_reach_the_access_log(
     from django.test import Client
 
     from tests.test_hidden import passes
-    from tournaments.clubs import services as club_service
+    from tournaments.clubs.services import invite
 
     token = passes(running)[0]  # an accepted application's private link
-    invitation = club_service.invite(running.club, "director", by="test")
+    invitation = invite(running.club, "director", by="test")
     desk = Client()
     desk.force_login(director)
     caplog.set_level(logging.INFO, logger="snowman.access")
