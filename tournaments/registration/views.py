@@ -18,7 +18,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.common.hall import absolute_url, client_ip, qr_code
-from tournaments.core.phones import views
+from tournaments.core.phones.views import card
 from tournaments.core.reads import queries
 from tournaments.core.services import ServiceError
 from tournaments.registration import reads, services, transfer
@@ -169,7 +169,7 @@ def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     started = reg.tournament.status != queries.TournamentStatus.REGISTRATION
     here = reg.tournament.played_as_id is None
     if here and started and reg.player_id is not None and "pass" not in request.GET:
-        return views.card(request, slug, reg.player_id)
+        return card(request, slug, reg.player_id)
     return _status_page(request, token, reg)
 
 
