@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
     from bench.bench_sheets import EPOCH, play_round_in_bulk
     from tournaments.core.models.event import Player
     from tournaments.core.models.rounds import Seating, SitOut
-    from tournaments.core.reads import rounds as round_reads
+    from tournaments.core.reads.rounds import fingerprint, plan_next_round
     from tournaments.core.services import players, rounds
     from tournaments.core.services.tournaments import create_tournament
     from tournaments.core.simulate import player_names
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> None:
     client = Client()
     client.force_login(user)
 
-    preview_ms, plan = median_ms(lambda: round_reads.plan_next_round(t), args.repeat)
+    preview_ms, plan = median_ms(lambda: plan_next_round(t), args.repeat)
     s = plan.seating
     print(
         f"plan: {plan.holes} holes, {len(s.changes)} seat changes, "
@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> None:
     assert response.status_code == 200
     print(f"{'preview (service)':<28} {preview_ms:8.0f} ms")
     print(f"{'preview (page)':<28} {page_ms:8.0f} ms {len(response.content) / 1024:8.0f} KB")
-    stamp = round_reads.fingerprint(plan)
+    stamp = fingerprint(plan)
     start = time.perf_counter()
     response = client.post(
         preview_url,

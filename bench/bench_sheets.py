@@ -187,7 +187,7 @@ def play_round_in_bulk(rnd: Any, rng: random.Random, start: datetime) -> None:
 
 def build_event(tables: int, rounds: int, seed: int) -> Any:
     from tournaments.core.services import players
-    from tournaments.core.services import rounds as round_service
+    from tournaments.core.services.rounds import draw_first_round, seat_next_round
     from tournaments.core.services.tournaments import create_tournament
     from tournaments.core.simulate import player_names
     from tournaments.domain.rules import RuleSettings
@@ -202,11 +202,11 @@ def build_event(tables: int, rounds: int, seed: int) -> Any:
     )
     report = players.import_players(t, csv_text, by=BY, checked_in=True)
     assert report.ok, report.error_text()
-    round_service.draw_first_round(t, by=BY, seed=seed)
+    draw_first_round(t, by=BY, seed=seed)
     clock = EPOCH
     for number in range(1, rounds + 1):
         if number > 1:
-            round_service.seat_next_round(t, by=BY)
+            seat_next_round(t, by=BY)
         play_round_in_bulk(t.rounds.get(number=number), rng, clock)
         clock += timedelta(minutes=45)
     t.refresh_from_db()

@@ -84,12 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         REGISTRATION_LIMIT_PER_EVENT=limits,
     )
     from tournaments.core.services.tournaments import create_tournament
-    from tournaments.registration import services as service
+    from tournaments.registration import services
     from tournaments.registration.models import Registration, RegistrationPass
 
     t = create_tournament("Bench Open", by="bench", lot_seed=1)
     cap = args.players * 3 // 4
-    service.save_settings(t, open=True, cap_total=cap, cap_a=None, cap_b=None, by="bench")
+    services.save_settings(t, open=True, cap_total=cap, cap_a=None, cap_b=None, by="bench")
     ports = (free_port(), free_port())
     servers = [
         Server(env, port, workers=args.workers, server="granian", log=VAR / f"reg-{port}.log")

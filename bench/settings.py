@@ -9,8 +9,8 @@ throwaway directory instead of the checkout.
 import os
 from pathlib import Path
 
+import snowman.settings
 from snowman.settings import *  # noqa: F403
-from snowman.settings import STATIC_ROOT as _STATIC_ROOT
 
 ROOT_URLCONF = "bench.urls"
-STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", _STATIC_ROOT))
+STATIC_ROOT = Path(os.environ.get("STATIC_ROOT", snowman.settings.STATIC_ROOT))

@@ -9,8 +9,8 @@ nothing but how the next page reads.
 
 from __future__ import annotations
 
-from django.contrib.auth import views as auth_views
 from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.http.response import HttpResponseBase
 from django.utils import translation
@@ -52,7 +52,7 @@ def javascript_catalog(request: HttpRequest, code: str) -> HttpResponseBase:
         return JavaScriptCatalog.as_view(domain="djangojs")(request)
 
 
-class SignIn(auth_views.LoginView):
+class SignIn(LoginView):
     """Django's sign-in, which puts the account's console language (if it chose one) in
     the browser's cookie: the director's choice is per account, not per laptop."""
 

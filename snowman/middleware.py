@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from csp import middleware as csp
+import csp.middleware
 from csp.constants import HEADER, HEADER_REPORT_ONLY
 from csp.utils import build_policy
 from django.conf import settings
@@ -112,10 +112,10 @@ class RefuseNulMiddleware:
 
 
 # A response that asks nothing of its own: no per-view policy, no nonce.
-_PLAIN = csp.PolicyParts()
+_PLAIN = csp.middleware.PolicyParts()
 
 
-class CSPMiddleware(csp.CSPMiddleware):
+class CSPMiddleware(csp.middleware.CSPMiddleware):
     """django-csp's, with each policy header built once while its setting stays the same.
 
     Every response but the few with a nonce or a per-view policy gets the header that the
@@ -130,7 +130,7 @@ class CSPMiddleware(csp.CSPMiddleware):
         # held, so ``is`` tells a changed setting (a test's override) from the same one.
         self._built: dict[bool, tuple[Any, str]] = {}
 
-    def _policy(self, parts: csp.PolicyParts, report_only: bool) -> str:
+    def _policy(self, parts: csp.middleware.PolicyParts, report_only: bool) -> str:
         if parts != _PLAIN:
             return build_policy(**asdict(parts), report_only=report_only)
         name = "CONTENT_SECURITY_POLICY_REPORT_ONLY" if report_only else "CONTENT_SECURITY_POLICY"
@@ -160,7 +160,7 @@ class CSPMiddleware(csp.CSPMiddleware):
                 response[header] = policy
         if getattr(request, "_csp_nonce", None) is None:
             # As django-csp: a nonce asked for once the header is written is an error.
-            request.csp_nonce = csp.CheckableLazyObject(  # type: ignore[attr-defined]
+            request.csp_nonce = csp.middleware.CheckableLazyObject(  # type: ignore[attr-defined]
                 self._csp_nonce_post_response
             )
         return response

@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
+from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 
 from snowman import language
@@ -9,6 +9,6 @@ urlpatterns = [
     path("lang/<str:code>/", language.choose, name="language"),
     path("jsi18n/<str:code>/", language.javascript_catalog, name="javascript_catalog"),
     path("accounts/login/", language.SignIn.as_view(), name="login"),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", LogoutView.as_view(), name="logout"),
     path("", include("tournaments.urls")),
 ]

@@ -26,7 +26,7 @@ from tests.conftest import players_csv
 from tests.test_club_scoping import NOT_WALKED, WALKED, side, url_of
 from tests.test_hidden import NOT_PUBLIC, PUBLIC_NAMESPACES, passes
 from tests.urlwalk import patterns_by_namespace
-from tournaments.clubs import services as club_service
+from tournaments.clubs import services
 from tournaments.clubs.services import assign
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import TableLink
@@ -67,7 +67,7 @@ def whole_page(response) -> bool:  # noqa: ANN001 - Django's test response
 
 
 def build_walk(django_user_model) -> Walk:
-    club = club_service.create_club("Alpha club", "alpha")
+    club = services.create_club("Alpha club", "alpha")
     a = side(club, "Alpha")
     owner = django_user_model.objects.create_user("olga", password="x-long-password-1")
     assign(owner, OWNER, club)
@@ -109,7 +109,7 @@ def build_walk(django_user_model) -> Walk:
         for address in candidates:
             if whole_page(anonymous.get(address, follow=False)):
                 public.append((address, name in ENGLISH_ONLY))
-    invitation = club_service.invite(club, DESK, by="test")
+    invitation = services.invite(club, DESK, by="test")
     public += [
         (reverse("login"), False),
         (reverse("join", args=[invitation.token]), False),
@@ -249,9 +249,9 @@ def read_in_order(outline: list[tuple[str, str]], expected: list[tuple[str, str]
 def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_once(
     live_server, chromium, make_tournament, monkeypatch
 ):
-    from tournaments.core.phones import views as public_views
+    from tournaments.core.phones import views
 
-    monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
+    monkeypatch.setattr(views, "POLL_SECONDS", 1)
     from tests.test_public_browser import PHONE
 
     t = make_tournament(2)

@@ -12,10 +12,10 @@ from tournaments.core.models.log import Activity
 from tournaments.core.models.lots import DrawnLot
 from tournaments.core.models.rounds import Round, SitOut, Substitution
 from tournaments.core.reads import queries
-from tournaments.core.reads import rounds as round_reads
-from tournaments.core.reads import standings as standing_reads
 from tournaments.core.reads.players import attendance
-from tournaments.core.services import ServiceError, closing, play, rounds, standings
+from tournaments.core.reads.rounds import fingerprint, plan_next_round, remedies
+from tournaments.core.reads.standings import final_entries, final_skipped, never_played, standings
+from tournaments.core.services import ServiceError, closing, play, rounds
 from tournaments.core.services.players import (
     add_house_player,
     register_player,
@@ -23,6 +23,7 @@ from tournaments.core.services.players import (
     set_checked_in,
     set_withdrawn,
 )
+from tournaments.core.services.standings import break_tie, seed_final
 from tournaments.core.services.substitutions import Signed, substitute
 from tournaments.domain.hands import Hand, Outcome, Seat
 
@@ -79,7 +80,7 @@ def test_a_player_withdrawn_during_round_3_is_never_seated_again(event):
     gone.refresh_from_db()
     assert (gone.withdrawn, gone.withdrawn_after_round) == (True, 3)
     finish(r3)
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert [(c.into, c.out, c.kind) for c in plan.seating.changes] == [
         (late.pk, gone.pk, "waiting")
     ]
@@ -113,7 +114,7 @@ def test_withdrawing_from_a_seated_round_that_has_not_started_discards_its_seati
     result = set_withdrawn(p, True, by="director")
     assert result.notes and not Round.objects.filter(pk=r2.pk).exists()
     # Seated again: the hole cannot be filled, so a table closes (proposal shown).
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert plan.seating.closed == plan.proposed_close and len(plan.seating.closed) == 1
     r2 = rounds.seat_next_round(t, by="test")
     assert p.pk not in seated(r2) and r2.matches.count() == 2
@@ -145,10 +146,10 @@ def test_a_house_player_fills_a_hole_and_is_never_ranked(event):
     r2 = rounds.seat_next_round(t, by="test")
     assert house.pk in seated(r2)
     finish(r2)
-    ranked = {row.player.pk for rows in standing_reads.standings(t).values() for row in rows}
+    ranked = {row.player.pk for rows in standings(t).values() for row in rows}
     assert house.pk not in ranked and gone.pk in ranked
     retire_house_player(Player.objects.get(pk=house.pk), by="director")
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert house.pk not in {p for tb in plan.seating.tables for p in tb.seats.values()}
 
 
@@ -158,10 +159,10 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
     for table in (1, 2):
         set_withdrawn(r1.seats.get(table=table, position="E").player, True, by="director")
     finish(r1)
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert len(plan.proposed_close) == 1
     with pytest.raises(ServiceError, match="Closing every table"):
-        round_reads.plan_next_round(t, close=[1, 2, 3])
+        plan_next_round(t, close=[1, 2, 3])
     with pytest.raises(ServiceError, match="would stay empty"):
         rounds.seat_next_round(t, by="test", close=[])
     assert t.rounds.count() == 1
@@ -172,7 +173,7 @@ def test_the_chosen_tables_close_and_closing_every_table_is_refused(event):
 def test_a_stale_preview_is_refused_when_the_room_changed(event):
     t, r1 = event
     finish(r1)
-    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
+    stamp = fingerprint(plan_next_round(t))
     register_player(t, "Newcomer", "B", by="desk", checked_in=True)
     with pytest.raises(ServiceError, match="changed since the preview"):
         rounds.seat_next_round(t, by="test", expect=stamp)
@@ -183,8 +184,8 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     t = make_tournament(2, preliminary_rounds=3, target=2)
     extra = register_player(t, "Extra Ed", "A", by="desk", checked_in=True)
     never = register_player(t, "Never Nell", "B", by="desk")
-    remedies = {r.kind: r for r in round_reads.remedies(t)}
-    assert remedies["sit-out"].sit_out_a == 1
+    offered = {r.kind: r for r in remedies(t)}
+    assert offered["sit-out"].sit_out_a == 1
     r1 = rounds.draw_first_round(t, by="test", seed=5, remedy="sit-out")
     out1 = SitOut.objects.get(round=r1).player
     finish(r1)
@@ -193,7 +194,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     out2 = SitOut.objects.get(round=r2).player
     assert out2.pk != out1.pk
     finish(r2)
-    table = standing_reads.standings(t)
+    table = standings(t)
     rows = {row.player.pk: row for row in table["A"]}
     r_out2 = rows[out2.pk]
     assert (r_out2.played, r_out2.sit_outs) == (1, 1)
@@ -201,7 +202,7 @@ def test_sit_outs_score_the_average_and_standings_show_played_and_sit_outs(make_
     assert r_out2.by_round[2] == r1_points  # the average of one match
     assert r_out2.record.total == 2 * r1_points
     assert never.pk not in {row.player.pk for rows in table.values() for row in rows}
-    assert never in standing_reads.never_played(t)
+    assert never in never_played(t)
     assert extra.pk in rows or SitOut.objects.filter(player=extra).exists()
 
 
@@ -241,7 +242,7 @@ def test_a_substitute_takes_the_seat_from_hand_h_and_points_follow_the_hands(mak
     assert partner.points == 6 + partner.bonus
     closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standings(t)["A"]}
     assert rows[out.pk].played == 1 and rows[out.pk].record.total == 2
     assert rows[out.pk].record.wins == 0
     assert rows[sub.pk].record.total == holder.points and rows[sub.pk].record.wins == 1
@@ -267,13 +268,13 @@ def test_the_final_skips_a_withdrawn_leader_and_says_why(make_tournament):
     t = make_tournament(2, preliminary_rounds=1, target=2)
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    leader = standing_reads.standings(t)["A"][0].player
+    leader = standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    entries = standing_reads.final_entries(t)
+    entries = final_entries(t)
     assert leader not in entries["A"].finalists
     assert entries["A"].skipped[0].player == leader
     assert entries["A"].skipped[0].why == "withdrawn after round 1"
-    final = standings.seed_final(t, by="director")
+    final = seed_final(t, by="director")
     assert leader.pk not in seated(final)
     assert "Skipped" in Activity.objects.filter(action="final").first().text
 
@@ -282,9 +283,9 @@ def seeded_without_the_leader(make_tournament) -> tuple[Tournament, Player, Roun
     """A one-round event whose division A leader withdrew: the final is seated without her."""
     t = make_tournament(2, preliminary_rounds=1, target=2)
     finish(rounds.draw_first_round(t, by="test", seed=4))
-    leader = standing_reads.standings(t)["A"][0].player
+    leader = standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    return t, leader, standings.seed_final(t, by="director")
+    return t, leader, seed_final(t, by="director")
 
 
 def test_a_seated_finalist_cannot_be_withdrawn_and_the_refusal_says_what_to_do(make_tournament):
@@ -309,15 +310,11 @@ def test_who_plays_the_final_and_why_stays_what_the_seeding_recorded(make_tourna
     set_withdrawn(leader, False, by="director", reason="withdrawn by mistake")
     why = {f.row.player: f.why for f in queries.final_view(t).finalists}  # the console
     assert f"({leader.name}, withdrawn after round 1: cannot enter the final)" in why[a1]
-    assert [(s.player, s.division, s.after) for s in standing_reads.final_skipped(t)] == [
-        (leader, "A", 1)
-    ]
+    assert [(s.player, s.division, s.after) for s in final_skipped(t)] == [(leader, "A", 1)]
     # A player withdrawn after the seeding is no reason for anyone's seat.
-    outside = next(
-        row.player for row in standing_reads.standings(t)["B"] if row.player.pk not in seated(final)
-    )
+    outside = next(row.player for row in standings(t)["B"] if row.player.pk not in seated(final))
     set_withdrawn(outside, True, by="director", reason="went home")
-    assert [s.player for s in standing_reads.final_skipped(t)] == [leader]
+    assert [s.player for s in final_skipped(t)] == [leader]
     assert all(outside.name not in text for text in why.values())
 
 
@@ -326,7 +323,7 @@ def test_a_house_player_never_enters_the_final(make_tournament):
     register_player(t, "Odd", "A", by="desk", checked_in=True)
     r1 = rounds.draw_first_round(t, by="test", seed=4, remedy="house")
     finish(r1)
-    final = standings.seed_final(t, by="director")
+    final = seed_final(t, by="director")
     assert not Player.objects.filter(pk__in=seated(final), house=True).exists()
 
 
@@ -337,23 +334,23 @@ def test_a_shared_rank_without_lot_must_be_broken_before_the_final(make_tourname
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    a_rows = standing_reads.standings(t)["A"]
+    a_rows = standings(t)["A"]
     assert [row.rank for row in a_rows] == [1, 1, 3, 3]
-    assert standing_reads.final_entries(t)["A"].tied == []
+    assert final_entries(t)["A"].tied == []
     # Two winners share rank 1 and two losers rank 3: make the cut fall in a tie.
     set_withdrawn(a_rows[0].player, True, by="director")
-    entry = standing_reads.final_entries(t)["A"]
+    entry = final_entries(t)["A"]
     assert len(entry.tied) == 2
     with pytest.raises(ServiceError, match="Break the tie first"):
-        standings.seed_final(t, by="director")
+        seed_final(t, by="director")
     assert not t.rounds.filter(kind="final").exists()
     with pytest.raises(ServiceError, match="Say why"):
-        standings.break_tie(t, "A", [r.player.pk for r in entry.tied], reason=" ", by="d")
+        break_tie(t, "A", [r.player.pk for r in entry.tied], reason=" ", by="d")
     order = [entry.tied[1].player.pk, entry.tied[0].player.pk]
-    standings.break_tie(t, "A", order, reason="coin toss at the desk", by="director")
-    entry = standing_reads.final_entries(t)["A"]
+    break_tie(t, "A", order, reason="coin toss at the desk", by="director")
+    entry = final_entries(t)["A"]
     assert entry.tie_break is not None and entry.finalists[1].pk == order[0]
-    final = standings.seed_final(t, by="director")
+    final = seed_final(t, by="director")
     assert order[0] in seated(final) and order[1] not in seated(final)
 
 
@@ -380,7 +377,7 @@ def test_seat_next_previews_a_hole_and_seats_only_on_confirm(director_client, ev
     assert "1 hole" in page and gone.name in page
     assert_in_html("<mark>Late Liz</mark>", page)
     assert "waiting player fills a hole" in page
-    stamp = round_reads.fingerprint(round_reads.plan_next_round(t))
+    stamp = fingerprint(plan_next_round(t))
     response = director_client.post(
         url("seat_next", t.slug), {"confirm": "1", "fingerprint": stamp, "close": ""}
     )
@@ -562,8 +559,8 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
     t.refresh_from_db()
     r1 = rounds.draw_first_round(t, by="test", seed=4)
     finish(r1)
-    set_withdrawn(standing_reads.standings(t)["A"][0].player, True, by="director")
-    tied = standing_reads.final_entries(t)["A"].tied
+    set_withdrawn(standings(t)["A"][0].player, True, by="director")
+    tied = final_entries(t)["A"].tied
     assert len(tied) == 2
     page = director_client.get(url("final", t.slug)).content.decode()
     assert "a shared rank decides who enters" in page and 'id="tie-A"' in page
@@ -574,6 +571,6 @@ def test_the_director_breaks_a_shared_rank_on_the_final_page(director_client, ma
         url("final_tiebreak", t.slug), {"division": "A", "reason": "coin toss", **places}
     )
     assert response.status_code == 302
-    entry = standing_reads.final_entries(t)["A"]
+    entry = final_entries(t)["A"]
     assert entry.tied == [] and entry.finalists[1] == tied[-1].player
     assert "coin toss" in director_client.get(url("final", t.slug)).content.decode()

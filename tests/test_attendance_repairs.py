@@ -13,8 +13,8 @@ from tournaments.core.models.log import Activity
 from tournaments.core.models.lots import DrawnLot
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Round, SitOut, Substitution
-from tournaments.core.reads import rounds as round_reads
-from tournaments.core.reads import standings as standing_reads
+from tournaments.core.reads import standings
+from tournaments.core.reads.rounds import plan_next_round, sit_out_proposal
 from tournaments.core.reads.substitutions import substitutes_for
 from tournaments.core.services import Conflict, ServiceError, closing, play, rounds, substitutions
 from tournaments.core.services.players import add_house_player, register_player, set_withdrawn
@@ -82,7 +82,7 @@ def test_a_wrong_substitute_is_replaced_from_the_same_hand_and_the_hands_count_f
     assert m.is_over
     closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    rows = {row.player.pk: row for row in standing_reads.standings(t)["A"]}
+    rows = {row.player.pk: row for row in standings.standings(t)["A"]}
     assert wrong.pk not in rows  # never played
     assert rows[right.pk].record.total == r1.seats.get(position="N").points
     assert rows[out.pk].record.total == 2  # hand 1 only
@@ -314,7 +314,7 @@ def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_th
     make_tournament,
 ):
     t, _ = uneven(make_tournament)
-    proposal = round_reads.sit_out_proposal(t, seed=7)
+    proposal = sit_out_proposal(t, seed=7)
     assert proposal.remedy.sit_out_a == 2 and set(proposal.candidates) == {"A"}
     assert len(proposal.candidates["A"]) == 6 and len(proposal.proposed) == 2
     r1 = rounds.draw_first_round(t, by="test", seed=7, remedy="sit-out")
@@ -326,7 +326,7 @@ def test_the_lot_proposes_who_sits_out_round_one_and_drawing_it_seats_exactly_th
 
 def test_the_director_chooses_who_sits_out_round_one(make_tournament):
     t, extra = uneven(make_tournament)
-    proposal = round_reads.sit_out_proposal(t, seed=7)
+    proposal = sit_out_proposal(t, seed=7)
     choice = {p.pk for p in proposal.candidates["A"] if p.pk not in proposal.proposed}
     choice = set(sorted(choice)[:2])
     r1 = rounds.draw_first_round(
@@ -343,7 +343,7 @@ def test_a_sit_out_choice_that_does_not_fit_is_refused_and_draws_nothing(make_to
     t, extra = uneven(make_tournament)
     b_player = t.players.filter(division="B").first()
     house = add_house_player(t, "House Hugo", "A", by="director")
-    a_ids = [p.pk for p in round_reads.sit_out_proposal(t, seed=1).candidates["A"]]
+    a_ids = [p.pk for p in sit_out_proposal(t, seed=1).candidates["A"]]
     for choice, message in [
         ({a_ids[0]}, "Choose 2 A players and 0 B players"),
         (set(a_ids[:3]), "3 A players"),
@@ -401,7 +401,7 @@ def test_the_preview_proposes_closing_the_table_whose_hole_waiting_players_canno
 
     t = make_tournament(4, preliminary_rounds=3, target=2)
     finish(rounds.draw_first_round(t, by="test", seed=11))
-    rotation = {row.table: row.seats for row in round_reads.plan_next_round(t).seating.tables}
+    rotation = {row.table: row.seats for row in plan_next_round(t).seating.tables}
     # Table 1 of the rotation loses an A and a B player, table 3 one A player; one A and
     # one B player arrive late: they fill table 1, and table 3's hole is the one left.
     leaving = [rotation[1][Seat.N], rotation[1][Seat.S], rotation[3][Seat.N]]
@@ -409,7 +409,7 @@ def test_the_preview_proposes_closing_the_table_whose_hole_waiting_players_canno
         set_withdrawn(t.players.get(pk=pk), True, by="director", reason="gone")
     register_player(t, "Late Lea", "A", by="desk", checked_in=True)
     register_player(t, "Late Leo", "B", by="desk", checked_in=True)
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert plan.seating.closed == [3]
     page = director_client.get(url("seat_next", t.slug)).content.decode()
     assert text_by_id(page, "closed").startswith("Closing table 3 (numbers of the rotation)")

@@ -23,7 +23,7 @@ from django.utils import timezone
 from bench import scenario
 from bench.load import Tablet, at_once, open_all, plan, send_all
 from bench.server import ROOT, Server, database_url, free_port, production_env
-from tournaments.core import backup as backup_service
+from tournaments.core import backup
 from tournaments.core.models.play import HandEntry
 from tournaments.core.services import ServiceError
 
@@ -130,11 +130,8 @@ def test_backups_are_kept_to_the_last_n_and_private(db, tmp_path, settings):
     settings.BACKUP_DIR = tmp_path / "backups"
     settings.BACKUP_KEEP = 3
     start = timezone.now()
-    made = [
-        backup_service.take_backup("scheduled", now=start + timedelta(minutes=5 * i))
-        for i in range(5)
-    ]
-    kept = backup_service.backups()
+    made = [backup.take_backup("scheduled", now=start + timedelta(minutes=5 * i)) for i in range(5)]
+    kept = backup.backups()
     assert [b.path for b in kept] == [b.path for b in made[-3:]]
     assert all(stat.S_IMODE(b.path.stat().st_mode) == 0o600 for b in kept)
     assert stat.S_IMODE(settings.BACKUP_DIR.stat().st_mode) == 0o700
@@ -168,7 +165,7 @@ def test_a_finalize_takes_a_backup(director_client, make_tournament, settings, t
         play_out(match)
     response = director_client.post(f"/director/{t.slug}/rounds/1/finalize/")
     assert response.status_code == 302
-    assert [b.reason for b in backup_service.backups()] == ["finalize-round-1"]
+    assert [b.reason for b in backup.backups()] == ["finalize-round-1"]
 
 
 def test_only_the_app_server_that_keeps_the_backups_takes_one_at_a_finalize(tmp_path):
@@ -191,16 +188,16 @@ def test_restore_refuses_what_is_not_a_backup_and_a_database_in_use(
     junk.write_bytes(b"not a database")
     kind = "sqlite3" if connection.vendor == "sqlite" else "pgdump"
     with pytest.raises(ServiceError):
-        backup_service.restore(tmp_path / "notes.txt")
+        backup.restore(tmp_path / "notes.txt")
     if kind == "sqlite3":
         with pytest.raises(ServiceError, match="damaged or not|cannot be read"):
-            backup_service.restore(junk)
+            backup.restore(junk)
     from tournaments.core.services.tournaments import create_tournament
 
     create_tournament("In use", by="test", lot_seed=1)
-    made = backup_service.take_backup("manual")
+    made = backup.take_backup("manual")
     with pytest.raises(ServiceError, match="--force"):
-        backup_service.restore(made.path)
+        backup.restore(made.path)
     assert os.path.exists(made.path)
 
 
@@ -227,9 +224,9 @@ def test_restore_force_refuses_an_sqlite_file_that_only_has_a_handentry_table(
     impostor = fake_backup(tmp_path, "CREATE TABLE tournaments_handentry (x)")
     no_tables = "not a Snowman database: it has no auth_user, django_migrations"
     with pytest.raises(ServiceError, match=no_tables):
-        backup_service.restore(impostor, force=True)
+        backup.restore(impostor, force=True)
     impostor.unlink()
-    tables = sorted(backup_service.EXPECTED_TABLES)
+    tables = sorted(backup.EXPECTED_TABLES)
     # Every expected table, but a migration history of another app: still refused.
     lookalike = fake_backup(
         tmp_path,
@@ -237,7 +234,7 @@ def test_restore_force_refuses_an_sqlite_file_that_only_has_a_handentry_table(
         "INSERT INTO django_migrations VALUES ('other', '0001_initial')",
     )
     with pytest.raises(ServiceError, match="none of Snowman's migrations"):
-        backup_service.restore(lookalike, force=True)
+        backup.restore(lookalike, force=True)
     with connections["default"].cursor() as cursor:
         cursor.execute("SELECT count(*) FROM django_migrations WHERE app = 'tournaments'")
         assert cursor.fetchone()[0] > 0  # the event's database is still in place
@@ -250,7 +247,7 @@ def test_restore_force_refuses_an_sqlite_file_that_only_has_a_handentry_table(
         "INSERT INTO django_migrations VALUES ('tournaments', '0099_from_the_future')",
     )
     with pytest.raises(ServiceError, match="0099_from_the_future are unknown here"):
-        backup_service.restore(newer, force=True)
+        backup.restore(newer, force=True)
 
 
 def test_a_var_dir_made_without_bin_serve_keeps_the_database_and_its_wal_private(tmp_path):

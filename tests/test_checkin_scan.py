@@ -12,8 +12,7 @@ from django.utils import timezone
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.log import Activity
 from tournaments.core.services.tournaments import create_tournament
-from tournaments.registration import reads
-from tournaments.registration import services as service
+from tournaments.registration import reads, services
 
 pytestmark = pytest.mark.django_db
 JSON = {"HTTP_ACCEPT": "application/json"}
@@ -22,16 +21,16 @@ JSON = {"HTTP_ACCEPT": "application/json"}
 @pytest.fixture
 def event(db) -> Tournament:
     t = create_tournament("Spring Open", by="test", lot_seed=3)
-    service.save_settings(t, open=True, cap_total=None, cap_a=None, cap_b=None, by="test")
+    services.save_settings(t, open=True, cap_total=None, cap_a=None, cap_b=None, by="test")
     return t
 
 
 def accepted(t: Tournament, name: str, division: str = "A") -> str:
     """The player's pass as the scanner types it: the whole private link."""
-    applied = service.apply(
+    applied = services.apply(
         t, name=name, division=division, contact="", consent=True, client_key=uuid.uuid4().hex
     )
-    service.decide(t, applied.registration.pk, "accept", by="d")
+    services.decide(t, applied.registration.pk, "accept", by="d")
     return f"http://192.168.1.20:8000/e/{t.slug}/r/{applied.token}/"
 
 
@@ -91,7 +90,7 @@ def test_two_desks_checking_in_the_same_pass_are_each_answered_as_the_first(
 
 def test_another_events_pass_is_refused_with_the_reason(desk_client, event):
     other = create_tournament("Autumn Cup", by="test", lot_seed=1)
-    service.save_settings(other, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
+    services.save_settings(other, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
     scanned = accepted(other, "Ann Lee")
     page = scan(desk_client, event, scanned)
     assert page.status_code == 422
@@ -107,20 +106,20 @@ def test_another_events_pass_is_refused_with_the_reason(desk_client, event):
 def test_a_revoked_pass_is_refused_and_the_new_one_works(desk_client, event):
     scanned = accepted(event, "Ann Lee")
     reg = reads.pass_of(scanned.rstrip("/").rsplit("/", 1)[1]).registration
-    new = service.revoke(event, reg.pk, by="d")
+    new = services.revoke(event, reg.pk, by="d")
     assert "revoked" in scan(desk_client, event, scanned, **JSON).json()["refusal"]
     assert check_in(desk_client, event, scanned, **JSON).status_code == 422
     assert check_in(desk_client, event, new, **JSON).json()["ok"]
 
 
 def test_a_pass_not_yet_accepted_or_withdrawn_is_refused(desk_client, event):
-    applied = service.apply(
+    applied = services.apply(
         event, name="Pending Pat", division="A", contact="", consent=True, client_key="k"
     )
     refusal = scan(desk_client, event, applied.token, **JSON).json()["refusal"]
     assert "not accepted" in refusal
     scanned = accepted(event, "Gone Gus")
-    service.withdraw(scanned.rstrip("/").rsplit("/", 1)[1])
+    services.withdraw(scanned.rstrip("/").rsplit("/", 1)[1])
     assert "not accepted" in scan(desk_client, event, scanned, **JSON).json()["refusal"]
 
 
@@ -162,7 +161,7 @@ def test_a_pass_of_the_club_sites_event_scans_at_the_halls_event_of_another_slug
     """The hall imported the club site's list into its own event (servers of their own:
     here the hall's event holds the pass, the link names the club's slug)."""
     hall = create_tournament("Spring Open night", by="test", lot_seed=4)
-    service.save_settings(hall, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
+    services.save_settings(hall, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
     token = accepted(hall, "Ann Lee").rstrip("/").rsplit("/", 1)[1]
     scanned = f"https://club.example/e/{event.slug}/r/{token}/"
     assert hall.slug != event.slug

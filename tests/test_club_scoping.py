@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tests.test_roles import DESK_PAGES
 from tests.urlwalk import patterns_by_namespace
-from tournaments.clubs import services as club_service
+from tournaments.clubs import services
 from tournaments.clubs.services import assign
 from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.people import Person, PersonProposal
@@ -102,7 +102,7 @@ def side(club: Club, name: str) -> Side:
     proposal = PersonProposal.objects.create(
         person=person, candidate=candidate, score=91.0, created_at=now
     )
-    invitation = club_service.invite(club, DESK, by="test")
+    invitation = services.invite(club, DESK, by="test")
     values: dict[str, dict[str, object]] = {
         "*": {
             "slug": event.slug,
@@ -156,8 +156,8 @@ def cross_url(name: str, kwargs: list[str], own: Side, other: Side) -> str | Non
 
 @pytest.fixture
 def world(django_user_model):
-    alpha = club_service.create_club("Alpha club", "alpha")
-    beta = club_service.create_club("Beta club", "beta")
+    alpha = services.create_club("Alpha club", "alpha")
+    beta = services.create_club("Beta club", "beta")
     users = {}
 
     def make(name: str, club: Club | None, role: str | None, events=()) -> Client:
@@ -413,7 +413,7 @@ def test_a_desk_role_in_another_club_opens_none_of_its_rows_in_the_admin(world, 
 
 
 def test_every_admin_list_answers_club_staff_with_their_own_clubs_rows_only(world):
-    from django.contrib import admin as django_admin
+    from django.contrib import admin
 
     from tournaments.publishing.models import Publication, PublishGrant
     from tournaments.publishing.services import configure, grant
@@ -427,7 +427,7 @@ def test_every_admin_list_answers_club_staff_with_their_own_clubs_rows_only(worl
     dora.save()
     client = Client()
     client.force_login(dora)
-    for model in django_admin.site._registry:
+    for model in admin.site._registry:
         if model._meta.app_label != "tournaments":
             continue
         url = f"/admin/tournaments/{model._meta.model_name}/"
@@ -469,9 +469,9 @@ def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(world, monkeypatch):
 
 
 def test_a_new_url_module_neither_walked_nor_named_fails_the_walk(monkeypatch):
-    import tests.test_club_scoping as me
+    from tests import test_club_scoping
 
-    monkeypatch.setattr(me, "WALKED", WALKED - {"sheets"})
+    monkeypatch.setattr(test_club_scoping, "WALKED", WALKED - {"sheets"})
     with pytest.raises(AssertionError, match="sheets:standings"):
         staff_patterns()
 

@@ -16,7 +16,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tournaments.clubs import services as club_service
+from tournaments.clubs import services
 from tournaments.clubs.services import assign
 from tournaments.core.models.event import Club, Tournament
 from tournaments.core.models.people import Person
@@ -87,7 +87,7 @@ def test_the_migration_moves_every_row_and_role_of_a_real_database_into_one_club
 
 @pytest.fixture
 def club(db) -> Club:
-    return club_service.create_club("Alpha club", "alpha")
+    return services.create_club("Alpha club", "alpha")
 
 
 @pytest.fixture
@@ -241,7 +241,7 @@ def test_the_club_page_lists_its_own_events_and_series_and_its_short_addresses_r
     finished = demo_event(2, "Alpha Past", round_started=now, club=club, seed=3)
     Tournament.objects.filter(pk=finished.pk).update(status=Tournament.Status.FINISHED)
     series = create_series("Alpha League", club=club)
-    beta = club_service.create_club("Beta club", "beta")
+    beta = services.create_club("Beta club", "beta")
     theirs = demo_event(2, "Beta Open", round_started=now, club=beta, seed=5)
     page = client.get("/alpha/")
     assert page.status_code == 200
@@ -263,7 +263,7 @@ def test_the_club_page_lists_its_own_events_and_series_and_its_short_addresses_r
 )
 def test_a_club_address_is_never_one_of_the_sites_own_paths(slug):
     with pytest.raises(ServiceError):
-        club_service.create_club("Sneaky", slug)
+        services.create_club("Sneaky", slug)
 
 
 def test_every_first_part_of_the_sites_own_addresses_is_reserved():
@@ -282,7 +282,7 @@ def test_every_first_part_of_the_sites_own_addresses_is_reserved():
         elif not str(p.pattern) and isinstance(p, URLResolver):
             patterns.extend(p.url_patterns)  # an include at the root: its first parts count
     assert {"results", "jsi18n", "admin", "director"} <= firsts
-    assert firsts <= club_service.RESERVED_SLUGS, firsts - club_service.RESERVED_SLUGS
+    assert firsts <= services.RESERVED_SLUGS, firsts - services.RESERVED_SLUGS
 
 
 def test_a_tournament_slug_is_unique_within_its_club_by_a_constraint(club):
@@ -303,8 +303,8 @@ def test_the_demo_makes_one_club_and_its_director_owns_it():
 
 def test_an_account_may_hold_a_different_role_in_each_club(django_user_model):
     now = timezone.now()
-    alpha = club_service.create_club("Alpha club", "alpha")
-    beta = club_service.create_club("Beta club", "beta")
+    alpha = services.create_club("Alpha club", "alpha")
+    beta = services.create_club("Beta club", "beta")
     a = demo_event(2, "Alpha Open", round_started=now, club=alpha)
     b = demo_event(2, "Beta Open", round_started=now, club=beta, seed=5)
     user = django_user_model.objects.create_user("sam", password="x-long-password-1")
@@ -334,8 +334,8 @@ def test_the_export_carries_the_club_and_an_import_joins_the_importing_club_only
     from tournaments.series.results_import import import_event
 
     now = timezone.now()
-    alpha = club_service.create_club("Alpha club", "alpha")
-    beta = club_service.create_club("Beta club", "beta")
+    alpha = services.create_club("Alpha club", "alpha")
+    beta = services.create_club("Beta club", "beta")
     source = demo_event(2, "Alpha Open", round_started=now, club=alpha)
     doc = export_results(source)  # a running event (its file says so)
     assert doc["tournament"]["club"] == {"name": "Alpha club", "slug": "alpha"}

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import Browser, Page, expect
 
-from tournaments.clubs import services as club_service
+from tournaments.clubs import services
 from tournaments.clubs.services import assign
 from tournaments.core.roles import OWNER
 from tournaments.core.simulate import demo_event
@@ -56,8 +56,8 @@ def test_an_owner_invites_a_director_for_one_event_and_a_desk_and_each_sees_thei
 ):
     SHOTS.mkdir(parents=True, exist_ok=True)
     now = timezone.now()
-    alpha = club_service.create_club("Alpha club", "alpha")
-    beta = club_service.create_club("Beta club", "beta")
+    alpha = services.create_club("Alpha club", "alpha")
+    beta = services.create_club("Beta club", "beta")
     mine = demo_event(2, "Alpha Open", round_started=now, club=alpha)
     other = demo_event(2, "Alpha Cup", round_started=now, club=alpha, seed=4)
     theirs = demo_event(2, "Beta Open", round_started=now, club=beta, seed=5)

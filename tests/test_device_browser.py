@@ -198,9 +198,9 @@ def test_a_player_calls_the_director_from_their_phone_card(
     expect(call).to_contain_text("Device trouble", timeout=ONE_POLL)
     req = HelpRequest.objects.get()
     assert req.raised_by == f"{seat.player.name} (phone)"
-    from tournaments.devices import services as help_requests
+    from tournaments.devices import services
 
-    help_requests.resolve(t, req.pk, req.version, by="director")
+    services.resolve(t, req.pk, req.version, by="director")
     expect(status).to_have_text("Resolved by director.", timeout=ONE_POLL + 2_000)
     expect(console.locator(".help-banner")).to_have_count(0, timeout=ONE_POLL)
     shot(phone, "help-07-phone-resolved")

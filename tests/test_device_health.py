@@ -15,7 +15,7 @@ from tournaments.clubs.services import assign
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.reads.console import live_board
 from tournaments.core.services import device_health, rounds
-from tournaments.domain import health as health_header
+from tournaments.domain import health
 
 pytestmark = pytest.mark.django_db
 
@@ -47,12 +47,10 @@ def heard(t, table: int, at, **figures: object) -> None:
 
 
 def test_the_health_header_is_read_strictly_and_junk_is_ignored():
-    assert health_header.parse_health("unsent=3;battery=45;charging=0") == health_header.Health(
-        3, 45, False
-    )
-    assert health_header.parse_health("unsent=0") == health_header.Health(0, None, None)
+    assert health.parse_health("unsent=3;battery=45;charging=0") == health.Health(3, 45, False)
+    assert health.parse_health("unsent=0") == health.Health(0, None, None)
     for junk in ("", "unsent=x", "battery=140", "unsent=-1", "x" * 200):
-        assert health_header.parse_health(junk) is None
+        assert health.parse_health(junk) is None
 
 
 def test_a_poll_carrying_the_report_notes_it_on_the_tables_link(event, django_assert_num_queries):
@@ -80,7 +78,7 @@ def test_a_replaced_device_reports_nothing(event):
     assert r.status_code == 403
     assert link(event, 1).unsent is None
     # The report function itself takes only the current device's word.
-    device_health.report(link(event, 1).pk, 1, health_header.Health(5, 50, True), timezone.now())
+    device_health.report(link(event, 1).pk, 1, health.Health(5, 50, True), timezone.now())
     assert link(event, 1).unsent is None
 
 

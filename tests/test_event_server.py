@@ -23,7 +23,13 @@ from django.urls import reverse
 
 from tournaments.core.models.play import HandEntry, TableLink
 from tournaments.core.services import rounds
-from tournaments.core.services import tablet as tablet_service
+from tournaments.core.services.tablet import (
+    COOKIE,
+    COOKIE_SALT,
+    TableScope,
+    open_link,
+    session_value,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,13 +122,13 @@ def repository_strings() -> set[str]:
     return found
 
 
-def forge(key: str, scope: tablet_service.TableScope) -> str:
+def forge(key: str, scope: TableScope) -> str:
     # As HttpResponse.set_signed_cookie signs: Django prefixes the key for cookies.
     signer = signing.TimestampSigner(
         key=b"django.http.cookies" + key.encode(),
-        salt=tablet_service.COOKIE + tablet_service.COOKIE_SALT,
+        salt=COOKIE + COOKIE_SALT,
     )
-    return signer.sign(tablet_service.session_value(scope))
+    return signer.sign(session_value(scope))
 
 
 @pytest.mark.slow  # a request for each of the repository's hundreds of strings
@@ -130,15 +136,15 @@ def test_a_table_cookie_signed_with_any_key_in_the_repository_is_refused(make_to
     t = make_tournament(1)
     rounds.start_round(rounds.draw_first_round(t, by="test", seed=1), by="test")
     link = TableLink.objects.get(tournament=t, table=1, revoked_at__isnull=True)
-    scope = tablet_service.open_link(link.token)
+    scope = open_link(link.token)
     candidates = repository_strings() | {FORMER_DEV_KEY}
     assert len(candidates) > 100 and settings.SECRET_KEY not in candidates
     tablet = Client()
     for key in sorted(candidates):
-        tablet.cookies[tablet_service.COOKIE] = forge(key, scope)
+        tablet.cookies[COOKIE] = forge(key, scope)
         assert tablet.get("/t/table/state.json").status_code == 403, key
     # The same forgery with the server's own key is let in: the test forges correctly.
-    tablet.cookies[tablet_service.COOKIE] = forge(settings.SECRET_KEY, scope)
+    tablet.cookies[COOKIE] = forge(settings.SECRET_KEY, scope)
     assert tablet.get("/t/table/state.json").status_code == 200
 
 

@@ -21,18 +21,17 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
-from django.utils import formats, translation
-from django.utils import timezone as dj_timezone
+from django.utils import formats, timezone, translation
 
 from tests.test_public_phones import event_after, fake_results, player
-from tournaments.clubs import services as club_service
+from tournaments.clubs.services import accept_invitation, create_club, invite, revoke_invitation
 from tournaments.common.errors import ServiceError
 from tournaments.core.models.rounds import Round
 from tournaments.core.models.staff import Invitation
 from tournaments.core.roles import DESK
 from tournaments.core.services import rounds
 from tournaments.core.services.tournaments import create_tournament
-from tournaments.registration import services as reg_service
+from tournaments.registration import services
 from tournaments.registration.models import Registration
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -307,7 +306,7 @@ def test_the_public_pages_read_in_french_show_no_english_sentence_that_has_a_tra
     # The projector between rounds shows the seating; once started, the standings.
     client.cookies["django_language"] = "fr"
     seated = _public_pages(client, t)
-    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    rounds.start_round(rnd, by="test", now=timezone.now())
     running = _public_pages(client, t)
     found = {
         f"{state}/{name}": left
@@ -378,7 +377,7 @@ def test_the_director_console_read_in_french_shows_no_english_sentence_that_has_
     rnd = Round.objects.get(tournament=t, number=3)
     client.cookies["django_language"] = "fr"
     states = {"seated": _director_pages(client, t, 3)}
-    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    rounds.start_round(rnd, by="test", now=timezone.now())
     states["running"] = _director_pages(client, t, 3)
     finished = {
         f"{state}/{name}": left
@@ -431,7 +430,7 @@ def test_the_rest_of_the_console_read_in_french_shows_no_english_sentence_that_h
     client = director_client
     t = event_after(make_tournament, 3, played=2)
     rnd = Round.objects.get(tournament=t, number=3)
-    rounds.start_round(rnd, by="test", now=dj_timezone.now())
+    rounds.start_round(rnd, by="test", now=timezone.now())
     pages = {
         "home": reverse("director:home"),
         "create": reverse("director:create"),
@@ -618,13 +617,12 @@ def test_csv_downloads_have_headers_in_the_readers_language(director_client, mak
 @pytest.mark.django_db
 def test_the_import_formats_take_their_header_in_either_language(make_tournament) -> None:
     from tournaments.core.services.players import import_players
-    from tournaments.registration import services as registration
 
     t = make_tournament(1)
     for n, header in enumerate(("name,division", "nom,division", "Nom,Division")):
         report = import_players(t, f"{header}\nNew {n},A\n", by="test")
         assert report.ok and [r.name for r in report.rows] == [f"New {n}"]
-    invited = registration.invite(t, "nom\nInvited Ida\n", by="test")
+    invited = services.invite(t, "nom\nInvited Ida\n", by="test")
     assert [name for name, _token in invited.invited] == ["Invited Ida"]
 
 
@@ -761,7 +759,7 @@ def f(name, n):
 @pytest.fixture
 def open_event(db):
     t = create_tournament("Tournoi du printemps", by="test", lot_seed=3)
-    reg_service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    services.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
     return t
 
 
@@ -783,9 +781,7 @@ def test_the_registration_form_and_its_refusals_read_in_french(client, open_even
     assert _english_left(_reader_text(again)) == []
     page = client.get(mine).content.decode()
     assert _english_left(_reader_text(page)) == []
-    reg_service.save_settings(
-        open_event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d"
-    )
+    services.save_settings(open_event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d")
     closed = html.unescape(_apply_form(client, open_event, "Late Larry"))
     assert "Les inscriptions à ce tournoi sont fermées." in closed
     assert _english_left(_reader_text(closed)) == []
@@ -796,7 +792,7 @@ def test_a_revoked_private_link_is_refused_in_french(client, open_event) -> None
     client.cookies["django_language"] = "fr"
     mine = _apply_form(client, open_event, "Ann Smith")
     reg = Registration.objects.get(tournament=open_event)
-    reg_service.revoke(open_event, reg.pk, by="d")
+    services.revoke(open_event, reg.pk, by="d")
     refused = html.unescape(client.get(mine).content.decode())
     assert "La direction a révoqué ce lien; demandez-lui le nouveau." in refused
     unknown = client.get(reverse("public:registration", args=[open_event.slug, "x" * 20]))
@@ -805,20 +801,20 @@ def test_a_revoked_private_link_is_refused_in_french(client, open_event) -> None
 
 @pytest.mark.django_db
 def test_the_join_page_and_its_refusals_read_in_french(client, django_user_model) -> None:
-    club = club_service.create_club("Alpha club", "alpha")
-    invitation = club_service.invite(club, DESK, by="olga")
+    club = create_club("Alpha club", "alpha")
+    invitation = invite(club, DESK, by="olga")
     client.cookies["django_language"] = "fr"
     link = reverse("join", args=[invitation.token])
     page = client.get(link).content.decode()
     assert _english_left(_reader_text(page)) == []
-    club_service.revoke_invitation(club, invitation.pk)
+    revoke_invitation(club, invitation.pk)
     revoked = html.unescape(client.get(link).content.decode())
     assert "Cette invitation a été révoquée; demandez-en une nouvelle au propriétaire" in revoked
     # Taken by another between the page and the click: the service's own refusal.
-    used = club_service.invite(club, DESK, by="olga")
+    used = invite(club, DESK, by="olga")
     with pytest.raises(ServiceError) as refused, translation.override("fr"):
-        Invitation.objects.filter(pk=used.pk).update(used_at=dj_timezone.now())
-        club_service.accept_invitation(used.token, django_user_model.objects.create_user("d"))
+        Invitation.objects.filter(pk=used.pk).update(used_at=timezone.now())
+        accept_invitation(used.token, django_user_model.objects.create_user("d"))
     assert (
         refused.value.message
         == "Cette invitation a déjà servi; chaque lien n’est valable qu’une fois."

@@ -171,14 +171,21 @@ def test_a_tablet_plays_a_match_in_french_and_the_other_team_confirms_in_english
     """The scorekeeper chooses Français under Display; a lone march, a renege and a euchre
     are entered in French; the other team reads the confirmation screen once in English
     and comes back; no screen cuts a word or sticks out at either tablet size."""
-    from tests.test_tablet_browser import check_targets, csp_errors, enter, name_at, seat, seated
-    from tests.test_tablet_browser import token as table_token
+    from tests.test_tablet_browser import (
+        check_targets,
+        csp_errors,
+        enter,
+        name_at,
+        seat,
+        seated,
+        token,
+    )
 
     t = seated(make_tournament, tables=1)
     size = f"{viewport['width']}x{viewport['height']}"
     page = chromium.new_context(viewport=viewport).new_page()
     errors = csp_errors(page)
-    page.goto(f"{live_server.url}/t/{table_token(t, 1)}/")
+    page.goto(f"{live_server.url}/t/{token(t, 1)}/")
     expect(page.locator("#tb-net")).to_have_text("Online · all sent", timeout=12_000)
     page.click("#tb-display")
     page.locator("#tb-display-panel").get_by_role("link", name="Français").click()
@@ -265,14 +272,13 @@ def test_the_tablets_top_bar_holds_on_one_row_in_french_on_a_landscape_tablet(
 ):
     """Walked at the hall: at 1280x800 the French bar wrapped ("Direction" alone on a
     second row), 64 px less for the table on a landscape tablet; English fits."""
-    from tests.test_tablet_browser import seated
-    from tests.test_tablet_browser import token as table_token
+    from tests.test_tablet_browser import seated, token
 
     t = seated(make_tournament, tables=1)
     t.language = "fr"
     t.save(update_fields=["language"])
     page = chromium.new_context(viewport={"width": 1280, "height": 800}).new_page()
-    page.goto(f"{live_server.url}/t/{table_token(t, 1)}/")
+    page.goto(f"{live_server.url}/t/{token(t, 1)}/")
     expect(page.locator("#tb-net")).to_have_text("En ligne · tout envoyé", timeout=12_000)
     expect(page.locator("#tb-director")).to_be_visible()  # kiosk mode: every button shown
     rows = page.evaluate(

@@ -34,7 +34,7 @@ from tournaments.common.names import public_name
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.models.rounds import Round, Seating
-from tournaments.core.phones import views as public_views
+from tournaments.core.phones import views
 from tournaments.core.services import closing, play, rounds
 from tournaments.domain.hands import Hand, Outcome, Seat
 
@@ -62,8 +62,8 @@ NAMES = [  # 8 players, 2 tables: names no catalogue holds
 @pytest.fixture(autouse=True)
 def quick_polls(monkeypatch):
     # The phones poll every 15 s in the hall; the walk need not wait that long.
-    monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
-    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", 1)
+    monkeypatch.setattr(views, "POLL_SECONDS", 1)
+    monkeypatch.setattr(views, "FAST_POLL_SECONDS", 1)
 
 
 class Reader:

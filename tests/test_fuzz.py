@@ -204,9 +204,9 @@ def mid_round(make_tournament):
 
 
 def snapshot():
-    from tests.test_faults import snapshot as every_row
+    from tests import test_faults
 
-    return every_row()
+    return test_faults.snapshot()
 
 
 # --- Tablet endpoints ----------------------------------------------------------------

@@ -16,8 +16,7 @@ from tournaments.clubs.services import assign
 from tournaments.core.models.log import Activity
 from tournaments.core.models.play import TableLink
 from tournaments.core.services import Conflict, rounds
-from tournaments.devices import reads as help_reads
-from tournaments.devices import services as help_requests
+from tournaments.devices import reads, services
 from tournaments.devices.models import HelpRequest
 
 pytestmark = pytest.mark.django_db
@@ -116,7 +115,7 @@ def test_on_my_way_then_resolved_are_seen_by_the_table_and_logged_with_the_time_
     etag_other = other.get("/t/table/state.json")["ETag"]
     etag = client.get("/t/table/state.json")["ETag"]
     req = HelpRequest.objects.get()
-    help_requests.on_my_way(event, req.pk, req.version, by="dora", now=t0 + timedelta(seconds=20))
+    services.on_my_way(event, req.pk, req.version, by="dora", now=t0 + timedelta(seconds=20))
     # The table's next poll reads in full (the hint to ask help.json); another table's
     # is still a 304.
     assert client.get("/t/table/state.json", HTTP_IF_NONE_MATCH=etag).status_code == 200
@@ -124,39 +123,39 @@ def test_on_my_way_then_resolved_are_seen_by_the_table_and_logged_with_the_time_
     seen = client.get("/t/table/help.json").json()["help"]
     assert seen["status"] == "coming" and seen["coming_by"] == "dora"
     req.refresh_from_db()
-    help_requests.resolve(event, req.pk, req.version, by="dora", now=t0 + timedelta(seconds=95))
+    services.resolve(event, req.pk, req.version, by="dora", now=t0 + timedelta(seconds=95))
     seen = client.get("/t/table/help.json").json()["help"]
     assert seen["status"] == "resolved" and seen["resolved_by"] == "dora"
-    line = help_reads.request_log(event)[0]
+    line = reads.request_log(event)[0]
     assert line.request.resolved_by == "dora" and line.took.startswith("1 min 3")
     assert any("dora" in a.text for a in Activity.objects.filter(action="help_resolved"))
     # Once resolved a while ago, the table's screen lets it go.
-    later = t0 + help_reads.RESOLVED_SHOWN_FOR + timedelta(seconds=96)
-    assert help_reads.table_request(event.pk, 1, later) is None
+    later = t0 + reads.RESOLVED_SHOWN_FOR + timedelta(seconds=96)
+    assert reads.table_request(event.pk, 1, later) is None
 
 
 def test_a_table_just_helped_waits_before_calling_again(event):
     client = tablet(event, 1)
     call(client, {})
     req = HelpRequest.objects.get()
-    help_requests.resolve(event, req.pk, req.version, by="dora")
+    services.resolve(event, req.pk, req.version, by="dora")
     r = client.post("/t/table/help", "{}", content_type="application/json")
     assert r.status_code == 429 and int(r["Retry-After"]) > 0
     assert "call again" in r.json()["error"]
-    HelpRequest.objects.update(resolved_at=timezone.now() - help_requests.COOLDOWN)
+    HelpRequest.objects.update(resolved_at=timezone.now() - services.COOLDOWN)
     assert call(client, {})[0] == 201
 
 
 def test_a_stale_answer_is_409_and_the_same_answer_twice_is_answered_as_the_first(event):
     call(tablet(event, 1), {})
     req = HelpRequest.objects.get()
-    first = help_requests.on_my_way(event, req.pk, 1, by="dora")
-    again = help_requests.on_my_way(event, req.pk, 1, by="ed")
+    first = services.on_my_way(event, req.pk, 1, by="dora")
+    again = services.on_my_way(event, req.pk, 1, by="ed")
     assert again.coming_by == "dora" and again.version == first.version == 2
-    help_requests.resolve(event, req.pk, 2, by="ed")
+    services.resolve(event, req.pk, 2, by="ed")
     with pytest.raises(Conflict):
-        help_requests.on_my_way(event, req.pk, 2, by="dora")
-    assert help_requests.resolve(event, req.pk, 2, by="dora").resolved_by == "ed"
+        services.on_my_way(event, req.pk, 2, by="dora")
+    assert services.resolve(event, req.pk, 2, by="dora").resolved_by == "ed"
 
 
 def test_every_director_and_desk_page_polls_the_banner_and_the_roles_see_what_they_should(

@@ -33,7 +33,7 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.models.series import Series
-from tournaments.core.phones import ledger as phone_ledger
+from tournaments.core.phones.ledger import ledger
 from tournaments.core.reads.standings import standings
 from tournaments.core.reads.visibility import of_event
 from tournaments.core.services import log, rounds
@@ -539,8 +539,8 @@ def test_a_hidden_rounds_score_and_win_are_on_no_card_or_ledger(client, make_tou
     finish_hidden_round(r4)
     card = client.get(url("card_part", t.slug, p.pk)).content.decode()
     assert str(WIN) not in card and "won" not in card
-    ledger = phone_ledger.ledger(t, p)
-    line = next(line for line in ledger.lines if line.number == 4)
+    book = ledger(t, p)
+    line = next(line for line in book.lines if line.number == 4)
     assert (line.us, line.them, line.won, line.points, line.state) == (
         None,
         None,

@@ -1,12 +1,15 @@
 """Input and output hygiene: CSV cells that cannot run as formulas, one rule for a
 player's name in the forms and the import, clear 4xx answers instead of 500s, links only
-for tables that exist, tokens kept out of logs, and no-store on what shows a token."""
+for tables that exist, tokens kept out of logs, no-store on what shows a token, and
+every module and function imported under its own name."""
 
 from __future__ import annotations
 
+import ast
 import csv
 import io
 import logging
+from pathlib import Path
 
 import pytest
 from django.urls import reverse
@@ -160,9 +163,9 @@ def test_every_page_and_file_that_shows_a_token_is_no_store(director_client, run
     opened = tablet.get(f"/t/{link.token}/")
     assert opened.status_code == 302 and "no-store" in opened["Cache-Control"]
     # A staff invitation's page, whose address is the invitation itself.
-    from tournaments.clubs import services as club_service
+    from tournaments.clubs.services import invite
 
-    invitation = club_service.invite(running.club, "desk", by="test")
+    invitation = invite(running.club, "desk", by="test")
     joining = director_client.__class__().get(f"/join/{invitation.token}/")
     assert joining.status_code == 200 and "no-store" in joining["Cache-Control"]
     assert "no-store" in tablet.get("/t/table/").get("Cache-Control", "")
@@ -194,10 +197,10 @@ def test_registration_passes_and_staff_invitations_never_reach_the_access_log(
     from django.test import Client
 
     from tests.test_hidden import passes
-    from tournaments.clubs import services as club_service
+    from tournaments.clubs.services import invite
 
     token = passes(running)[0]  # an accepted application's private link
-    invitation = club_service.invite(running.club, "director", by="test")
+    invitation = invite(running.club, "director", by="test")
     desk = Client()
     desk.force_login(director)
     caplog.set_level(logging.INFO, logger="snowman.access")
@@ -232,3 +235,94 @@ def test_the_log_filter_redacts_tokens_in_djangos_own_warnings():
 
     handlers = settings.LOGGING["handlers"]
     assert all("redact_tokens" in h.get("filters", []) for h in handlers.values())
+
+
+# A module is read under its own name (or a function under its own): an alias is one more
+# name to look up. Only the names xgettext finds strings by, and hypothesis's ``st``.
+_IDIOMS = {
+    ("django.utils.translation", "gettext", "_"),
+    ("django.utils.translation", "gettext_lazy", "_"),
+    ("tournaments.common.bilingual", "tr", "_"),
+    ("tournaments.common.bilingual", "trn", "ngettext"),
+}
+_TEST_IDIOMS = {("hypothesis", "strategies", "st")}
+# Modules whose long functions are being split elsewhere; their aliases go with that.
+_BEING_SPLIT = frozenset(
+    {
+        "tournaments/core/pdf/final.py",
+        "tournaments/core/pdf/scoresheets.py",
+        "tournaments/core/pdf/seating.py",
+        "tournaments/core/pdf/standings.py",
+        "tournaments/core/pdf/table_cards.py",
+        "tournaments/core/phones/ledger.py",
+        "tournaments/core/phones/reads.py",
+        "tournaments/core/reads/console.py",
+        "tournaments/core/reads/people.py",
+        "tournaments/core/services/corrections.py",
+        "tournaments/core/services/paper.py",
+        "tournaments/core/services/play.py",
+        "tournaments/core/services/rounds.py",
+        "tournaments/core/services/tournaments.py",
+        "tournaments/domain/match.py",
+        "tournaments/domain/seating.py",
+        "tournaments/records/export.py",
+        "tournaments/series/results_file.py",
+        "tournaments/series/results_import.py",
+        "tournaments/series/results_rows.py",
+    }
+)
+
+
+def renamed_imports(source: str, path: str) -> list[str]:
+    """Each import in ``source`` that binds a name other than the one imported, anywhere
+    in it (functions too); ``X as X``, a re-export, binds the same name."""
+    allowed = _IDIOMS | (_TEST_IDIOMS if path.startswith("tests/") else set())
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom):
+            module = "." * node.level + (node.module or "")
+            found += [
+                f"{path}:{node.lineno} from {module} import {a.name} as {a.asname}"
+                for a in node.names
+                if a.asname not in (None, a.name) and (module, a.name, a.asname) not in allowed
+            ]
+        elif isinstance(node, ast.Import):
+            found += [
+                f"{path}:{node.lineno} import {a.name} as {a.asname}"
+                for a in node.names
+                if a.asname is not None
+            ]
+    return found
+
+
+@pytest.mark.db_independent  # reads the source, no database
+def test_no_module_imports_a_name_under_another_name():
+    root = Path(__file__).resolve().parent.parent
+    found = []
+    for folder in ("tournaments", "snowman", "bench", "tests"):
+        for file in sorted((root / folder).rglob("*.py")):
+            path = file.relative_to(root).as_posix()
+            if path not in _BEING_SPLIT:
+                found += renamed_imports(file.read_text(), path)
+    assert found == []
+
+
+@pytest.mark.db_independent
+def test_the_alias_check_finds_a_renamed_module_function_and_package():
+    source = (
+        "from django.utils.translation import gettext as _\n"
+        "from tournaments.common.bilingual import trn as ngettext\n"
+        "from tournaments.common.errors import Conflict as Conflict\n"
+        "from hypothesis import strategies as st\n"
+        "from tournaments.core.services import rounds as round_service\n"
+        "def late():\n"
+        "    from .reads import players as player_reads\n"
+        "    import django_tables2 as tables\n"
+    )
+    assert renamed_imports(source, "tournaments/x.py") == [
+        "tournaments/x.py:4 from hypothesis import strategies as st",
+        "tournaments/x.py:5 from tournaments.core.services import rounds as round_service",
+        "tournaments/x.py:7 from .reads import players as player_reads",
+        "tournaments/x.py:8 import django_tables2 as tables",
+    ]
+    assert renamed_imports(source, "tests/test_x.py")[0].endswith("rounds as round_service")

@@ -587,11 +587,11 @@ def test_the_layout_check_finds_a_path_that_is_gone() -> None:
 # Lists the rules keep and the ORM repeats (it cannot import them into a choices class or a
 # catalogue): each copy is held to the rules' own, as the rule defaults are above.
 def test_the_prize_figures_and_builtin_names_are_the_rules_own() -> None:
-    from tournaments.domain import prizes as rules
+    from tournaments.domain import prizes
     from tournaments.prizes.models import PrizeFigure
     from tournaments.prizes.reads import BUILTIN_NAMES
 
-    assert list(PrizeFigure.values) == list(rules.FIGURES)
+    assert list(PrizeFigure.values) == list(prizes.FIGURES)
     asked: list[str] = []
-    rules.builtin_rules(("A",), label=lambda text: asked.append(text) or text)
+    prizes.builtin_rules(("A",), label=lambda text: asked.append(text) or text)
     assert tuple(dict.fromkeys(asked)) == BUILTIN_NAMES

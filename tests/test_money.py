@@ -18,8 +18,8 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import HandEntry
 from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.services import Conflict, ServiceError
-from tournaments.core.services import players as player_service
 from tournaments.core.services.corrections import correct_hand
+from tournaments.core.services.players import register_player, set_withdrawn
 from tournaments.core.simulate import EPOCH, Simulation
 from tournaments.domain.hands import Hand, Outcome, Seat
 from tournaments.money import reads, services
@@ -58,9 +58,9 @@ def door(t: Tournament) -> None:
             t, p.pk, how=how, method=method, client_key=f"fee-{p.pk}", by=f"desk{i % 2 + 1}"
         )
     for n in (1, 2):
-        leaver = player_service.register_player(t, f"Early Leaver {n}", "AB"[n - 1], by="desk1")
+        leaver = register_player(t, f"Early Leaver {n}", "AB"[n - 1], by="desk1")
         services.take_fee(t, leaver.pk, how="full", client_key=f"fee-leaver-{n}", by="desk1")
-        player_service.set_withdrawn(leaver, True, by="desk1", reason="felt unwell")
+        set_withdrawn(leaver, True, by="desk1", reason="felt unwell")
         services.refund(t, leaver.pk, client_key=f"refund-{n}", by="desk1")
     services.add_sponsor(t, "Corner Bakery", 10_000, method="other", client_key="sp", by="dir")
 
@@ -286,7 +286,7 @@ def test_a_refund_only_on_withdrawal_and_before_the_draw(make_tournament) -> Non
     services.take_fee(t, p.pk, how="full", client_key="k1", by="desk1")
     with pytest.raises(ServiceError):
         services.refund(t, p.pk, client_key="r1", by="desk1")
-    player_service.set_withdrawn(p, True, by="desk1")
+    set_withdrawn(p, True, by="desk1")
     Round.objects.create(tournament=t, number=1)
     with pytest.raises(ServiceError):
         services.refund(t, p.pk, client_key="r1", by="desk1")

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tournaments.core.models.event import Player
-from tournaments.core.services import players as player_service
+from tournaments.core.services import players
 from tournaments.money import services
 from tournaments.money.models import MoneyEntry
 
@@ -22,7 +22,7 @@ def test_the_desk_takes_a_fee_and_checks_in_with_one_tap(
     services.configure(t, version=0, by="dir", fee_cents=1_000)
     for p in Player.objects.filter(tournament=t):
         services.take_fee(t, p.pk, how="full", client_key=f"f{p.pk}", by="desk1")
-    late = player_service.register_player(t, "Late Larry", "A", by="desk1")
+    late = players.register_player(t, "Late Larry", "A", by="desk1")
     page.set_viewport_size({"width": 390, "height": 844})
     page.goto(live_server.url + "/director/")
     page.fill("#id_username", "director")

@@ -12,8 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from tournaments.clubs import services as club_service
-from tournaments.clubs.services import assign
+from tournaments.clubs.services import assign, create_club
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.rounds import Round
 from tournaments.core.simulate import Simulation
@@ -53,7 +52,7 @@ def test_the_desk_takes_fees_but_sees_no_purse(event, django_user_model) -> None
 
 
 def test_another_clubs_staff_and_the_players_get_nothing(event, django_user_model) -> None:
-    beta = club_service.create_club("Beta club", "beta")
+    beta = create_club("Beta club", "beta")
     other = client_for(django_user_model, "bea", "director", beta)
     for name in (*DESK_PAGES, *DIRECTOR_PAGES):
         assert other.get(url(name, event)).status_code == 404, name

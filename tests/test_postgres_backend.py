@@ -9,7 +9,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tests.test_tablet import hand, post, tablet
 from tournaments.core.models.event import Player, Tournament
-from tournaments.core.phones import reads as public
+from tournaments.core.phones import reads
 from tournaments.core.services import rounds
 
 pytestmark = pytest.mark.skipif(
@@ -37,11 +37,11 @@ def prepared(starting: str) -> int:
 def test_a_phones_poll_is_planned_once_per_connection_not_on_every_poll(event):
     player = Player.objects.filter(tournament=event).first()
     assert player is not None
-    public.version(event.slug, ("activity",), player.pk)
+    reads.version(event.slug, ("activity",), player.pk)
     first = prepared("SELECT t.id, t.language")
     assert first >= 1
     for _ in range(5):
-        public.version(event.slug, ("activity",), player.pk)
+        reads.version(event.slug, ("activity",), player.pk)
     assert prepared("SELECT t.id, t.language") == first
 
 
@@ -62,6 +62,6 @@ def test_the_orms_own_statements_are_not_prepared(event):
 
 def test_the_query_log_shows_a_prepared_statement_with_its_parameters(event):
     with CaptureQueriesContext(connection) as queries:
-        public.version(event.slug, ("activity",))
+        reads.version(event.slug, ("activity",))
     assert len(queries.captured_queries) == 1
     assert f"t.slug = '{event.slug}'" in queries.captured_queries[0]["sql"]

@@ -22,7 +22,7 @@ from tests.test_public_phones import event_after, fake_results
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Seating
-from tournaments.core.phones import views as public_views
+from tournaments.core.phones import views
 from tournaments.core.services import rounds
 from tournaments.domain.hands import Seat
 
@@ -39,14 +39,14 @@ WAIT = 10_000
 
 
 # The paces the cards are served with, read before ``quick_polls`` changes them.
-HALL_POLLS = (public_views.POLL_SECONDS, public_views.FAST_POLL_SECONDS)
+HALL_POLLS = (views.POLL_SECONDS, views.FAST_POLL_SECONDS)
 
 
 @pytest.fixture(autouse=True)
 def quick_polls(monkeypatch):
     # The phones poll every 15 s in the hall; a test need not wait that long.
-    monkeypatch.setattr(public_views, "POLL_SECONDS", 1)
-    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", 1)
+    monkeypatch.setattr(views, "POLL_SECONDS", 1)
+    monkeypatch.setattr(views, "FAST_POLL_SECONDS", 1)
 
 
 @pytest.fixture
@@ -194,8 +194,8 @@ def test_a_player_whose_match_ended_before_the_call_sees_the_next_seat_within_fi
     """At the hall's paces (a poll every 15 s while the round's clock runs), a
     phone whose card shows the player's match over asks at the fast pace, so the seat
     the director gives next shows within 5 s, though the clock never reached the call."""
-    monkeypatch.setattr(public_views, "POLL_SECONDS", HALL_POLLS[0])
-    monkeypatch.setattr(public_views, "FAST_POLL_SECONDS", HALL_POLLS[1])
+    monkeypatch.setattr(views, "POLL_SECONDS", HALL_POLLS[0])
+    monkeypatch.setattr(views, "FAST_POLL_SECONDS", HALL_POLLS[1])
     assert HALL_POLLS[0] > 5 >= HALL_POLLS[1]
     t = make_tournament(3)
     rnd = rounds.draw_first_round(t, by="test", seed=5)

@@ -17,13 +17,12 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.people import Person
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut
-from tournaments.core.phones import boards
-from tournaments.core.phones import ledger as phone_ledger
-from tournaments.core.phones import reads as svc
-from tournaments.core.reads import standings as standing_reads
+from tournaments.core.phones import boards, reads
+from tournaments.core.phones.ledger import ledger
+from tournaments.core.reads import standings
 from tournaments.core.services import ServiceError, closing, rounds
-from tournaments.core.services import standings as standing_service
 from tournaments.core.services.players import set_withdrawn
+from tournaments.core.services.standings import seed_final
 
 pytestmark = pytest.mark.django_db
 SHOTS = Path("/tmp/phone-shots")
@@ -157,17 +156,17 @@ def test_the_card_clock_is_the_call_instant_and_stays_put_while_running(client, 
     started = timezone.now() - timedelta(minutes=5)
     rounds.start_round(rnd, by="test", now=started)
     p = Seating.objects.filter(round=rnd).first().player
-    c1 = svc.card(t, p, timezone.now())
-    c2 = svc.card(t, p, timezone.now() + timedelta(seconds=7))
+    c1 = reads.card(t, p, timezone.now())
+    c2 = reads.card(t, p, timezone.now() + timedelta(seconds=7))
     assert c1.clock.kind == "running" and c1.clock == c2.clock
     assert abs((c1.clock.call_at - (started + timedelta(minutes=20))).total_seconds()) < 0.001
     page = client.get(url("card_part", t.slug, p.pk)).content.decode()
     assert f'data-call-at="{int(c1.clock.call_at.timestamp() * 1000)}"' in page
     rounds.pause_round(rnd, by="test")
-    paused = svc.card(t, p, timezone.now()).clock
+    paused = reads.card(t, p, timezone.now()).clock
     assert paused.kind == "paused" and 890 <= paused.remaining_seconds <= 900
     rounds.call_time(rnd, by="test")
-    assert svc.card(t, p, timezone.now()).clock.kind == "called"
+    assert reads.card(t, p, timezone.now()).clock.kind == "called"
 
 
 def test_the_card_shows_my_match_score_live(client, make_tournament):
@@ -177,7 +176,7 @@ def test_the_card_shows_my_match_score_live(client, make_tournament):
     Match.objects.filter(pk=m.pk).update(score_ns=6, score_ew=3, hands_played=5)
     north = Seating.objects.get(round=rnd, position="N").player
     east = Seating.objects.get(round=rnd, position="E").player
-    assert (svc.card(t, north, timezone.now()).us, svc.card(t, north, timezone.now()).them) == (
+    assert (reads.card(t, north, timezone.now()).us, reads.card(t, north, timezone.now()).them) == (
         6,
         3,
     )
@@ -283,7 +282,7 @@ def test_a_changed_seating_marks_only_the_players_moved(client, make_tournament)
     }
     assert marked == {a.name, b.name}
     rounds.start_round(rnd, by="test")
-    assert not svc.card(t, a, timezone.now()).changed  # once play starts the mark is spent
+    assert not reads.card(t, a, timezone.now()).changed  # once play starts the mark is spent
 
 
 def test_a_player_without_a_seat_this_round_is_told_so(client, make_tournament):
@@ -318,13 +317,13 @@ def test_the_ledger_running_total_counts_sit_out_points_and_ends_at_the_standing
 ):
     t = event_after(make_tournament, 2, 3)
     p = sat_out_in_round_2(t)
-    row = next(r for r in standing_reads.standings(t)[p.division] if r.player.pk == p.pk)
+    row = next(r for r in standings.standings(t)[p.division] if r.player.pk == p.pk)
     assert row.sit_outs == 1 and row.by_round[2] > 0
-    ledger = phone_ledger.ledger(t, p)
-    out = next(line for line in ledger.lines if line.number == 2)
+    book = ledger(t, p)
+    out = next(line for line in book.lines if line.number == 2)
     assert out.sat_out and out.points == row.by_round[2]
-    assert [line.running for line in ledger.lines if line.running is not None][-1] == ledger.total
-    assert ledger.total == row.record.total
+    assert [line.running for line in book.lines if line.running is not None][-1] == book.total
+    assert book.total == row.record.total
     page = client.get(url("ledger", t.slug, p.pk)).content.decode()
     assert f"Total {row.record.total} " in page
     assert "Sit-out points" in page
@@ -396,15 +395,15 @@ def test_a_player_substituted_out_keeps_the_points_of_their_hands_in_the_ledger(
     m.refresh_from_db()
     closing.confirm_match(m, agree=True, by="t")
     rounds.finalize_round(r1, by="test")
-    ledger = phone_ledger.ledger(t, player(t, out.name))
-    line = ledger.lines[0]
+    book = ledger(t, player(t, out.name))
+    line = book.lines[0]
     assert (line.state, line.left_from, line.points, line.running) == ("left", 2, 2, 2)
-    assert ledger.total == 2
+    assert book.total == 2
     page = client.get(url("ledger", t.slug, out.pk)).content.decode()
     assert "a substitute played from hand 2" in page and "Sat out" not in page
     # The substitute's ledger reads the match's score (NS 6–0), not their own team points
     # less the margin: walked at the hall, a substitute's line read "Match 1–-1 won".
-    sam = phone_ledger.ledger(t, player(t, "Sub Sam")).lines[0]
+    sam = ledger(t, player(t, "Sub Sam")).lines[0]
     assert (sam.us, sam.them, sam.won) == (6, 0, True)
     page = client.get(url("ledger", t.slug, sub.pk)).content.decode()
     assert "<dd>6–0 won</dd>" in page
@@ -449,8 +448,8 @@ def test_a_withdrawn_player_is_marked_with_the_round(client, make_tournament):
     set_withdrawn(p, True, by="test", reason="left")
     page = client.get(url("card", t.slug, p.pk)).content.decode()
     assert "Withdrawn after round 1" in page
-    standings = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
-    assert "withdrawn after round 1" in standings
+    board = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
+    assert "withdrawn after round 1" in board
 
 
 def replaced_mid_match(t: Tournament, *, withdrawn: bool) -> tuple[Player, Match]:
@@ -512,8 +511,8 @@ def test_a_player_withdrawn_then_replaced_mid_match_is_withdrawn_after_that_roun
     ledger = client.get(url("ledger", t.slug, dan.pk)).content.decode()
     assert f"Withdrawn after round {r}" in ledger
     mark = f'{dan.name} <span class="mark withdrawn">withdrawn after round {r}</span>'
-    standings = client.get(url("standings", t.slug), {"division": "A"}).content.decode()
-    assert mark in standings
+    board = client.get(url("standings", t.slug), {"division": "A"}).content.decode()
+    assert mark in board
     assert mark in client.get(url("projector_standings", t.slug)).content.decode()
 
 
@@ -527,8 +526,8 @@ def test_a_player_withdrawn_after_sitting_out_is_withdrawn_after_the_round_he_sa
     # His ledger scores round 2's sit-out: he took part in round 2.
     assert p.withdrawn_after_round == 2  # the director's pages and the final read this
     mark = f'{p.name} <span class="mark withdrawn">withdrawn after round 2</span>'
-    standings = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
-    assert mark in standings
+    board = client.get(url("standings", t.slug), {"division": p.division}).content.decode()
+    assert mark in board
     assert "Withdrawn after round 2" in client.get(url("card", t.slug, p.pk)).content.decode()
 
 
@@ -552,7 +551,7 @@ def test_the_ledger_lists_each_round_with_score_bonus_points_and_running_total(
 ):
     t = event_after(make_tournament, 2, 2)
     p = Seating.objects.get(round__number=1, round__tournament=t, table=1, position="N").player
-    led = phone_ledger.ledger(t, p)
+    led = ledger(t, p)
     first = led.lines[0]
     assert (first.us, first.them, first.won, first.bonus, first.points) == (10, 4, True, 1, 11)
     assert first.running == 11 and led.lines[1].running == 11 + led.lines[1].points
@@ -630,8 +629,8 @@ def test_standings_hide_on_every_public_endpoint_in_the_last_rounds(client, make
     # RULES.md §5: every reader shows the standings as they stood after round 3 (P - N),
     # marked, and no figure that counts round 4. (This test asserted no standings at all
     # while hidden, before §5 said what a hidden reader shows.)
-    frozen = standing_reads.standings(t, through=3)
-    live = standing_reads.standings(t)
+    frozen = standings.standings(t, through=3)
+    live = standings.standings(t)
     mover = Seating.objects.get(round=r4, table=1, position="N").player
     before = next(r for r in frozen[mover.division] if r.player.pk == mover.pk)
     after = next(r for r in live[mover.division] if r.player.pk == mover.pk)
@@ -676,11 +675,11 @@ def test_the_same_endpoints_do_show_standings_when_not_hidden(client, make_tourn
 
 def test_standings_return_when_the_final_is_seeded(make_tournament):
     t = event_after(make_tournament, 1, 4, preliminary_rounds=5, hide_standings_last_rounds=1)
-    assert svc.standings_hidden(t, svc.latest_round(t))
+    assert reads.standings_hidden(t, reads.latest_round(t))
     fake_results(t.rounds.get(number=5))
-    standing_service.seed_final(t, by="test")
+    seed_final(t, by="test")
     t.refresh_from_db()
-    assert not svc.standings_hidden(t, svc.latest_round(t))
+    assert not reads.standings_hidden(t, reads.latest_round(t))
 
 
 def test_no_public_answer_carries_a_table_token(client, make_tournament):
@@ -713,7 +712,7 @@ def test_the_standings_show_the_top_100_and_the_search_reaches_everyone(client, 
 def test_the_final_is_live_and_the_champions_are_named(client, make_tournament):
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
-    final = standing_service.seed_final(t, by="test")
+    final = seed_final(t, by="test")
     at = dict(Seating.objects.filter(round=final).values_list("position", "player__name"))
     game = final.matches.get(game=1)
     Match.objects.filter(pk=game.pk).update(score_ns=7, score_ew=2, hands_played=6)
@@ -736,9 +735,9 @@ def test_the_projector_and_the_phones_say_why_a_withdrawn_leader_is_not_in_the_f
 
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
-    leader = standing_reads.standings(t)["A"][0].player
+    leader = standings.standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    standing_service.seed_final(t, by="test")
+    seed_final(t, by="test")
     line = f"Not in the final: {leader.name} (division A): withdrawn after round 1"
     for name in ("projector_standings", "standings"):
         page = client.get(url(name, t.slug)).content.decode()
@@ -750,9 +749,9 @@ def test_the_projector_and_the_phones_keep_the_seedings_reasons_whatever_changes
 ):
     t = event_after(make_tournament, 2, 0, preliminary_rounds=1)
     fake_results(t.rounds.get(number=1))
-    leader = standing_reads.standings(t)["A"][0].player
+    leader = standings.standings(t)["A"][0].player
     set_withdrawn(leader, True, by="director")
-    final = standing_service.seed_final(t, by="test")
+    final = seed_final(t, by="test")
     partner = final.seats.get(position="S").player
     # A seated finalist stays one: never shown in the final and "not in the final" at once.
     with pytest.raises(ServiceError, match="seated in the final"):
@@ -829,7 +828,7 @@ def test_a_finished_match_changes_the_standings_version(client, make_tournament)
 
 
 def queries(client, path: str, etag: str | None = None) -> int:
-    standing_reads._ranked.clear()  # count a cold ranking every time
+    standings._ranked.clear()  # count a cold ranking every time
     headers = {"HTTP_IF_NONE_MATCH": etag} if etag else {}
     with CaptureQueriesContext(connection) as ctx:
         response = client.get(path, **headers)
@@ -1036,7 +1035,7 @@ def test_phones_projector_and_ledger_show_players_equal_but_for_the_lot_as_shari
         march = Hand(Outcome.PLAYED, maker=Seat.N, maker_tricks=5)
         play.record_hand(m, march, client_key=f"p{m.pk}", by="t")
     rounds.finalize_round(rnd, by="test")
-    ranked = standing_reads.standings(t)["B"]
+    ranked = standings.standings(t)["B"]
     assert any(r.standing.decided_by_lot for r in ranked)
     winners = sorted((r.player.name for r in ranked[:3]), key=sort_key)
     phone = client.get(url("standings", t.slug), {"division": "B"}).content.decode()

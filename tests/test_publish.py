@@ -36,14 +36,14 @@ from tournaments.core.reads import outbound
 from tournaments.core.reads.standings import standings
 from tournaments.core.reads.visibility import of_event
 from tournaments.core.services import ServiceError, closing, rounds
-from tournaments.core.services import standings as standings_service
 from tournaments.core.services.people import merge_people
 from tournaments.core.services.players import register_player
+from tournaments.core.services.standings import champions, finish_event, reveal, seed_final
 from tournaments.core.services.tournaments import create_tournament, site_club
 from tournaments.core.simulate import Simulation, simulate
-from tournaments.publishing import reads as publish_reads
-from tournaments.publishing import services as service
+from tournaments.publishing import reads
 from tournaments.publishing.models import Publication, PublishGrant
+from tournaments.publishing.services import configure, grant, publish, publish_pending
 from tournaments.series.export import export_results
 from tournaments.series.reads import series_table
 from tournaments.series.services import create_series
@@ -118,7 +118,7 @@ def club_rows() -> dict[str, list[dict[str, Any]]]:
 def test_publishing_the_same_results_twice_changes_no_row(client):
     first, _second = two_versions()
     series = create_series("Winter league")
-    token = service.grant(SLUG, series=series, by="club")
+    token = grant(SLUG, series=series, by="club")
     response = send(client, first, token)
     assert response.status_code == 200, response.content
     assert response.json()["created"] is True
@@ -135,7 +135,7 @@ def test_a_newer_file_updates_the_event_in_place_with_the_door_players_never_dou
 ):
     first, second = two_versions()
     series = create_series("Winter league")
-    token = service.grant(SLUG, series=series, by="club")
+    token = grant(SLUG, series=series, by="club")
     assert send(client, first, token).status_code == 200
     event = Tournament.objects.get(slug=SLUG)
     answer = send(client, second, token)
@@ -172,7 +172,7 @@ def test_the_clubs_person_record_wins_for_identity_and_the_halls_file_for_result
     """docs/series.md: a player the club linked to another person (a merge) stays linked
     there when the hall publishes again; the results are the hall's."""
     first, second = two_versions()
-    token = service.grant(SLUG, by="club")
+    token = grant(SLUG, by="club")
     assert send(client, first, token).status_code == 200
     event = Tournament.objects.get(slug=SLUG)
     player = event.players.order_by("name").first()
@@ -200,8 +200,8 @@ def test_the_clubs_person_record_wins_for_identity_and_the_halls_file_for_result
 
 def test_a_wrong_or_missing_token_is_refused_and_nothing_is_stored(client):
     first, _second = two_versions()
-    token = service.grant(SLUG, by="club")
-    other = service.grant("another-event", by="club")
+    token = grant(SLUG, by="club")
+    other = grant("another-event", by="club")
     count = Tournament.objects.count()
     assert send(client, first, "not-the-token").status_code == 403
     assert send(client, first, None).status_code == 403
@@ -210,14 +210,14 @@ def test_a_wrong_or_missing_token_is_refused_and_nothing_is_stored(client):
     assert "another-event" in refused.json()["error"]
     assert client.get(reverse("publish:receive")).status_code == 405
     # A token replaced at the club stops working.
-    service.grant(SLUG, by="club")
+    grant(SLUG, by="club")
     assert send(client, first, token).status_code == 403
     assert Tournament.objects.count() == count
 
 
 def test_an_altered_or_broken_file_is_refused_with_a_clear_message_and_nothing_stored(client):
     first, _second = two_versions()
-    token = service.grant(SLUG, by="club")
+    token = grant(SLUG, by="club")
     doc = json.loads(first)
     hand = doc["rounds"][0]["matches"][0]["hands"][0]
     hand["points"]["NS"], hand["points"]["EW"] = hand["points"]["NS"] + 1, hand["points"]["EW"]
@@ -254,7 +254,7 @@ def test_with_the_club_site_unreachable_the_hall_works_on_and_shows_not_publishe
     assert publication.published_digest == "" and publication.attempted_at is not None
     # The hall goes on: its pages answer, and the retry reports the same.
     assert director_client.get(reverse("director:tournament", args=[t.slug])).status_code == 200
-    assert [p.last_error != "" for p in service.publish_pending(by="retry")] == [True]
+    assert [p.last_error != "" for p in publish_pending(by="retry")] == [True]
     logged = [a.text for a in t.activity.filter(action="publish")]
     assert sum(text.startswith("Publishing failed") for text in logged) == 1
     out = io.StringIO()
@@ -299,17 +299,17 @@ def test_a_shared_site_publishes_to_no_address_of_its_own_network(director_clien
     import urllib.error
     import urllib.request
 
-    from tournaments.clubs import services as club_service
+    from tournaments.clubs.services import create_club
 
     neighbour = Neighbour()
     try:
         t = simulate(1, seed=21, name="Hall night")
-        service.configure(t, club_url=neighbour.url, token="tok", by="director")
+        configure(t, club_url=neighbour.url, token="tok", by="director")
         # A hall laptop (one club): its club site may be on the hall's network.
-        assert "neighbour secret 4711" in service.publish(t, by="director").last_error
+        assert "neighbour secret 4711" in publish(t, by="director").last_error
         assert neighbour.hits == ["POST"]
-        club_service.create_club("Other club", "other")
-        sent = service.publish(t, by="director")
+        create_club("Other club", "other")
+        sent = publish(t, by="director")
         assert neighbour.hits == ["POST"]
         assert "own network" in sent.last_error and "4711" not in sent.last_error
         # Nor by a public address's redirect there.
@@ -409,8 +409,8 @@ def test_a_rehearsal_is_never_published():
     t = simulate(1, seed=21, name="Practice", rehearsal=True)
     Publication.objects.create(tournament=t, club_url="http://127.0.0.1:9", token="tok")
     with pytest.raises(ServiceError, match="rehearsal"):
-        service.publish(t, by="director")
-    assert service.publish_pending(by="retry") == []
+        publish(t, by="director")
+    assert publish_pending(by="retry") == []
 
 
 # --- a club site in a process of its own ---------------------------------------------------
@@ -440,13 +440,13 @@ def test_the_hall_publishes_to_a_club_site_server_with_its_token_twice_with_one_
     token = club_command(env, "publish_token", t.slug).strip()
     port = free_port()
     with Server(env, port, workers=1, threads=2, log=tmp_path / "club.log"):
-        service.configure(t, club_url=f"http://127.0.0.1:{port}", token=token, by="director")
-        first = service.publish(t, by="director")
+        configure(t, club_url=f"http://127.0.0.1:{port}", token=token, by="director")
+        first = publish(t, by="director")
         assert first.last_error == "" and first.published_at is not None
-        assert not publish_reads.state(t).pending
-        assert service.publish(t, by="director").last_error == ""
-        service.configure(t, club_url=f"http://127.0.0.1:{port}", token="wrong", by="d")
-        refused = service.publish(t, by="director")
+        assert not reads.state(t).pending
+        assert publish(t, by="director").last_error == ""
+        configure(t, club_url=f"http://127.0.0.1:{port}", token="wrong", by="d")
+        refused = publish(t, by="director")
         assert "403" in refused.last_error and "token" in refused.last_error
     with sqlite3.connect(database) as db:
         events = db.execute("SELECT slug FROM tournaments_tournament").fetchall()
@@ -495,11 +495,11 @@ def test_a_token_for_the_slug_of_the_clubs_own_event_is_refused_with_the_reason(
     with pytest.raises(CommandError, match="spring-open is already an event of this site"):
         call_command("publish_token", own.slug, stdout=io.StringIO())
     with pytest.raises(ServiceError):
-        service.grant(own.slug, by="club")
+        grant(own.slug, by="club")
     assert not PublishGrant.objects.exists()
     first, second = two_versions()
-    assert send(client, first, service.grant(SLUG, by="club")).status_code == 200
-    assert send(client, second, service.grant(SLUG, by="club")).status_code == 200
+    assert send(client, first, grant(SLUG, by="club")).status_code == 200
+    assert send(client, second, grant(SLUG, by="club")).status_code == 200
 
 
 def test_a_token_of_one_club_publishes_into_that_club_only(client):
@@ -508,8 +508,8 @@ def test_a_token_of_one_club_publishes_into_that_club_only(client):
     first, second = two_versions()
     home = site_club()
     other = Club.objects.create(name="Other club", slug="other-club", created_at=timezone.now())
-    ours = service.grant(SLUG, by="club")
-    theirs = service.grant(SLUG, club=other, by="other")
+    ours = grant(SLUG, by="club")
+    theirs = grant(SLUG, club=other, by="other")
     assert send(client, first, ours).status_code == 200
     event = Tournament.objects.get(slug=SLUG)
     assert event.club_id == home.pk
@@ -544,9 +544,9 @@ class ClubSite:
 def to_club_site(client: Client, monkeypatch: Any, t: Tournament, by: str = "director") -> ClubSite:
     """The hall's event ``t`` set to publish to a club site in this process (``ClubSite``,
     holding a token for ``SLUG``); returns it, with what it was sent."""
-    club = ClubSite(client, service.grant(SLUG, by="club"))
+    club = ClubSite(client, grant(SLUG, by="club"))
     monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by=by)
+    configure(t, club_url="https://club.example", token="tok", by=by)
     return club
 
 
@@ -589,10 +589,10 @@ def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_r
     live, shown = totals(standings(t)), totals(standings(t, through=3))
     assert live != shown  # round 4's figures move the totals: there is something to hide
     series = create_series("Winter league", points_table="total")
-    club = ClubSite(client, service.grant(SLUG, series=series, by="club"))
+    club = ClubSite(client, grant(SLUG, series=series, by="club"))
     monkeypatch.setattr(outbound, "urlopen", club.urlopen)
-    service.configure(t, club_url="https://club.example", token="tok", by="director")
-    assert service.publish(t, by="director").last_error == ""
+    configure(t, club_url="https://club.example", token="tok", by="director")
+    assert publish(t, by="director").last_error == ""
 
     sent = club.sent[-1]
     assert sent["tournament"]["status"] == "preliminary"
@@ -636,13 +636,13 @@ def test_publishing_while_the_standings_are_hidden_sends_what_players_see_of_a_r
 def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(client, monkeypatch):
     sim, t = hidden_event(tables=1)
     club = to_club_site(client, monkeypatch, t)
-    service.publish(t, by="director")
+    publish(t, by="director")
     # Round 5 seated and started: players see the seating and the clock, so they go...
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     fifth = t.rounds.get(number=5)
     rounds.start_round(fifth, by="sim", now=sim.clock)
-    assert publish_reads.state(t).pending
-    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    assert reads.state(t).pending
+    assert [p.last_error for p in publish_pending(by="retry")] == [""]
     # ... its hands never do: nothing is sent while they are played, not even when.
     before = len(club.sent)
     deadline = sim.clock + timedelta(minutes=t.round_minutes)
@@ -656,8 +656,8 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
         with sim.match_transaction():
             sim.after_call(match, deadline, played)
     assert HandEntry.objects.filter(match__round=fifth).exists()
-    assert not publish_reads.state(t).pending
-    assert service.publish_pending(by="retry") == [] and len(club.sent) == before
+    assert not reads.state(t).pending
+    assert publish_pending(by="retry") == [] and len(club.sent) == before
     assert not HandEntry.objects.filter(
         match__round__tournament__slug=SLUG, match__round__number=5
     ).exists()
@@ -667,12 +667,12 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
         closing.confirm_match(match, agree=True, by="Table", now=end)
     rounds.finish_round(t, fifth, by="sim", now=end, backup=False, seat=False)
     sim.clock = end
-    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    assert [p.last_error for p in publish_pending(by="retry")] == [""]
     assert club.sent[-1]["standings"] == club.sent[before - 1]["standings"]
     # The final seeded reveals the standings: the club site gets everything, still running.
-    final = standings_service.seed_final(t, by="sim", now=sim.clock)
-    assert publish_reads.state(t).hidden_through is None
-    service.publish_pending(by="retry")
+    final = seed_final(t, by="sim", now=sim.clock)
+    assert reads.state(t).hidden_through is None
+    publish_pending(by="retry")
     event = Tournament.objects.get(slug=SLUG)
     assert event.status == "final"
     live = totals(standings(t))
@@ -681,13 +681,13 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
     current, past = club_lists(client)
     assert f"/{SLUG}/" in current and f"/{SLUG}/" not in past
     # Over at the hall: over at the club, listed once, among the past events.
-    while standings_service.champions(t) is None:
+    while champions(t) is None:
         game = final.matches.order_by("-game").first()
         assert game is not None
         sim.play_match(game, sim.clock, None)
         sim.clock += timedelta(minutes=25)
-    standings_service.finish_event(t, by="sim", now=sim.clock, backup=False)
-    service.publish_pending(by="retry")
+    finish_event(t, by="sim", now=sim.clock, backup=False)
+    publish_pending(by="retry")
     assert Tournament.objects.get(slug=SLUG).status == "finished"
     current, past = club_lists(client)
     assert f"/{SLUG}/" not in current and past.count(f"/{SLUG}/") == 1
@@ -696,8 +696,8 @@ def test_a_hidden_score_changing_sends_nothing_and_the_final_sends_everything(cl
 def test_standings_revealed_at_the_hall_are_revealed_at_the_club(client, monkeypatch):
     _sim, t = hidden_event(tables=1)
     club = to_club_site(client, monkeypatch, t)
-    standings_service.reveal(t, by="director")
-    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    reveal(t, by="director")
+    assert [p.last_error for p in publish_pending(by="retry")] == [""]
     event = Tournament.objects.get(slug=SLUG)
     assert event.standings_revealed_at is not None and not of_event(event).hidden
     assert club.sent[-1]["rounds"] == export_results(t)["rounds"]
@@ -711,7 +711,7 @@ def test_the_directors_own_export_of_a_running_event_is_still_hidden_at_the_club
     _sim, t = hidden_event(tables=1)
     shown = totals(standings(t, through=3))
     series = create_series("Winter league", points_table="total")
-    token = service.grant(SLUG, series=series, by="club")
+    token = grant(SLUG, series=series, by="club")
     assert send(client, as_published(export_results(t)), token).status_code == 200
     event = Tournament.objects.get(slug=SLUG)
     assert event.status == "preliminary" and of_event(event).through == 3
@@ -723,7 +723,7 @@ def test_the_directors_own_export_of_a_running_event_is_still_hidden_at_the_club
     # What publishing sends, by file: `export_results --published`.
     out = io.StringIO()
     call_command("export_results", t.slug, "--published", stdout=out)
-    assert json.loads(out.getvalue()) == publish_reads.document(t) != export_results(t)
+    assert json.loads(out.getvalue()) == reads.document(t) != export_results(t)
 
 
 def test_the_club_copy_of_a_round_running_at_the_hall_shows_no_clock(client, monkeypatch):
@@ -734,7 +734,7 @@ def test_the_club_copy_of_a_round_running_at_the_hall_shows_no_clock(client, mon
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
     to_club_site(client, monkeypatch, t)
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     assert event.rounds.get(number=5).started_at is not None
     player = event.players.order_by("pk").first()
@@ -757,7 +757,7 @@ def test_a_file_written_before_the_event_said_where_it_stands_is_a_past_event(cl
         doc["tournament"].pop(key, None)
     for player in doc["players"]:
         player.pop("registration", None)
-    assert send(client, as_published(doc), service.grant(SLUG, by="club")).status_code == 200
+    assert send(client, as_published(doc), grant(SLUG, by="club")).status_code == 200
     assert Tournament.objects.get(slug=SLUG).status == "finished"
 
 
@@ -769,7 +769,7 @@ def test_a_change_to_the_club_copy_of_an_event_running_at_the_hall_is_refused(
     sim, t = hidden_event(tables=1)
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     to_club_site(client, monkeypatch, t)
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     assert event.rounds.get(number=5).status == "seated"
     assert director_client.get(reverse("director:tournament", args=[SLUG])).status_code == 200
@@ -792,7 +792,7 @@ def test_the_club_console_of_an_event_running_at_the_hall_says_so_and_offers_no_
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     rounds.start_round(t.rounds.get(number=5), by="sim", now=timezone.now())
     to_club_site(client, monkeypatch, t)
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     copy = director_client.get(reverse("director:round", args=[SLUG, 5])).content.decode()
     assert 'id="hall-copy"' in copy and "hall-copy" in copy.split("<body", 1)[1][:80]
     assert "data-countdown " not in copy and 'id="clock-at-hall"' in copy
@@ -821,7 +821,7 @@ def test_a_player_checked_in_at_the_hall_after_the_draw_is_not_sent_to_the_desk_
     late = register_player(t, "Late Lucy", "A", by="desk", checked_in=True)
     register_player(t, "Absent Abe", "B", by="desk")
     to_club_site(client, monkeypatch, t)
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     for name, says in (
         ("Late Lucy", "You checked in after round 1 was seated"),
@@ -848,10 +848,10 @@ def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkey
     sim.play_round(t.rounds.get(number=1))
     rounds.seat_next_round(t, by="sim", now=sim.clock)
     sim.play_round(t.rounds.get(number=2))
-    final = standings_service.seed_final(t, by="sim", now=sim.clock)
+    final = seed_final(t, by="sim", now=sim.clock)
     to_club_site(client, monkeypatch, t)
     t.refresh_from_db()
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     event = Tournament.objects.get(slug=SLUG)
     seat = Seating.objects.filter(round=final).order_by("position").first()
     assert seat is not None
@@ -861,12 +861,12 @@ def test_the_final_under_way_at_the_hall_is_under_way_at_the_club(client, monkey
             "Playing now" in client.get(reverse("public:ledger", args=[slug, pk])).content.decode()
         )
     assert event.rounds.get(kind="final").status == final.status == "running"
-    while standings_service.champions(t) is None:
+    while champions(t) is None:
         game = final.matches.order_by("-game").first()
         assert game is not None
         sim.play_match(game, sim.clock, None)
-    standings_service.finish_event(t, by="sim", now=sim.clock, backup=False)
-    assert [p.last_error for p in service.publish_pending(by="retry")] == [""]
+    finish_event(t, by="sim", now=sim.clock, backup=False)
+    assert [p.last_error for p in publish_pending(by="retry")] == [""]
     event = Tournament.objects.get(slug=SLUG)
     assert event.status == "finished" and event.rounds.get(kind="final").status == "finished"
     mine = event.players.get(name=seat.player.name)
@@ -889,7 +889,7 @@ def test_a_player_who_sits_out_a_hidden_round_at_the_hall_is_not_told_at_the_clu
     r5 = t.rounds.get(number=5)
     mover = r5.sit_outs.get().player
     to_club_site(client, monkeypatch, t)
-    assert service.publish(t, by="director").last_error == ""
+    assert publish(t, by="director").last_error == ""
     hall_card = client.get(reverse("public:card", args=[t.slug, mover.pk])).content.decode()
     assert "You sit out round 5" in hall_card
     mine = Tournament.objects.get(slug=SLUG).players.get(name=mover.name)

@@ -21,14 +21,11 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.log import Activity
 from tournaments.core.models.people import Person
 from tournaments.core.reads import outbound
-from tournaments.core.services import Conflict, ServiceError, rounds, standings
-from tournaments.core.services import players as players_service
+from tournaments.core.services import Conflict, ServiceError, players, rounds, standings
 from tournaments.core.services.tournaments import create_tournament
 from tournaments.core.simulate import Simulation
-from tournaments.publishing import services as publish_service
-from tournaments.registration import list_file as registrations_file
-from tournaments.registration import reads, transfer
-from tournaments.registration import services as service
+from tournaments.publishing.services import publish, publish_pending
+from tournaments.registration import list_file, reads, services, transfer
 from tournaments.registration.models import Registration, RegistrationAttempt, RegistrationPass
 
 pytestmark = pytest.mark.django_db
@@ -37,12 +34,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def event(db) -> Tournament:
     t = create_tournament("Spring Open", by="test", lot_seed=3)
-    service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    services.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
     return t
 
 
-def apply(t: Tournament, name: str, division: str = "", key: str = "") -> service.Applied:
-    return service.apply(
+def apply(t: Tournament, name: str, division: str = "", key: str = "") -> services.Applied:
+    return services.apply(
         t,
         name=name,
         division=division,
@@ -85,7 +82,7 @@ def test_a_player_registers_on_the_event_page_and_lands_on_her_private_link(clie
 
 
 def test_a_closed_event_offers_no_form_and_refuses_an_application(client, event):
-    service.save_settings(event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d")
+    services.save_settings(event, open=False, cap_total=None, cap_a=None, cap_b=None, by="d")
     page = client.get(reverse("public:event", args=[event.slug]))
     assert reverse("public:register", args=[event.slug]) not in page.content.decode()
     answer = post_form(client, event, "Late Larry")
@@ -219,7 +216,7 @@ def test_over_the_cap_applications_go_to_the_waitlist_in_order(event):
 
 
 def test_a_division_cap_waitlists_that_division_only(event):
-    service.save_settings(event, open=True, cap_total=None, cap_a=1, cap_b=None, by="d")
+    services.save_settings(event, open=True, cap_total=None, cap_a=1, cap_b=None, by="d")
     assert apply(event, "First A", "A").registration.status == "pending"
     assert apply(event, "Second A", "A").registration.status == "waitlist"
     assert apply(event, "First B", "B").registration.status == "pending"
@@ -247,7 +244,7 @@ def test_a_withdrawal_promotes_the_first_on_the_waitlist_and_logs_it(client, eve
 
 def test_a_decline_frees_the_place_and_the_player_reads_the_reason(client, event):
     applied = [apply(event, f"Player {n}") for n in range(1, 6)]
-    service.decide(
+    services.decide(
         event, applied[0].registration.pk, "decline", by="d", message="Club members only"
     )
     mine = client.get(reverse("public:registration", args=[event.slug, applied[0].token]))
@@ -258,7 +255,7 @@ def test_a_decline_frees_the_place_and_the_player_reads_the_reason(client, event
 def test_a_decline_needs_a_reason_and_changes_nothing_without_one(event):
     reg = apply(event, "Player 1").registration
     with pytest.raises(ServiceError, match="reason"):
-        service.decide(event, reg.pk, "decline", by="d")
+        services.decide(event, reg.pk, "decline", by="d")
     assert Registration.objects.get().status == "pending"
 
 
@@ -275,13 +272,13 @@ def test_the_director_reorders_the_waitlist_with_a_reason(director_client, event
     assert [r.name for r in line] == ["Player 7", "Player 5", "Player 6"]
     logged = Activity.objects.get(action="waitlist")
     assert logged.reason == "travelled far"
-    service.withdraw(RegistrationPass.objects.get(registration=regs[0]).token)
+    services.withdraw(RegistrationPass.objects.get(registration=regs[0]).token)
     assert Registration.objects.get(name="Player 7").status == "pending"
 
 
 def test_a_raised_cap_promotes_at_once(event):
     [apply(event, f"Player {n}") for n in range(1, 7)]
-    promoted = service.save_settings(event, open=True, cap_total=5, cap_a=None, cap_b=None, by="d")
+    promoted = services.save_settings(event, open=True, cap_total=5, cap_a=None, cap_b=None, by="d")
     assert promoted == ["Player 5"]
 
 
@@ -292,9 +289,9 @@ def test_a_promotion_racing_a_withdrawal_is_answered_as_the_first_each_time(even
     and the second tap finds the first's answer."""
     applied = [apply(event, f"Player {n}") for n in range(1, 8)]
     calls = [
-        lambda: service.decide(event, applied[0].registration.pk, "decline", by="d", message="no"),
-        lambda: service.withdraw(applied[1].token),
-        lambda: service.withdraw(applied[1].token),
+        lambda: services.decide(event, applied[0].registration.pk, "decline", by="d", message="no"),
+        lambda: services.withdraw(applied[1].token),
+        lambda: services.withdraw(applied[1].token),
     ]
     errors: list[BaseException] = []
 
@@ -359,7 +356,7 @@ def test_a_close_match_is_proposed_never_merged(director_client, event):
     reg = apply(event, "Jean Marc Duboi").registration
     page = director_client.get(reverse("director:registrations", args=[event.slug]))
     assert "Jean-Marc Dubois" in page.content.decode()
-    service.decide(event, reg.pk, "accept", by="d", division="A")
+    services.decide(event, reg.pk, "accept", by="d", division="A")
     link = Player.objects.get().person_link
     assert link.person != known
     assert link.person.proposals.filter(candidate=known).exists()
@@ -386,7 +383,7 @@ def test_the_rating_of_a_known_person_suggests_the_division(director_client, eve
 
 def test_asking_for_a_change_shows_the_message_and_the_player_answers(client, event):
     applied = apply(event, "Bobby")
-    service.decide(
+    services.decide(
         event, applied.registration.pk, "change", by="d", message="Your full name, please"
     )
     url = reverse("public:registration", args=[event.slug, applied.token])
@@ -417,7 +414,7 @@ def test_a_desk_account_cannot_decide(client, event, django_user_model):
 
 def test_an_application_of_another_event_is_a_404_to_this_events_director(director_client, event):
     other = create_tournament("Other Night", by="test", lot_seed=1)
-    service.save_settings(other, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
+    services.save_settings(other, open=True, cap_total=None, cap_a=None, cap_b=None, by="t")
     reg = apply(other, "Someone Else").registration
     answer = director_client.post(
         reverse("director:registration_decide", args=[event.slug]),
@@ -439,7 +436,7 @@ def test_a_forged_or_revoked_link_is_a_404(client, event):
         client.get(reverse("public:registration", args=[other.slug, applied.token])).status_code
         == 404
     )
-    new = service.revoke(event, applied.registration.pk, by="d")
+    new = services.revoke(event, applied.registration.pk, by="d")
     revoked = client.get(reverse("public:registration", args=[event.slug, applied.token]))
     assert revoked.status_code == 404
     assert "revoked" in revoked.content.decode()
@@ -456,7 +453,7 @@ def test_a_forged_or_revoked_link_is_a_404(client, event):
 def test_the_pass_qr_encodes_the_private_link_at_the_hall_address(client, event, settings):
     settings.HALL_URL = "http://192.168.1.20:8000"
     applied = apply(event, "Player 1")
-    service.decide(event, applied.registration.pk, "accept", by="d", division="A")
+    services.decide(event, applied.registration.pk, "accept", by="d", division="A")
     page = client.get(reverse("public:registration", args=[event.slug, applied.token]))
     assert "Registered, 1 of 4" in page.content.decode()
     qr = client.get(reverse("public:registration_qr", args=[event.slug, applied.token]))
@@ -466,7 +463,7 @@ def test_the_pass_qr_encodes_the_private_link_at_the_hall_address(client, event,
 
 def test_once_the_event_starts_the_link_shows_the_players_card(client, event):
     applied = apply(event, "Player 1")
-    service.decide(event, applied.registration.pk, "accept", by="d", division="A")
+    services.decide(event, applied.registration.pk, "accept", by="d", division="A")
     Tournament.objects.filter(pk=event.pk).update(status="preliminary")
     page = client.get(reverse("public:registration", args=[event.slug, applied.token]))
     assert page.status_code == 200
@@ -509,7 +506,7 @@ def test_invitations_from_a_csv_give_each_regular_a_private_link(director_client
 def test_invitations_from_a_french_spreadsheet_read_its_semicolons(event):
     # Excel saves CSV in French with ';' between cells: the header "nom;division" and
     # each "name;division" line were invited as one name each.
-    report = service.invite(event, b"nom;division\r\nAnn Lee;A\r\nBob Ray;\r\n", by="d")
+    report = services.invite(event, b"nom;division\r\nAnn Lee;A\r\nBob Ray;\r\n", by="d")
     assert report.errors == []
     assert sorted(Registration.objects.values_list("name", "division")) == [
         ("Ann Lee", "A"),
@@ -524,14 +521,14 @@ def test_invitations_from_a_french_spreadsheet_read_its_semicolons(event):
 def accepted_list(event) -> str:
     for n in range(1, 4):
         reg = apply(event, f"Player {n}").registration
-        service.decide(event, reg.pk, "accept", by="d", division="AB"[n % 2])
+        services.decide(event, reg.pk, "accept", by="d", division="AB"[n % 2])
     return transfer.export_signed(event)
 
 
 def on_another_server(event: Tournament) -> tuple[str, list[str]]:
     """The club's key and passes, then the club's event gone from this database: the hall
     is another server, which holds none of the club site's rows."""
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     tokens = list(
         RegistrationPass.objects.filter(registration__tournament=event).values_list(
             "token", flat=True
@@ -559,7 +556,7 @@ def test_a_pass_revoked_at_the_club_is_revoked_at_the_hall_by_the_next_list(even
     everywhere ..., at the desk too"); nothing else changes."""
     reg = Registration.objects.get(tournament=event, name="Player 1")
     lost = reads.live_token(reg)
-    new = service.revoke(event, reg.pk, by="d")
+    new = services.revoke(event, reg.pk, by="d")
     later_list = transfer.export_signed(event)
     key, _tokens = on_another_server(event)
     hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5)
@@ -594,16 +591,16 @@ def test_the_list_tried_in_a_rehearsal_imports_into_the_real_event_with_its_pass
         assert reads.read_pass(rehearsal, token).refusal.startswith("This pass is for another")
     # Passes of another application are still refused, and nothing is imported then.
     other = create_tournament("Another night", by="hall")
-    data = json.loads(registrations_file.signer(key).unsign(accepted_list.strip()))
+    data = json.loads(list_file.signer(key).unsign(accepted_list.strip()))
     data["players"][0]["uid"] = str(uuid.uuid4())
-    forged = registrations_file.signer(key).sign(json.dumps(data)) + "\n"
+    forged = list_file.signer(key).sign(json.dumps(data)) + "\n"
     with pytest.raises(ServiceError, match="already another registration"):
         transfer.import_signed(other, forged, key, by="hall")
     assert not other.players.exists()
 
 
 def test_a_signed_list_altered_by_one_byte_is_refused_and_nothing_stored(event, accepted_list):
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     hall = create_tournament("Hall", by="hall", lot_seed=5)
     data = accepted_list.encode()
     for at in (0, len(data) // 3, len(data) // 2, len(data) - 3):
@@ -674,7 +671,7 @@ def test_the_club_site_answers_the_signed_list_only_to_a_bearer_of_the_key(
     url = reverse("public:signed_list", args=[event.slug])
     assert client.get(url).status_code == 403
     assert client.get(url, HTTP_AUTHORIZATION="Bearer wrong-key").status_code == 403
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     answer = client.get(url, HTTP_AUTHORIZATION=f"Bearer {key}")
     assert answer.status_code == 200
     on_another_server(event)
@@ -686,7 +683,7 @@ def test_the_club_site_answers_the_signed_list_only_to_a_bearer_of_the_key(
 
 
 def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_client, event):
-    applied = service.apply(
+    applied = services.apply(
         event,
         name="Private Pat",
         division="A",
@@ -694,10 +691,10 @@ def test_a_registrants_contact_is_on_no_public_page_or_export(client, director_c
         consent=True,
         client_key="k1",
     )
-    service.decide(event, applied.registration.pk, "accept", by="d")
+    services.decide(event, applied.registration.pk, "accept", by="d")
     director_page = director_client.get(reverse("director:registrations", args=[event.slug]))
     assert "pat.secret@example.com" in director_page.content.decode()  # the director's only
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     public_urls = [
         reverse("public:index"),
         reverse("public:event", args=[event.slug]),
@@ -755,9 +752,8 @@ def test_the_hall_fetching_with_a_wrong_key_or_no_connection_is_told_why(
 
 def test_a_shared_site_fetches_no_list_from_an_address_of_its_own_network(director_client, event):
     from tests.test_publish import Neighbour
-    from tournaments.clubs import services as club_service
 
-    club_service.create_club("Other club", "other")
+    create_club("Other club", "other")
     hall = create_tournament("Hall", by="hall", lot_seed=5)
     url = reverse("director:registration_import", args=[hall.slug])
     neighbour = Neighbour()
@@ -774,8 +770,8 @@ def test_a_shared_site_fetches_no_list_from_an_address_of_its_own_network(direct
 def test_declining_an_accepted_player_before_the_day_withdraws_her_and_promotes(event):
     applied = [apply(event, f"Player {n}") for n in range(1, 6)]
     first = applied[0].registration.pk
-    service.decide(event, first, "accept", by="d", division="A")
-    service.decide(event, first, "decline", by="d", message="Not a member after all")
+    services.decide(event, first, "accept", by="d", division="A")
+    services.decide(event, first, "decline", by="d", message="Not a member after all")
     player = Player.objects.get(name="Player 1")
     assert player.withdrawn and player.withdrawn_after_round == 0
     assert Registration.objects.get(name="Player 5").status == "pending"
@@ -834,10 +830,10 @@ def test_odd_fields_are_refused_with_a_422_and_nothing_stored(client, event, fie
 def without_passes(signed: str, key: str) -> str:
     """The signed list without its passes, signed again with the event's key: the hall and
     the club share this test database, where a pass token is one registration's only."""
-    data = json.loads(registrations_file.signer(key).unsign(signed.strip()))
+    data = json.loads(list_file.signer(key).unsign(signed.strip()))
     for player in data["players"]:
         player["token"] = ""
-    return registrations_file.signer(key).sign(json.dumps(data)) + "\n"
+    return list_file.signer(key).sign(json.dumps(data)) + "\n"
 
 
 def club_lists(client) -> tuple[str, str]:
@@ -861,10 +857,10 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     links = {}
     for name, division in names:
         applied = apply(event, name)
-        service.decide(event, applied.registration.pk, "accept", by="d", division=division)
+        services.decide(event, applied.registration.pk, "accept", by="d", division=division)
         links[name] = applied.token
     waiting = apply(event, "Wanda Waiting").token  # never accepted
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     listed = transfer.import_signed(
         hall, without_passes(transfer.export_signed(event), key), key, by="hall"
     )
@@ -873,7 +869,7 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
     # The hall publishes (its Publish button) to the club site, which takes the event
     # under the slug it granted a token for (SLUG).
     to_club_site(client, monkeypatch, hall, by="hall")
-    assert publish_service.publish(hall, by="hall").last_error == ""
+    assert publish(hall, by="hall").last_error == ""
 
     results = Tournament.objects.get(slug=SLUG)
     event.refresh_from_db()
@@ -905,7 +901,7 @@ def test_the_clubs_registration_copy_follows_the_halls_results_to_the_end(
         assert game is not None
         sim.play_match(game, sim.clock, None)
     standings.finish_event(hall, by="sim", now=sim.clock, backup=False)
-    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    assert publish_pending(by="hall")[0].last_error == ""
     event.refresh_from_db()
     assert (event.played_as_id, event.status) == (results.pk, "finished")
     for name, _division in names:
@@ -935,23 +931,21 @@ def registered_then_published(client, event, monkeypatch) -> tuple[dict[str, str
     links = {}
     for name, division in NAMES:
         applied = apply(event, name)
-        service.decide(event, applied.registration.pk, "accept", by="d", division=division)
+        services.decide(event, applied.registration.pk, "accept", by="d", division=division)
         links[name] = applied.token
-    key = service.settings_for(event).transfer_key
+    key = services.settings_for(event).transfer_key
     hall_club = create_club("The hall", "the-hall")
     hall = create_tournament("Spring Open at the hall", by="hall", lot_seed=5, club=hall_club)
     transfer.import_signed(hall, without_passes(transfer.export_signed(event), key), key, by="hall")
     to_club_site(client, monkeypatch, hall, by="hall")
-    assert publish_service.publish(hall, by="hall").last_error == ""
+    assert publish(hall, by="hall").last_error == ""
     return links, hall
 
 
 def hall_draws_round_1_and_publishes(hall: Tournament) -> None:
-    players_service.set_checked_in(
-        hall, list(hall.players.values_list("pk", flat=True)), True, by="desk"
-    )
+    players.set_checked_in(hall, list(hall.players.values_list("pk", flat=True)), True, by="desk")
     rounds.draw_first_round(hall, by="hall", seed=1)
-    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    assert publish_pending(by="hall")[0].last_error == ""
 
 
 def test_a_publish_before_round_1_lists_the_event_once_and_keeps_the_passes(
@@ -1004,11 +998,11 @@ def test_a_player_who_withdrew_at_the_club_after_the_list_left_reads_withdrawn_n
         )
         assert answer.status_code in (200, 302)
         assert Registration.objects.get(tournament=event, name=name).status == "withdrawn"
-    players_service.register_player(hall, "Walk-in Wes", "B", by="desk", checked_in=True)
+    players.register_player(hall, "Walk-in Wes", "B", by="desk", checked_in=True)
     here = hall.players.exclude(name="Bea Brown").values_list("pk", flat=True)
-    players_service.set_checked_in(hall, list(here), True, by="desk")  # Cal came anyway
+    players.set_checked_in(hall, list(here), True, by="desk")  # Cal came anyway
     rounds.draw_first_round(hall, by="hall", seed=1)
-    assert publish_service.publish_pending(by="hall")[0].last_error == ""
+    assert publish_pending(by="hall")[0].last_error == ""
     results = Tournament.objects.get(slug=SLUG)
     bea = client.get(reverse("public:registration", args=[event.slug, links["Bea Brown"]]))
     page = bea.content.decode()
@@ -1054,7 +1048,7 @@ def test_a_card_kept_from_the_clubs_event_page_leads_to_her_card_in_the_results(
             assert answer.status_code == 302
             assert answer["Location"] == reverse(view, args=[results.slug, theirs.pk])
     # A player of the copy with no application (typed in at the club's desk): the results.
-    door = players_service.register_player(event, "Walk In", "A", by="desk")
+    door = players.register_player(event, "Walk In", "A", by="desk")
     answer = client.get(reverse("public:card", args=[event.slug, door.pk]))
     assert answer["Location"] == reverse("public:event", args=[results.slug])
 
@@ -1073,13 +1067,13 @@ def test_the_results_page_offers_the_clubs_registration_while_it_is_open_before_
     assert f'href="{form}"' in page
     assert client.get(form).status_code == 200
     held = client.get(reverse("public:event", args=[results.slug]))["ETag"]
-    service.save_settings(event, open=False, cap_total=4, cap_a=None, cap_b=None, by="test")
+    services.save_settings(event, open=False, cap_total=4, cap_a=None, cap_b=None, by="test")
     # A phone holding the page with the link is not told it is still current.
     again = client.get(reverse("public:event", args=[results.slug]), HTTP_IF_NONE_MATCH=held)
     assert again.status_code == 200 and f'href="{form}"' not in again.content.decode()
     page = client.get(reverse("public:event", args=[results.slug])).content.decode()
     assert f'href="{form}"' not in page
-    service.save_settings(event, open=True, cap_total=8, cap_a=None, cap_b=None, by="test")
+    services.save_settings(event, open=True, cap_total=8, cap_a=None, cap_b=None, by="test")
     hall_draws_round_1_and_publishes(hall)
     page = client.get(reverse("public:event", args=[results.slug])).content.decode()
     assert f'href="{form}"' not in page and "register-link" not in page

@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from tournaments.core.models.event import Player
 from tournaments.core.services.tournaments import create_tournament
-from tournaments.registration import services as service
+from tournaments.registration import services
 from tournaments.registration.models import Registration
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,7 +60,7 @@ def test_players_register_on_phones_one_withdraws_the_waitlist_moves_and_the_des
     )
     assign(user, "director")
     t = create_tournament("Spring Open", by="test", lot_seed=3)
-    service.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
+    services.save_settings(t, open=True, cap_total=4, cap_a=None, cap_b=None, by="test")
     base = live_server.url
 
     names = ["Ann Lee", "Bob Roy", "Cécile Côté", "Dan Wu", "Eve Stone", "Finn Hale"]

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
-from tests import test_hidden as hidden
+from tests import test_hidden
 from tests.urlwalk import patterns_by_namespace
 from tournaments.core.models.event import Tournament, TournamentQuerySet
 from tournaments.core.models.people import Person, PersonEvent, PersonLink, PersonProposal
@@ -102,7 +102,7 @@ def test_a_rehearsal_run_end_to_end_leaves_public_pages_series_and_every_rating_
 
 # The public URL modules: those tests/test_hidden.py walks, and the club's page with its
 # short addresses. There a ``slug`` names one event, except in these patterns (a series).
-PUBLIC = hidden.PUBLIC_NAMESPACES | {"club_public"}
+PUBLIC = test_hidden.PUBLIC_NAMESPACES | {"club_public"}
 SERIES_SLUG = {"series_public:series", "club_public:series"}
 # A page whose address names an event, a player or a registration is that event's own
 # (a rehearsal's is shown, with its banner, to whoever has its link); any other public
@@ -112,7 +112,7 @@ ONE_EVENT = {"slug", "player", "token"}
 
 def public_listings(club: str, series: str) -> dict[str, str]:
     """Every public page that names no event in its address: address -> its text."""
-    found, unknown = patterns_by_namespace(PUBLIC, set(hidden.NOT_PUBLIC) - PUBLIC)
+    found, unknown = patterns_by_namespace(PUBLIC, set(test_hidden.NOT_PUBLIC) - PUBLIC)
     assert not unknown, unknown
     pages = {}
     for name, kwargs in found:

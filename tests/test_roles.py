@@ -11,10 +11,10 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import URLPattern, reverse
 
+import tournaments.core.urls.director
+import tournaments.core.urls.sheets
 from tournaments.clubs.services import assign
 from tournaments.core.models.event import Player
-from tournaments.core.urls import director as director_urls
-from tournaments.core.urls import sheets as sheet_urls
 
 LOGIN = "/accounts/login/"
 # What the desk may open; every other director and sheet URL is the director's alone.
@@ -63,8 +63,8 @@ def every_url(event) -> list[tuple[str, str]]:
     }
     urls = []
     for namespace, patterns in (
-        ("director", director_urls.urlpatterns),
-        ("sheets", sheet_urls.urlpatterns),
+        ("director", tournaments.core.urls.director.urlpatterns),
+        ("sheets", tournaments.core.urls.sheets.urlpatterns),
     ):
         for pattern in patterns:
             assert isinstance(pattern, URLPattern)

@@ -18,7 +18,7 @@ from tournaments.core import replay
 from tournaments.core.models.log import Activity
 from tournaments.core.models.play import HandEntry, Match, TableLink
 from tournaments.core.models.rounds import Round, Seating
-from tournaments.core.phones import reads as public
+from tournaments.core.phones import reads
 from tournaments.core.services import ServiceError, closing, corrections, play, rounds
 from tournaments.core.services.players import add_house_player
 from tournaments.core.services.tournaments import update_tournament
@@ -252,8 +252,8 @@ def test_a_players_phone_at_an_extended_table_counts_down_with_its_tablet_after_
         t: Seating.objects.filter(round=rnd_of(event), table=t).select_related("player")[0]
         for t in (1, 2)
     }
-    called = public.card(event, seat[1].player, now).clock
-    extended = public.card(event, seat[2].player, now).clock
+    called = reads.card(event, seat[1].player, now).clock
+    extended = reads.card(event, seat[2].player, now).clock
     assert called.kind == "called"
     assert extended.kind == "running"
     assert extended.call_at == replay.coming_call(match_at(event, 2), now)

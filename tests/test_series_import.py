@@ -385,15 +385,15 @@ def special_hands(monkeypatch):
 
 
 def with_rules(monkeypatch, **rules):
-    from tournaments.core import simulate as simulate_module
+    import tournaments.core.simulate
     from tournaments.domain.rules import RuleSettings
 
-    create = simulate_module.create_tournament
+    create = tournaments.core.simulate.create_tournament
 
     def create_with_rules(name, **kw):
         return create(name, rules=RuleSettings(**rules), **kw)
 
-    monkeypatch.setattr(simulate_module, "create_tournament", create_with_rules)
+    monkeypatch.setattr(tournaments.core.simulate, "create_tournament", create_with_rules)
 
 
 def test_a_plain_event_exports_imports_and_exports_again_field_by_field():

@@ -16,10 +16,10 @@ from PIL import Image
 from pypdf import PdfReader
 from reportlab.pdfgen.canvas import Canvas
 
+import tournaments.core.pdf.standings
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.play import Match, TableLink
 from tournaments.core.models.rounds import Round, Seating
-from tournaments.core.pdf import standings as standings_pdf
 from tournaments.core.pdf.table_cards import draw_qr
 from tournaments.core.reads import sheets
 from tournaments.core.reads.standings import standings
@@ -147,7 +147,7 @@ def test_standings_header_repeats_on_every_page_and_pages_are_numbered(db):
     sheet = sheets.StandingsSheet(
         "Big Night", "B", (1, 2, 3, 4, 5), "After round 3 of 5", 42, lines, PRINTED
     )
-    text = pdf_pages(standings_pdf.build(sheet, "letter"))
+    text = pdf_pages(tournaments.core.pdf.standings.build(sheet, "letter"))
     assert len(text) > 2
     for number, page in enumerate(text, start=1):
         assert "Rank" in page and "Player" in page and "Margin" in page
@@ -162,11 +162,13 @@ def test_the_directors_copy_says_not_for_posting_at_the_head_of_every_page(db):
     sheet = sheets.StandingsSheet(
         "Big Night", "A", (1, 2), "Round 2 in progress", 42, (line,) * 150, PRINTED, "", mark
     )
-    text = pdf_pages(standings_pdf.build(sheet, "letter"))
+    text = pdf_pages(tournaments.core.pdf.standings.build(sheet, "letter"))
     assert len(text) > 2
     assert all(page.splitlines()[0] == mark for page in text)
     # The wall's copy carries no such mark.
-    wall = pdf_pages(standings_pdf.build(dataclasses.replace(sheet, director_mark="")))
+    wall = pdf_pages(
+        tournaments.core.pdf.standings.build(dataclasses.replace(sheet, director_mark=""))
+    )
     assert not any("not for posting" in page for page in wall)
 
 
@@ -230,7 +232,7 @@ def test_shared_ranks_and_withdrawn_players_are_marked(db):
         (line(1, "Ann"), line(2, "Bob"), line(2, "Cy", True)),
         PRINTED,
     )
-    page = pdf_pages(standings_pdf.build(sheet))[0]
+    page = pdf_pages(tournaments.core.pdf.standings.build(sheet))[0]
     assert "=2 Bob" in page and "Cy (withdrawn)" in page
 
 
@@ -251,14 +253,14 @@ def test_names_with_accents_render_on_every_sheet(director_client, event):
     assert "José Müller-Ångström" in text("final", event.slug)
     cards = sheets.table_cards(event, lambda token: token)
     assert cards is not None
-    from tournaments.core.pdf import table_cards as cards_pdf
+    from tournaments.core.pdf import table_cards
 
     seats = dict(cards.cards[0].seats)
     seats[Seat.W] = sheets.Seated("Łukasz Dvořák", "B")
     card = sheets.TableCard(1, "https://x.example/t/a/", seats)
-    page = pdf_pages(cards_pdf.build(sheets.TableCards("Zürich Open", "Final", (card,), PRINTED)))[
-        0
-    ]
+    page = pdf_pages(
+        table_cards.build(sheets.TableCards("Zürich Open", "Final", (card,), PRINTED))
+    )[0]
     assert "Łukasz Dvořák (B)" in page and "Zürich Open" in page
 
 
@@ -315,10 +317,10 @@ def test_seating_for_a_large_round_runs_to_several_numbered_pages(db):
         for t in range(1, 121)
         for s in Seat
     )
-    from tournaments.core.pdf import seating as seating_pdf
+    from tournaments.core.pdf import seating
 
     sheet = sheets.SeatingSheet("Huge", "Round 2", tables, players, PRINTED)
-    text = pdf_pages(seating_pdf.build(sheet, "a4"))
+    text = pdf_pages(seating.build(sheet, "a4"))
     assert len(text) > 4
     assert all(f"Page {i} of {len(text)}" in p for i, p in enumerate(text, start=1))
     everything = "\n".join(text)

@@ -13,7 +13,7 @@ from tournaments.core.models.event import Player
 from tournaments.core.models.log import Activity
 from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.models.stationary import StationaryMark
-from tournaments.core.reads import rounds as round_reads
+from tournaments.core.reads.rounds import plan_next_round, seating_of
 from tournaments.core.services import ServiceError, rounds
 from tournaments.core.services.players import set_withdrawn
 from tournaments.core.services.stationary import end_stationary, mark_stationary
@@ -59,10 +59,10 @@ def test_the_next_round_is_the_rotation_routed_around_the_mark(event):
     finish(r1, "E")  # EW wins everywhere: the A players at N lose
     loser = Player.objects.get(pk=Seating.objects.get(round=r1, table=2, position="N").player_id)
     mark_stationary(t, loser, reason="low vision", by="test")
-    results = [TableResult(s, Team.EW) for s in round_reads.seating_of(r1)]
+    results = [TableResult(s, Team.EW) for s in seating_of(r1)]
     expected = rotate(results, [loser.pk])
     plain = rotate(results)
-    plan = round_reads.plan_next_round(t)
+    plan = plan_next_round(t)
     assert plan.seating.tables == expected != plain
     # The A loser of table 3, whom plain §3 sends to table 2, goes on to table 1.
     moved = Seating.objects.get(round=r1, table=3, position="N").player_id

@@ -113,7 +113,7 @@ def test_a_forged_altered_or_stale_table_cookie_opens_nothing(event, monkeypatch
     # Past its age the cookie is refused, however well signed.
     stale = tablet(event, 1)
     assert stale.get("/t/table/state.json").status_code == 200
-    import django.core.signing as signing
+    from django.core import signing
 
     later = signing.time.time() + SESSION_SECONDS + 60
     monkeypatch.setattr(signing.time, "time", lambda: later)

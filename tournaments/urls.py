@@ -4,21 +4,21 @@ it, so a context adds its pages without the core importing it."""
 
 from django.urls import URLPattern, include, path
 
-from tournaments.clubs import public_urls as club_public
-from tournaments.clubs import urls as clubs
-from tournaments.clubs import views as club_views
-from tournaments.core.phones import urls as public
+import tournaments.clubs.public_urls
+import tournaments.clubs.urls
+import tournaments.core.phones.urls
+import tournaments.devices.urls
+import tournaments.money.public_urls
+import tournaments.money.urls
+import tournaments.prizes.urls
+import tournaments.publishing.urls
+import tournaments.records.urls
+import tournaments.records.urls_director
+import tournaments.registration.urls
+import tournaments.series.public_urls
+import tournaments.series.urls
+from tournaments.clubs.views import join
 from tournaments.core.urls import director, sheets, tablet
-from tournaments.devices import urls as devices
-from tournaments.money import public_urls as money_public
-from tournaments.money import urls as money
-from tournaments.prizes import urls as prizes
-from tournaments.publishing import urls as publishing
-from tournaments.records import urls as records_public
-from tournaments.records import urls_director as records
-from tournaments.registration import urls as registration
-from tournaments.series import public_urls as series_public
-from tournaments.series import urls as series
 
 
 def namespace(name: str, *lists: list[URLPattern]) -> tuple[list[URLPattern], str]:
@@ -28,48 +28,58 @@ def namespace(name: str, *lists: list[URLPattern]) -> tuple[list[URLPattern], st
 urlpatterns = [
     path(
         "director/league/",
-        include(namespace("league", series.urlpatterns, publishing.league_patterns)),
+        include(
+            namespace(
+                "league",
+                tournaments.series.urls.urlpatterns,
+                tournaments.publishing.urls.league_patterns,
+            )
+        ),
     ),
-    path("director/clubs/", include(clubs)),
-    path("director/records/", include(records)),
+    path("director/clubs/", include(tournaments.clubs.urls)),
+    path("director/records/", include(tournaments.records.urls_director)),
     path(
         "director/",
         include(
             namespace(
                 "director",
                 director.urlpatterns,
-                registration.director_patterns,
-                publishing.director_patterns,
-                prizes.director_patterns,
-                devices.director_patterns,
-                series.director_patterns,
+                tournaments.registration.urls.director_patterns,
+                tournaments.publishing.urls.director_patterns,
+                tournaments.prizes.urls.director_patterns,
+                tournaments.devices.urls.director_patterns,
+                tournaments.series.urls.director_patterns,
             )
         ),
     ),
     # The money's pages under each event's address, in their own namespace.
-    path("director/", include(money)),
+    path("director/", include(tournaments.money.urls)),
     path(
-        "director/sheets/", include(namespace("sheets", sheets.urlpatterns, prizes.sheets_patterns))
+        "director/sheets/",
+        include(namespace("sheets", sheets.urlpatterns, tournaments.prizes.urls.sheets_patterns)),
     ),
     # The tablet's last pattern takes any token: the contexts' paths come before it.
-    path("t/", include(namespace("tablet", devices.tablet_patterns, tablet.urlpatterns))),
-    path("series/", include(series_public)),
-    path("join/<slug:token>/", club_views.join, name="join"),
-    path("results/", include(publishing)),
+    path(
+        "t/",
+        include(namespace("tablet", tournaments.devices.urls.tablet_patterns, tablet.urlpatterns)),
+    ),
+    path("series/", include(tournaments.series.public_urls)),
+    path("join/<slug:token>/", join, name="join"),
+    path("results/", include(tournaments.publishing.urls)),
     path(
         "",
         include(
             namespace(
                 "public",
-                public.urlpatterns,
-                registration.public_patterns,
-                devices.public_patterns,
+                tournaments.core.phones.urls.urlpatterns,
+                tournaments.registration.urls.public_patterns,
+                tournaments.devices.urls.public_patterns,
             )
         ),
     ),
-    path("", include(money_public)),
+    path("", include(tournaments.money.public_urls)),
     # A person's own record, on their private link.
-    path("", include(records_public)),
+    path("", include(tournaments.records.urls)),
     # Last: a club's page and its short addresses (/<club>/, /<club>/<event>/).
-    path("", include(club_public)),
+    path("", include(tournaments.clubs.public_urls)),
 ]

@@ -4,12 +4,12 @@ of the site's own first parts (services.clubs.RESERVED_SLUGS)."""
 
 from django.urls import path
 
-from tournaments.clubs import views as clubs
+from tournaments.clubs import views
 
 app_name = "club_public"
 C = "<slug:club>/"
 urlpatterns = [
-    path(C, clubs.club_page, name="club"),
-    path(C + "series/<slug:slug>/", clubs.club_series, name="series"),
-    path(C + "<slug:slug>/", clubs.club_event, name="event"),
+    path(C, views.club_page, name="club"),
+    path(C + "series/<slug:slug>/", views.club_series, name="series"),
+    path(C + "<slug:slug>/", views.club_event, name="event"),
 ]

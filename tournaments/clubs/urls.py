@@ -2,12 +2,12 @@
 
 from django.urls import path
 
-from tournaments.clubs import views as clubs
+from tournaments.clubs import views
 
 app_name = "clubs"
 C = "<slug:club>/"
 urlpatterns = [
-    path(C + "staff/", clubs.staff_page, name="staff"),
-    path(C + "staff/invitations/<id:pk>/revoke/", clubs.revoke, name="revoke"),
-    path(C + "staff/<id:pk>/remove/", clubs.remove, name="remove"),
+    path(C + "staff/", views.staff_page, name="staff"),
+    path(C + "staff/invitations/<id:pk>/revoke/", views.revoke, name="revoke"),
+    path(C + "staff/<id:pk>/remove/", views.remove, name="remove"),
 ]

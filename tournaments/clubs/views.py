@@ -21,7 +21,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from tournaments.clubs import services as club_service
+from tournaments.clubs import services
 from tournaments.common import language
 from tournaments.common.hall import absolute_url
 from tournaments.common.ids import parse_id
@@ -95,7 +95,7 @@ def staff_page(request: HttpRequest, club: str) -> HttpResponse:
         return _staff_page(request, form, status=422)
     ids = [parse_id(v) for v in form.cleaned_data["events"]]
     try:
-        invitation = club_service.invite(
+        invitation = services.invite(
             request.club,  # type: ignore[attr-defined]
             form.cleaned_data["role"],
             [i for i in ids if i is not None],
@@ -127,7 +127,7 @@ def revoke(request: HttpRequest, club: str, pk: int) -> HttpResponse:
     if staff.club_invitation(request.club, pk) is None:  # type: ignore[attr-defined]
         raise Http404(_("No such invitation in this club."))
     try:
-        club_service.revoke_invitation(request.club, pk)  # type: ignore[attr-defined]
+        services.revoke_invitation(request.club, pk)  # type: ignore[attr-defined]
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -141,7 +141,7 @@ def remove(request: HttpRequest, club: str, pk: int) -> HttpResponse:
     if staff.club_membership(request.club, pk) is None:  # type: ignore[attr-defined]
         raise Http404(_("No such staff member in this club."))
     try:
-        club_service.remove_member(request.club, pk, by=request.user)  # type: ignore[attr-defined]
+        services.remove_member(request.club, pk, by=request.user)  # type: ignore[attr-defined]
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -175,7 +175,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             return render(request, "clubs/join.html", context, status=422)
     if request.method == "POST":
         try:
-            club_service.accept_invitation(token, request.user)
+            services.accept_invitation(token, request.user)
         except ServiceError as exc:
             return render(request, "clubs/join.html", {"refusal": exc.message}, status=410)
         messages.success(

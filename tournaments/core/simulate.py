@@ -42,11 +42,9 @@ from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.play import HandEntry, Match
 from tournaments.core.models.rounds import Round, Seating
 from tournaments.core.models.stationary import StationaryMark
-from tournaments.core.reads import rounds as reads_rounds
-from tournaments.core.reads.rounds import seat_division
+from tournaments.core.reads.rounds import remedies, seat_division
 from tournaments.core.reads.substitutions import substitutes_for
-from tournaments.core.services import closing, play, rounds, standings
-from tournaments.core.services import players as player_service
+from tournaments.core.services import closing, play, players, rounds, standings
 from tournaments.core.services.stationary import end_stationary, mark_stationary
 from tournaments.core.services.substitutions import Signed, substitute
 from tournaments.core.services.tournaments import create_tournament
@@ -173,17 +171,17 @@ class Simulation:
         csv_text = "name,division\n" + "".join(
             f"{n},{d}\n" for n, d in zip(names, divisions, strict=True)
         )
-        report = player_service.import_players(t, csv_text, by=SIM, checked_in=True, now=self.clock)
+        report = players.import_players(t, csv_text, by=SIM, checked_in=True, now=self.clock)
         assert report.ok, report.error_text()
         for i in range(self.house):
-            player_service.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
+            players.add_house_player(t, f"House Helper {i + 1}", "AB"[i % 2], by=SIM)
         self.mark_stationary(t)
         if self.before_draw is not None:
             self.before_draw(t)
             t.refresh_from_db()
         remedy = ""
-        if reads_rounds.remedies(t):
-            remedy = self.rng.choice([r.kind for r in reads_rounds.remedies(t)])
+        if remedies(t):
+            remedy = self.rng.choice([r.kind for r in remedies(t)])
         rounds.draw_first_round(
             t, by=SIM, seed=self.rng.getrandbits(48), remedy=remedy, now=self.clock
         )
@@ -232,7 +230,7 @@ class Simulation:
     def arrive(self, number: int) -> None:
         for _ in range(self.mess.arrivals.count(number)):
             self.late_count += 1
-            player_service.register_player(
+            players.register_player(
                 self.tournament,
                 f"Late Arrival {self.late_count}",
                 self.rng.choice("AB"),
@@ -252,7 +250,7 @@ class Simulation:
             if len(ids) <= 8:  # keep a room that can still seat two tables
                 return
             player = Player.objects.get(pk=self.rng.choice(ids))
-            player_service.set_withdrawn(player, True, by=SIM, reason="simulated", now=self.clock)
+            players.set_withdrawn(player, True, by=SIM, reason="simulated", now=self.clock)
 
     def interrupt_for(self, rnd: Round) -> dict[int, Callable[[Match, int], bool]]:
         """Matches of this round where a player leaves mid-match for a substitute."""
@@ -270,7 +268,7 @@ class Simulation:
             return False
         sub = self.rng.choice(sorted(candidates, key=lambda p: p.pk))
         out = Seating.objects.get(round=match.round, table=match.table, position=position).player
-        player_service.set_withdrawn(out, True, by=SIM, reason="left mid-match", now=self.clock)
+        players.set_withdrawn(out, True, by=SIM, reason="left mid-match", now=self.clock)
         substitute(match, position, hands + 1, sub, Signed(SIM, "simulated"))
         return True
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-import django_tables2 as tables
 from django.middleware.csrf import get_token
 from django.urls import reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django_tables2 import Column, DateTimeColumn, Table
 from django_tables2.rows import BoundRow
 from django_tables2.utils import signature
 
@@ -25,7 +25,7 @@ from tournaments.core.reads.standings import StandingRow
 CELL_ARGUMENTS = ("value", "record", "column", "bound_column", "bound_row", "table")
 
 
-class LeanTable(tables.Table):
+class LeanTable(Table):
     """A table whose body is written in Python rather than through django-tables2's
     cell template. The stock template rebuilds each column's attributes, inspects each
     render method's signature and resolves a dozen template variables for every cell:
@@ -120,13 +120,13 @@ def _url_with_pk(name: str, slug: str) -> Callable[[int], str]:
 class PlayerTable(LeanTable):
     # By the one name rule (``names.sort_key``: "Mélanie" before "Mireille"), which the
     # database's collation does not know: the rows come as a list, each with its key.
-    name = tables.Column(linkify=False, verbose_name=gettext_lazy("Name"), order_by=("name_order",))
-    division = tables.Column(verbose_name=gettext_lazy("Div."))
-    checked_in = tables.Column(verbose_name=gettext_lazy("Checked in"), empty_values=())
-    withdrawn = tables.Column(verbose_name=gettext_lazy("Withdrawn"))
+    name = Column(linkify=False, verbose_name=gettext_lazy("Name"), order_by=("name_order",))
+    division = Column(verbose_name=gettext_lazy("Div."))
+    checked_in = Column(verbose_name=gettext_lazy("Checked in"), empty_values=())
+    withdrawn = Column(verbose_name=gettext_lazy("Withdrawn"))
     # §6 attendance: seated, waiting, sat out, ...
-    state = tables.Column(verbose_name=gettext_lazy("Status"), orderable=False, empty_values=())
-    actions = tables.Column(orderable=False, verbose_name="", empty_values=())
+    state = Column(verbose_name=gettext_lazy("Status"), orderable=False, empty_values=())
+    actions = Column(orderable=False, verbose_name="", empty_values=())
 
     class Meta:
         model = Player
@@ -214,12 +214,12 @@ class PlayerTable(LeanTable):
 
 class SeatFinderTable(LeanTable):
     # Sorted as the printed list is: accents and case do not move a name.
-    name = tables.Column(order_by=("sort_name",), verbose_name=gettext_lazy("Name"))
-    division = tables.Column(verbose_name=gettext_lazy("Div."))
-    table = tables.Column(verbose_name=gettext_lazy("Table"))
-    seat = tables.Column(verbose_name=gettext_lazy("Seat"))
-    partner = tables.Column(verbose_name=gettext_lazy("Partner"))
-    opponents = tables.Column(orderable=False, verbose_name=gettext_lazy("Opponents"))
+    name = Column(order_by=("sort_name",), verbose_name=gettext_lazy("Name"))
+    division = Column(verbose_name=gettext_lazy("Div."))
+    table = Column(verbose_name=gettext_lazy("Table"))
+    seat = Column(verbose_name=gettext_lazy("Seat"))
+    partner = Column(verbose_name=gettext_lazy("Partner"))
+    opponents = Column(orderable=False, verbose_name=gettext_lazy("Opponents"))
 
     def render_seat(self, value: str) -> str:
         return str(bilingual.seat(value))  # West is "O" in French
@@ -236,25 +236,21 @@ NUM = {"th": {"class": "num"}, "td": {"class": "num"}}
 class StandingsTable(LeanTable):
     """One division; the per-round columns are added for the tournament's round count."""
 
-    rank = tables.Column(attrs=NUM, verbose_name=gettext_lazy("Rank"))
-    player = tables.Column(accessor="player__name", verbose_name=gettext_lazy("Player"))
-    bonuses = tables.Column(
-        accessor="record__bonuses", verbose_name=gettext_lazy("Bonuses"), attrs=NUM
-    )
-    individual = tables.Column(
+    rank = Column(attrs=NUM, verbose_name=gettext_lazy("Rank"))
+    player = Column(accessor="player__name", verbose_name=gettext_lazy("Player"))
+    bonuses = Column(accessor="record__bonuses", verbose_name=gettext_lazy("Bonuses"), attrs=NUM)
+    individual = Column(
         accessor="record__individual",
         verbose_name=gettext_lazy("Awards & penalties"),
         attrs=NUM,
     )
-    total = tables.Column(
+    total = Column(
         accessor="record__total",
         verbose_name=gettext_lazy("Total"),
         attrs={"th": {"class": "num"}, "td": {"class": "num total"}},
     )
-    wins = tables.Column(accessor="record__wins", verbose_name=gettext_lazy("Wins"), attrs=NUM)
-    margin = tables.Column(
-        accessor="record__margin", verbose_name=gettext_lazy("Margin"), attrs=NUM
-    )
+    wins = Column(accessor="record__wins", verbose_name=gettext_lazy("Wins"), attrs=NUM)
+    margin = Column(accessor="record__margin", verbose_name=gettext_lazy("Margin"), attrs=NUM)
 
     class Meta:
         attrs = {"class": "grid standings"}
@@ -266,7 +262,7 @@ class StandingsTable(LeanTable):
         extra = [
             (
                 f"r{n}",
-                tables.Column(
+                Column(
                     verbose_name=_("R%(n)s") % {"n": n},
                     attrs=NUM,
                     accessor=f"by_round__{n}",
@@ -327,14 +323,14 @@ class StandingsTable(LeanTable):
 
 class ActivityTable(LeanTable):
     # Entries of one instant keep the order they were written in.
-    at = tables.DateTimeColumn(
+    at = DateTimeColumn(
         format="Y-m-d H:i:s", verbose_name=gettext_lazy("When"), order_by=("at", "id")
     )
-    actor = tables.Column(verbose_name=gettext_lazy("Who"))
-    action = tables.Column(verbose_name=gettext_lazy("What"))
+    actor = Column(verbose_name=gettext_lazy("Who"))
+    action = Column(verbose_name=gettext_lazy("What"))
     # The line in the reader's language (Activity.text: a msgid and its arguments).
-    summary = tables.Column(accessor="text", verbose_name=gettext_lazy("Details"), orderable=False)
-    reason = tables.Column(verbose_name=gettext_lazy("Why"), orderable=False)
+    summary = Column(accessor="text", verbose_name=gettext_lazy("Details"), orderable=False)
+    reason = Column(verbose_name=gettext_lazy("Why"), orderable=False)
 
     class Meta:
         model = Activity

@@ -17,8 +17,7 @@ from tournaments.core.views.director.common import (
     tournament_or_404,
     who,
 )
-from tournaments.devices import reads as help_reads
-from tournaments.devices import services as help_requests
+from tournaments.devices import reads, services
 
 
 class AnswerForm(forms.Form):
@@ -29,7 +28,7 @@ def _context(request: HttpRequest, slug: str) -> dict[str, object]:
     t = tournament_or_404(request, slug)
     return {
         "tournament": t,
-        "open_requests": help_reads.open_requests(t),
+        "open_requests": reads.open_requests(t),
         # The desk sees who is waiting; the director answers.
         "may_answer": is_director(request),
     }
@@ -46,11 +45,11 @@ def banner(request: HttpRequest, slug: str) -> HttpResponse:
 @require_GET
 def page(request: HttpRequest, slug: str) -> HttpResponse:
     context = _context(request, slug)
-    context["log"] = help_reads.request_log(context["tournament"])  # type: ignore[arg-type]
+    context["log"] = reads.request_log(context["tournament"])  # type: ignore[arg-type]
     return render(request, "director/help/page.html", context)
 
 
-ANSWERS = {"coming": help_requests.on_my_way, "resolve": help_requests.resolve}
+ANSWERS = {"coming": services.on_my_way, "resolve": services.resolve}
 
 
 @director_required
@@ -82,5 +81,5 @@ def answer(request: HtmxRequest, slug: str, pk: int, action: str) -> HttpRespons
     context["error"] = error
     if request.htmx:
         return render(request, "director/help/_banner.html", context, status=status)
-    context["log"] = help_reads.request_log(t)
+    context["log"] = reads.request_log(t)
     return render(request, "director/help/page.html", context, status=status)

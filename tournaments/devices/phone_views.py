@@ -18,8 +18,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.core.reads import queries
 from tournaments.core.services import NotFound, ServiceError
-from tournaments.devices import reads as help_reads
-from tournaments.devices import services as help_requests
+from tournaments.devices import reads, services
 
 
 def _error(message: str, status: int) -> JsonResponse:
@@ -35,15 +34,13 @@ def help_state(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     if t is None:
         return _error("No such event.", 404)
     try:
-        seat = help_reads.phone_seat(t, player)
+        seat = reads.phone_seat(t, player)
     except NotFound as exc:
         return _error(exc.message, 404)
     found = (
-        help_reads.table_request(t.pk, seat.table, timezone.now())
-        if seat.table is not None
-        else None
+        reads.table_request(t.pk, seat.table, timezone.now()) if seat.table is not None else None
     )
-    return JsonResponse({"table": seat.table, "help": help_reads.request_json(found)})
+    return JsonResponse({"table": seat.table, "help": reads.request_json(found)})
 
 
 @require_POST
@@ -61,14 +58,14 @@ def call(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     if not isinstance(reason, str) or len(reason) > 10:
         return _error("The reason must be text.", 422)
     try:
-        raised = help_requests.call_from_phone(t, player, reason=reason)
-    except help_requests.CoolingDown as exc:
+        raised = services.call_from_phone(t, player, reason=reason)
+    except services.CoolingDown as exc:
         response = _error(exc.message, exc.status)
         response["Retry-After"] = str(exc.retry_after)
         return response
     except ServiceError as exc:
         return _error(exc.message, exc.status)
     return JsonResponse(
-        {"help": help_reads.request_json(raised.request), "duplicate": raised.duplicate},
+        {"help": reads.request_json(raised.request), "duplicate": raised.duplicate},
         status=200 if raised.duplicate else 201,
     )

@@ -16,35 +16,35 @@ from reportlab.platypus import PageBreak, Paragraph, SimpleDocTemplate, Spacer
 
 from tournaments.common.bilingual import tr as _
 from tournaments.core.models.event import Tournament
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.core.reads.sheets import event_label
 from tournaments.domain.money import money_text
 from tournaments.money import reads
 
 
 def bold(text: str) -> str:
-    return f"<b>{st.escape(text)}</b>"
+    return f"<b>{styles.escape(text)}</b>"
 
 
 def _doc(out: BytesIO, paper: str, title: str) -> SimpleDocTemplate:
-    return SimpleDocTemplate(out, **st.page_setup(paper, title))
+    return SimpleDocTemplate(out, **styles.page_setup(paper, title))
 
 
 def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime) -> bytes:
     event = event_label(t)
     entries = sheet.entries
     names = [e.player.name for e in entries if e.player] + [e.by for e in entries]
-    fonts = st.fonts_for([event, *names, *(e.label for e in entries)])
-    s = st.styles(fonts, cell_size=9)
+    fonts = styles.fonts_for([event, *names, *(e.label for e in entries)])
+    s = styles.styles(fonts, cell_size=9)
     out = BytesIO()
     doc = _doc(out, paper, _("%(event)s: money", event=event))
-    printed = st.printed(now)
+    printed = styles.printed(now)
     story: list[Any] = [
-        Paragraph(st.escape(event), s.title),
-        Paragraph(st.escape(_("Cash reconciliation · printed %(at)s", at=printed)), s.subtitle),
+        Paragraph(styles.escape(event), s.title),
+        Paragraph(styles.escape(_("Cash reconciliation · printed %(at)s", at=printed)), s.subtitle),
     ]
     rec = sheet.reconciliation
-    rows: list[list[Any]] = [[_("Figure"), st.head(_("Amount"))]]
+    rows: list[list[Any]] = [[_("Figure"), styles.head(_("Amount"))]]
     for label, cents in reads.summary_lines(sheet):
         rows.append([label, "–" if cents is None else money_text(cents)])
     short = rec.discrepancy is not None and rec.discrepancy != 0
@@ -52,7 +52,7 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
     if short:
         extra.append(("BACKGROUND", (0, len(rows) - 1), (-1, len(rows) - 1), colors.yellow))
     extra.append(("FONTNAME", (0, len(rows) - 3), (-1, -1), fonts.bold))
-    story.append(st.header_table(rows, [doc.width - 1.3 * inch, 1.3 * inch], fonts, *extra))
+    story.append(styles.header_table(rows, [doc.width - 1.3 * inch, 1.3 * inch], fonts, *extra))
     if short:
         story.append(Spacer(1, 4))
         story.append(
@@ -61,17 +61,17 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
                 s.body,
             )
         )
-    story.append(Paragraph(st.escape(_("Cash by who took it")), s.heading))
-    takers: list[list[Any]] = [[_("Staff"), st.head(_("Net cash"))]]
-    takers += [[st.escape(by), money_text(c)] for by, c in rec.by_taker.items()]
+    story.append(Paragraph(styles.escape(_("Cash by who took it")), s.heading))
+    takers: list[list[Any]] = [[_("Staff"), styles.head(_("Net cash"))]]
+    takers += [[styles.escape(by), money_text(c)] for by, c in rec.by_taker.items()]
     story.append(
-        st.header_table(
+        styles.header_table(
             takers, [doc.width - 1.3 * inch, 1.3 * inch], fonts, ("ALIGN", (1, 0), (1, -1), "RIGHT")
         )
     )
-    story.append(Paragraph(st.escape(_("Every money action")), s.heading))
+    story.append(Paragraph(styles.escape(_("Every money action")), s.heading))
     ledger: list[list[Any]] = [
-        [_("When"), _("What"), _("Player"), st.head(_("Amount")), _("By"), _("Undone")]
+        [_("When"), _("What"), _("Player"), styles.head(_("Amount")), _("By"), _("Undone")]
     ]
     undone_rows = []
     for i, e in enumerate(entries, start=1):
@@ -82,12 +82,12 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
             undone_rows.append(i)
         ledger.append(
             [
-                st.printed(e.at),
-                Paragraph(st.escape(what), s.cell),
-                Paragraph(st.escape(e.player.name if e.player else ""), s.cell),
+                styles.printed(e.at),
+                Paragraph(styles.escape(what), s.cell),
+                Paragraph(styles.escape(e.player.name if e.player else ""), s.cell),
                 money_text(e.cents) + ("" if e.method == "cash" else " *"),
-                Paragraph(st.escape(e.by), s.cell),
-                Paragraph(st.escape(undone), s.cell),
+                Paragraph(styles.escape(e.by), s.cell),
+                Paragraph(styles.escape(undone), s.cell),
             ]
         )
     widths = [1.25 * inch, 1.7 * inch, 1.5 * inch, 0.8 * inch, 0.9 * inch, 0]
@@ -97,10 +97,10 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("FONTSIZE", (0, 1), (-1, -1), 8),
     ]
-    style += [("TEXTCOLOR", (0, r), (-1, r), st.MUTED) for r in undone_rows]
-    story.append(st.header_table(ledger, widths, fonts, *style))
+    style += [("TEXTCOLOR", (0, r), (-1, r), styles.MUTED) for r in undone_rows]
+    story.append(styles.header_table(ledger, widths, fonts, *style))
     story.append(Spacer(1, 4))
-    story += st.stacked(
+    story += styles.stacked(
         _(
             "* paid by other means than cash: not in the drawer. An undone action stays "
             "listed, with who undid it and why, and counts for nothing."
@@ -108,7 +108,7 @@ def reconciliation(t: Tournament, sheet: reads.Sheet, paper: str, now: datetime)
         s.small,
     )
     footer = _("%(event)s · money · printed %(at)s", event=event, at=printed)
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()
 
 
@@ -132,14 +132,16 @@ def _what(row: reads.PayoutRow) -> str:
 def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> bytes:
     event = event_label(t)
     rows = reads.payout_rows(seen, handing_out=True)
-    fonts = st.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
-    s = st.styles(fonts, cell_size=12)
+    fonts = styles.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
+    s = styles.styles(fonts, cell_size=12)
     out = BytesIO()
     doc = _doc(out, paper, _("%(event)s: the presenter's sheet", event=event))
-    printed = st.printed(now)
+    printed = styles.printed(now)
     story: list[Any] = [
-        Paragraph(st.escape(event), s.title),
-        Paragraph(st.escape(_("The presenter's sheet · printed %(at)s", at=printed)), s.subtitle),
+        Paragraph(styles.escape(event), s.title),
+        Paragraph(
+            styles.escape(_("The presenter's sheet · printed %(at)s", at=printed)), s.subtitle
+        ),
     ]
     if not seen.confirmed:
         story.append(
@@ -155,11 +157,11 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
                 s.body,
             )
         )
-    table: list[list[Any]] = [[_("Prize"), _("Winner"), st.head(_("Amount"))]]
+    table: list[list[Any]] = [[_("Prize"), _("Winner"), styles.head(_("Amount"))]]
     for r in rows:
         table.append(
             [
-                Paragraph(st.escape(_what(r)), s.cell),
+                Paragraph(styles.escape(_what(r)), s.cell),
                 Paragraph(bold(r.name), s.cell),
                 money_text(r.cents),
             ]
@@ -168,7 +170,7 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
         table.append([_("No prize is paid yet."), "", ""])
     widths = [doc.width * 0.45, doc.width * 0.38, doc.width * 0.17]
     story.append(
-        st.header_table(
+        styles.header_table(
             table,
             widths,
             fonts,
@@ -179,7 +181,9 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
     )
     story.append(Spacer(1, 6))
     story.append(
-        Paragraph(st.escape(_("Paid in all: %(amount)s", amount=money_text(seen.total))), s.body)
+        Paragraph(
+            styles.escape(_("Paid in all: %(amount)s", amount=money_text(seen.total))), s.body
+        )
     )
     if seen.fifty is not None:
         drawn = _(
@@ -191,7 +195,7 @@ def presenter(t: Tournament, seen: reads.Preview, paper: str, now: datetime) -> 
         )
         story.append(Paragraph(bold(drawn), s.cell))
     footer = _("%(event)s · presenter · printed %(at)s", event=event, at=printed)
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()
 
 
@@ -203,16 +207,16 @@ def certificates(
     certificates already printed with their border and title."""
     event = event_label(t)
     rows = reads.payout_rows(seen, handing_out=True)
-    fonts = st.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
+    fonts = styles.fonts_for([event, *(r.name for r in rows), *(r.title for r in rows)])
     out = BytesIO()
     extra = margin_mm * mm
     # Landscape, as certificates are printed and framed.
-    height, width = st.paper_size(paper)
-    setup = st.page_setup(paper, _("%(event)s: certificates", event=event))
+    height, width = styles.paper_size(paper)
+    setup = styles.page_setup(paper, _("%(event)s: certificates", event=event))
     setup["pagesize"] = (width, height)
     for side in ("leftMargin", "rightMargin", "bottomMargin"):
         setup[side] += extra
-    setup["topMargin"] = st.MARGIN + extra + (0 if blank else 0.6 * inch)
+    setup["topMargin"] = styles.MARGIN + extra + (0 if blank else 0.6 * inch)
     doc = SimpleDocTemplate(out, **setup)
     big = ParagraphStyle("big", fontName=fonts.bold, fontSize=30, leading=36, alignment=TA_CENTER)
     name = ParagraphStyle("name", fontName=fonts.bold, fontSize=26, leading=32, alignment=TA_CENTER)
@@ -223,23 +227,23 @@ def certificates(
     for i, r in enumerate(rows):
         if i:
             story.append(PageBreak())
-        story.append(Spacer(1, (height - 2 * st.MARGIN - 2 * extra) * 0.12))
+        story.append(Spacer(1, (height - 2 * styles.MARGIN - 2 * extra) * 0.12))
         if not blank:
-            story += [Paragraph(st.escape(_("Certificate")), big), Spacer(1, 0.4 * inch)]
-            story += [Paragraph(st.escape(_("awarded to")), line), Spacer(1, 0.2 * inch)]
-        story += [Paragraph(st.escape(r.name), name), Spacer(1, 0.3 * inch)]
-        story += [Paragraph(st.escape(_what(r)), line), Spacer(1, 0.2 * inch)]
-        story += [Paragraph(st.escape(event), line)]
+            story += [Paragraph(styles.escape(_("Certificate")), big), Spacer(1, 0.4 * inch)]
+            story += [Paragraph(styles.escape(_("awarded to")), line), Spacer(1, 0.2 * inch)]
+        story += [Paragraph(styles.escape(r.name), name), Spacer(1, 0.3 * inch)]
+        story += [Paragraph(styles.escape(_what(r)), line), Spacer(1, 0.2 * inch)]
+        story += [Paragraph(styles.escape(event), line)]
     if not story:
-        story.append(Paragraph(st.escape(_("No prize is paid yet.")), line))
+        story.append(Paragraph(styles.escape(_("No prize is paid yet.")), line))
 
     def border(canvas: Any, _doc: Any) -> None:
         if blank:
             return
         canvas.saveState()
-        canvas.setStrokeColor(st.RULE)
+        canvas.setStrokeColor(styles.RULE)
         canvas.setLineWidth(3)
-        inset = st.MARGIN / 2 + extra
+        inset = styles.MARGIN / 2 + extra
         canvas.rect(inset, inset, width - 2 * inset, height - 2 * inset)
         canvas.restoreState()
 

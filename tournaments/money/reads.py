@@ -19,7 +19,7 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.rounds import Seating
 from tournaments.core.reads.standings import final_progress, final_round, standings
 from tournaments.core.reads.visibility import of_event
-from tournaments.domain import money as rules
+from tournaments.domain import money
 from tournaments.domain.final import DIVISION_OF_TEAM
 from tournaments.domain.hands import Team
 from tournaments.money.models import EntryKind, MoneyEntry, MoneySettings, PayoutLine, PotTo
@@ -108,7 +108,7 @@ def draw_refusal(tournament: Tournament) -> str | None:
 # ---------------------------------------------------------------- the purse and payout
 
 
-def purse_of(tournament: Tournament, settings: MoneySettings) -> rules.Purse:
+def purse_of(tournament: Tournament, settings: MoneySettings) -> money.Purse:
     sums: dict[str, int] = defaultdict(int)
     for kind, cents in (
         standing(tournament)
@@ -116,23 +116,23 @@ def purse_of(tournament: Tournament, settings: MoneySettings) -> rules.Purse:
         .values_list("kind", "cents")
     ):
         sums[kind] += cents
-    return rules.purse(sums["fee"], sums["refund"], sums["sponsor"], settings.house_share)
+    return money.purse(sums["fee"], sums["refund"], sums["sponsor"], settings.house_share)
 
 
 def schedule(tournament: Tournament) -> list[PayoutLine]:
     return list(PayoutLine.objects.filter(tournament=tournament))
 
 
-def rule_lines(lines: Sequence[PayoutLine]) -> list[rules.PayoutLine]:
+def rule_lines(lines: Sequence[PayoutLine]) -> list[money.PayoutLine]:
     return [
-        rules.PayoutLine(
+        money.PayoutLine(
             line.kind, line.division, line.place or 0, line.prize, line.percent, line.fixed_cents
         )
         for line in lines
     ]
 
 
-def placed_of(tournament: Tournament) -> list[rules.Placed]:
+def placed_of(tournament: Tournament) -> list[money.Placed]:
     chain = [link for link in tournament.tiebreaks.split(",") if link != "lot"]
     out = []
     for division, rows in sorted(standings(tournament).items()):
@@ -141,12 +141,12 @@ def placed_of(tournament: Tournament) -> list[rules.Placed]:
             figures["margin"] = row.record.margin
             tie = tuple(figures[link] for link in chain if link in figures)
             out.append(
-                rules.Placed(row.player.pk, row.player.name, division, tie, row.player.withdrawn)
+                money.Placed(row.player.pk, row.player.name, division, tie, row.player.withdrawn)
             )
     return out
 
 
-def _prize_winners(tournament: Tournament, now: datetime) -> list[rules.Winners]:
+def _prize_winners(tournament: Tournament, now: datetime) -> list[money.Winners]:
     """The prizes page's winners, by their names (unique in an event, §1)."""
     by_name = {
         name.casefold(): pk
@@ -158,11 +158,11 @@ def _prize_winners(tournament: Tournament, now: datetime) -> list[rules.Winners]
             tuple((by_name[n.casefold()], n) for n in w.names if n.casefold() in by_name)
             for w in prize.winners
         )
-        out.append(rules.Winners(prize.rule.name, prize.rule.division, groups))
+        out.append(money.Winners(prize.rule.name, prize.rule.division, groups))
     return out
 
 
-def _champions(tournament: Tournament) -> rules.Winners | None:
+def _champions(tournament: Tournament) -> money.Winners | None:
     progress = final_progress(tournament)
     if progress is None or progress.champions is None:
         return None
@@ -174,7 +174,7 @@ def _champions(tournament: Tournament) -> rules.Winners | None:
         .order_by("position")
     )
     pair = tuple((s.player_id, s.player.name) for s in seats)
-    return rules.Winners("", DIVISION_OF_TEAM[progress.champions], (pair,) if pair else ())
+    return money.Winners("", DIVISION_OF_TEAM[progress.champions], (pair,) if pair else ())
 
 
 @dataclass(frozen=True)
@@ -182,24 +182,24 @@ class PotLine:
     title: str
     pool: int
     to: str
-    awards: list[rules.Award]
+    awards: list[money.Award]
 
 
 @dataclass(frozen=True)
 class Preview:
     settings: MoneySettings
-    purse: rules.Purse
+    purse: money.Purse
     lines: list[PayoutLine]
-    payout: rules.Payout | None
+    payout: money.Payout | None
     refusal: str  # why the schedule cannot be paid, or ""
-    pots: rules.Pots
+    pots: money.Pots
     pot_lines: list[PotLine]
     names: dict[int, str]
     confirmed: list[MoneyEntry]
     hidden: bool  # standings are hidden from the players: not for announcing yet
     finished: bool
     digest: str = ""
-    awards: list[rules.Award] = field(default_factory=list)
+    awards: list[money.Award] = field(default_factory=list)
     fifty: MoneyEntry | None = None  # the 50/50's draw, once drawn
     prize_names: list[str] = field(default_factory=list)  # the prizes page's, in order
 
@@ -208,8 +208,8 @@ class Preview:
         return sum(a.cents for a in self.awards)
 
 
-def pot_rules(settings: MoneySettings) -> rules.PotRules:
-    return rules.PotRules(
+def pot_rules(settings: MoneySettings) -> money.PotRules:
+    return money.PotRules(
         settings.loner_cents,
         settings.loner_made_only,
         settings.euchre_cents,
@@ -231,7 +231,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
     placed = placed_of(tournament)
     names = {int(p.player): p.name for p in placed}  # type: ignore[call-overload]
     facts = hand_facts(tournament)
-    pots = rules.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
+    pots = money.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
     eligible = [(p.player, p.name) for p in placed if not p.withdrawn]
     pot_lines = []
     for key, pool, to in (
@@ -244,14 +244,14 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
             pot_lines.append(PotLine(key, pool, to, []))
             continue
         seed = None if settings.pot_seed is None else settings.pot_seed + (key == "fines")
-        winners = rules.pot_winners(to, pots, eligible, seed)
+        winners = money.pot_winners(to, pots, eligible, seed)
         unit = settings.cash_unit
-        pot_lines.append(PotLine(key, pool, to, rules.pot_awards(key, pool, winners, unit)))
+        pot_lines.append(PotLine(key, pool, to, money.pot_awards(key, pool, winners, unit)))
     refusal = ""
     result = None
     prizes = _prize_winners(tournament, now)
     try:
-        result = rules.payout(
+        result = money.payout(
             the_purse.total,
             rule_lines(lines),
             placed,
@@ -260,7 +260,7 @@ def preview(tournament: Tournament, now: datetime) -> Preview:
             prizes=prizes,
             final=_champions(tournament),
         )
-    except rules.MoneyError as exc:
+    except money.MoneyError as exc:
         refusal = str(exc)
     awards = [*(result.awards if result else ()), *(a for p in pot_lines for a in p.awards)]
     # Everything the director confirms: the purse, the pools and every payment.
@@ -326,7 +326,7 @@ def payout_rows(seen: Preview, *, handing_out: bool = False) -> list[PayoutRow]:
     return rows
 
 
-def award_label(award: rules.Award) -> str:
+def award_label(award: money.Award) -> str:
     """The ledger's label of a payment: stable, so one line pays a player once."""
     if award.what == "place":
         return f"place {award.division} {'/'.join(map(str, award.places))}"
@@ -343,16 +343,16 @@ def award_label(award: rules.Award) -> str:
 @dataclass(frozen=True)
 class Sheet:
     settings: MoneySettings
-    reconciliation: rules.Reconciliation
+    reconciliation: money.Reconciliation
     entries: list[MoneyEntry]  # every entry, undone ones too, oldest first
-    purse: rules.Purse
+    purse: money.Purse
     owed: dict[int, int]  # per player, side-pot fines still owed
 
 
 def fines_owed(tournament: Tournament, settings: MoneySettings) -> dict[int, int]:
     """What each player still owes the side pots: the hands' fines less what they paid."""
     facts = hand_facts(tournament)
-    pots = rules.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
+    pots = money.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
     paid: dict[int, int] = defaultdict(int)
     for pid, cents in (
         standing(tournament).filter(kind=EntryKind.FINES).values_list("player_id", "cents")
@@ -372,18 +372,18 @@ def reconciliation(tournament: Tournament) -> Sheet:
     live = [e for e in entries if e.undone_at is None]
     counts = [e for e in live if e.kind == EntryKind.COUNT]
     moves = [
-        rules.Movement(e.kind, e.cents, e.method == MoneyEntry.Method.CASH, e.by)
+        money.Movement(e.kind, e.cents, e.method == MoneyEntry.Method.CASH, e.by)
         for e in live
         if e.kind != EntryKind.COUNT
     ]
     owed = fines_owed(tournament, settings)
-    rec = rules.reconcile(
+    rec = money.reconcile(
         moves, sum(v for v in owed.values() if v > 0), counts[-1].cents if counts else None
     )
     sums: dict[str, int] = defaultdict(int)
     for e in live:
         sums[e.kind] += e.cents
-    the_purse = rules.purse(sums["fee"], sums["refund"], sums["sponsor"], settings.house_share)
+    the_purse = money.purse(sums["fee"], sums["refund"], sums["sponsor"], settings.house_share)
     return Sheet(settings, rec, entries, the_purse, owed)
 
 
@@ -446,7 +446,7 @@ def own_money(player: Player) -> Own:
     owed = None
     if not hidden:
         facts = hand_facts(tournament)
-        pots = rules.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
+        pots = money.side_pots(pot_rules(settings), facts.seats, facts.hands, facts.subs)
         due = pots.owed[player.pk].cents if player.pk in pots.owed else 0
         owed = max(due - sum(e.cents for e in mine if e.kind == EntryKind.FINES), 0)
     won = (

@@ -20,9 +20,16 @@ from django.utils.translation import gettext as _
 from tournaments.core.logtext import said
 from tournaments.core.models.event import Player, Tournament
 from tournaments.core.models.rounds import Round
-from tournaments.core.services import Conflict, NotFound, ServiceError, given_reason, log, now_or
-from tournaments.core.services import players as player_service
-from tournaments.domain import money as rules
+from tournaments.core.services import (
+    Conflict,
+    NotFound,
+    ServiceError,
+    given_reason,
+    log,
+    now_or,
+    players,
+)
+from tournaments.domain import money
 from tournaments.money import reads
 from tournaments.money.models import EntryKind, MoneyEntry, MoneySettings, PayoutLine
 
@@ -43,7 +50,7 @@ SETTING_FIELDS = (
 
 
 def _amount(cents: int) -> str:
-    return rules.money_text(cents)
+    return money.money_text(cents)
 
 
 def _locked_settings(tournament: Tournament) -> MoneySettings:
@@ -176,7 +183,7 @@ def take_fee(
             line = said("money.fee", name=player.name, amount=_amount(cents), method=method)
         log(tournament, by, "money", line, at=now)
         if check_in and not player.checked_in:
-            player_service.set_checked_in(tournament, [player.pk], True, by=by)
+            players.set_checked_in(tournament, [player.pk], True, by=by)
     return entry
 
 
@@ -363,7 +370,7 @@ def draw_fifty(
         if reads.standing(tournament).filter(kind=EntryKind.FIFTY_PRIZE).exists():
             raise Conflict(_("The 50/50 is already drawn; undo it (with a reason) to draw again."))
         unit = reads.settings_of(tournament).cash_unit
-        draw = rules.FiftyFifty(
+        draw = money.FiftyFifty(
             sum(s.tickets or 0 for s in sold), sum(s.cents for s in sold), rng.getrandbits(48), unit
         )
         entry = MoneyEntry(
@@ -447,8 +454,8 @@ def add_line(
     now: datetime | None = None,
 ) -> PayoutLine:
     try:
-        rule = rules.PayoutLine(kind, division, place or 0, prize, percent, fixed_cents)
-    except rules.MoneyError:
+        rule = money.PayoutLine(kind, division, place or 0, prize, percent, fixed_cents)
+    except money.MoneyError:
         raise ServiceError(
             _("A line pays a place, a prize or the final: a percentage or a fixed amount.")
         ) from None
@@ -477,7 +484,7 @@ def add_line(
 
 def line_text(line: PayoutLine) -> str:
     amount = (
-        f"{rules.money_text(line.percent)}%"
+        f"{money.money_text(line.percent)}%"
         if line.percent is not None
         else _amount(line.fixed_cents or 0)
     )

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from tournaments.common import bilingual, csvcells
 from tournaments.common.ids import ID_MAX, parse_id
 from tournaments.common.names import sort_key
-from tournaments.core.phones import reads as phones
+from tournaments.core.phones.reads import player_of
 from tournaments.core.reads import queries
 from tournaments.core.services import NotFound, ServiceError
 from tournaments.core.views.director.common import (
@@ -38,8 +38,7 @@ from tournaments.core.views.director.common import (
 )
 from tournaments.core.views.sheets import paper_of, pdf_response, sheet_languages
 from tournaments.domain.money import money_text
-from tournaments.money import forms, reads, services
-from tournaments.money import pdf as money_pdf
+from tournaments.money import forms, pdf, reads, services
 from tournaments.money.amounts import dollars
 from tournaments.prizes.reads import event_prizes
 
@@ -516,7 +515,7 @@ def reconciliation_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     t = tournament_or_404(request, slug)
     paper = paper_of(request, t)
     with bilingual.languages(sheet_languages(request, t)):
-        data = money_pdf.reconciliation(t, reads.reconciliation(t), paper, timezone.now())
+        data = pdf.reconciliation(t, reads.reconciliation(t), paper, timezone.now())
     return pdf_response(data, f"{slug}-money-{paper}.pdf")
 
 
@@ -527,7 +526,7 @@ def presenter_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     paper = paper_of(request, t)
     now = timezone.now()
     with bilingual.languages(sheet_languages(request, t)):
-        data = money_pdf.presenter(t, reads.preview(t, now), paper, now)
+        data = pdf.presenter(t, reads.preview(t, now), paper, now)
     return pdf_response(data, f"{slug}-presenter-{paper}.pdf")
 
 
@@ -540,9 +539,7 @@ def certificates_pdf(request: HttpRequest, slug: str) -> HttpResponseBase:
     blank = request.GET.get("blank") == "1"
     now = timezone.now()
     with bilingual.languages(sheet_languages(request, t)):
-        data = money_pdf.certificates(
-            t, reads.preview(t, now), paper, margin_mm=margin or 0, blank=blank
-        )
+        data = pdf.certificates(t, reads.preview(t, now), paper, margin_mm=margin or 0, blank=blank)
     return pdf_response(data, f"{slug}-certificates-{paper}.pdf")
 
 
@@ -555,7 +552,7 @@ def own(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     else's and no purse."""
     t = queries.find_tournament(slug)
     # The player as public pages name them (the short form unless they chose their full name).
-    found = None if t is None else phones.player_of(t, player)
+    found = None if t is None else player_of(t, player)
     if t is None or found is None:
         raise Http404(_("No such player in this event."))
     return render(

@@ -9,35 +9,37 @@ from reportlab.lib.units import inch
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 
 from tournaments.common.bilingual import tr as _
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.prizes.reads import PrizeSheet, winner_text
 
 
-def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
+def build(sheet: PrizeSheet, paper: str = styles.DEFAULT_PAPER) -> bytes:
     names = [n for p in sheet.prizes for w in p.winners for n in w.names]
-    fonts = st.fonts_for([sheet.event, *names, *(p.rule.name for p in sheet.prizes)])
-    s = st.styles(fonts, cell_size=10)
+    fonts = styles.fonts_for([sheet.event, *names, *(p.rule.name for p in sheet.prizes)])
+    s = styles.styles(fonts, cell_size=10)
     out = BytesIO()
-    doc = SimpleDocTemplate(out, **st.page_setup(paper, _("%(event)s: prizes", event=sheet.event)))
+    doc = SimpleDocTemplate(
+        out, **styles.page_setup(paper, _("%(event)s: prizes", event=sheet.event))
+    )
     widths = [2.3 * inch, 0, 0.8 * inch]
     widths[1] = doc.width - sum(widths)
-    rows: list[list[Any]] = [[_("Prize"), _("Winner"), st.head(_("Value"))]]
+    rows: list[list[Any]] = [[_("Prize"), _("Winner"), styles.head(_("Value"))]]
     for prize in sheet.prizes:
         if not prize.winners:
-            rows.append([Paragraph(st.escape(prize.rule.name), s.cell), _("nobody"), "–"])
+            rows.append([Paragraph(styles.escape(prize.rule.name), s.cell), _("nobody"), "–"])
             continue
         shared = _("shared by %(count)s", count=len(prize.winners)) if prize.shared else ""
-        who = "<br/>".join(st.escape(winner_text(w)) for w in prize.winners)
+        who = "<br/>".join(styles.escape(winner_text(w)) for w in prize.winners)
         if shared:
-            who += f"<br/><i>{st.escape(shared)}</i>"
+            who += f"<br/><i>{styles.escape(shared)}</i>"
         rows.append(
             [
-                Paragraph(st.escape(prize.rule.name), s.cell),
+                Paragraph(styles.escape(prize.rule.name), s.cell),
                 Paragraph(who, s.cell),
                 str(prize.value),
             ]
         )
-    table = st.header_table(
+    table = styles.header_table(
         rows,
         widths,
         fonts,
@@ -48,21 +50,21 @@ def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
     status = (
         _("Standings are hidden from the players: not for announcing yet.") if sheet.hidden else ""
     )
-    printed = st.printed(sheet.printed_at)
+    printed = styles.printed(sheet.printed_at)
     story: list[Any] = [
-        Paragraph(st.escape(sheet.event), s.title),
+        Paragraph(styles.escape(sheet.event), s.title),
         Paragraph(
-            st.escape(_("Prizes · printed %(at)s", at=printed)),
+            styles.escape(_("Prizes · printed %(at)s", at=printed)),
             s.subtitle,
         ),
     ]
     if status:
-        story.append(Paragraph(f"<b>{st.escape(status)}</b>", s.cell))
+        story.append(Paragraph(f"<b>{styles.escape(status)}</b>", s.cell))
         story.append(Spacer(1, 6))
     story += [
         table,
         Spacer(1, 6),
-        *st.stacked(
+        *styles.stacked(
             _(
                 "From the preliminary matches. Tied winners share the prize and are all "
                 "listed. Withdrawn players take no prize. A pair is the two partners who "
@@ -73,5 +75,5 @@ def build(sheet: PrizeSheet, paper: str = st.DEFAULT_PAPER) -> bytes:
         ),
     ]
     footer = _("%(event)s · prizes · printed %(at)s", event=sheet.event, at=printed)
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()

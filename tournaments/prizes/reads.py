@@ -21,8 +21,18 @@ from tournaments.core.reads.people import rating_history
 from tournaments.core.reads.sheets import event_label
 from tournaments.core.reads.standings import standings
 from tournaments.core.reads.visibility import of_event
-from tournaments.domain import prizes as rules
 from tournaments.domain.expectation import versus_expectation
+from tournaments.domain.prizes import (
+    HandLine,
+    PlayerId,
+    PlayerLine,
+    Prize,
+    PrizeRule,
+    SeatLine,
+    SubstitutionLine,
+    Winner,
+    prizes,
+)
 from tournaments.prizes.models import DefinedPrize
 
 # The built-in prizes' names (domain.prizes.builtin_rules, which knows no Django), here
@@ -38,7 +48,7 @@ BUILTIN_NAMES = (
 @dataclass(frozen=True)
 class PrizeSheet:
     event: str
-    prizes: list[rules.Prize]
+    prizes: list[Prize]
     hidden: bool  # the standings are hidden from the players now
     defined: list[DefinedPrize]
     printed_at: datetime
@@ -46,7 +56,7 @@ class PrizeSheet:
 
 def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     players = [
-        rules.PlayerLine(
+        PlayerLine(
             row.player.pk,
             row.player.name,
             division,
@@ -60,7 +70,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     ]
     facts = hand_facts(tournament)
     defined = list(DefinedPrize.objects.filter(tournament=tournament))
-    chosen = [rules.PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
+    chosen = [PrizeRule(d.name, d.figure, d.highest, d.division) for d in defined]
     # Read only when a prize names it: it replays every rated match of the club's history.
     expected = (
         _versus_expectation(tournament)
@@ -69,7 +79,7 @@ def event_prizes(tournament: Tournament, now: datetime) -> PrizeSheet:
     )
     return PrizeSheet(
         event=event_label(tournament),
-        prizes=rules.prizes(
+        prizes=prizes(
             players,
             facts.seats,
             facts.hands,
@@ -90,9 +100,9 @@ class HandFacts:
     """The preliminary matches as the prize and side-pot rules read them: who held each
     seat at the end, the standing hands, the substitutions, each match's place."""
 
-    seats: list[rules.SeatLine]
-    hands: list[rules.HandLine]
-    subs: list[rules.SubstitutionLine]
+    seats: list[SeatLine]
+    hands: list[HandLine]
+    subs: list[SubstitutionLine]
     where: dict[object, str]
 
 
@@ -110,9 +120,7 @@ def hand_facts(tournament: Tournament) -> HandFacts:
     ):
         match = (number, table)
         where[match] = _("round %(round)s, table %(table)s", round=number, table=table)
-        seats.append(
-            rules.SeatLine(match, position, pid, (team_score or 0) + (bonus or 0), points or 0)
-        )
+        seats.append(SeatLine(match, position, pid, (team_score or 0) + (bonus or 0), points or 0))
     on_match = {f"match__{k}": v for k, v in preliminary.items()}
     hand_rows = (
         HandEntry.objects.standing()
@@ -130,11 +138,11 @@ def hand_facts(tournament: Tournament) -> HandFacts:
         )
     )
     hands = [
-        rules.HandLine((rnd, table), number, outcome, maker, alone, tricks, renege_by)
+        HandLine((rnd, table), number, outcome, maker, alone, tricks, renege_by)
         for rnd, table, number, outcome, maker, alone, tricks, renege_by in hand_rows
     ]
     subs = [
-        rules.SubstitutionLine((number, table), position, from_hand, out, given or 0)
+        SubstitutionLine((number, table), position, from_hand, out, given or 0)
         for number, table, position, from_hand, out, given in Substitution.objects.filter(
             match__round__tournament=tournament, **on_match
         )
@@ -151,7 +159,7 @@ def hand_facts(tournament: Tournament) -> HandFacts:
     return HandFacts(seats, hands, subs, where)
 
 
-def _versus_expectation(tournament: Tournament) -> dict[rules.PlayerId, float]:
+def _versus_expectation(tournament: Tournament) -> dict[PlayerId, float]:
     """Each rated player's wins above expectation in the event, by player id."""
     by_person = versus_expectation(rating_history(), tournament.pk)
     player_of = dict(
@@ -162,7 +170,7 @@ def _versus_expectation(tournament: Tournament) -> dict[rules.PlayerId, float]:
     return {player_of[p]: f.surplus for p, f in by_person.items() if p in player_of}
 
 
-def winner_text(winner: rules.Winner) -> str:
+def winner_text(winner: Winner) -> str:
     """ "Ann & Bob (round 2, table 3)", or one player's name."""
     text = " & ".join(winner.names)
     return f"{text} ({winner.where})" if winner.where else text

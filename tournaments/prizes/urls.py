@@ -3,14 +3,14 @@ tournaments/urls.py)."""
 
 from django.urls import path
 
-from tournaments.prizes import views as prizes
+from tournaments.prizes import views
 
 T = "<slug:slug>/"
 
 director_patterns = [
-    path(T + "prizes/", prizes.page, name="prizes"),
-    path(T + "prizes/<id:pk>/remove/", prizes.remove, name="prize_remove"),
+    path(T + "prizes/", views.page, name="prizes"),
+    path(T + "prizes/<id:pk>/remove/", views.remove, name="prize_remove"),
 ]
 sheets_patterns = [
-    path(T + "prizes.pdf", prizes.prizes_sheet, name="prizes"),
+    path(T + "prizes.pdf", views.prizes_sheet, name="prizes"),
 ]

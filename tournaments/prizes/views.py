@@ -19,8 +19,7 @@ from tournaments.core.views.director.common import (
     who,
 )
 from tournaments.core.views.sheets import paper_of, pdf_response, sheet_languages
-from tournaments.prizes import pdf as prizes_pdf
-from tournaments.prizes import services as prize_service
+from tournaments.prizes import pdf, services
 from tournaments.prizes.forms import PrizeForm
 from tournaments.prizes.reads import event_prizes
 
@@ -53,7 +52,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
 
     def act() -> HttpResponse:
         d = form.cleaned_data
-        prize_service.define_prize(
+        services.define_prize(
             t,
             name=d["name"],
             figure=d["figure"],
@@ -72,7 +71,7 @@ def page(request: HttpRequest, slug: str) -> HttpResponse:
 def remove(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     t = tournament_or_404(request, slug)
     try:
-        prize_service.remove_prize(t, pk, by=who(request))
+        services.remove_prize(t, pk, by=who(request))
     except NotFound as exc:
         raise Http404(exc.message) from None
     messages.success(request, _("Prize removed."))
@@ -86,5 +85,5 @@ def prizes_sheet(request: HttpRequest, slug: str) -> FileResponse:
     paper = paper_of(request, tournament)
     with bilingual.languages(sheet_languages(request, tournament)):
         sheet = event_prizes(tournament, timezone.now())
-        data = prizes_pdf.build(sheet, paper)
+        data = pdf.build(sheet, paper)
     return pdf_response(data, f"{slug}-prizes-{paper}.pdf")

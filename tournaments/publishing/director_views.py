@@ -16,7 +16,7 @@ from tournaments.core.roles import DIRECTOR
 from tournaments.core.services import ServiceError
 from tournaments.core.views.access import league_staff
 from tournaments.core.views.director.common import director_required, tournament_or_404, who
-from tournaments.publishing import services as service
+from tournaments.publishing import services
 from tournaments.series.views import detail_page, series_or_404
 
 
@@ -25,7 +25,7 @@ from tournaments.series.views import detail_page, series_or_404
 def configure(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     try:
-        service.configure(
+        services.configure(
             t,
             club_url=request.POST.get("club_url", ""),
             token=request.POST.get("token", ""),
@@ -43,7 +43,7 @@ def configure(request: HttpRequest, slug: str) -> HttpResponse:
 def publish(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     try:
-        publication = service.publish(t, by=who(request))
+        publication = services.publish(t, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -78,7 +78,7 @@ def series_token(request: HttpRequest, slug: str) -> HttpResponse:
         error = _("Give the event's slug as the hall shows it (letters, digits and dashes).")
         return detail_page(request, series, token_error=error, status=422)
     try:
-        token = service.grant(event, series=series, by=who(request))
+        token = services.grant(event, series=series, by=who(request))
     except ServiceError as exc:
         return detail_page(request, series, token_error=exc.message, status=422)
     return detail_page(request, series, new_token={"slug": event, "token": token})

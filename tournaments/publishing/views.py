@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from tournaments.core.services import ServiceError
-from tournaments.publishing import services as service
+from tournaments.publishing import services
 
 
 @csrf_exempt
@@ -22,11 +22,11 @@ def receive(request: HttpRequest) -> JsonResponse:
     if scheme.lower() != "bearer" or not token.strip():
         return JsonResponse({"error": _("Send the event's token as a bearer token.")}, status=403)
     # Read here with its own bound: request.body would refuse past Django's form limit.
-    data = request.read(service.MAX_BODY + 1)
-    if len(data) > service.MAX_BODY:
+    data = request.read(services.MAX_BODY + 1)
+    if len(data) > services.MAX_BODY:
         return JsonResponse({"error": _("The results file is too large.")}, status=413)
     try:
-        outcome = service.receive(token.strip(), data)
+        outcome = services.receive(token.strip(), data)
     except ServiceError as exc:
         return JsonResponse({"error": exc.message}, status=exc.status)
     return JsonResponse(

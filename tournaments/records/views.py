@@ -21,8 +21,7 @@ from tournaments.core.roles import DIRECTOR, OWNER
 from tournaments.core.services import ServiceError
 from tournaments.core.views.access import league_staff
 from tournaments.core.views.director.common import who
-from tournaments.records import export
-from tournaments.records import services as service
+from tournaments.records import export, services
 from tournaments.records.forms import ChoiceForm, EraseForm, FilterForm
 from tournaments.records.reads import Filter, owner_of, record, season_of
 from tournaments.registration.reads import pass_of
@@ -92,7 +91,7 @@ def _page(
         "erase_form": erase_form or (EraseForm() if director else None),
         "director": director,
         "links": links,
-        "erased": person is not None and service.is_erased(person),
+        "erased": person is not None and services.is_erased(person),
     }
     return render(request, "public/record/record.html", context, status=status)
 
@@ -118,7 +117,7 @@ def choose(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     form = ChoiceForm(request.POST)
     if not form.is_valid():
         return _page(request, person, links=_links(slug, token), choice=form, status=422)
-    said = service.choose(
+    said = services.choose(
         person,
         full_name=form.cleaned_data["full_name"],
         listed=form.cleaned_data["listed"],
@@ -201,7 +200,7 @@ def erase(request: HttpRequest, pk: int) -> HttpResponse:
     if not form.is_valid():
         return _page(request, found, links=links, director=True, erase_form=form, status=422)
     try:
-        service.erase(found, by=who(request))
+        services.erase(found, by=who(request))
     except ServiceError as exc:
         return _page(
             request, found, links=links, director=True, status=exc.status, refusal=exc.message

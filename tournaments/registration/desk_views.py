@@ -31,9 +31,7 @@ from tournaments.core.views.director.common import (
     tournament_or_404,
     who,
 )
-from tournaments.registration import list_file as registrations_file
-from tournaments.registration import reads, transfer
-from tournaments.registration import services as service
+from tournaments.registration import list_file, reads, services, transfer
 from tournaments.registration.forms import (
     DecisionForm,
     InvitationsForm,
@@ -65,7 +63,7 @@ class Row:
 
 def _page(request: HttpRequest, slug: str, **extra: Any) -> HttpResponse:
     t = tournament_or_404(request, slug)
-    reg_settings = service.settings_for(t)
+    reg_settings = services.settings_for(t)
     regs = list(reads.registrations(t))
     live = [r for r in regs if r.status in ("pending", "change", "waitlist")]
     close = reads.close_people(t, live)
@@ -79,7 +77,7 @@ def _page(request: HttpRequest, slug: str, **extra: Any) -> HttpResponse:
         )
         for r in regs
     ]
-    groups = {s: [row for row in rows if row.reg.status == s] for s in service.Status.values}
+    groups = {s: [row for row in rows if row.reg.status == s] for s in services.Status.values}
     ctx = {
         "tournament": t,
         "settings": reg_settings,
@@ -114,7 +112,7 @@ def settings(request: HttpRequest, slug: str) -> HttpResponse:
     form = RegistrationSettingsForm(request.POST)
     if not form.is_valid():
         return _page(request, slug, settings_form=form, status=422)
-    promoted = service.save_settings(t, **form.cleaned_data, by=who(request))
+    promoted = services.save_settings(t, **form.cleaned_data, by=who(request))
     messages.success(request, _("Registration settings saved."))
     for name in promoted:
         messages.info(request, _("%(name)s was promoted from the waitlist.") % {"name": name})
@@ -139,7 +137,7 @@ def decide(request: HttpRequest, slug: str) -> HttpResponse:
         return _page(request, slug, status=422)
     d = form.cleaned_data
     try:
-        reg = service.decide(
+        reg = services.decide(
             t, pk, d["action"], by=who(request), message=d["message"], division=d["division"]
         )
     except ServiceError as exc:
@@ -161,7 +159,7 @@ def reorder(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Give the new place on the waitlist and the reason."))
         return _page(request, slug, status=422)
     try:
-        service.reorder(
+        services.reorder(
             t,
             pk,
             form.cleaned_data["position"],
@@ -180,7 +178,7 @@ def reorder(request: HttpRequest, slug: str) -> HttpResponse:
 def revoke(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     try:
-        service.revoke(t, _pk(request), by=who(request))
+        services.revoke(t, _pk(request), by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         return _page(request, slug, status=exc.status)
@@ -195,7 +193,7 @@ def invite(request: HttpRequest, slug: str) -> HttpResponse:
     form = InvitationsForm(request.POST, request.FILES)
     if not form.is_valid():
         return _page(request, slug, invitations_errors=[_("Choose a CSV file.")], status=422)
-    report = service.invite(t, form.cleaned_data["file"].read(), by=who(request))
+    report = services.invite(t, form.cleaned_data["file"].read(), by=who(request))
     if report.errors:
         errors = [f"{_('line')} {n}: {m}" if n else m for n, m in report.errors]
         return _page(request, slug, invitations_errors=errors, status=422)
@@ -213,7 +211,7 @@ def invitations_csv(request: HttpRequest, slug: str) -> HttpResponse:
     writer.writerow([pgettext("CSV header", "name"), pgettext("CSV header", "link")])
     for reg in reads.registrations(t):
         token = getattr(reg, "token", "")
-        if reg.status == service.Status.INVITED and token:
+        if reg.status == services.Status.INVITED and token:
             writer.writerow([reg.name, _link(request, t.slug, token)])
     return response
 
@@ -237,7 +235,7 @@ def import_signed(request: HttpRequest, slug: str) -> HttpResponse:
     d = form.cleaned_data
     try:
         if d["file"]:
-            raw = d["file"].read(registrations_file.MAX_BYTES + 1)
+            raw = d["file"].read(list_file.MAX_BYTES + 1)
         elif d["url"]:
             raw = _fetch(d["url"], d["key"])
         else:
@@ -269,7 +267,7 @@ def _fetch(url: str, key: str) -> bytes:
     request = urllib.request.Request(iri_to_uri(url), headers={"Authorization": f"Bearer {key}"})
     try:
         with outbound.urlopen(request, timeout=FETCH_TIMEOUT) as answer:
-            body: bytes = answer.read(registrations_file.MAX_BYTES + 1)
+            body: bytes = answer.read(list_file.MAX_BYTES + 1)
             return body
     except urllib.error.HTTPError as exc:
         raise ServiceError(
@@ -328,7 +326,7 @@ def scan_check_in(request: HttpRequest, slug: str) -> HttpResponse:
     scanned = request.POST.get("pass", "")
     wants_json = request.headers.get("Accept", "").startswith("application/json")
     try:
-        done = service.check_in_pass(t, scanned, by=who(request))
+        done = services.check_in_pass(t, scanned, by=who(request))
     except ServiceError as exc:
         if wants_json:
             return JsonResponse({"ok": False, "refusal": exc.message}, status=exc.status)

@@ -30,8 +30,8 @@ from tournaments.registration.models import (
     Registration,
     RegistrationPass,
     RegistrationSettings,
+    RegistrationStatus,
 )
-from tournaments.registration.models import RegistrationStatus as Status
 
 # Slug characters only (token_urlsafe), so a token fits a URL path and the desk's parser.
 TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{20,64}")
@@ -77,7 +77,7 @@ def active_named(tournament: Tournament, folded: str) -> QuerySet[Registration]:
     return Registration.objects.filter(
         tournament=tournament,
         folded=folded,
-        status__in=[s for s in Status.values if s not in ("declined", "withdrawn")],
+        status__in=[s for s in RegistrationStatus.values if s not in ("declined", "withdrawn")],
     )
 
 
@@ -176,9 +176,9 @@ def standing(registration: Registration) -> Standing:
         rs = RegistrationSettings.objects.filter(tournament=t).first() or RegistrationSettings()
         of = rs.cap_total or {"A": rs.cap_a, "B": rs.cap_b}.get(registration.division)
         return Standing(registration.status, place, of or holders.count(), None)
-    if registration.status == Status.WAITLIST:
+    if registration.status == RegistrationStatus.WAITLIST:
         ahead = Registration.objects.filter(
-            tournament=t, status=Status.WAITLIST, queue__lte=registration.queue
+            tournament=t, status=RegistrationStatus.WAITLIST, queue__lte=registration.queue
         ).count()
         return Standing(registration.status, None, None, ahead)
     return Standing(registration.status, None, None, None)
@@ -288,7 +288,7 @@ def read_pass(tournament: Tournament, scanned: str) -> Scan:
         return Scan(f"This pass is for another event ({reg.tournament.name}).")
     if found.revoked_at is not None:
         return Scan("This pass was revoked; ask for the player's new link.", reg)
-    if reg.status != Status.ACCEPTED or reg.player is None:
+    if reg.status != RegistrationStatus.ACCEPTED or reg.player is None:
         return Scan(f"{reg.name} is not accepted ({reg.get_status_display()}).", reg)
     player = reg.player
     if player.withdrawn:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from django.conf import settings as django_settings
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -27,8 +27,7 @@ from tournaments.core.logtext import Joined, said
 from tournaments.core.models.event import Division, Player, Tournament
 from tournaments.core.reads.players import read_csv_lines
 from tournaments.core.services import Conflict, NotFound, ServiceError, log, now_or
-from tournaments.core.services.players import register_player, set_checked_in
-from tournaments.core.services.players import set_withdrawn as withdraw_player
+from tournaments.core.services.players import register_player, set_checked_in, set_withdrawn
 from tournaments.registration.models import (
     PLACE_HOLDING,
     Registration,
@@ -96,8 +95,8 @@ def throttle(tournament: Tournament, address: str, *, now: datetime | None = Non
     """Count this request; refuse it past the limits per address and per event. The
     rows are in the database, so every app server process counts the same requests."""
     at = now_or(now)
-    per_address, address_window = django_settings.REGISTRATION_LIMIT_PER_ADDRESS
-    per_event, event_window = django_settings.REGISTRATION_LIMIT_PER_EVENT
+    per_address, address_window = settings.REGISTRATION_LIMIT_PER_ADDRESS
+    per_event, event_window = settings.REGISTRATION_LIMIT_PER_EVENT
     # Counted with its own row in: a burst sent at once read one count and all went on.
     mine = RegistrationAttempt.objects.create(tournament=tournament, address=address[:45], at=at)
     recent = RegistrationAttempt.objects.filter(tournament=tournament)
@@ -333,7 +332,7 @@ def withdraw(token: str, *, now: datetime | None = None) -> Registration:
             raise Conflict(_("The event has started: tell the desk or the director."))
         held = locked.status in PLACE_HOLDING
         if locked.player_id is not None:
-            withdraw_player(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
+            set_withdrawn(cast(Player, locked.player), True, by=ONLINE, reason="withdrew online")
         locked.status = Status.WITHDRAWN
         locked.save(update_fields=["status"])
         line = said("registration.withdrew_online", name=locked.name)
@@ -413,7 +412,7 @@ def decide(
                         _("The event has started: withdraw the player on the Players page.")
                     )
                 if not reg.player.withdrawn:
-                    withdraw_player(reg.player, True, by=by, reason=message)
+                    set_withdrawn(reg.player, True, by=by, reason=message)
             reg.status = Status.DECLINED
             summary = said("registration.declined_application", name=reg.name)
         else:

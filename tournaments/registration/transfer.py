@@ -22,7 +22,7 @@ from tournaments.core.models.event import Player, Tournament
 from tournaments.core.reads.players import check_player
 from tournaments.core.services import ServiceError, log, now_or
 from tournaments.core.services.players import register_player
-from tournaments.registration import list_file as registrations_file
+from tournaments.registration import list_file
 from tournaments.registration.models import Registration, RegistrationPass
 from tournaments.registration.reads import folded_name
 from tournaments.registration.services import Status, lock_registrations, settings_for, take_queue
@@ -34,7 +34,7 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
         tournament=tournament, status=Status.ACCEPTED
     ).prefetch_related("passes")
     payload = {
-        "format": registrations_file.FORMAT,
+        "format": list_file.FORMAT,
         "event": {"name": tournament.name, "slug": tournament.slug},
         "exported_at": now_or(now).isoformat(),
         "players": [
@@ -50,7 +50,7 @@ def export_signed(tournament: Tournament, *, now: datetime | None = None) -> str
         ],
     }
     text = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return registrations_file.signer(settings_for(tournament).transfer_key).sign(text) + "\n"
+    return list_file.signer(settings_for(tournament).transfer_key).sign(text) + "\n"
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def import_signed(
     A name the door already typed in (a player with no registration) is that player:
     the list's pass is given to them rather than a second player made."""
     at = now_or(now)
-    rows = registrations_file.rows(registrations_file.verified(text, key))
+    rows = list_file.rows(list_file.verified(text, key))
     try:
         return _import_rows(tournament, rows, by=by, at=at)
     except IntegrityError:

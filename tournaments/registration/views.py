@@ -18,11 +18,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from tournaments.common.hall import absolute_url, client_ip, qr_code
-from tournaments.core.phones import views as public
+from tournaments.core.phones.views import card
 from tournaments.core.reads import queries
 from tournaments.core.services import ServiceError
-from tournaments.registration import reads, transfer
-from tournaments.registration import services as service
+from tournaments.registration import reads, services, transfer
 from tournaments.registration.forms import (
     ChangeApplicationForm,
     InvitationAnswerForm,
@@ -59,7 +58,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         # The honeypot: a person never sees the field. Answered as if received, nothing kept.
         return render(request, "public/register_received.html", {"tournament": t})
     try:
-        service.throttle(t, client_ip(request))
+        services.throttle(t, client_ip(request))
     except ServiceError as exc:
         form.is_valid()
         form.add_error(None, exc.message)
@@ -68,7 +67,7 @@ def register(request: HttpRequest, slug: str) -> HttpResponse:
         return _form_page(request, t, form, status=422)
     d = form.cleaned_data
     try:
-        applied = service.apply(
+        applied = services.apply(
             t,
             name=d["name"],
             division=d["division"],
@@ -148,9 +147,9 @@ def _status_page(
     }
     # Nothing is left to answer once the event was played.
     asking = form is None and played is None
-    if asking and reg.status == service.Status.INVITED:
+    if asking and reg.status == services.Status.INVITED:
         ctx["form"] = InvitationAnswerForm()
-    elif asking and reg.status == service.Status.CHANGE:
+    elif asking and reg.status == services.Status.CHANGE:
         ctx["form"] = ChangeApplicationForm(initial={"name": reg.name, "division": reg.division})
     response = render(request, "public/registration.html", ctx, status=status)
     # The link is the player's key: never sent on to another site.
@@ -170,7 +169,7 @@ def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     started = reg.tournament.status != queries.TournamentStatus.REGISTRATION
     here = reg.tournament.played_as_id is None
     if here and started and reg.player_id is not None and "pass" not in request.GET:
-        return public.card(request, slug, reg.player_id)
+        return card(request, slug, reg.player_id)
     return _status_page(request, token, reg)
 
 
@@ -179,7 +178,7 @@ def registration(request: HttpRequest, slug: str, token: str) -> HttpResponse:
 def withdraw(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     found = _pass_or_404(slug, token)
     try:
-        service.withdraw(token)
+        services.withdraw(token)
     except ServiceError as exc:
         reg = found.registration
         reg.refresh_from_db()
@@ -195,11 +194,11 @@ def answer(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     reg = found.registration
     form: InvitationAnswerForm | ChangeApplicationForm
     try:
-        if reg.status == service.Status.CHANGE:
+        if reg.status == services.Status.CHANGE:
             form = ChangeApplicationForm(request.POST)
             if not form.is_valid():
                 return _status_page(request, token, reg, form, status=422)
-            service.change_application(
+            services.change_application(
                 token, name=form.cleaned_data["name"], division=form.cleaned_data["division"]
             )
         else:
@@ -207,7 +206,7 @@ def answer(request: HttpRequest, slug: str, token: str) -> HttpResponse:
             if not form.is_valid():
                 return _status_page(request, token, reg, form, status=422)
             d = form.cleaned_data
-            service.answer_invitation(
+            services.answer_invitation(
                 token, division=d["division"], contact=d["contact"], consent=d["consent"]
             )
     except ServiceError as exc:

@@ -21,7 +21,7 @@ from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.stationary import StationaryMark
 from tournaments.core.reads.standings import StandingRow, champions, standings
 from tournaments.core.reads.visibility import EVERYTHING, of_event
-from tournaments.core.replay import hand_json as _hand
+from tournaments.core.replay import hand_json
 from tournaments.domain.rules import sit_out_points_setting
 from tournaments.domain.standings import sit_out_lines
 from tournaments.registration.models import Registration
@@ -87,7 +87,7 @@ def _match(event: _Event, rnd: Round, m: Match) -> dict[str, Any]:
     return {
         "table": m.table,
         "seats": event.seat_map(rnd, m.table),
-        "hands": [_hand(h) for h in event.hands[m.pk]],
+        "hands": [hand_json(h) for h in event.hands[m.pk]],
         "score": {"NS": m.score_ns, "EW": m.score_ew},
         "winner": m.winner or None,
         "override": (
@@ -142,7 +142,7 @@ def _final(event: _Event, tournament: Tournament, rnd: Round) -> dict[str, Any]:
         "games": [
             {
                 "number": g.game,
-                "hands": [_hand(h) for h in event.hands[g.pk]],
+                "hands": [hand_json(h) for h in event.hands[g.pk]],
                 "score": {"NS": g.score_ns, "EW": g.score_ew},
                 "winner": g.winner or None,
             }

@@ -12,18 +12,18 @@ from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer
 from tournaments.common.bilingual import Said
 from tournaments.common.bilingual import tr as _
 from tournaments.common.bilingual import trn as ngettext
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.series.reads import SeriesTable, describe
 
 
-def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
+def build(table: SeriesTable, paper: str = styles.DEFAULT_PAPER) -> bytes:
     name = table.series.name
-    fonts = st.fonts_for([name, *(row.person.name for row in table.rows)])
-    s = st.styles(fonts, cell_size=9)
+    fonts = styles.fonts_for([name, *(row.person.name for row in table.rows)])
+    s = styles.styles(fonts, cell_size=9)
     out = BytesIO()
     doc = SimpleDocTemplate(
         out,
-        **st.page_setup(paper, _("%(series)s: series standings", series=name)),
+        **styles.page_setup(paper, _("%(series)s: series standings", series=name)),
     )
     shared = table.shared_ranks()
     fixed = [0.6 * inch, 0.8 * inch, 0.8 * inch, 0.8 * inch]
@@ -31,16 +31,16 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     rows: list[list[Any]] = [
         [
             f"{row.line.rank}{'=' if row.line.rank in shared else ''}",
-            st.Shrunk(row.person.name, fonts.regular, 9),
+            styles.Shrunk(row.person.name, fonts.regular, 9),
             str(row.line.points),
             str(row.line.best),
             str(row.line.played),
         ]
         for row in table.rows
     ]
-    header = [st.head(_(w)) for w in ("Rank", "Person", "Points", "Best event", "Events")]
-    grid = st.ranking_table(header, rows, widths, fonts)
-    printed = st.printed(timezone.now())
+    header = [styles.head(_(w)) for w in ("Rank", "Person", "Points", "Best event", "Events")]
+    grid = styles.ranking_table(header, rows, widths, fonts)
+    printed = styles.printed(timezone.now())
     subtitle = ngettext(
         "Series standings · %(n)s event · printed %(at)s",
         "Series standings · %(n)s events · printed %(at)s",
@@ -50,12 +50,12 @@ def build(table: SeriesTable, paper: str = st.DEFAULT_PAPER) -> bytes:
     how = describe(table.series)
     capitalised = Said([p[:1].upper() + p[1:] for p in getattr(how, "parts", (how,))])
     story = [
-        Paragraph(st.escape(name), s.title),
-        Paragraph(st.escape(subtitle), s.subtitle),
+        Paragraph(styles.escape(name), s.title),
+        Paragraph(styles.escape(subtitle), s.subtitle),
         grid,
         Spacer(1, 6),
-        *st.stacked(_("%(how)s. = Rank shared.", how=capitalised), s.small),
+        *styles.stacked(_("%(how)s. = Rank shared.", how=capitalised), s.small),
     ]
     footer = _("%(series)s · series standings · printed %(at)s", series=name, at=printed)
-    doc.build(story, canvasmaker=st.numbered_canvas(footer, fonts))
+    doc.build(story, canvasmaker=styles.numbered_canvas(footer, fonts))
     return out.getvalue()

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.series import public_views as series_public
+from tournaments.series import public_views
 
 app_name = "series_public"
-urlpatterns = [path("<slug:slug>/", series_public.series, name="series")]
+urlpatterns = [path("<slug:slug>/", public_views.series, name="series")]

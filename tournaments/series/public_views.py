@@ -8,7 +8,7 @@ from django.utils import translation
 from django.views.decorators.cache import cache_control
 
 from tournaments.core.reads import queries
-from tournaments.series import reads as series_reads
+from tournaments.series import reads
 
 # Standings change when an event's results do; a minute's delay is harmless and spares
 # the server when a whole club opens the page at once.
@@ -23,7 +23,7 @@ def series(request: HttpRequest, slug: str) -> HttpResponse:
     # As players may see each event: an event with hidden standings as it stood after
     # its last visible round, so the page (cached a minute by anyone) never holds a
     # hidden figure.
-    table = series_reads.series_table(found, for_players=True)
+    table = reads.series_table(found, for_players=True)
     # English only until the page is translated whole: a proxy caches one copy
     # for everyone, so the language cannot follow a reader's cookie here.
     with translation.override("en"):
@@ -34,6 +34,6 @@ def series(request: HttpRequest, slug: str) -> HttpResponse:
                 "series": found,
                 "table": table,
                 "shared": table.shared_ranks(),
-                "rule": series_reads.describe(found),
+                "rule": reads.describe(found),
             },
         )

@@ -19,13 +19,16 @@ from tournaments.common import bilingual, csvcells
 from tournaments.common.ids import parse_id, parse_ids
 from tournaments.core.forms import IdField
 from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
-from tournaments.core.reads import people as people_reads
 from tournaments.core.reads import queries
-from tournaments.core.reads.people import person_page
+from tournaments.core.reads.people import division_suggestions, person_page, rating_of
 from tournaments.core.roles import DIRECTOR
-from tournaments.core.services import ServiceError
-from tournaments.core.services import people as people_service
-from tournaments.core.services import players as players_service
+from tournaments.core.services import ServiceError, players
+from tournaments.core.services.people import (
+    decide_proposal,
+    merge_people,
+    recompute_ratings,
+    split_person,
+)
 from tournaments.core.views.access import league_staff
 from tournaments.core.views.director.common import (
     director_required,
@@ -34,11 +37,9 @@ from tournaments.core.views.director.common import (
     who,
 )
 from tournaments.core.views.director.events import creating_club
-from tournaments.series import pdf as series_pdf
-from tournaments.series import reads as series_reads
-from tournaments.series import rehearsal as rehearsal_service
-from tournaments.series import services as series_service
+from tournaments.series import pdf, reads, services
 from tournaments.series.forms import AddEventForm, SeriesForm
+from tournaments.series.rehearsal import make_real, make_rehearsal
 from tournaments.series.results_import import import_event
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
@@ -74,9 +75,7 @@ def series_list(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                series = series_service.create_series(
-                    **form.cleaned_data, club=creating_club(request)
-                )
+                series = services.create_series(**form.cleaned_data, club=creating_club(request))
             except ServiceError as exc:
                 form.add_error(None, exc.message)
             else:
@@ -91,7 +90,7 @@ def series_list(request: HttpRequest) -> HttpResponse:
 def detail_page(
     request: HttpRequest, series: Series, *, status: int = 200, **extra: object
 ) -> HttpResponse:
-    table = series_reads.series_table(series)
+    table = reads.series_table(series)
     add = AddEventForm(
         tournaments=queries.tournaments_outside((t.pk for t in table.events), series.club_id)
     )
@@ -99,7 +98,7 @@ def detail_page(
         "series": series,
         "table": table,
         "shared": table.shared_ranks(),
-        "rule": series_reads.describe(series),
+        "rule": reads.describe(series),
         "add_form": add,
         "file_form": ResultsFileForm(),
         **extra,
@@ -122,7 +121,7 @@ def series_add(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         return detail_page(request, series, add_error="Choose a tournament to add.", status=422)
     t = form.cleaned_data["tournament"]
-    if series_service.add_event(series, t):
+    if services.add_event(series, t):
         messages.success(
             request,
             _("%(event)s is now part of %(series)s.") % {"event": t.name, "series": series.name},
@@ -137,7 +136,7 @@ def series_remove(request: HttpRequest, slug: str, tslug: str) -> HttpResponse:
     t = queries.find_club_tournament(tslug, series.club_id)
     if t is None:
         raise Http404("No such tournament in this series' club.")
-    series_service.remove_event(series, t)
+    services.remove_event(series, t)
     messages.success(
         request,
         _("%(event)s no longer counts for %(series)s.") % {"event": t.name, "series": series.name},
@@ -199,7 +198,7 @@ def series_import(request: HttpRequest, slug: str) -> HttpResponse:
 def series_csv(request: HttpRequest, slug: str) -> HttpResponse:
     series = series_or_404(request, slug)
     response, writer = csvcells.attachment(f"{series.slug}-standings.csv")
-    writer.writerows(series_reads.series_csv_rows(series_reads.series_table(series)))
+    writer.writerows(reads.series_csv_rows(reads.series_table(series)))
     return response
 
 
@@ -215,7 +214,7 @@ def series_pdf_view(request: HttpRequest, slug: str) -> FileResponse:
     if choice not in (*bilingual.CODES, bilingual.BOTH):
         choice = None
     with bilingual.languages(bilingual.sheet_languages(choice, settings.LANGUAGE_CODE, False)):
-        data = series_pdf.build(series_reads.series_table(series), paper)
+        data = pdf.build(reads.series_table(series), paper)
     return FileResponse(
         BytesIO(data),
         content_type="application/pdf",
@@ -263,7 +262,7 @@ def _person(
     context = {
         "person": person,
         "page": page,
-        "rating": people_reads.rating_of(person),
+        "rating": rating_of(person),
         "start": queries.rating_start(),
         "history": queries.history_of(person, 50),
         "proposals": queries.proposals_of(person),
@@ -299,7 +298,7 @@ def person_merge(request: HttpRequest, pk: int) -> HttpResponse:
         if gone is None:
             form.add_error("other", "There is no person with this number.")
             return None
-        people_service.merge_people(keep, gone, by=who(request), reason=form.cleaned_data["reason"])
+        merge_people(keep, gone, by=who(request), reason=form.cleaned_data["reason"])
         messages.success(
             request, _("Merged %(gone)s into %(keep)s.") % {"gone": gone.name, "keep": keep.name}
         )
@@ -319,7 +318,7 @@ def person_split(request: HttpRequest, pk: int) -> HttpResponse:
         if ids is None:
             form.add_error(None, "Choose the events to split off from the list.")
             return None
-        new = people_service.split_person(
+        new = split_person(
             found,
             ids,
             name=form.cleaned_data["name"],
@@ -349,7 +348,7 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
         return _people_page(request, status=422)
     accept = decision == "accept"
     try:
-        people_service.decide_proposal(proposal, accept, by=who(request))
+        decide_proposal(proposal, accept, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:
@@ -367,7 +366,7 @@ def proposal_decide(request: HttpRequest, pk: int) -> HttpResponse:
 @league_staff(DIRECTOR)
 @require_POST
 def ratings_recompute(request: HttpRequest) -> HttpResponse:
-    count = people_service.recompute_ratings()
+    count = recompute_ratings()
     messages.success(request, _("Ratings recomputed from %(count)s matches.") % {"count": count})
     return redirect("league:people")
 
@@ -387,7 +386,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
-            moved = players_service.apply_suggestions(t, share / 100, by=who(request))
+            moved = players.apply_suggestions(t, share / 100, by=who(request))
         except ServiceError as exc:
             messages.error(request, exc.message)
             status = 422
@@ -398,7 +397,7 @@ def suggest(request: HttpRequest, slug: str) -> HttpResponse:
                 % {"count": moved},
             )
             return redirect(f"{request.path}?share={share}")
-    rows = people_reads.division_suggestions(t, share / 100)
+    rows = division_suggestions(t, share / 100)
     changes = sum(1 for r in rows if r.suggested and r.suggested != r.player.division)
     return render(
         request,
@@ -426,9 +425,9 @@ def rehearsal(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("director:settings", t.slug)
     try:
         if to == "real":
-            rehearsal_service.make_real(t, by=who(request))
+            make_real(t, by=who(request))
         else:
-            rehearsal_service.make_rehearsal(t, by=who(request))
+            make_rehearsal(t, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
     else:

@@ -15,7 +15,7 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
-from xml.sax.saxutils import escape as _escape
+from xml.sax import saxutils
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT
@@ -91,7 +91,7 @@ def fonts_for(texts: Iterable[str]) -> Fonts:
 
 def escape(text: str) -> str:
     """Text for a Paragraph, whose markup would otherwise eat "<" and "&" in names."""
-    return _escape(text)
+    return saxutils.escape(text)
 
 
 def paper_size(paper: str) -> tuple[float, float]:

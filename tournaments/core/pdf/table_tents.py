@@ -12,33 +12,35 @@ from io import BytesIO
 from reportlab.pdfgen.canvas import Canvas
 
 from tournaments.common.bilingual import tr as _
-from tournaments.core.pdf import styles as st
+from tournaments.core.pdf import styles
 from tournaments.core.pdf.qr import draw_qr
 from tournaments.core.pdf.table_cards import centred_lines, fitted_size
 from tournaments.core.reads.sheets import TableCard, TableCards
 
 
 def draw_half(
-    c: Canvas, card: TableCard, event: str, fonts: st.Fonts, width: float, height: float
+    c: Canvas, card: TableCard, event: str, fonts: styles.Fonts, width: float, height: float
 ) -> None:
     """One face of the tent, upright in a box ``width`` x ``height`` at the origin."""
     mid = width / 2
-    top = height - st.MARGIN
-    c.setFillColor(st.MUTED)
+    top = height - styles.MARGIN
+    c.setFillColor(styles.MUTED)
     c.setFont(fonts.regular, 10)
-    c.drawCentredString(mid, top - 10, st.fit(event, fonts.regular, 10, width - 2 * st.MARGIN))
-    c.setFillColor(st.INK)
+    c.drawCentredString(
+        mid, top - 10, styles.fit(event, fonts.regular, 10, width - 2 * styles.MARGIN)
+    )
+    c.setFillColor(styles.INK)
     number = str(card.table)
-    room = height - 2 * st.MARGIN - 24
+    room = height - 2 * styles.MARGIN - 24
     size = fitted_size(number, fonts.bold, min(150.0, room * 0.9), width * 0.45, 40)
-    left = st.MARGIN
+    left = styles.MARGIN
     c.setFont(fonts.bold, 18)
     c.drawString(left, top - 40, _("TABLE"))
     c.setFont(fonts.bold, size)
     c.drawString(left, top - 40 - size * 0.85, number)
     # The QR code and the code on the right half of the face.
     qr = min(room * 0.7, width * 0.38)
-    x = width - st.MARGIN - qr
+    x = width - styles.MARGIN - qr
     y = top - 24 - qr
     if card.url:
         draw_qr(c, card.url, x, y, qr)
@@ -59,7 +61,7 @@ def draw_half(
             c.setFont("Courier-Bold", 20)
             c.drawCentredString(x + qr / 2, below - 14, card.code)
     else:
-        c.setStrokeColor(st.RULE)
+        c.setStrokeColor(styles.RULE)
         c.setDash(4, 3)
         c.rect(x, y, qr, qr)
         c.setDash()
@@ -74,11 +76,11 @@ def draw_half(
         )
 
 
-def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
+def build(cards: TableCards, paper: str = styles.DEFAULT_PAPER) -> bytes:
     """One page per table, folded in two: the upper face upside down, so that each side
     of the standing tent reads the right way up."""
-    fonts = st.fonts_for([cards.event])
-    width, height = st.paper_size(paper)
+    fonts = styles.fonts_for([cards.event])
+    width, height = styles.paper_size(paper)
     out = BytesIO()
     c = Canvas(out, pagesize=(width, height))
     c.setTitle(_("%(event)s: table tents", event=cards.event))
@@ -91,14 +93,14 @@ def build(cards: TableCards, paper: str = st.DEFAULT_PAPER) -> bytes:
         c.rotate(180)
         draw_half(c, card, cards.event, fonts, width, half)
         c.restoreState()
-        c.setStrokeColor(st.RULE)
+        c.setStrokeColor(styles.RULE)
         c.setDash(2, 4)
-        c.line(st.MARGIN / 2, half, width - st.MARGIN / 2, half)
+        c.line(styles.MARGIN / 2, half, width - styles.MARGIN / 2, half)
         c.setDash()
         c.showPage()
     if not cards.cards:
         c.setFont(fonts.regular, 12)
-        c.drawString(st.MARGIN, height - st.MARGIN - 12, _("No tables are seated."))
+        c.drawString(styles.MARGIN, height - styles.MARGIN - 12, _("No tables are seated."))
         c.showPage()
     c.save()
     return out.getvalue()

@@ -33,11 +33,9 @@ from django.views.decorators.http import require_GET
 
 from tournaments.common import language
 from tournaments.common.hall import absolute_url, qr_code
-from tournaments.core.phones import boards
-from tournaments.core.phones import ledger as phone_ledger
-from tournaments.core.phones import reads as svc
-from tournaments.core.reads import players as players_reads
-from tournaments.core.reads import queries
+from tournaments.core.phones import boards, reads
+from tournaments.core.phones.ledger import ledger
+from tournaments.core.reads import players, queries
 from tournaments.core.reads.console import clock_view, current_round
 
 if TYPE_CHECKING:  # annotations only: the views read through reads.queries
@@ -73,7 +71,7 @@ def _versioned(
     player_id: int | None = None,
     salt: str = "",
     director_chose: str | None = None,
-    first: Callable[[svc.Version], HttpResponse | None] | None = None,
+    first: Callable[[reads.Version], HttpResponse | None] | None = None,
 ) -> HttpResponse:
     """304 when the phone holds the current version (one query), else ``build``.
 
@@ -84,7 +82,7 @@ def _versioned(
     the projector passes the director's ``?lang=``, which comes first."""
     if player_id is not None and not 1 <= player_id <= MAX_ID:
         raise Http404(_("No such player in this event."))
-    ver = svc.version(slug, parts, player_id)
+    ver = reads.version(slug, parts, player_id)
     if ver is None:
         raise Http404(_("No such event."))
     if not ver.player_known:
@@ -126,8 +124,8 @@ def _tournament_or_404(slug: str) -> Tournament:
 
 
 def _hidden_context(t: Tournament) -> dict[str, object]:
-    latest = svc.latest_round(t)
-    vis = svc.visibility(t, latest)
+    latest = reads.latest_round(t)
+    vis = reads.visibility(t, latest)
     return {
         "tournament": t,
         "latest": latest,
@@ -146,8 +144,8 @@ def _typed(request: HttpRequest) -> tuple[str, str | None]:
     """What was typed in the search (``q``), and the message refusing it if it is refused."""
     query = request.GET.get("q", "")
     try:
-        svc.clean_query(query)
-    except svc.BadSearch as exc:
+        reads.clean_query(query)
+    except reads.BadSearch as exc:
         return query, exc.args[0]
     return query, None
 
@@ -160,7 +158,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
         with translation.override(language.for_event(request, t.language)):
             # The refusal was worded before the event's language was known.
             _query, refused = _typed(request)
-            ctx = {"tournament": t, "query": query[: svc.SEARCH_MAX_LENGTH], "error": refused}
+            ctx = {"tournament": t, "query": query[: reads.SEARCH_MAX_LENGTH], "error": refused}
             return render(request, "public/event.html", ctx, status=400)
 
     def build(t: Tournament) -> HttpResponse:
@@ -168,7 +166,7 @@ def event(request: HttpRequest, slug: str) -> HttpResponse:
             # Registration was taken here and the event played at the hall: its results
             # arrived as another event, which is this event's page now (docs/series.md).
             return redirect("public:event", t.played_as.slug)
-        found = svc.search_players(t, query) if query.strip() else []
+        found = reads.search_players(t, query) if query.strip() else []
         ctx = {
             **_hidden_context(t),
             "query": query,
@@ -194,7 +192,7 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
         return JsonResponse({"error": refused}, status=400)
 
     def build(t: Tournament) -> HttpResponse:
-        found = svc.search_players(t, query)
+        found = reads.search_players(t, query)
         return JsonResponse(
             {
                 "players": [
@@ -218,10 +216,10 @@ def find(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _card_context(t: Tournament, player_id: int) -> dict[str, object]:
-    player = svc.player_of(t, player_id)
+    player = reads.player_of(t, player_id)
     if player is None:  # the version query already checked; a race with a deletion
         raise Http404(_("No such player in this event."))
-    card = svc.card(t, player, timezone.now())
+    card = reads.card(t, player, timezone.now())
     return {
         "tournament": t,
         "card": card,
@@ -244,7 +242,7 @@ def _copy_to_results(t: Tournament, player: int, view: str) -> HttpResponse:
     """A registration copy's player, once the event was played at the hall: her page in
     its results (docs/series.md), else the results' event page."""
     assert t.played_as is not None
-    found = players_reads.in_results(t, player)
+    found = players.in_results(t, player)
     if found is None:
         return redirect("public:event", t.played_as.slug)
     return redirect(view, t.played_as.slug, found.pk)
@@ -278,8 +276,8 @@ def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
             return _copy_to_results(t, player, "public:card_part")
         return render(request, "public/_card.html", _card_context(t, player))
 
-    def seat_first(ver: svc.Version) -> HttpResponse | None:
-        found = None if shown is None else svc.seat_card(ver.tournament_id, ver, shown)
+    def seat_first(ver: reads.Version) -> HttpResponse | None:
+        found = None if shown is None else reads.seat_card(ver.tournament_id, ver, shown)
         if found is None:
             return None
         context = {"card": found, "player": found.player}
@@ -289,17 +287,17 @@ def card_part(request: HttpRequest, slug: str, player: int) -> HttpResponse:
 
 
 @require_GET
-def ledger(request: HttpRequest, slug: str, player: int) -> HttpResponse:
+def ledger_page(request: HttpRequest, slug: str, player: int) -> HttpResponse:
     def build(t: Tournament) -> HttpResponse:
         if t.played_as_id is not None:
             return _copy_to_results(t, player, "public:ledger")
-        p = svc.player_of(t, player)
+        p = reads.player_of(t, player)
         if p is None:
             raise Http404(_("No such player in this event."))
         return render(
             request,
             "public/ledger.html",
-            {"tournament": t, "player": p, "ledger": phone_ledger.ledger(t, p), "poll_seconds": 30},
+            {"tournament": t, "player": p, "ledger": ledger(t, p), "poll_seconds": 30},
         )
 
     return _versioned(request, slug, ("activity", "results"), build, player_id=player)
@@ -315,13 +313,13 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return HttpResponseBadRequest(_("Choose division A or B."))
     query = request.GET.get("q", "")
     try:
-        folded = svc.clean_query(query)
-    except svc.BadSearch as exc:
+        folded = reads.clean_query(query)
+    except reads.BadSearch as exc:
         return HttpResponseBadRequest(exc.args[0])
 
     def build(t: Tournament) -> HttpResponse:
         ctx = _hidden_context(t)
-        vis = cast("svc.Visibility", ctx["visibility"])
+        vis = cast("reads.Visibility", ctx["visibility"])
         rows = boards.public_rows(t, vis)[division]
         if folded:
             rows = [r for r in rows if all(w in r.folded for w in folded.split())]
@@ -389,7 +387,7 @@ def _projector_context(request: HttpRequest, t: Tournament) -> dict[str, object]
         and rnd.status == queries.RoundStatus.SEATED
     )
     top: dict[str, list[boards.PublicRow]] = {"A": [], "B": []}
-    vis = cast("svc.Visibility", ctx["visibility"])
+    vis = cast("reads.Visibility", ctx["visibility"])
     # Hiding every round leaves nothing to show (as it stood before round 1).
     if vis.through != 0:
         top = {
@@ -453,10 +451,10 @@ def clock(request: HttpRequest, slug: str) -> JsonResponse:
     t = _tournament_or_404(slug)
     now = timezone.now()
     rnd = current_round(t)
-    if rnd is None or svc.running_at_hall(t):
+    if rnd is None or reads.running_at_hall(t):
         return JsonResponse({"server_now": now.isoformat(), "round": None})
     data = clock_view(rnd, now).as_json(now)
     with translation.override(_projector_language(request, t)):
-        data["round"] = svc.round_label(rnd)
+        data["round"] = reads.round_label(rnd)
     data["status"] = rnd.status
     return JsonResponse(data)

@@ -24,7 +24,7 @@ from tournaments.core.models.play import HandEntry, Match, PaperTable, TableLink
 from tournaments.core.models.rounds import Round, Seating, SitOut, Substitution
 from tournaments.core.models.series import Series
 from tournaments.core.models.stationary import StationaryMark
-from tournaments.core.reads import standings as standing_service
+from tournaments.core.reads import standings
 from tournaments.core.reads.console import (
     Finalist,
     TableRow,
@@ -444,9 +444,9 @@ class FinalView:
 
 
 def final_view(t: Tournament) -> FinalView:
-    rnd = standing_service.final_round(t)
-    done, ready = standing_service.final_readiness(t)
-    table = standing_service.standings(t)
+    rnd = standings.final_round(t)
+    done, ready = standings.final_readiness(t)
+    table = standings.standings(t)
     seated = None
     games: list[Match] = []
     current = None
@@ -456,8 +456,8 @@ def final_view(t: Tournament) -> FinalView:
         seated = {p.pk: pos for pos, p in seats.seats.items()}
         games = list(rnd.matches.order_by("game"))
         current = next((g for g in games if not g.is_over), None)
-    progress = standing_service.final_progress(t)
-    champs = standing_service.champions(t)
+    progress = standings.final_progress(t)
+    champs = standings.champions(t)
     champion_names, games_line = None, ""
     if champs and seats is not None and progress is not None:
         team = Team.NS if champs == "A" else Team.EW
@@ -472,7 +472,7 @@ def final_view(t: Tournament) -> FinalView:
         current=current,
         seats=seats,
         finalists=finalists(t, table, seated, rnd),
-        entries=standing_service.final_entries(t) if rnd is None else {},
+        entries=standings.final_entries(t) if rnd is None else {},
         progress=progress,
         champions=champs,
         champion_names=champion_names,
@@ -485,7 +485,7 @@ def final_view(t: Tournament) -> FinalView:
 
 def current_final_game(t: Tournament) -> Match | None:
     """The final's latest game, or None before the final is seated."""
-    rnd = standing_service.final_round(t)
+    rnd = standings.final_round(t)
     if rnd is None:
         return None
     return (

@@ -27,7 +27,7 @@ from tournaments.core.reads.visibility import of_event
 from tournaments.core.services import Conflict, ServiceError, log, now_or
 from tournaments.core.services.people import recompute_ratings
 from tournaments.core.services.rounds import lock_tournament, write_seating
-from tournaments.domain.final import seed_final as seed_final_rule
+from tournaments.domain import final
 from tournaments.domain.seating import PlayerId, SeatingError
 
 
@@ -106,7 +106,7 @@ def seed_final(tournament: Tournament, *, by: str, now: datetime | None = None) 
                     }
                 )
         try:
-            seating = seed_final_rule(
+            seating = final.seed_final(
                 [p.pk for p in entries["A"].finalists], [p.pk for p in entries["B"].finalists]
             )
         except SeatingError as exc:

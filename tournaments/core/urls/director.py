@@ -61,7 +61,7 @@ urlpatterns = [
         name="table_substitution_correct",
     ),
     path(TABLE + "hands/<id:pk>/correct/", tables.hand_correct, name="hand_correct"),
-    path(T + "standings/", results.standings, name="standings"),
+    path(T + "standings/", results.standings_page, name="standings"),
     path(T + "standings/<str:division>.csv", results.standings_csv, name="standings_csv"),
     path(T + "final/", results.final, name="final"),
     path(T + "final/seed/", results.final_seed, name="final_seed"),

@@ -2,16 +2,16 @@
 
 from django.urls import path
 
-from tournaments.core.views import sheets as views
+from tournaments.core.views import sheets
 
 app_name = "sheets"
 T = "<slug:slug>/"
 urlpatterns = [
-    path(T + "standings.pdf", views.standings_both, name="standings_both"),
-    path(T + "standings/<str:division>.pdf", views.standings, name="standings"),
-    path(T + "rounds/<id:number>/seating.pdf", views.seating, name="seating"),
-    path(T + "table-cards.pdf", views.table_cards, name="table_cards"),
-    path(T + "table-tents.pdf", views.table_tents, name="table_tents"),
-    path(T + "rounds/<id:number>/scoresheets.pdf", views.scoresheets, name="scoresheets"),
-    path(T + "final.pdf", views.final, name="final"),
+    path(T + "standings.pdf", sheets.standings_both, name="standings_both"),
+    path(T + "standings/<str:division>.pdf", sheets.standings_pdf, name="standings"),
+    path(T + "rounds/<id:number>/seating.pdf", sheets.seating_pdf, name="seating"),
+    path(T + "table-cards.pdf", sheets.table_cards_pdf, name="table_cards"),
+    path(T + "table-tents.pdf", sheets.table_tents_pdf, name="table_tents"),
+    path(T + "rounds/<id:number>/scoresheets.pdf", sheets.scoresheets_pdf, name="scoresheets"),
+    path(T + "final.pdf", sheets.final_pdf, name="final"),
 ]

@@ -20,12 +20,7 @@ from django.utils.translation import gettext as _
 from tournaments.common import bilingual
 from tournaments.common.hall import absolute_url
 from tournaments.common.ids import parse_id
-from tournaments.core.pdf import final as final_pdf
-from tournaments.core.pdf import scoresheets as scoresheets_pdf
-from tournaments.core.pdf import seating as seating_pdf
-from tournaments.core.pdf import standings as standings_pdf
-from tournaments.core.pdf import table_cards as table_cards_pdf
-from tournaments.core.pdf import table_tents as table_tents_pdf
+from tournaments.core.pdf import final, scoresheets, seating, standings, table_cards, table_tents
 from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
 from tournaments.core.reads import queries, sheets
 from tournaments.core.views.director.common import (
@@ -82,7 +77,9 @@ def pdf_response(data: bytes, filename: str) -> FileResponse:
 COPIES = ("wall", "director")
 
 
-def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) -> FileResponse:
+def _standings_response(
+    request: HttpRequest, slug: str, divisions: tuple[str, ...]
+) -> FileResponse:
     """The standings sheet of these divisions, one after the other in one document."""
     copy = request.GET.get("copy", "wall")
     if copy not in COPIES:
@@ -95,7 +92,7 @@ def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) 
     director_copy = copy == "director"
     now = timezone.now()
     with bilingual.languages(sheet_languages(request, tournament)):
-        data = standings_pdf.build_many(
+        data = standings.build_many(
             [
                 sheets.standings_sheet(tournament, d, now, director_copy=director_copy)
                 for d in divisions
@@ -107,32 +104,32 @@ def _standings_pdf(request: HttpRequest, slug: str, divisions: tuple[str, ...]) 
 
 
 @director_required
-def standings(request: HttpRequest, slug: str, division: str) -> FileResponse:
+def standings_pdf(request: HttpRequest, slug: str, division: str) -> FileResponse:
     division = division.upper()
     if division not in queries.DIVISIONS:
         raise Http404("Divisions are A and B.")
-    return _standings_pdf(request, slug, (division,))
+    return _standings_response(request, slug, (division,))
 
 
 @director_required
 def standings_both(request: HttpRequest, slug: str) -> FileResponse:
     """Both divisions in one print job: A, then B from a new page."""
-    return _standings_pdf(request, slug, queries.DIVISIONS)
+    return _standings_response(request, slug, queries.DIVISIONS)
 
 
 @desk_required
-def seating(request: HttpRequest, slug: str, number: int) -> FileResponse:
+def seating_pdf(request: HttpRequest, slug: str, number: int) -> FileResponse:
     tournament = tournament_or_404(request, slug)
     paper = paper_of(request, tournament)
     rnd = _round(tournament, number)
     with bilingual.languages(sheet_languages(request, tournament)):
         sheet = sheets.seating_sheet(rnd, timezone.now())
-        data = seating_pdf.build(sheet, paper, players_url=_players_url(request, slug))
+        data = seating.build(sheet, paper, players_url=_players_url(request, slug))
     return pdf_response(data, f"{slug}-seating-round-{number}-{paper}.pdf")
 
 
 @director_required
-def table_cards(request: HttpRequest, slug: str) -> FileResponse:
+def table_cards_pdf(request: HttpRequest, slug: str) -> FileResponse:
     tournament = tournament_or_404(request, slug)
     paper = paper_of(request, tournament)
 
@@ -143,12 +140,12 @@ def table_cards(request: HttpRequest, slug: str) -> FileResponse:
         cards = sheets.table_cards(tournament, link, timezone.now())
         if cards is None:
             raise Http404("No tables are seated yet: draw round 1 first.")
-        data = table_cards_pdf.build(cards, paper, players_url=_players_url(request, slug))
+        data = table_cards.build(cards, paper, players_url=_players_url(request, slug))
     return pdf_response(data, f"{slug}-table-cards-{paper}.pdf")
 
 
 @director_required
-def table_tents(request: HttpRequest, slug: str) -> FileResponse:
+def table_tents_pdf(request: HttpRequest, slug: str) -> FileResponse:
     """The permanent table tents (number, QR, code; no names): printed once an event."""
     tournament = tournament_or_404(request, slug)
     paper = paper_of(request, tournament)
@@ -160,7 +157,7 @@ def table_tents(request: HttpRequest, slug: str) -> FileResponse:
         cards = sheets.table_cards(tournament, link, timezone.now())
         if cards is None:
             raise Http404("No tables are seated yet: draw round 1 first.")
-        data = table_tents_pdf.build(cards, paper)
+        data = table_tents.build(cards, paper)
     return pdf_response(data, f"{slug}-table-tents-{paper}.pdf")
 
 
@@ -170,7 +167,7 @@ def _players_url(request: HttpRequest, slug: str) -> str:
 
 
 @desk_required
-def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
+def scoresheets_pdf(request: HttpRequest, slug: str, number: int) -> FileResponse:
     """All the round's tables, or one with ``?table=N`` when a single tablet dies."""
     tournament = tournament_or_404(request, slug)
     paper = paper_of(request, tournament)
@@ -186,16 +183,16 @@ def scoresheets(request: HttpRequest, slug: str, number: int) -> FileResponse:
         sheet = sheets.scoresheets(rnd, table, timezone.now())
         if table is not None and not sheet.sheets:
             raise Http404(f"No table {table} in {rnd}.")
-        data = scoresheets_pdf.build(sheet, paper)
+        data = scoresheets.build(sheet, paper)
     suffix = f"-table-{table}" if table is not None else ""
     return pdf_response(data, f"{slug}-scoresheets-round-{number}{suffix}-{paper}.pdf")
 
 
 @director_required
-def final(request: HttpRequest, slug: str) -> FileResponse:
+def final_pdf(request: HttpRequest, slug: str) -> FileResponse:
     tournament = tournament_or_404(request, slug)
     paper = paper_of(request, tournament)
     with bilingual.languages(sheet_languages(request, tournament)):
         results = sheets.final_results(tournament, now=timezone.now())
-        data = final_pdf.build(results, paper)
+        data = final.build(results, paper)
     return pdf_response(data, f"{slug}-final-results-{paper}.pdf")

@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from tournaments.common import language
 from tournaments.common.hall import client_ip
-from tournaments.core import forms_tablet as forms
+from tournaments.core import forms_tablet
 from tournaments.core.forms import TableCodeForm
 from tournaments.core.services import (
     BadRequest,
@@ -47,8 +47,8 @@ from tournaments.core.services import (
     device_health,
     kiosk,
     table_codes,
+    tablet,
 )
-from tournaments.core.services import tablet as service
 
 View = Callable[..., HttpResponse]
 
@@ -57,7 +57,7 @@ def error_response(message: str, status: int, **extra: Any) -> JsonResponse:
     return JsonResponse({"error": message, **extra}, status=status)
 
 
-def _forbidden(exc: service.Forbidden) -> JsonResponse:
+def _forbidden(exc: tablet.Forbidden) -> JsonResponse:
     """403: no live session, another table's match, a revoked link, or a device replaced
     by a takeover (``replaced``: the tablet drops what it still holds)."""
     return error_response(exc.message, 403, revoked=exc.revoked, replaced=exc.replaced)
@@ -76,14 +76,14 @@ def table_session(
         @wraps(view)
         def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
             value = request.get_signed_cookie(
-                service.COOKIE,
+                tablet.COOKIE,
                 default=None,
-                salt=service.COOKIE_SALT,
-                max_age=service.SESSION_SECONDS,
+                salt=tablet.COOKIE_SALT,
+                max_age=tablet.SESSION_SECONDS,
             )
             try:
-                scope = service.scope_of(value, check_link=not link_checked_later)
-            except service.Forbidden as exc:
+                scope = tablet.scope_of(value, check_link=not link_checked_later)
+            except tablet.Forbidden as exc:
                 if page:
                     return render(
                         request, "tablet/forbidden.html", {"message": exc.message}, status=403
@@ -109,22 +109,22 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     return data
 
 
-Action = Callable[[HttpRequest, service.TableScope, Any], HttpResponse]
+Action = Callable[[HttpRequest, tablet.TableScope, Any], HttpResponse]
 
 
-def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
+def json_action(form_class: type[forms_tablet.TabletForm]) -> Callable[[Action], View]:
     """Parse the JSON body, check its shape with ``form_class`` (the view gets the valid
     form) and turn refusals into JSON answers with their status (never a 500)."""
 
     def decorate(view: Action) -> View:
         @wraps(view)
-        def wrapper(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+        def wrapper(request: HttpRequest, scope: tablet.TableScope) -> HttpResponse:
             try:
                 form = form_class(_body(request))
                 if not form.is_valid():
                     return error_response(form.first_error, ServiceError.status)
                 return view(request, scope, form)
-            except service.Forbidden as exc:
+            except tablet.Forbidden as exc:
                 return _forbidden(exc)
             except Conflict as exc:
                 # A stale request is answered with the state it should have answered, so
@@ -138,10 +138,10 @@ def json_action(form_class: type[forms.TabletForm]) -> Callable[[Action], View]:
     return decorate
 
 
-def _current_state(scope: service.TableScope, form: forms.TabletForm) -> dict | None:
+def _current_state(scope: tablet.TableScope, form: forms_tablet.TabletForm) -> dict | None:
     try:
-        return service.table_state(scope, match_id=form.cleaned_data["match"], touch=False)
-    except (service.Forbidden, ServiceError):
+        return tablet.table_state(scope, match_id=form.cleaned_data["match"], touch=False)
+    except (tablet.Forbidden, ServiceError):
         return None
 
 
@@ -149,25 +149,25 @@ def _current_state(scope: service.TableScope, form: forms.TabletForm) -> dict | 
 @never_cache
 def open_link(request: HttpRequest, token: str) -> HttpResponse:
     try:
-        scope = service.open_link(token)
+        scope = tablet.open_link(token)
     except NotFound:
         raise Http404("Unknown table link.") from None
-    except service.Forbidden as exc:
+    except tablet.Forbidden as exc:
         return render(request, "tablet/forbidden.html", {"message": exc.message}, status=403)
     return _into_table(scope)
 
 
-def _into_table(scope: service.TableScope) -> HttpResponse:
+def _into_table(scope: tablet.TableScope) -> HttpResponse:
     """The table session's cookie, and on to the table screen."""
     # The token leaves the address bar (and the history) at once.
     screen = reverse("tablet:table")
     response = HttpResponseRedirect(screen)
     # Every table endpoint lives under the screen's path; the cookie goes nowhere else.
     response.set_signed_cookie(
-        service.COOKIE,
-        service.session_value(scope),
-        salt=service.COOKIE_SALT,
-        max_age=service.SESSION_SECONDS,
+        tablet.COOKIE,
+        tablet.session_value(scope),
+        salt=tablet.COOKIE_SALT,
+        max_age=tablet.SESSION_SECONDS,
         path=screen,
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,
@@ -221,14 +221,14 @@ def take_over(request: HttpRequest) -> HttpResponse:
         form.add_error("code", exc.message)
         return render(request, "tablet/code.html", {"form": form}, status=422)
     cache.delete(tried)  # a right code costs no try
-    return _into_table(service.taken_over(link))
+    return _into_table(tablet.taken_over(link))
 
 
 @require_GET
 @never_cache
 @ensure_csrf_cookie
 @table_session(page=True)
-def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+def table(request: HttpRequest, scope: tablet.TableScope) -> HttpResponse:
     """The table's screen in the table's language (the device's cookie, which the
     scorekeeper sets with the switch in Display); ``?lang=`` reads it once in another
     (the other team's confirmation screen) without changing the table's choice."""
@@ -240,7 +240,7 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
             "tablet/table.html",
             {
                 "scope": scope,
-                "health_every": forms.HEALTH_EVERY // timedelta(seconds=1),
+                "health_every": forms_tablet.HEALTH_EVERY // timedelta(seconds=1),
                 "kiosk": scope.tournament.kiosk,
                 "read_once": once,
             },
@@ -251,30 +251,30 @@ def table(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 @never_cache
 @ensure_csrf_cookie
 @table_session(link_checked_later=True)
-def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
+def state(request: HttpRequest, scope: tablet.TableScope) -> HttpResponse:
     """The table's state; 304 after one query when the tablet holds the current version
     (its ETag in If-None-Match). A read naming a match is always answered in full."""
-    query = forms.StateQuery(request.GET.dict())
+    query = forms_tablet.StateQuery(request.GET.dict())
     if not query.is_valid():
         return error_response(query.first_error, ServiceError.status)
     match_id = query.cleaned_data["match"]
     now = timezone.now()
     try:
         # The version's query is also the check that the link is live.
-        version = service.table_version(scope)
-        health = forms.parse_health(request.headers.get("X-Snowman-Health", ""))
+        version = tablet.table_version(scope)
+        health = forms_tablet.parse_health(request.headers.get("X-Snowman-Health", ""))
         if health is not None:
             # The device's own report: the version query just said the session
             # is live, so this is the table's current device.
             device_health.report(scope.link_id, scope.device, health, now)
         held = version.held(request.headers.get("If-None-Match", ""), now)
         if match_id is None and held is not None:
-            service.note_contact(version, now)
+            tablet.note_contact(version, now)
             not_modified = HttpResponseNotModified()
             not_modified["ETag"] = held
             return not_modified
-        data = service.table_state(scope, now, match_id=match_id)
-    except service.Forbidden as exc:
+        data = tablet.table_state(scope, now, match_id=match_id)
+    except tablet.Forbidden as exc:
         return _forbidden(exc)
     except ServiceError as exc:
         return error_response(exc.message, exc.status)
@@ -286,36 +286,38 @@ def state(request: HttpRequest, scope: service.TableScope) -> HttpResponse:
 
 @require_POST
 @table_session(link_checked_later=True)
-@json_action(forms.HandForm)
-def hands(request: HttpRequest, scope: service.TableScope, form: forms.HandForm) -> HttpResponse:
+@json_action(forms_tablet.HandForm)
+def hands(
+    request: HttpRequest, scope: tablet.TableScope, form: forms_tablet.HandForm
+) -> HttpResponse:
     d = form.cleaned_data
-    recorded = service.record(scope, form.hand(), form.details(), match_id=d["match"])
+    recorded = tablet.record(scope, form.hand(), form.details(), match_id=d["match"])
     return JsonResponse(
         {
-            "hand": service.entry_json(recorded.entry),
+            "hand": tablet.entry_json(recorded.entry),
             "duplicate": recorded.duplicate,
-            "state": service.state_after_hand(scope, recorded),
+            "state": tablet.state_after_hand(scope, recorded),
         },
         status=200 if recorded.duplicate else 201,
     )
 
 
-def _state_of(scope: service.TableScope, match_id: int) -> JsonResponse:
-    return JsonResponse({"state": service.table_state(scope, match_id=match_id)})
+def _state_of(scope: tablet.TableScope, match_id: int) -> JsonResponse:
+    return JsonResponse({"state": tablet.table_state(scope, match_id=match_id)})
 
 
-Change = Callable[[service.TableScope, Any], int]
+Change = Callable[[tablet.TableScope, Any], int]
 
 
 def table_change(
-    form_class: type[forms.TabletForm], *, link_checked_later: bool = False
+    form_class: type[forms_tablet.TabletForm], *, link_checked_later: bool = False
 ) -> Callable[[Change], View]:
     """A POST that changes the table's match (``change`` returns its id) and answers with
     the match's state."""
 
     def decorate(change: Change) -> View:
         @wraps(change)
-        def act(request: HttpRequest, scope: service.TableScope, form: Any) -> HttpResponse:
+        def act(request: HttpRequest, scope: tablet.TableScope, form: Any) -> HttpResponse:
             return _state_of(scope, change(scope, form))
 
         view = json_action(form_class)(act)
@@ -324,35 +326,35 @@ def table_change(
     return decorate
 
 
-@table_change(forms.FirstDealerForm)
-def first_dealer(scope: service.TableScope, form: forms.FirstDealerForm) -> int:
+@table_change(forms_tablet.FirstDealerForm)
+def first_dealer(scope: tablet.TableScope, form: forms_tablet.FirstDealerForm) -> int:
     d = form.cleaned_data
-    return service.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"]).pk
+    return tablet.first_dealer(scope, d["seat"], keeper=d["keeper"], match_id=d["match"]).pk
 
 
-@table_change(forms.KeeperForm)
-def keeper(scope: service.TableScope, form: forms.KeeperForm) -> int:
+@table_change(forms_tablet.KeeperForm)
+def keeper(scope: tablet.TableScope, form: forms_tablet.KeeperForm) -> int:
     d = form.cleaned_data
-    return service.keeper(scope, d["seat"], match_id=d["match"]).pk
+    return tablet.keeper(scope, d["seat"], match_id=d["match"]).pk
 
 
-@table_change(forms.UndoForm, link_checked_later=True)
-def undo(scope: service.TableScope, form: forms.UndoForm) -> int:
+@table_change(forms_tablet.UndoForm, link_checked_later=True)
+def undo(scope: tablet.TableScope, form: forms_tablet.UndoForm) -> int:
     d = form.cleaned_data
-    return service.undo(scope, d["number"], d["client_key"], match_id=d["match"])
+    return tablet.undo(scope, d["number"], d["client_key"], match_id=d["match"])
 
 
-@table_change(forms.AnswerCallForm)
-def answer_call(scope: service.TableScope, form: forms.AnswerCallForm) -> int:
+@table_change(forms_tablet.AnswerCallForm)
+def answer_call(scope: tablet.TableScope, form: forms_tablet.AnswerCallForm) -> int:
     d = form.cleaned_data
     answers = form.answers()
-    return service.answer_call(scope, d["in_progress"], answers=answers, match_id=d["match"]).pk
+    return tablet.answer_call(scope, d["in_progress"], answers=answers, match_id=d["match"]).pk
 
 
-@table_change(forms.ConfirmForm)
-def confirm(scope: service.TableScope, form: forms.ConfirmForm) -> int:
+@table_change(forms_tablet.ConfirmForm)
+def confirm(scope: tablet.TableScope, form: forms_tablet.ConfirmForm) -> int:
     d = form.cleaned_data
-    return service.confirm(
+    return tablet.confirm(
         scope,
         agree=d["agree"],
         by=d["by"],
@@ -364,9 +366,9 @@ def confirm(scope: service.TableScope, form: forms.ConfirmForm) -> int:
 
 @require_POST
 @table_session()
-@json_action(forms.PinForm)
+@json_action(forms_tablet.PinForm)
 def director_pin(
-    request: HttpRequest, scope: service.TableScope, form: forms.PinForm
+    request: HttpRequest, scope: tablet.TableScope, form: forms_tablet.PinForm
 ) -> HttpResponse:
     """Kiosk mode: the director's PIN opens the director's controls on this tablet; 422
     for a wrong one, 429 once five wrong ones lock it."""
@@ -375,7 +377,7 @@ def director_pin(
             scope.link_id, scope.device, scope.tournament, form.cleaned_data["pin"]
         )
     except LookupError:
-        return _forbidden(service.refusal(scope))
+        return _forbidden(tablet.refusal(scope))
     except kiosk.PinLocked as exc:
         response = error_response(exc.message, exc.status, locked=True)
         response["Retry-After"] = str(exc.retry_after)

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.core.models.play import Match
 from tournaments.core.models.rounds import Round, Seating
-from tournaments.core.reads.tablet import state as reads
+from tournaments.core.reads.tablet import state
 from tournaments.core.reads.tablet.link import Forbidden, TableScope, live_link, refusal
 from tournaments.core.reads.tablet.lookup import match_for, named_match
 from tournaments.core.reads.tablet.version import TableVersion
@@ -167,10 +167,10 @@ def table_state(
     tablet's contact unless ``touch`` is false (a refusal carries the state but changes
     nothing)."""
     now = now_or(now)
-    at = reads.table_match(scope, match_id)
+    at = state.table_match(scope, match_id)
     if touch and at[0] is not None:
         play.touch(at[0], now)
-    return reads.table_state(scope, now, at=at)
+    return state.table_state(scope, now, at=at)
 
 
 def state_after_hand(
@@ -195,6 +195,6 @@ def state_after_hand(
     now = now_or(now)
     if recorded.duplicate:
         play.touch(recorded.match, now)  # a new hand already noted the contact
-    return reads.state_after_hand(
+    return state.state_after_hand(
         scope, recorded.match, recorded.history, recorded.clock, recorded.state, now
     )

@@ -16,13 +16,10 @@ from django.views.decorators.http import require_POST
 
 from tournaments.core.forms import CallTimeForm, ReopenForm
 from tournaments.core.phones.reads import round_label
-from tournaments.core.reads import queries
-from tournaments.core.reads import visibility as visibility_reads
+from tournaments.core.reads import queries, visibility
 from tournaments.core.reads.console import board_summary, clock_view, live_board
 from tournaments.core.reads.rounds import Unfinished
-from tournaments.core.services import ServiceError
-from tournaments.core.services import rounds as round_service
-from tournaments.core.services import standings as standing_service
+from tournaments.core.services import ServiceError, rounds, standings
 from tournaments.core.views.director.common import (
     director_required,
     round_or_404,
@@ -84,7 +81,7 @@ def _console(
         extended=facts.extended,
         reopen_form=(reopen_form or ReopenForm(expected=str(rnd))) if facts.reopenable else None,
         # The newest round's console offers to reveal hidden standings (§5).
-        standings_hidden=facts.later is None and visibility_reads.of_event(t, rnd).hidden,
+        standings_hidden=facts.later is None and visibility.of_event(t, rnd).hidden,
         unfinished=unfinished or [],
         # Finalizing is the primary action only once every table is done.
         all_done=not any(summary[s] for s in ("waiting", "playing", "time_called", "disputed")),
@@ -109,14 +106,14 @@ def board(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 def _call_time(rnd: Round, *, by: str, including_extended: bool = False) -> Round:
-    return round_service.call_time(rnd, by=by, including_extended=including_extended)
+    return rounds.call_time(rnd, by=by, including_extended=including_extended)
 
 
 # Each takes the round and ``by``; calling time also takes ``including_extended``.
 CLOCK_ACTIONS: dict[str, tuple[Callable[..., object], str]] = {
-    "start": (round_service.start_round, gettext_noop("%(round)s started.")),
-    "pause": (round_service.pause_round, gettext_noop("%(round)s paused.")),
-    "resume": (round_service.resume_round, gettext_noop("%(round)s resumed.")),
+    "start": (rounds.start_round, gettext_noop("%(round)s started.")),
+    "pause": (rounds.pause_round, gettext_noop("%(round)s paused.")),
+    "resume": (rounds.resume_round, gettext_noop("%(round)s resumed.")),
     "call": (_call_time, gettext_noop("Time called in %(round)s.")),
 }
 
@@ -127,7 +124,7 @@ def reveal(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Show the hidden standings to the players now (§5), before the final seeds them."""
     rnd = round_or_404(tournament_or_404(request, slug), number)
     try:
-        standing_service.reveal(rnd.tournament, by=who(request))
+        standings.reveal(rnd.tournament, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)

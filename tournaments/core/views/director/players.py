@@ -22,13 +22,20 @@ from tournaments.core.forms import (
     StationaryForm,
     WalkInForm,
 )
-from tournaments.core.reads import players as player_reads
 from tournaments.core.reads import queries
 from tournaments.core.reads.console import readiness
+from tournaments.core.reads.players import parse_players_csv
 from tournaments.core.reads.rounds import remedies
 from tournaments.core.services import ServiceError
-from tournaments.core.services import players as player_service
-from tournaments.core.services import stationary as stationary_service
+from tournaments.core.services.players import (
+    add_house_player,
+    edit_player,
+    import_players,
+    register_player,
+    set_checked_in,
+    set_withdrawn,
+)
+from tournaments.core.services.stationary import end_stationary, mark_stationary
 from tournaments.core.tables import PlayerTable, checkin_cell, csrf_field
 from tournaments.core.views.director.common import (
     HtmxRequest,
@@ -98,7 +105,7 @@ def players(request: HttpRequest, slug: str) -> HttpResponse:
         if form.is_valid():
             d = form.cleaned_data
             try:
-                player = player_service.register_player(
+                player = register_player(
                     t, d["name"], d["division"], by=who(request), checked_in=d["checked_in"]
                 )
             except ServiceError as exc:
@@ -121,7 +128,7 @@ def player_edit(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                player_service.edit_player(
+                edit_player(
                     player,
                     name=form.cleaned_data["name"],
                     division=form.cleaned_data["division"],
@@ -176,7 +183,7 @@ def player_stationary(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
         ending = StationaryEndForm(request.POST, prefix="ending")
         if ending.is_valid():
             try:
-                mark = stationary_service.end_stationary(
+                mark = end_stationary(
                     t, player, reason=ending.cleaned_data["reason"], by=who(request)
                 )
             except ServiceError as exc:
@@ -192,7 +199,7 @@ def player_stationary(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     form = StationaryForm(request.POST, prefix="stationary")
     if form.is_valid():
         try:
-            mark = stationary_service.mark_stationary(
+            mark = mark_stationary(
                 t,
                 player,
                 reason=form.cleaned_data["reason"],
@@ -236,9 +243,7 @@ def player_withdraw(request: HttpRequest, slug: str, pk: int) -> HttpResponse:
     value = request.POST.get("withdrawn") == "1"
     # A raw field, not a form's: drop NUL, which PostgreSQL cannot store.
     reason = request.POST.get("reason", "").replace("\x00", "")
-    done = _attempt(
-        request, lambda: player_service.set_withdrawn(player, value, by=who(request), reason=reason)
-    )
+    done = _attempt(request, lambda: set_withdrawn(player, value, by=who(request), reason=reason))
     if done is None:
         return _back(request, "director:players", t.slug)
     messages.success(
@@ -274,7 +279,7 @@ def house_add(request: HttpRequest, slug: str) -> HttpResponse:
         d = form.cleaned_data
         player = _attempt(
             request,
-            lambda: player_service.add_house_player(t, d["name"], d["division"], by=who(request)),
+            lambda: add_house_player(t, d["name"], d["division"], by=who(request)),
         )
         if player is not None:
             messages.success(request, _("Added house player %(name)s.") % {"name": player.name})
@@ -288,7 +293,7 @@ def checkin(request: HtmxRequest, slug: str, pk: int) -> HttpResponse:
     """One tap: check a player in (or undo). htmx gets the new row and the counts back."""
     t, player = _player_or_404(request, slug, pk)
     value = request.POST.get("checked_in") == "1"
-    player_service.set_checked_in(t, [player.pk], value, by=who(request))
+    set_checked_in(t, [player.pk], value, by=who(request))
     player.checked_in = value
     desk_mode = request.POST.get("mode") == "desk"
     if request.htmx and desk_mode:
@@ -393,7 +398,7 @@ def desk_enter(request: HtmxRequest, slug: str) -> HttpResponse:
         return _desk_done(
             request, t, chosen, _("%(name)s was already checked in.") % {"name": chosen.name}
         )
-    player_service.set_checked_in(t, [chosen.pk], True, by=who(request))
+    set_checked_in(t, [chosen.pk], True, by=who(request))
     chosen.checked_in = True
     return _desk_done(request, t, chosen, _("%(name)s checked in.") % {"name": chosen.name})
 
@@ -408,9 +413,7 @@ def desk_walk_in(request: HtmxRequest, slug: str) -> HttpResponse:
     if form.is_valid():
         d = form.cleaned_data
         try:
-            player = player_service.register_player(
-                t, d["name"], d["division"], by=who(request), checked_in=True
-            )
+            player = register_player(t, d["name"], d["division"], by=who(request), checked_in=True)
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -440,14 +443,14 @@ def import_csv(request: HttpRequest, slug: str) -> HttpResponse:
     text = form.cleaned_data["text"]
     checked = form.cleaned_data["checked_in"]
     if request.POST.get("confirm") == "1":
-        report = player_service.import_players(t, text, by=who(request), checked_in=checked)
+        report = import_players(t, text, by=who(request), checked_in=checked)
         if report.ok and not report.errors:
             messages.success(
                 request, _("Imported %(count)s players.") % {"count": len(report.rows)}
             )
             return redirect("director:players", t.slug)
     else:
-        report = player_reads.parse_players_csv(t, text)
+        report = parse_players_csv(t, text)
     # One list in file order: the good lines and, in place, what is wrong with the others.
     lines = sorted(
         [(r.line, r.name, r.division, "") for r in report.rows]

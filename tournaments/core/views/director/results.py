@@ -18,11 +18,10 @@ from tournaments.common.ids import parse_id
 from tournaments.core.forms import FirstDealerForm, HandForm
 from tournaments.core.logtext import action_label
 from tournaments.core.reads import queries
-from tournaments.core.reads import standings as standing_reads
+from tournaments.core.reads.standings import never_played, standings
 from tournaments.core.reads.visibility import of_event
-from tournaments.core.services import ServiceError
-from tournaments.core.services import play as play_service
-from tournaments.core.services import standings as standing_service
+from tournaments.core.services import ServiceError, play
+from tournaments.core.services.standings import break_tie, finish_event, seed_final
 from tournaments.core.tables import ActivityTable, StandingsTable
 from tournaments.core.views.director.common import (
     director_required,
@@ -44,7 +43,7 @@ STANDINGS_PER_PAGE = 50
 
 
 def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, StandingsTable]:
-    rows = standing_reads.standings(t)
+    rows = standings(t)
     tables = {}
     for d in ("A", "B"):
         table = StandingsTable(rows[d], t.preliminary_rounds, prefix=f"{d.lower()}-")
@@ -54,7 +53,7 @@ def _standings_tables(request: HttpRequest, t: Tournament) -> dict[str, Standing
 
 
 @director_required
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings_page(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     tables = _standings_tables(request, t)
     # §5: while hidden, the PDF is the wall's copy; the director's own is offered apart.
@@ -97,7 +96,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
             if vis.hidden
             else [],
             "chain": tiebreak_words(t.tiebreaks.split(","), " → "),
-            "never_played": standing_reads.never_played(t),
+            "never_played": never_played(t),
             "pdf": {
                 d: [
                     (
@@ -117,7 +116,7 @@ def standings_csv(request: HttpRequest, slug: str, division: str) -> HttpRespons
     t = tournament_or_404(request, slug)
     if division not in ("A", "B"):
         raise Http404("No such division.")
-    rows = standing_reads.standings(t)[division]
+    rows = standings(t)[division]
     response, writer = csvcells.attachment(f"{t.slug}-standings-{division}.csv")
     rounds = range(1, t.preliminary_rounds + 1)
     # Read in a spreadsheet, imported by nothing: the headers are in the reader's language.
@@ -224,9 +223,7 @@ def final_tiebreak(request: HttpRequest, slug: str) -> HttpResponse:
             raise ServiceError(_("Choose a division."))
         if sorted(places.values()) != list(range(1, len(places) + 1)):
             raise ServiceError(_("Give each tied player a different place: 1, 2, 3…"))
-        standing_service.break_tie(
-            t, division, order, reason=request.POST.get("reason", ""), by=who(request)
-        )
+        break_tie(t, division, order, reason=request.POST.get("reason", ""), by=who(request))
 
     return _final_step(
         request, t, act, _("Division %(division)s: tie broken.") % {"division": division}
@@ -240,7 +237,7 @@ def final_seed(request: HttpRequest, slug: str) -> HttpResponse:
     return _final_step(
         request,
         t,
-        lambda: standing_service.seed_final(t, by=who(request)),
+        lambda: seed_final(t, by=who(request)),
         _("The final is seeded."),
     )
 
@@ -274,7 +271,7 @@ def final_dealer(request: HttpRequest, slug: str) -> HttpResponse:
     form = FirstDealerForm(request.POST)
 
     def act() -> HttpResponse:
-        play_service.set_first_dealer(game, form.first_dealer, by=who(request))
+        play.set_first_dealer(game, form.first_dealer, by=who(request))
         return redirect("director:final", slug)
 
     return form_view(form, act, lambda: _final_page(request, t, status=422, dealer_form=form))
@@ -289,7 +286,7 @@ def final_hand(request: HttpRequest, slug: str) -> HttpResponse:
     form = HandForm(request.POST)
 
     def act() -> HttpResponse:
-        result = play_service.record_hand(
+        result = play.record_hand(
             game,
             form.hand,
             client_key=form.cleaned_data["client_key"],
@@ -318,7 +315,7 @@ def finish(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
 
     def act() -> None:
-        standing_service.finish_event(t, by=who(request))
+        finish_event(t, by=who(request))
 
     return _final_step(request, t, act, _("The tournament is finished."))
 

@@ -14,19 +14,33 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_tables2 import RequestConfig
 
-from tournaments.common import csvcells
-from tournaments.common.bilingual import seat as letter
+from tournaments.common import bilingual, csvcells
 from tournaments.common.ids import parse_id
 from tournaments.common.names import sort_key
 from tournaments.core.forms import ReopenForm, SwapForm
 from tournaments.core.phones.reads import round_label
 from tournaments.core.reads import queries
-from tournaments.core.reads import rounds as round_reads
 from tournaments.core.reads.console import find_your_seat, seating_tables
 from tournaments.core.reads.players import division_counts
-from tournaments.core.reads.rounds import fingerprint
+from tournaments.core.reads.rounds import (
+    NextRoundPlan,
+    fingerprint,
+    house_name,
+    plan_next_round,
+    remedies,
+    remedy_text,
+    sit_out_proposal,
+    unfinished,
+)
 from tournaments.core.services import ServiceError, lots
-from tournaments.core.services import rounds as round_service
+from tournaments.core.services.rounds import (
+    draw_first_round,
+    finish_round,
+    reopen_round,
+    seat_by_rotation,
+    seat_next_round,
+    swap_players,
+)
 from tournaments.core.tables import SeatFinderTable
 from tournaments.core.views.director.board import _console
 from tournaments.core.views.director.common import (
@@ -53,12 +67,10 @@ if TYPE_CHECKING:  # annotations only: the views read through reads.queries
 def draw(request: HttpRequest, slug: str) -> HttpResponse:
     t = tournament_or_404(request, slug)
     try:
-        rnd = round_service.draw_first_round(
-            t, by=who(request), redraw=request.POST.get("redraw") == "1"
-        )
+        rnd = draw_first_round(t, by=who(request), redraw=request.POST.get("redraw") == "1")
     except ServiceError as exc:
         messages.error(request, exc.message)
-        if round_reads.remedies(t) and not queries.has_rounds(t):
+        if remedies(t) and not queries.has_rounds(t):
             # Uneven counts: the remedies page proposes what the director may choose.
             return redirect("director:draw_remedy", t.slug)
         return redirect("director:players", t.slug)
@@ -133,7 +145,12 @@ def _swap_choices(tables: list) -> list[tuple[int, str]]:
         (
             p.pk,
             _("%(name)s (%(division)s, table %(table)s %(seat)s)")
-            % {"name": p.name, "division": p.division, "table": row.table, "seat": letter(seat)},
+            % {
+                "name": p.name,
+                "division": p.division,
+                "table": row.table,
+                "seat": bilingual.seat(seat),
+            },
         )
         for row in tables
         for seat, p in row.seats.items()
@@ -162,7 +179,7 @@ def swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             form.add_error(None, "Choose two seated players.")
         else:
             try:
-                round_service.swap_players(
+                swap_players(
                     rnd, first, second, by=who(request), reason=form.cleaned_data["reason"]
                 )
             except ServiceError as exc:
@@ -198,7 +215,7 @@ def seating_csv(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     house_mark, sits_out = pgettext("CSV cell", "house"), pgettext("CSV cell", "sits out")
     for line in find_your_seat(seating_tables(rnd)):
         division = house_mark if line.name in house else line.division
-        seat = letter(line.seat)
+        seat = bilingual.seat(line.seat)
         writer.writerow([line.name, division, line.table, seat, line.partner, line.opponents])
     for name, division in queries.sit_outs(rnd):
         writer.writerow([name, division, "", sits_out, "", ""])
@@ -213,12 +230,12 @@ def finalize(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     t = tournament_or_404(request, slug)
     rnd = round_or_404(t, number)
     try:
-        done = round_service.finish_round(t, rnd, by=who(request))
+        done = finish_round(t, rnd, by=who(request))
     except ServiceError as exc:
         messages.error(request, exc.message)
         queries.reload(rnd)
         # Each unfinished table, linked to the page whose action finishes it.
-        return _console(request, rnd, status=422, unfinished=round_reads.unfinished(rnd))
+        return _console(request, rnd, status=422, unfinished=unfinished(rnd))
     messages.success(request, _("%(round)s finalized.") % {"round": round_label(rnd)})
     if done.last:
         return redirect("director:standings", slug)
@@ -229,7 +246,7 @@ def _seat_next(request: HttpRequest, t: Tournament) -> HttpResponse:
     """Seat by the rotation at once when nothing else changes; any hole, waiting player
     or closed table goes through the preview first (§6: nothing is seated silently)."""
     try:
-        nxt = round_service.seat_by_rotation(t, by=who(request))
+        nxt = seat_by_rotation(t, by=who(request))
     except ServiceError as exc:
         return _seated(request, t, None, exc.message)
     return _seated(request, t, nxt, None)
@@ -267,7 +284,7 @@ def reopen(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = ReopenForm(request.POST, expected=str(rnd))
     if form.is_valid():
         try:
-            round_service.reopen_round(rnd, by=who(request), reason=form.cleaned_data["reason"])
+            reopen_round(rnd, by=who(request), reason=form.cleaned_data["reason"])
         except ServiceError as exc:
             form.add_error(None, exc.message)
         else:
@@ -291,7 +308,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
     status = 200
     if request.method == "POST":
         try:
-            nxt = round_service.seat_next_round(
+            nxt = seat_next_round(
                 t, by=who(request), close=close, expect=source.get("fingerprint", "")
             )
         except ServiceError as exc:
@@ -301,13 +318,13 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
             messages.success(request, _("%(round)s seated.") % {"round": round_label(nxt)})
             return redirect("director:seating", t.slug, nxt.number)
     try:
-        plan = round_reads.plan_next_round(t, close)
+        plan = plan_next_round(t, close)
         error = None
     except ServiceError as exc:
         plan, error, status = None, exc.message, 422
         if close is not None:
             try:
-                plan = round_reads.plan_next_round(t)
+                plan = plan_next_round(t)
             except ServiceError:
                 plan = None
     return render(
@@ -321,7 +338,7 @@ def seat_next(request: HttpRequest, slug: str) -> HttpResponse:
 def _preview_context(
     request: HttpRequest,
     t: Tournament,
-    plan: round_reads.NextRoundPlan | None,
+    plan: NextRoundPlan | None,
     error: str | None,
     close: list[int] | None,
 ) -> dict[str, object]:
@@ -422,7 +439,7 @@ def draw_remedy(request: HttpRequest, slug: str) -> HttpResponse:
         )
         return _remedy_page(request, t, lot=lot, status=409)
     try:
-        rnd = round_service.draw_first_round(
+        rnd = draw_first_round(
             t,
             by=who(request),
             seed=lot.seed,
@@ -471,7 +488,7 @@ def _remedy_page(
     status: int = 200,
 ) -> HttpResponse:
     counts = division_counts(t)
-    proposal = round_reads.sit_out_proposal(t, lot.seed) if lot is not None else None
+    proposal = sit_out_proposal(t, lot.seed) if lot is not None else None
     return render(
         request,
         "director/rounds/remedy.html",
@@ -479,11 +496,9 @@ def _remedy_page(
             "tournament": t,
             "drawn": drawn,
             "lot": lot,
-            "remedies": []
-            if drawn
-            else [(r, round_reads.remedy_text(r)) for r in round_reads.remedies(t)],
-            "house_a1": round_reads.house_name(t, "A", 1),
-            "house_b1": round_reads.house_name(t, "B", 1),
+            "remedies": [] if drawn else [(r, remedy_text(r)) for r in remedies(t)],
+            "house_a1": house_name(t, "A", 1),
+            "house_b1": house_name(t, "B", 1),
             "counts": counts,
             "problem": queries.draw_problem(counts),
             "proposal": proposal,

@@ -33,9 +33,15 @@ from tournaments.core.reads import queries
 from tournaments.core.reads.tablet.link import shown
 from tournaments.core.reads.tablet.state import tablet_rules
 from tournaments.core.replay import hand_fields
-from tournaments.core.services import Conflict, ServiceError, closing, corrections, paper
-from tournaments.core.services import play as play_service
-from tournaments.core.services import rounds as round_service
+from tournaments.core.services import (
+    Conflict,
+    ServiceError,
+    closing,
+    corrections,
+    paper,
+    play,
+    rounds,
+)
 from tournaments.core.views.director.common import (
     director_required,
     form_view,
@@ -198,9 +204,7 @@ def table_extend(request: HttpRequest, slug: str, number: int, table: int) -> Ht
 
     def act(match: Match) -> list[str]:
         minutes = form.cleaned_data["minutes"]
-        round_service.extend_table(
-            match, minutes, by=who(request), reason=form.cleaned_data["reason"]
-        )
+        rounds.extend_table(match, minutes, by=who(request), reason=form.cleaned_data["reason"])
         return [_("extension set to %(minutes)s min.") % {"minutes": minutes}]
 
     return _table_action(request, slug, number, table, form, "extension_form", act)
@@ -268,7 +272,7 @@ def table_relink(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     # Only a table this round seats gets a link (never a live link for table 99 of 12).
     if not 1 <= table <= MAX_TABLE or not queries.table_exists(rnd, table):
         raise Http404(f"There is no table {table} in {rnd}.")
-    round_service.revoke_link(rnd.tournament, table, by=who(request))
+    rounds.revoke_link(rnd.tournament, table, by=who(request))
     messages.success(
         request,
         _("Table %(table)s: the old tablet link is revoked; a new one is shown below.")
@@ -284,7 +288,7 @@ def table_first_dealer(request: HttpRequest, slug: str, number: int, table: int)
     form = DirectorFirstDealerForm(request.POST, prefix="fd")
 
     def act(match: Match) -> list[str]:
-        play_service.set_first_dealer(
+        play.set_first_dealer(
             match,
             form.first_dealer,
             by=who(request),
@@ -303,7 +307,7 @@ def table_answer(request: HttpRequest, slug: str, number: int, table: int) -> Ht
     form = AnswerForm(request.POST, prefix="ans")
 
     def act(match: Match) -> list[str]:
-        play_service.answer_time_call(
+        play.answer_time_call(
             match,
             form.cleaned_data["in_progress"],
             by=who(request),
