@@ -246,31 +246,6 @@ _IDIOMS = {
     ("tournaments.common.bilingual", "trn", "ngettext"),
 }
 _TEST_IDIOMS = {("hypothesis", "strategies", "st")}
-# Modules whose long functions are being split elsewhere; their aliases go with that.
-_BEING_SPLIT = frozenset(
-    {
-        "tournaments/core/pdf/final.py",
-        "tournaments/core/pdf/scoresheets.py",
-        "tournaments/core/pdf/seating.py",
-        "tournaments/core/pdf/standings.py",
-        "tournaments/core/pdf/table_cards.py",
-        "tournaments/core/phones/ledger.py",
-        "tournaments/core/phones/reads.py",
-        "tournaments/core/reads/console.py",
-        "tournaments/core/reads/people.py",
-        "tournaments/core/services/corrections.py",
-        "tournaments/core/services/paper.py",
-        "tournaments/core/services/play.py",
-        "tournaments/core/services/rounds.py",
-        "tournaments/core/services/tournaments.py",
-        "tournaments/domain/match.py",
-        "tournaments/domain/seating.py",
-        "tournaments/records/export.py",
-        "tournaments/series/results_file.py",
-        "tournaments/series/results_import.py",
-        "tournaments/series/results_rows.py",
-    }
-)
 
 
 def renamed_imports(source: str, path: str) -> list[str]:
@@ -302,8 +277,7 @@ def test_no_module_imports_a_name_under_another_name():
     for folder in ("tournaments", "snowman", "bench", "tests"):
         for file in sorted((root / folder).rglob("*.py")):
             path = file.relative_to(root).as_posix()
-            if path not in _BEING_SPLIT:
-                found += renamed_imports(file.read_text(), path)
+            found += renamed_imports(file.read_text(), path)
     assert found == []
 
 
