@@ -48,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--profile", metavar="FILE", help="write a cProfile of the hand POSTs to FILE"
     )
+    parser.add_argument(
+        "--stages",
+        action="store_true",
+        help="time each stage of the hand POST (exclusive times, a hand's median)",
+    )
     args = parser.parse_args(argv)
 
     _, static = setup_django(fresh_database(args.db, args.name), VAR)
@@ -55,6 +60,81 @@ def main(argv: list[str] | None = None) -> int:
         return measure(args)
     finally:
         shutil.rmtree(static, ignore_errors=True)
+
+
+# The hand path's stages: (label, module, attribute). Each is timed around its call, and
+# a stage's time excludes the stages it calls, so the rows add up to the timed part of
+# the view; what the request spends outside them is the "rest" (middleware, the
+# session cookie, the view's decorators).
+STAGES = [
+    ("cookie", "django.http.HttpRequest", "get_signed_cookie"),
+    ("session", "tournaments.core.services.tablet", "scope_of"),
+    ("body", "tournaments.core.views.tablet", "_body"),
+    ("form", "tournaments.core.forms_tablet", "HandForm.__init__"),
+    ("form", "tournaments.core.forms_tablet", "TabletForm.is_valid"),
+    ("form", "tournaments.core.forms_tablet", "HandForm.hand"),
+    ("form", "tournaments.core.forms_tablet", "HandForm.details"),
+    ("service", "tournaments.core.services.tablet", "record"),
+    ("service", "tournaments.core.services.play", "record_hand"),
+    ("lock + read", "tournaments.core.services.play", "_lock"),
+    ("rules", "tournaments.core.services.play", "_record"),
+    ("insert", "tournaments.core.db.compiled", "insert"),
+    ("update", "tournaments.core.db.compiled", "update_many"),
+    ("commit", "django.db.transaction", "Atomic.__exit__"),
+    ("answer", "tournaments.core.services.tablet", "state_after_hand"),
+    ("answer", "tournaments.core.services.tablet", "entry_json"),
+    ("json", "tournaments.core.views.tablet", "JsonResponse.__init__"),
+]
+
+
+class Stages:
+    """Exclusive time of each stage a request passes through (``STAGES``)."""
+
+    def __init__(self) -> None:
+        self.totals: dict[str, float] = {}
+        self.stack: list[list[float]] = []
+        self.undo: list[tuple[object, str, object]] = []
+
+    def install(self) -> None:
+        import importlib
+
+        for label, module, name in STAGES:
+            head, _, tail = module.rpartition(".")
+            try:
+                owner: object = importlib.import_module(module)
+            except ImportError:  # a class named with its module
+                owner = getattr(importlib.import_module(head), tail)
+            *path, attr = name.split(".")
+            for part in path:
+                owner = getattr(owner, part)
+            if isinstance(owner, type) and attr not in vars(owner):
+                owner = next(k for k in owner.__mro__ if attr in vars(k))
+            original = getattr(owner, attr)
+            self.undo.append((owner, attr, original))
+            setattr(owner, attr, self.wrap(label, original))
+
+    def remove(self) -> None:
+        for owner, attr, original in reversed(self.undo):
+            setattr(owner, attr, original)
+
+    def wrap(self, label: str, func):  # type: ignore[no-untyped-def]
+        def timed(*args, **kwargs):  # type: ignore[no-untyped-def]
+            frame = [time.perf_counter(), 0.0]  # started, time spent in inner stages
+            self.stack.append(frame)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                self.stack.pop()
+                spent = time.perf_counter() - frame[0]
+                self.totals[label] = self.totals.get(label, 0.0) + spent - frame[1]
+                if self.stack:
+                    self.stack[-1][1] += spent
+
+        return timed
+
+    def take(self) -> dict[str, float]:
+        totals, self.totals = self.totals, {}
+        return totals
 
 
 def measure(args: argparse.Namespace) -> int:
@@ -106,10 +186,15 @@ def measure(args: argparse.Namespace) -> int:
     second_hand: list[str] = []  # a hand that neither starts nor ends its match
     # The profile covers the hand POSTs alone (the figure being cut).
     profile = cProfile.Profile() if args.profile else None
+    least_profile = cProfile.Profile() if args.profile else None  # beside it: FILE.least
+    stages = Stages() if args.stages else None
+    per_hand: list[dict[str, float]] = []
     for table, (client, csrf) in clients.items():
         for _ in range(5):
             timed(lambda c=client: c.get("/bench/ping"), *floor)
         for post in posts[table][:5] if spare is not None else []:
+            if least_profile:
+                least_profile.enable()
             status, _sql = timed(
                 lambda c=client, p=post, k=csrf, m=ids[table]: c.post(
                     f"/bench/least-hand/{spare}/{m}",
@@ -119,10 +204,14 @@ def measure(args: argparse.Namespace) -> int:
                 ),
                 *least,
             )
+            if least_profile:
+                least_profile.disable()
             assert status == 201, status
         for post in posts[table]:
             if profile:
                 profile.enable()
+            if stages:
+                stages.install()
             status, sql = timed(
                 lambda c=client, p=post, k=csrf: c.post(
                     "/t/table/hands",
@@ -134,6 +223,9 @@ def measure(args: argparse.Namespace) -> int:
             )
             if profile:
                 profile.disable()
+            if stages:
+                stages.remove()
+                per_hand.append(stages.take() | {"whole": hands[0][-1]})
             assert status == 201, status
             if post.number == 2 and not second_hand:
                 second_hand = sql
@@ -141,6 +233,8 @@ def measure(args: argparse.Namespace) -> int:
             timed(lambda c=client: c.get("/t/table/state.json"), *polls)
     if profile:
         profile.dump_stats(args.profile)
+    if least_profile:
+        least_profile.dump_stats(f"{args.profile}.least")
     if args.show_sql:
         print("the statements of a hand POST (the second of a match):")
         for sql in second_hand:
@@ -151,11 +245,28 @@ def measure(args: argparse.Namespace) -> int:
         print(summary("least hand", *least))
     print(summary("hand POST", *hands))
     print(summary("state GET", *polls))
+    if per_hand:
+        print_stages(per_hand, statistics.median(least[0]) if least[0] else None)
     for name, measured in [("least hand", least)] * bool(least[0]) + [("hand POST", hands)]:
         ratio = statistics.median(measured[0]) / statistics.median(floor[0])
         cpu_ratio = statistics.median(measured[1]) / statistics.median(floor[1])
         print(f"{name} / floor: {ratio:.1f}x wall, {cpu_ratio:.1f}x this process's CPU")
     return 0
+
+
+def print_stages(per_hand: list[dict[str, float]], least: float | None) -> None:
+    """Each stage's median over the hands (timed, so a little above the plain run's)."""
+    labels = list(dict.fromkeys(label for label, _, _ in STAGES))
+    whole = statistics.median(h["whole"] for h in per_hand)
+    print("a hand POST's stages (median ms; the wrappers add a few µs each):")
+    inside = 0.0
+    for label in labels:
+        ms = statistics.median(h.get(label, 0.0) for h in per_hand) * 1000
+        inside += ms
+        print(f"  {label:<12} {ms:6.3f} ms")
+    print(f"  {'rest':<12} {whole * 1000 - inside:6.3f} ms  (middleware, cookie, decorators)")
+    print(f"  {'whole':<12} {whole * 1000:6.3f} ms", end="")
+    print(f"  (least hand {least * 1000:.3f} ms)" if least else "")
 
 
 if __name__ == "__main__":

@@ -189,3 +189,15 @@ def test_final_page_queries_do_not_grow_with_the_event(
     html_assert.assertInHTML(
         '<p class="muted">First dealer N; hand 2 next.</p>', response.content.decode()
     )
+
+
+def test_the_live_board_spends_under_400_bytes_a_table_so_500_tables_fit_in_200_kb(
+    director_client, event
+):
+    # The console re-reads the board every 3 seconds: its size is paid at every poll.
+    board = director_client.get(reverse("director:board", args=[event.slug, 2])).content
+    rows = re.findall(rb'<tr class="status-[^"]*" data-table="\d+">.*?</tr>', board, re.S)
+    assert len(rows) == event.players.count() // 4
+    # A flag or a reason for attention adds its words; a plain row is most of a room's.
+    plain = [row for row in rows if b'class="flag' not in row]
+    assert plain and sum(map(len, plain)) / len(plain) <= 400, plain[0]

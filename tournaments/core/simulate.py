@@ -38,6 +38,7 @@ from operator import attrgetter
 
 from django.db import transaction
 
+from tournaments.core.db.durability import commits_unflushed
 from tournaments.core.models.event import Club, Player, Tournament
 from tournaments.core.models.play import HandEntry, Match
 from tournaments.core.models.rounds import Round, Seating
@@ -377,18 +378,21 @@ class Simulation:
         self.end_a_stationary_mark(rnd.number)
 
     def run(self) -> Tournament:
-        t = self.setup()
-        for number in range(1, t.preliminary_rounds + 1):
-            if number > 1:
-                rounds.seat_next_round(t, by=SIM, now=self.clock)
-            self.play_round(t.rounds.get(number=number))
-        final = standings.seed_final(t, by=SIM, now=self.clock)
-        while standings.champions(t) is None:
-            game = final.matches.select_related("round__tournament").order_by("-game").first()
-            assert game is not None
-            with self.match_transaction():
-                self.play_match(game, self.clock, None)
-            self.clock += timedelta(minutes=25)
+        # Nobody waits on a simulated match's commit; finishing the event commits the usual
+        # way, which makes every earlier one durable (tournaments/core/db/durability.py).
+        with commits_unflushed():
+            t = self.setup()
+            for number in range(1, t.preliminary_rounds + 1):
+                if number > 1:
+                    rounds.seat_next_round(t, by=SIM, now=self.clock)
+                self.play_round(t.rounds.get(number=number))
+            final = standings.seed_final(t, by=SIM, now=self.clock)
+            while standings.champions(t) is None:
+                game = final.matches.select_related("round__tournament").order_by("-game").first()
+                assert game is not None
+                with self.match_transaction():
+                    self.play_match(game, self.clock, None)
+                self.clock += timedelta(minutes=25)
         standings.finish_event(t, by=SIM, now=self.clock, backup=False)
         t.refresh_from_db()
         return t
@@ -412,11 +416,12 @@ def demo_event(
     """A tournament part-way through: some rounds played, the next one running now."""
     sim = Simulation(tables, seed, name, club=club)
     sim.clock = round_started - timedelta(minutes=45 * rounds_played)
-    t = sim.setup()
-    for number in range(1, rounds_played + 1):
-        if number > 1:
-            rounds.seat_next_round(t, by=SIM, now=sim.clock)
-        sim.play_round(t.rounds.get(number=number))
+    with commits_unflushed():  # as in Simulation.run: the next seating's commit flushes
+        t = sim.setup()
+        for number in range(1, rounds_played + 1):
+            if number > 1:
+                rounds.seat_next_round(t, by=SIM, now=sim.clock)
+            sim.play_round(t.rounds.get(number=number))
     rounds.seat_next_round(t, by=SIM, now=sim.clock)
     current = t.rounds.get(number=rounds_played + 1)
     rounds.start_round(current, by=SIM, now=round_started)

@@ -512,6 +512,39 @@ def insert(obj: Model) -> None:
     obj._state.db = conn.alias
 
 
+def insert_many(objs: Sequence[Model]) -> None:
+    """``insert`` for each of ``objs`` (new rows of one model, whose fields need no
+    ``pre_save``), in one multi-row INSERT; each object takes the key the database gives
+    where it says which (PostgreSQL, SQLite 3.35+)."""
+    if not objs:
+        return
+    conn = _conn()
+    meta = objs[0]._meta
+    qn = conn.ops.quote_name
+    table, key = str(meta.db_table), str(meta.pk.column)
+    returning = conn.features.can_return_rows_from_bulk_insert
+
+    def fields() -> list[Any]:
+        return [f for f in meta.concrete_fields if not f.primary_key]
+
+    def make(fields: list[Any]) -> str:
+        columns = ", ".join(qn(str(f.column)) for f in fields)
+        row = "(" + ", ".join(["%s"] * len(fields)) + ")"
+        tail = f" RETURNING {qn(key)}" if returning else ""
+        return f"INSERT INTO {qn(table)} ({columns}) VALUES {', '.join([row] * len(objs))}{tail}"
+
+    write = _write(conn, ("insert many", meta.label, len(objs)), fields, make)
+    values = [value for obj in objs for value in write.values(obj, conn)]
+    with prepared_cursor(conn) as cursor:
+        cursor.execute(write.sql, values)
+        keys = [row[0] for row in cursor.fetchall()] if returning else [None] * len(objs)
+    for obj, pk in zip(objs, keys, strict=True):
+        if pk is not None:
+            obj.pk = pk
+            obj._state.adding = False
+            obj._state.db = conn.alias
+
+
 class PreparedRows:
     """Rows of one model prepared for the database before the write transaction: every
     column's value converted once, outside the lock. Inside, only the parents' new ids

@@ -218,6 +218,7 @@ def refresh_results(
         held.unwritten = not (is_final or state.over or had_results)
         if held.unwritten:
             return
+        _insert_pending(held)
     compiled.update(match, written)  # match.save(update_fields=written), compiled once
     # The ratings were stored when the event finished; a winner changed since replays them
     # (a final's games rate no one: ``reads.people.rating_history``).
@@ -436,6 +437,9 @@ class Held:
 
     def __init__(self, match: Match) -> None:
         self.match, self.open, self.refused, self.unwritten = match, True, False, False
+        # Entries not yet inserted: they go in together before the match is next written
+        # (on PostgreSQL an INSERT a hand was a quarter of a simulation's time).
+        self.pending: list[HandEntry] = []
         # The last hand's state and clock: the next hand under that clock starts from it.
         self.running: tuple[TimeCall, MatchState] | None = None
 
@@ -453,6 +457,8 @@ def holding(match: Match | int) -> Iterator[Held]:
         holds.add(held.match.pk)
         try:
             yield held
+            if not held.refused:
+                _insert_pending(held)
             if held.unwritten and not held.refused:
                 compiled.update(held.match, HAND_WRITES)
         finally:
@@ -460,6 +466,11 @@ def holding(match: Match | int) -> Iterator[Held]:
             if held.refused:
                 transaction.set_rollback(True)
             held.open = False
+
+
+def _insert_pending(held: Held) -> None:
+    compiled.insert_many(held.pending)
+    held.pending = []
 
 
 def record_hand(
@@ -605,7 +616,10 @@ def _record(match: Match, asked: _Asked, *, held: Held | None = None) -> Recorde
         raise ServiceError(str(exc)) from exc
     scored = new_state.hands[-1].score
     entry.points_ns, entry.points_ew = scored.points[Team.NS], scored.points[Team.EW]
-    compiled.insert(entry)  # entry.save(), compiled once
+    if held is not None:
+        held.pending.append(entry)  # inserted with the hold's next write (Held says why)
+    else:
+        compiled.insert(entry)  # entry.save(), compiled once
     match.last_entry_at = match.last_contact_at = now
     if late_sync:
         match.has_late_sync = True
