@@ -154,6 +154,24 @@ def test_each_rule_default_is_written_once_in_the_rules() -> None:
         assert column == (",".join(expected) if name == "tiebreaks" else expected), name
 
 
+def test_every_setting_that_scores_a_hand_reaches_the_tablet_and_its_scorer() -> None:
+    # The tablet's rules are every setting but those that shape the event: a new award is
+    # sent to the tablet with no list to extend, and its scorer must read it (a rule the
+    # JS scorer ignored would score the tablet's hands differently from the server's).
+    import dataclasses
+
+    from tournaments.core.models.event import Tournament
+    from tournaments.core.reads.tablet.state import TABLET_RULES
+    from tournaments.domain.rules import EVENT_SETTINGS, RuleSettings
+
+    names = [f.name for f in dataclasses.fields(RuleSettings)]
+    assert EVENT_SETTINGS.issubset(names)
+    assert list(TABLET_RULES) == [n for n in names if n not in EVENT_SETTINGS]
+    assert set(Tournament.RULE_FIELDS) == set(names) - {"tiebreaks", "sit_out_score"}
+    scorer = (ROOT / "static" / "tablet" / "rules.js").read_text()
+    assert [n for n in TABLET_RULES if n not in scorer] == []
+
+
 # One CSV writer: every CSV the app produces goes through tournaments/common/csvcells.py, so no
 # cell a person typed can run as a formula in the director's spreadsheet.
 CSV_BYPASSES = ("csv.writer", "csv.DictWriter", "text/csv", "from csv import")

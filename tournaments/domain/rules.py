@@ -9,7 +9,7 @@ opponents on zero; the *tiebreak chain* orders players with equal totals.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field, fields, replace
 
 TIEBREAK_KEYS = ("total", "wins", "margin", "lot")
 
@@ -121,6 +121,29 @@ class RuleSettings:
         data = asdict(self)
         data["tiebreaks"] = list(self.tiebreaks)
         return data
+
+
+# The settings that shape the event rather than score a hand: every other setting is read
+# by the hand's scorer (score_hand here, static/tablet/rules.js on the tablet), so a new
+# award or bonus reaches the tablet with no list to extend.
+EVENT_SETTINGS = frozenset(
+    {
+        "preliminary_rounds",
+        "round_minutes",
+        "tiebreaks",
+        "final_games_to_win",
+        "final_target",
+        "late_sync_grace_minutes",
+        "sit_out_score",
+        "hide_standings_last_rounds",
+    }
+)
+SCORING_SETTINGS = tuple(f.name for f in fields(RuleSettings) if f.name not in EVENT_SETTINGS)
+# Settings stored in a column of their own each, in the dataclass's order: all but the
+# tiebreak chain (stored as one text) and the sit-out score (a number or a word).
+COLUMN_SETTINGS = tuple(
+    f.name for f in fields(RuleSettings) if f.name not in ("tiebreaks", "sit_out_score")
+)
 
 
 def sit_out_points_setting(value: str) -> str | int | None:

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from tournaments.common.names import NAME_MAX
 from tournaments.core.pdf.styles import DEFAULT_PAPER, PAPERS
-from tournaments.domain.rules import RuleSettings
+from tournaments.domain.rules import COLUMN_SETTINGS, RuleSettings
 
 # How the set-up form names each paper size.
 PAPER_NAMES = {"letter": pgettext_lazy("paper size", "Letter (8½ × 11 in)"), "a4": "A4"}
@@ -234,28 +234,7 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    RULE_FIELDS = (
-        "preliminary_rounds",
-        "round_minutes",
-        "target",
-        "points_make",
-        "points_march",
-        "points_alone_march",
-        "points_euchre",
-        "points_renege",
-        "alone_march_award",
-        "renege_penalty",
-        "reach_bonus",
-        "skunk_bonus",
-        "skunk_includes_reach",
-        "cap_at_target",
-        "final_games_to_win",
-        "final_target",
-        "defend_alone_allowed",
-        "points_alone_euchre",
-        "late_sync_grace_minutes",
-        "hide_standings_last_rounds",
-    )
+    RULE_FIELDS = COLUMN_SETTINGS
 
     @property
     def rules(self) -> RuleSettings:

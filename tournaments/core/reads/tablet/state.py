@@ -33,7 +33,7 @@ from tournaments.domain.clock import RoundClock
 from tournaments.domain.final import final_state
 from tournaments.domain.hands import SEATS, Seat, Team
 from tournaments.domain.match import InvalidMatch, MatchState
-from tournaments.domain.rules import RuleSettings
+from tournaments.domain.rules import SCORING_SETTINGS, RuleSettings
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -88,24 +88,10 @@ def entry_json(entry: HandEntry) -> dict[str, Any]:
     }
 
 
-# What the tablet's own scorer reads (static/tablet/rules.js), each value taken from the
-# rules dataclass: a default or a rule for the final is written once, in domain/rules.py.
-TABLET_RULES = (
-    "target",
-    "points_make",
-    "points_march",
-    "points_alone_march",
-    "points_euchre",
-    "points_renege",
-    "alone_march_award",
-    "renege_penalty",
-    "cap_at_target",
-    "reach_bonus",
-    "skunk_bonus",
-    "skunk_includes_reach",
-    "defend_alone_allowed",
-    "points_alone_euchre",
-)
+# What the tablet's own scorer reads (static/tablet/rules.js): every setting that scores a
+# hand, each value taken from the rules dataclass (a default or a rule for the final is
+# written once, in domain/rules.py).
+TABLET_RULES = SCORING_SETTINGS
 
 
 def tablet_rules(rules: RuleSettings, final: bool) -> dict[str, Any]:
