@@ -662,12 +662,12 @@ def test_each_write_of_the_hand_path_reads_the_match_and_its_entries_once(
     assert second.entry.state == HandEntry.State.STANDING
 
 
-def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
+def test_a_held_match_writes_its_run_of_hands_in_one_insert_and_one_update(
     running, django_assert_num_queries
 ):
     """The simulation holds a match for a run of its hands (play.holding): one
-    lock and one read of the entries for the run, each hand its INSERT, and the match's
-    row written once, when the hold ends (or when the match does)."""
+    lock and one read of the entries for the run, the run's entries in one INSERT and the
+    match's row written once, when the hold ends (or when the match does)."""
     _, _, match = running
     # savepoint, the lock with the entries, release
     with django_assert_num_queries(3), play.holding(match.pk):
@@ -675,7 +675,7 @@ def test_a_held_match_records_each_hand_with_its_insert_and_update_alone(
     before = Match.objects.get(pk=match.pk).version
     with play.holding(match.pk) as held:
         record(held, made("N", 3), "h1")
-        with django_assert_num_queries(1):  # INSERT entry
+        with django_assert_num_queries(0):  # its INSERT waits for the hold's end
             second = record(held, made("E", 4), "h2")
         again = record(held, made("E", 4), "h2")
         assert Match.objects.get(pk=match.pk).hands_played == 0

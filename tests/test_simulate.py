@@ -289,3 +289,26 @@ def test_a_match_per_transaction_stores_the_event_the_per_hand_path_stores(
     )
     for kind in hands:
         assert hands[kind] == matched[kind], kind
+
+
+@pytest.mark.django_db
+def test_a_simulations_commits_skip_the_disk_wait_on_postgresql_and_nothing_else_does():
+    # Nobody waits on a simulated match's commit (tournaments/core/db/durability.py); the
+    # setting is the connection's, so it must be back when the block ends, or every tablet
+    # request that connection serves next would be answered before its hand is on disk.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from tournaments.core.db.durability import commits_unflushed
+
+    def setting() -> str:
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW synchronous_commit")
+            return str(cursor.fetchone()[0])
+
+    with CaptureQueriesContext(connection) as sent, commits_unflushed():
+        inside = setting() if connection.vendor == "postgresql" else None
+    if connection.vendor == "postgresql":
+        assert (inside, setting()) == ("off", "on")
+    else:
+        assert sent.captured_queries == []  # SQLite's commits never wait in WAL mode
