@@ -352,8 +352,12 @@ def special_hands(monkeypatch):
             pk=named if isinstance(named, int) else named.pk
         )
         # At the hand's own time (the wall clock's would mark the simulated match called).
+        # A held run's entries go in when the hold ends: its own last state says who deals.
+        running = match.running if isinstance(match, play.Held) else None
         dealer = (
-            play.match_state(fresh, kw.get("now")).next_dealer
+            running[1].next_dealer
+            if running is not None
+            else play.match_state(fresh, kw.get("now")).next_dealer
             if fresh.first_dealer
             else kw.get("first_dealer")
         )
