@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.axe import axe_violations
+from tests.axe import axe_violations, open_settled
 from tests.conftest import players_csv
 from tests.test_club_scoping import NOT_WALKED, WALKED, side, url_of
 from tests.test_hidden import NOT_PUBLIC, PUBLIC_NAMESPACES, passes
@@ -134,10 +134,9 @@ def build_walk(django_user_model) -> Walk:
 
 def audit(page: Page, address: str, lang: str) -> list[dict] | str:
     """axe-core's violations on ``address``, or what went wrong before it could look."""
-    response = page.goto(address)
+    response = open_settled(page, address)
     if response is None or response.status != 200:
         return f"answered {response.status if response else 'nothing'}"
-    page.wait_for_load_state("networkidle")
     shown = page.evaluate("document.documentElement.lang")
     if not shown.startswith(lang):
         return f"read in {shown!r}, not {lang!r}"
