@@ -6,6 +6,7 @@ import inspect
 import os
 import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -73,6 +74,15 @@ def strong_password_hashing(settings) -> None:
     settings.PASSWORD_HASHERS = getattr(
         snowman.settings, "PASSWORD_HASHERS", global_settings.PASSWORD_HASHERS
     )
+
+
+@pytest.fixture(scope="session")
+def static_root(tmp_path_factory) -> Path:
+    """The static files collected as for production, for the app servers that tests start
+    in processes of their own: collectstatic takes seconds, and no server writes there."""
+    from bench.server import collected_static
+
+    return collected_static(tmp_path_factory.mktemp("static"))
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from django.test import Client
 from django.urls import reverse
 from playwright.sync_api import Page, expect
 
-from tests.axe import axe_violations
+from tests.axe import axe_violations, open_settled
 from tests.conftest import players_csv
 from tests.test_club_scoping import NOT_WALKED, WALKED, side, url_of
 from tests.test_hidden import NOT_PUBLIC, PUBLIC_NAMESPACES, passes
@@ -134,10 +134,9 @@ def build_walk(django_user_model) -> Walk:
 
 def audit(page: Page, address: str, lang: str) -> list[dict] | str:
     """axe-core's violations on ``address``, or what went wrong before it could look."""
-    response = page.goto(address)
+    response = open_settled(page, address)
     if response is None or response.status != 200:
         return f"answered {response.status if response else 'nothing'}"
-    page.wait_for_load_state("networkidle")
     shown = page.evaluate("document.documentElement.lang")
     if not shown.startswith(lang):
         return f"read in {shown!r}, not {lang!r}"
@@ -260,6 +259,8 @@ def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_
     seat = rnd.seats.get(table=1, position="N")
     partner = rnd.seats.get(table=1, position="S").player.name
     page = chromium.new_context(**PHONE).new_page()
+    # The page's own clock, so that the seconds below tick by at once, not in real time.
+    page.clock.install()
     page.goto(f"{live_server.url}/e/{t.slug}/me/{seat.player.pk}/")
     page.locator("[data-clock-time]").wait_for()
 
@@ -290,14 +291,14 @@ def test_a_screen_reader_reads_the_phone_card_in_order_and_hears_a_clock_change_
     assert page.locator("[data-clock]").get_attribute("aria-live") == "off"
     said = page.locator("[data-announce]")
     assert said.get_attribute("aria-live") == "polite"
-    page.wait_for_timeout(2500)  # seconds tick by: nothing is said
+    page.clock.run_for(2500)  # seconds tick by: nothing is said
     assert said.inner_text() == ""
 
     # The director pauses: the card says so once, with the time left, and says it no more.
     rounds.pause_round(rnd, by="test")
     expect(said).to_have_text(re.compile(r"^Paused \d+:\d\d$"), timeout=10_000)
     first = said.inner_text()
-    page.wait_for_timeout(2500)
+    page.clock.run_for(2500)
     assert said.inner_text() == first
 
 

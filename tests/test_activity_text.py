@@ -6,6 +6,7 @@ service logs a sentence it formatted itself."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -48,7 +49,14 @@ def _assignments(function: ast.AST) -> dict[str, list[ast.AST]]:
 
 
 def _calls(name: str) -> list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]:
-    found = []
+    return _calls_by_name().get(name, [])
+
+
+@functools.cache
+def _calls_by_name() -> dict[str, list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]]:
+    """Every call of a plain name in the source, with the names its function assigns:
+    the source read and walked once for every check that asks."""
+    found: dict[str, list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]] = {}
     for path in SOURCES:
         tree = ast.parse(path.read_text(), filename=str(path))
         for function in ast.walk(tree):
@@ -56,13 +64,9 @@ def _calls(name: str) -> list[tuple[str, ast.Call, dict[str, list[ast.AST]]]]:
                 continue
             names = _assignments(function)
             for node in ast.walk(function):
-                if (
-                    isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name)
-                    and node.func.id == name
-                ):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
                     where = f"{path.relative_to(ROOT)}:{node.lineno}"
-                    found.append((where, node, names))
+                    found.setdefault(node.func.id, []).append((where, node, names))
     return found
 
 

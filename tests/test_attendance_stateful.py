@@ -132,6 +132,7 @@ class MessyRoom(RuleBasedStateMachine):
             assert not Player.objects.filter(pk__in=outs, house=True).exists()
 
 
+@pytest.mark.slow  # fuzzing: hypothesis plays many messy rooms
 def test_a_messy_room_stays_sound(db):
     from hypothesis.stateful import run_state_machine_as_test
 

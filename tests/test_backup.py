@@ -28,13 +28,6 @@ from tournaments.core.models.play import HandEntry
 from tournaments.core.services import ServiceError
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    from bench.server import collected_static
-
-    return collected_static(tmp_path_factory.mktemp("static"))
-
-
 def manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
     result = subprocess.run(
         [sys.executable, "manage.py", *args],

@@ -12,18 +12,13 @@ import pytest
 from django.db import connection
 
 from bench import scenario
-from bench.server import collected_static, for_test_database
+from bench.server import for_test_database
 from tournaments.core.models.play import HandEntry
 
 # Seconds per test: skipped by `pytest -m "not slow"`, always run by .ci/run.
 pytestmark = pytest.mark.slow
 
 TABLES = 50
-
-
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    return collected_static(tmp_path_factory.mktemp("static"))
 
 
 @pytest.fixture

@@ -233,6 +233,7 @@ NO_OBJECT = {
 }
 
 
+@pytest.mark.slow  # every staff URL for every identity: thousands of requests
 def test_every_staff_url_answers_each_identity_of_two_clubs_as_the_roles_say(world):
     a, b, clients, _ = world
     patterns = staff_patterns()

@@ -40,6 +40,7 @@ def counts() -> dict[str, int]:
     }
 
 
+@pytest.mark.slow  # every migration run on a database of its own
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_moves_every_row_and_role_of_a_real_database_into_one_club(
     django_user_model,

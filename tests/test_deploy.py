@@ -24,13 +24,6 @@ from tournaments.core.models.play import HandEntry
 TABLES = 50
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    from bench.server import collected_static
-
-    return collected_static(tmp_path_factory.mktemp("static"))
-
-
 @pytest.mark.slow  # two app servers and haproxy, each a process of its own
 def test_two_instances_behind_a_proxy_store_every_hand_once(
     transactional_db, tmp_path, static_root

@@ -178,13 +178,6 @@ def test_tablet_links_use_the_hall_address_and_the_console_warns_at_loopback(
 # --- against the real server --------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    from bench.server import collected_static
-
-    return collected_static(tmp_path_factory.mktemp("static"))
-
-
 def event_server(tmp_path: Path, static_root: Path, hall: str = ""):
     """granian as bin/serve runs it (plain HTTP, any host name) against the test database."""
     from bench.server import Server, database_url, free_port, production_env

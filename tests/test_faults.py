@@ -196,13 +196,6 @@ def test_a_player_import_is_all_or_nothing(transactional_db, make_tournament):
 # --- The server dies in the middle of a burst ------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def static_root(tmp_path_factory):
-    from bench.server import collected_static
-
-    return collected_static(tmp_path_factory.mktemp("static"))
-
-
 def test_a_server_crash_mid_burst_loses_and_doubles_nothing(
     transactional_db, tmp_path, static_root
 ):

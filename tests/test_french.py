@@ -297,6 +297,7 @@ def _public_pages(client, t) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow  # a walk over every public page
 @pytest.mark.django_db
 def test_the_public_pages_read_in_french_show_no_english_sentence_that_has_a_translation(
     client, make_tournament
@@ -366,6 +367,7 @@ def _director_pages(client, t, number: int) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow  # a walk over every console page
 @pytest.mark.django_db
 def test_the_director_console_read_in_french_shows_no_english_sentence_that_has_a_translation(
     director_client, make_tournament
@@ -420,6 +422,7 @@ def test_the_director_chooses_french_in_the_top_bar_and_the_choice_costs_no_quer
     assert len(french_q) == len(english_q)
 
 
+@pytest.mark.slow  # a walk over the rest of the console
 @pytest.mark.django_db
 def test_the_rest_of_the_console_read_in_french_shows_no_english_sentence_that_has_a_translation(
     director_client, make_tournament

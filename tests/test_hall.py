@@ -113,6 +113,7 @@ def at_the_laptop(settings, director_client, monkeypatch):
     return director_client, encoded
 
 
+@pytest.mark.slow  # a walk over every URL of two events
 def test_no_printed_or_encoded_address_is_a_loopback_one_when_a_hall_address_is_set(
     at_the_laptop, make_tournament
 ):

@@ -286,6 +286,7 @@ def leaks(answers: dict[str, tuple[str, str]], forbidden: set[int]) -> dict[str,
     return found
 
 
+@pytest.mark.slow  # a walk over every public URL, twice
 def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
     client, make_tournament
 ):
@@ -327,6 +328,7 @@ def test_every_public_url_shows_no_figure_of_a_hidden_round_live_or_finished(
                 assert " won" not in line and " lost" not in line, address
 
 
+@pytest.mark.slow  # the walk above, shown able to fail
 def test_the_walk_sees_the_figures_once_the_final_is_seeded(client, make_tournament):
     # The check above can fail: the same walk, once the standings return, finds them.
     from tournaments.core.services.standings import seed_final
@@ -341,6 +343,7 @@ def test_the_walk_sees_the_figures_once_the_final_is_seeded(client, make_tournam
     assert any("/ledger/" in a for a in found) and any("/series/" in a for a in found)
 
 
+@pytest.mark.slow  # the walk above, shown able to fail
 def test_a_url_pattern_the_walk_cannot_fill_fails_the_walk(client, make_tournament, monkeypatch):
     t, series = hidden_event(make_tournament)
     patterns = public_patterns()

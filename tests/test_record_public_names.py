@@ -102,6 +102,7 @@ def full_names_shown(client, t: Tournament, series: Series) -> dict[str, set[str
     return found
 
 
+@pytest.mark.slow  # a walk over every public answer
 @pytest.mark.parametrize("state", ["running", "finished"])
 def test_no_public_answer_shows_the_full_name_of_a_person_who_did_not_choose_it(
     client, make_tournament, state
@@ -114,6 +115,7 @@ def test_no_public_answer_shows_the_full_name_of_a_person_who_did_not_choose_it(
     assert html.escape(short_name(some.name)) in page.decode()
 
 
+@pytest.mark.slow  # the walk above, shown able to fail
 def test_a_full_name_chosen_is_shown_and_the_walk_finds_it(client, make_tournament):
     # The check above can fail: once a person chooses their full name, the walk sees it.
     t, series = finished_event()

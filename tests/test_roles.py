@@ -90,6 +90,7 @@ def user(django_user_model, name: str, role: str | None, **flags: object) -> Cli
     return client
 
 
+@pytest.mark.slow  # every URL for every role
 def test_every_url_answers_each_role_as_its_permissions_say(event, django_user_model):
     director = user(django_user_model, "dora", "director", is_staff=True)
     desk = user(django_user_model, "dave", "desk")

@@ -161,6 +161,7 @@ def assert_every_html_page_has_csp(pages: dict[str, object]) -> int:
     return len(html)
 
 
+@pytest.mark.slow  # a walk over every page
 def test_every_public_and_director_page_carries_the_policy(client, director, played_event):
     public = crawl(client, ["/", LOGIN, "/no-such-page/"])
     assert public[LOGIN].status_code == 200

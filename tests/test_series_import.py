@@ -31,6 +31,22 @@ def exported(tables: int = 2, seed: int = 3, slug: str = "spring-open") -> dict:
     return doc
 
 
+# Each file of the tests below is refused while it is checked, before anything is
+# written: it is simulated once per test process (in a savepoint rolled back, so that no
+# test sees its source event) and each test spoils a copy of its own.
+_REFUSED_SOURCES: dict[tuple[int, int], str] = {}
+
+
+def a_file_to_spoil(tables: int = 2, seed: int = 3) -> dict:
+    from django.db import transaction
+
+    if (tables, seed) not in _REFUSED_SOURCES:
+        with transaction.atomic():
+            _REFUSED_SOURCES[tables, seed] = json.dumps(exported(tables, seed))
+            transaction.set_rollback(True)
+    return json.loads(_REFUSED_SOURCES[tables, seed])
+
+
 def counts() -> tuple[int, ...]:
     return tuple(
         m.objects.count()
@@ -79,7 +95,7 @@ def test_importing_the_same_file_twice_changes_nothing():
 
 
 def test_a_wrong_field_deep_in_the_file_names_it_and_imports_nothing():
-    doc = exported()
+    doc = a_file_to_spoil()
     doc["rounds"][-1]["matches"][0]["seats"]["W"] = 9999
     before = counts()
     with pytest.raises(InvalidResults) as err:
@@ -91,7 +107,7 @@ def test_a_wrong_field_deep_in_the_file_names_it_and_imports_nothing():
 
 
 def test_a_score_that_disagrees_with_its_hands_is_refused():
-    doc = exported()
+    doc = a_file_to_spoil()
     doc["rounds"][0]["matches"][1]["score"]["NS"] += 1
     with pytest.raises(InvalidResults) as err:
         import_results(json.dumps(doc), by="director")
@@ -100,7 +116,7 @@ def test_a_score_that_disagrees_with_its_hands_is_refused():
 
 
 def test_broken_json_is_refused_with_its_line_and_column():
-    text = json.dumps(exported(), indent=1)
+    text = json.dumps(a_file_to_spoil(), indent=1)
     lines = text.splitlines()
     lines[5] = lines[5] + ","  # a trailing comma
     with pytest.raises(InvalidResults) as err:
@@ -129,7 +145,7 @@ def test_broken_json_is_refused_with_its_line_and_column():
     ],
 )
 def test_each_malformed_field_is_named(change, where):
-    doc = exported(tables=1)
+    doc = a_file_to_spoil(tables=1)
     change(doc)
     with pytest.raises(InvalidResults) as err:
         import_results(json.dumps(doc), by="director")
@@ -139,7 +155,7 @@ def test_each_malformed_field_is_named(change, where):
 
 def test_a_player_listed_twice_in_a_divisions_standings_is_named_at_the_repeated_row():
     """Refused as "11 players ranked, the matches rank 10" before: no row named."""
-    doc = exported(tables=1)
+    doc = a_file_to_spoil(tables=1)
     rows = doc["standings"]["A"]
     rows.append(dict(rows[1]))
     with pytest.raises(InvalidResults) as err:
@@ -575,7 +591,7 @@ def _seated_round_with_hands(doc: dict) -> str:
     ],
 )
 def test_an_impossible_file_is_refused_naming_the_first_field_the_rules_disagree_with(spoil):
-    doc = exported(tables=2)
+    doc = a_file_to_spoil(tables=2)
     where = spoil(doc)
     before = counts()
     with pytest.raises(InvalidResults) as err:
@@ -585,7 +601,7 @@ def test_an_impossible_file_is_refused_naming_the_first_field_the_rules_disagree
 
 
 def test_a_score_that_disagrees_with_its_hands_is_refused_naming_the_hand_that_is_wrong():
-    doc = exported()
+    doc = a_file_to_spoil()
     hand = doc["rounds"][0]["matches"][1]["hands"][2]
     hand["points"] = {"NS": 2, "EW": 0} if hand["points"]["EW"] else {"NS": 0, "EW": 2}
     with pytest.raises(InvalidResults) as err:
@@ -645,7 +661,7 @@ def _set(path: list, value) -> callable:
     ],
 )
 def test_a_hostile_file_is_refused_naming_the_field_never_by_the_database(change, where):
-    doc = exported(tables=1)
+    doc = a_file_to_spoil(tables=1)
     before = counts()
     with pytest.raises(InvalidResults) as err:
         import_results(change(doc), by="director")
@@ -687,7 +703,7 @@ def test_a_database_refusal_is_reported_without_quoting_the_database():
     ["Ann\x00Lee", "Ann\x07Lee", "\u202eeeL nnA", "\u200b", "Ann\u200bLee", "   "],
 )
 def test_a_name_the_register_form_refuses_is_refused_in_a_results_file(name):
-    doc = exported(tables=1)
+    doc = a_file_to_spoil(tables=1)
     doc["players"][2]["name"] = name
     before = counts()
     with pytest.raises(InvalidResults) as err:

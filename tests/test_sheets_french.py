@@ -51,6 +51,7 @@ def names_out(text: str, t: Tournament) -> str:
     return text.replace(t.name, " ")
 
 
+@pytest.mark.slow  # a walk over every sheet, each a PDF
 def test_every_sheet_printed_for_a_french_reader_shows_no_english_sentence_that_has_a_translation(
     director_client, event
 ):

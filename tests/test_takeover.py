@@ -112,6 +112,7 @@ def test_a_full_cache_does_not_wipe_an_addresss_used_up_tries(event):
     assert live(event, 1).device == 1
 
 
+@pytest.mark.slow  # a burst of threads, each with a connection of its own
 @pytest.mark.django_db(transaction=True)
 def test_wrong_codes_sent_all_at_once_get_ten_tries_and_no_more(make_tournament, monkeypatch):
     """Codes guessed in a burst (many requests in flight together, over several app
