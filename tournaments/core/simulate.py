@@ -10,7 +10,8 @@ Where it differs from a room of tablets, and why:
 
 - One transaction per match, not per hand. A tablet's hand must be durable the moment it
   is answered; a simulated match has nobody waiting on its hands, so each match's hands
-  (and its first dealer, its substitution, its answer to the call) commit together. The
+  (and its first dealer, named with its first hand, its substitution, its answer to the
+  call) commit together: in one hold's transaction, or one around a substitution's. The
   services are the same and each still takes its own lock and savepoint inside that
   transaction, so nothing they check or write differs: ``per_match=False`` plays the
   per-hand way, and tests/test_simulate.py proves the two store the same event, row for
@@ -49,7 +50,7 @@ from tournaments.core.services import closing, play, players, rounds, standings
 from tournaments.core.services.stationary import end_stationary, mark_stationary
 from tournaments.core.services.substitutions import Signed, substitute
 from tournaments.core.services.tournaments import create_tournament
-from tournaments.domain.hands import SEATS
+from tournaments.domain.hands import SEATS, Seat
 from tournaments.domain.simulation import Mess, hand_duration, plan_mess, random_hand
 
 FIRST = [
@@ -139,6 +140,8 @@ class Simulation:
         self.seed = seed
         self.name = name or f"Simulated {tables}-table event, seed {seed}"
         self.clock = EPOCH
+        # Each match's first dealer, drawn before its first hand names it (play_match).
+        self.first_dealers: dict[int, Seat] = {}
         self.messy = bool(withdraw or late or house or uneven)
         self.house = house
         # Drawn from its own generator so that a plain event plays exactly as before.
@@ -273,9 +276,11 @@ class Simulation:
         substitute(match, position, hands + 1, sub, Signed(SIM, "simulated"))
         return True
 
-    def match_transaction(self) -> AbstractContextManager[object]:
-        """A match's hands commit together (the module's docstring says why)."""
-        return transaction.atomic() if self.per_match else nullcontext()
+    def match_transaction(self, apart: bool = True) -> AbstractContextManager[object]:
+        """A match's hands commit together (the module's docstring says why). ``apart``:
+        the match's hands are held in more than one run (a substitution between them);
+        a single run is a transaction of its own already (``play.holding``)."""
+        return transaction.atomic() if self.per_match and apart else nullcontext()
 
     def key(self, match: Match | play.Held, n: int) -> str:
         if isinstance(match, play.Held):
@@ -288,13 +293,16 @@ class Simulation:
         return play.holding(match) if self.per_match else nullcontext(match)
 
     def play_hand(self, match: Match | play.Held, n: int, at: datetime) -> play.Recorded:
-        """The table's n-th hand: a random one, entered by the simulation at ``at``."""
+        """The table's n-th hand: a random one, entered by the simulation at ``at``; the
+        first names the table's first dealer, as a tablet's first hand may."""
+        named = match.match if isinstance(match, play.Held) else match
         return play.record_hand(
             match,
             random_hand(self.rng),
             client_key=self.key(match, n),
             by=SIM,
             source=HandEntry.Source.SIMULATION,
+            first_dealer=self.first_dealers.pop(named.pk, None) if n == 1 else None,
             now=at,
         )
 
@@ -309,7 +317,9 @@ class Simulation:
         played if the match is still going at the deadline, None if it is over.
 
         ``interrupt`` is called once, after the first hand or two, for a substitution."""
-        play.set_first_dealer(match, self.rng.choice(SEATS), by=SIM)
+        # Named with the first hand, inside its hold: naming it apart locked and wrote the
+        # match once more (a fifth of a simulation's statements).
+        self.first_dealers[match.pk] = self.rng.choice(SEATS)
         at, n = start, 0
         stop = self.rng.randint(1, 2) if interrupt else None
         while True:
@@ -356,7 +366,7 @@ class Simulation:
             self.arrive(rnd.number)
         going = []
         for m in matches:
-            with self.match_transaction():
+            with self.match_transaction(apart=m.table in interrupts):
                 played = self.play_match(
                     m,
                     start + timedelta(seconds=self.rng.randint(10, 90)),
@@ -390,7 +400,7 @@ class Simulation:
             while standings.champions(t) is None:
                 game = final.matches.select_related("round__tournament").order_by("-game").first()
                 assert game is not None
-                with self.match_transaction():
+                with self.match_transaction(apart=False):
                     self.play_match(game, self.clock, None)
                 self.clock += timedelta(minutes=25)
         standings.finish_event(t, by=SIM, now=self.clock, backup=False)
