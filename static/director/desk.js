@@ -81,4 +81,7 @@
     active = -1;
     input.focus();
   });
+  // A name typed while the page was still loading (a busy laptop, a slow hall network)
+  // is searched now: its keystrokes came before this script was listening.
+  if (input.value.trim()) search();
 })();
