@@ -484,38 +484,12 @@ def update_if_null(obj: Model, name: str) -> int:
 def insert(obj: Model) -> None:
     """``obj.save()`` for a new row: one precompiled INSERT of every concrete column but
     the key, which the database gives and ``obj`` takes."""
-    conn = _conn()
-    meta = obj._meta
-    qn = conn.ops.quote_name
-    table, key = str(meta.db_table), str(meta.pk.column)
-    returning = conn.features.can_return_columns_from_insert
-
-    def fields() -> list[Any]:
-        return [f for f in meta.concrete_fields if not f.primary_key]
-
-    def make(fields: list[Any]) -> str:
-        columns = ", ".join(qn(str(f.column)) for f in fields)
-        values = ", ".join(["%s"] * len(fields))
-        tail = f" RETURNING {qn(key)}" if returning else ""
-        return f"INSERT INTO {qn(table)} ({columns}) VALUES ({values}){tail}"
-
-    write = _write(conn, ("insert", meta.label), fields, make)
-    for f in write.fields:
-        # What ``save()`` does for a new row: an auto_now_add field takes its value.
-        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False):
-            f.pre_save(obj, add=True)
-    with prepared_cursor(conn) as cursor:
-        cursor.execute(write.sql, write.values(obj, conn))
-        pk = cursor.fetchone()[0] if returning else cursor.lastrowid
-    obj.pk = pk
-    obj._state.adding = False
-    obj._state.db = conn.alias
+    insert_many([obj])
 
 
 def insert_many(objs: Sequence[Model]) -> None:
-    """``insert`` for each of ``objs`` (new rows of one model, whose fields need no
-    ``pre_save``), in one multi-row INSERT; each object takes the key the database gives
-    where it says which (PostgreSQL, SQLite 3.35+)."""
+    """``insert`` for each of ``objs`` (new rows of one model) in one multi-row INSERT,
+    precompiled for each number of rows; each object takes the key the database gives."""
     if not objs:
         return
     conn = _conn()
@@ -533,11 +507,24 @@ def insert_many(objs: Sequence[Model]) -> None:
         tail = f" RETURNING {qn(key)}" if returning else ""
         return f"INSERT INTO {qn(table)} ({columns}) VALUES {', '.join([row] * len(objs))}{tail}"
 
-    write = _write(conn, ("insert many", meta.label, len(objs)), fields, make)
-    values = [value for obj in objs for value in write.values(obj, conn)]
+    write = _write(conn, ("insert", meta.label, len(objs)), fields, make)
+    # What ``save()`` does for a new row: an auto_now_add field takes its value.
+    stamped = [
+        f
+        for f in write.fields
+        if getattr(f, "auto_now_add", False) or getattr(f, "auto_now", False)
+    ]
+    values = []
+    for obj in objs:
+        for f in stamped:
+            f.pre_save(obj, add=True)
+        values += write.values(obj, conn)
     with prepared_cursor(conn) as cursor:
         cursor.execute(write.sql, values)
-        keys = [row[0] for row in cursor.fetchall()] if returning else [None] * len(objs)
+        if returning:
+            keys = [row[0] for row in cursor.fetchall()]
+        else:  # one row's key is known without RETURNING; several rows' are not
+            keys = [cursor.lastrowid if len(objs) == 1 else None] * len(objs)
     for obj, pk in zip(objs, keys, strict=True):
         if pk is not None:
             obj.pk = pk
