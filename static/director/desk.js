@@ -36,7 +36,8 @@
     fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
       .then((r) => (r.ok ? r.text() : null))
       .then((html) => {
-        if (html === null || mine !== seq) return;
+        // Nor is one that would replace a row the desk has already tabbed onto.
+        if (html === null || mine !== seq || results.contains(document.activeElement)) return;
         results.innerHTML = html;
         window.htmx.process(results);
         active = -1;
